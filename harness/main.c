@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * harness/main.c: `rtvirt` entry point, git-style subcommands.
+ */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/commands.h"
+#include "harness/log.h"
+#include "util/error.h"
+
+#ifndef RV_VERSION
+#define RV_VERSION "0.1"
+#endif
+
+typedef struct {
+    const char *group;   /* "host", "guest" or NULL for a top-level command */
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} RvCommand;
+
+static const RvCommand commands[] = {
+    { "host", "show", rv_cmd_host_show,
+      "Report topology, SMT siblings, isolation, RT threads and IRQs" },
+    { "host", "check", rv_cmd_host_check,
+      "Check the host against a host profile (PASS/NOTE/WARN/FAIL)" },
+    { "host", "capture", rv_cmd_host_capture,
+      "Copy the /sys and /proc files rtvirt reads into a fixture tree" },
+    { "host", "apply", rv_cmd_host_apply,
+      "Apply a host profile's runtime knobs, journaled" },
+    { "host", "revert", rv_cmd_host_revert,
+      "Restore every value recorded in the journal, newest first" },
+    { "host", "bootargs", rv_cmd_host_bootargs,
+      "Print or install the boot arguments of a host profile" },
+    { "guest", "build", rv_cmd_guest_build,
+      "Build the embedded default guest (kernel + initramfs)" },
+    { "guest", "xml", rv_cmd_guest_xml,
+      "Print the libvirt domain XML of a guest profile" },
+    { "guest", "run", rv_cmd_guest_run,
+      "Boot a guest, verify its placement, run cyclictest inside, tear down" },
+    { NULL, "run", rv_cmd_run,
+      "Run a scenario matrix (baseline / nosmt / coresched) into a results store" },
+    { NULL, "compare", rv_cmd_compare,
+      "Compare results stores: n, mean, stddev, SEM, percentiles, significance" },
+    { NULL, "pert", rv_cmd_pert,
+      "Perturbation probe: a tight TSC loop on one CPU" },
+    { NULL, "setup", rv_cmd_setup,
+      "Start virtlogd and libvirtd where no service manager runs" },
+};
+
+static void
+usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: rtvirt [--version] [--help] COMMAND [ARGS...]\n"
+            "\n"
+            "Tune a Linux KVM host for real-time guests and measure what it bought.\n"
+            "\n"
+            "Commands:\n");
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+        g_autofree char *name = commands[i].group
+            ? g_strdup_printf("%s %s", commands[i].group, commands[i].name)
+            : g_strdup(commands[i].name);
+        fprintf(f, "  %-16s %s\n", name, commands[i].summary);
+    }
+    fprintf(f,
+            "\n"
+            "'rtvirt COMMAND --help' describes a command's options; see rtvirt(1).\n"
+            "Exit status: 0 pass, 1 a check failed, 2 error, 77 skipped (missing capability).\n");
+}
+
+int
+main(int argc, char **argv)
+{
+    const char *group = NULL;
+    int first;
+
+    setlocale(LC_ALL, "");
+    if (argc < 2) {
+        usage(stderr);
+        return RV_EXIT_ERROR;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return RV_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("rtvirt %s\n", RV_VERSION);
+        return RV_EXIT_OK;
+    }
+
+    if (strcmp(argv[1], "host") == 0 || strcmp(argv[1], "guest") == 0) {
+        group = argv[1];
+        if (argc < 3) {
+            rv_log_error("'rtvirt %s' needs a subcommand; see 'rtvirt --help'", group);
+            return RV_EXIT_ERROR;
+        }
+        first = 2;
+    } else {
+        first = 1;
+    }
+
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+        const RvCommand *c = &commands[i];
+        g_autofree char *prog = NULL;
+
+        if (g_strcmp0(c->group, group) != 0 || strcmp(c->name, argv[first]) != 0)
+            continue;
+        prog = group ? g_strdup_printf("rtvirt %s %s", group, c->name)
+                     : g_strdup_printf("rtvirt %s", c->name);
+        /* argv for the command: its name first, then its own arguments */
+        argv[first] = prog;
+        g_set_prgname(prog);
+        return c->fn(argc - first, argv + first);
+    }
+    rv_log_error("Unknown command '%s%s%s'; see 'rtvirt --help'",
+                 group ? group : "", group ? " " : "", argv[first]);
+    return RV_EXIT_ERROR;
+}
