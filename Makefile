@@ -39,6 +39,8 @@ LAYERS   := util host guest results harness
 LIB_SRCS := $(filter-out harness/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 TEST_SRCS := $(wildcard tests/test-*.c)
+# T=PATTERN runs only the tests whose file name contains PATTERN.
+T ?=
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(O)/tests/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(O)/fuzz/%)
@@ -90,12 +92,14 @@ demo: deps
 lab-check: deps
 	@$(MAKE) --no-print-directory lab-check-real
 
+RUN_TESTS = $(if $(T),$(foreach t,$(TEST_BINS) $(SH_TESTS),$(if $(findstring $(T),$(notdir $(t))),$(t))),$(TEST_BINS) $(SH_TESTS))
+
 check-real: all $(TEST_BINS)
-	RV_TOP=$(CURDIR) RV_BUILD=$(abspath $(O)) \
-	    prove -e '' $(TEST_BINS) $(SH_TESTS)
+	RV_TOP=$(CURDIR) RV_BUILD=$(abspath $(O)) RV_CASES=$(abspath ../shared/cases) \
+	    prove -e '' $(RUN_TESTS)
 
 check-unit: all $(TEST_BINS)
-	RV_TOP=$(CURDIR) RV_BUILD=$(abspath $(O)) prove -e '' $(TEST_BINS)
+	RV_TOP=$(CURDIR) RV_BUILD=$(abspath $(O)) RV_CASES=$(abspath ../shared/cases) prove -e '' $(TEST_BINS)
 
 demo-real: all
 	RV_TOP=$(CURDIR) ./build-aux/demo.sh $(abspath $(O))

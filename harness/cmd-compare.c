@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* harness/cmd-compare.c: TEMPORARY placeholder entry points, replaced by the real command. */
+#include "harness/commands.h"
+#include "harness/log.h"
+#include "util/error.h"
+
+int
+rv_cmd_compare(int argc, char **argv)
+{
+    (void) argc;
+    rv_log_error("%s: not implemented yet", argv[0]);
+    return RV_EXIT_ERROR;
+}
+

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* harness/cmd-host-tune.c: TEMPORARY placeholder entry points, replaced by the real command. */
+#include "harness/commands.h"
+#include "harness/log.h"
+#include "util/error.h"
+
+int
+rv_cmd_host_apply(int argc, char **argv)
+{
+    (void) argc;
+    rv_log_error("%s: not implemented yet", argv[0]);
+    return RV_EXIT_ERROR;
+}
+
+int
+rv_cmd_host_revert(int argc, char **argv)
+{
+    (void) argc;
+    rv_log_error("%s: not implemented yet", argv[0]);
+    return RV_EXIT_ERROR;
+}
+
+int
+rv_cmd_host_bootargs(int argc, char **argv)
+{
+    (void) argc;
+    rv_log_error("%s: not implemented yet", argv[0]);
+    return RV_EXIT_ERROR;
+}
+
