@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * host/profile.h: host profiles (profiles/host/*.ini), the INTENT for a
+ * host/profile.h: host profiles (profiles/host/NAME.ini), the INTENT for a
  * real-time KVM host: which CPUs are isolated and which do housekeeping,
  * what to do with SMT, core scheduling, the boot arguments that follow from
  * the partition, and the runtime knobs.
