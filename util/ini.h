@@ -95,7 +95,8 @@ int rv_ini_get_cpulist(RvIni *ini, const char *section, const char *key,
 int rv_ini_get_enum(RvIni *ini, const char *section, const char *key,
                     const char * const *choices, int *ret,
                     GError **error) G_GNUC_WARN_UNUSED_RESULT;
-/* Comma/space separated words.  *ret transfer full (NULL-terminated). */
+/* Comma/space separated words.  *ret transfer full (NULL-terminated); a
+ * previous *ret is NOT freed (preset NULL or a default you free yourself). */
 int rv_ini_get_strv(RvIni *ini, const char *section, const char *key, char ***ret,
                     GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
