@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * guest/domain-xml.h: the libvirt domain XML of an RT guest, and reading
+ * a domain's <cputune> back as a verification expectation.
+ *
+ * Format: https://libvirt.org/formatdomain.html (CPU Tuning, Memory Backing,
+ * CPU model and topology, Hypervisor features, Direct kernel boot, Channel);
+ * RT recommendations: https://libvirt.org/kbase/kvm-realtime.html.
+ * Built with the libxml2 tree API (libvirt-gconfig has no <cputune>), never
+ * by string concatenation.  Validated in tests with
+ * `virt-xml-validate FILE domain` (libvirt's domain.rng).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <glib.h>
+
+#include "guest/placement.h"
+#include "guest/profile.h"
+
+typedef enum {
+    RV_GUEST_VIRT_KVM,   /* <domain type='kvm'>: /dev/kvm works for QEMU */
+    RV_GUEST_VIRT_QEMU,  /* <domain type='qemu'>: TCG, same code path, slow */
+} RvGuestVirtType;
+
+/* "kvm" | "qemu" (the domain type attribute). */
+const char *rv_guest_virt_type_name(RvGuestVirtType virt);
+
+/* Where the built domain gets what the profile does not say.  Every field
+ * may be NULL/0 unless noted. */
+typedef struct {
+    RvGuestVirtType virt;
+    const char *name;          /* domain name; NULL = profile->name */
+    const char *uuid;          /* NULL = none (libvirt makes one) */
+    const char *kernel;        /* embedded image: <os><kernel>, required then */
+    const char *initrd;        /* embedded image: <os><initrd>, required then */
+    const char *disk;          /* disk image: overrides profile->disk_path */
+    const char *emulator;      /* QEMU binary (<devices><emulator>); NULL = libvirt's */
+    const char *agent_socket;  /* <channel type='unix'> source path for
+                                * org.qemu.guest_agent.0; NULL = libvirt picks */
+    const char *serial_log;    /* file that receives the serial console
+                                * (<serial type='file'>); NULL = pty */
+} RvGuestDomainOptions;
+
+/**
+ * rv_guest_domain_xml_build:
+ * @profile: the guest profile
+ * @placement: its placement on this host (rv_guest_place())
+ * @options: virt type, image paths, names
+ * @ret_xml: (out): the domain XML document (UTF-8, with XML declaration
+ *           left out, two-space indent, trailing newline), written only on
+ *           success
+ * @error: (optional): RV_ERROR_INVALID when a required option is missing
+ *         (kernel/initrd for an embedded image, a disk path for a disk
+ *         image) or @placement does not match @profile's vCPU count
+ *
+ * The domain holds: <vcpu placement='static'>; <cputune> with one vcpupin
+ * per pinned vCPU, emulatorpin, one vcpusched per RT vCPU (fifo, priority);
+ * <memory>/<currentMemory> in KiB; <memoryBacking> (hugepages [page size],
+ * nosharepages, locked) as the profile asks; <os> with q35 and, for the
+ * embedded image, <kernel>/<initrd>/<cmdline>
+ * (rv_guest_profile_kernel_cmdline()); <features> acpi, apic, pmu
+ * on/off, and for kvm <kvm><hint-dedicated state='on'/></kvm> when every
+ * vCPU is pinned to one CPU; <cpu> with mode (host-passthrough /
+ * host-model / custom model; 'maximum' under TCG for the host modes) and
+ * <topology sockets='1' dies='1' cores='vcpus/T' threads='T'>; <clock> with
+ * kvm-clock; devices: the disk (virtio, cache none, io native) for a disk
+ * image, a serial console, <channel type='unix'> with target virtio
+ * name='org.qemu.guest_agent.0', and <memballoon model='none'/>.
+ *
+ * Returns: 0 or -EINVAL.
+ */
+int rv_guest_domain_xml_build(const RvGuestProfile *profile,
+                              const RvGuestPlacement *placement,
+                              const RvGuestDomainOptions *options,
+                              char **ret_xml, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_guest_domain_xml_read_placement:
+ * @xml: a domain XML document (ours, `virsh dumpxml`, or a template)
+ * @name: the document's name for messages (a file path, "domain rt-demo")
+ * @ret: (out): the expectation: per vCPU its vcpupin cpuset (pinned=false
+ *       when none), vcpusched policy/priority (SCHED_OTHER/0 when none),
+ *       and the emulatorpin cpuset; threads_per_core from <cpu><topology>
+ *       (1 when absent); idle_siblings/rt_cpus empty; written only on success
+ * @error: (optional): RV_ERROR_INVALID "NAME: ..." for unparsable XML, a
+ *         missing/invalid <vcpu>, a vcpupin/vcpusched naming a vCPU beyond
+ *         it, a bad cpuset or scheduler
+ *
+ * cpusets use libvirt's syntax ("1-4,^2": ranges, '^N' excludes N;
+ * virBitmapParse()).  A vCPU is RT when its scheduler is fifo or rr.
+ * Unknown elements (iothreadpin, cachetune, "..." text) are ignored.
+ *
+ * Returns: 0 or -EINVAL.
+ */
+int rv_guest_domain_xml_read_placement(const char *xml, const char *name,
+                                       RvGuestPlacement **ret,
+                                       GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_guest_libvirt_cpuset_parse:
+ * @str: libvirt cpuset, e.g. "1-4,^2" or "0,4"
+ * @ret: (out): the set, written only on success
+ * @error: (optional): RV_ERROR_INVALID naming the value
+ *
+ * libvirt's virBitmapParse() syntax (formatdomain "cpuset"): comma
+ * separated CPU ids and ranges "a-b", and "^N" items that remove N.
+ *
+ * Returns: 0 or -EINVAL.
+ */
+int rv_guest_libvirt_cpuset_parse(const char *str, RvCpuSet *ret,
+                                  GError **error) G_GNUC_WARN_UNUSED_RESULT;

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * guest/placement.h: where a guest's vCPU and emulator threads run on a host.
+ *
+ * Rules (issue 3, item 3; libvirt kbase "KVM real time",
+ * https://libvirt.org/kbase/kvm-realtime.html; nova's
+ * hw:cpu_realtime_mask / hw:emulator_threads_policy):
+ *  - every RT vCPU is pinned 1:1 to its own isolated host CPU and runs
+ *    SCHED_FIFO at the profile's rt_priority;
+ *  - with host_sibling = idle an RT vCPU takes a whole isolated core (every
+ *    online thread isolated) and its SMT siblings stay idle; a split core is
+ *    never used;
+ *  - with guest threads_per_core = T > 1 every guest core (vCPUs kT..kT+T-1)
+ *    of RT vCPUs lands on the threads of one host core (guest SMT siblings
+ *    are host SMT siblings); a guest core mixing RT and non-RT vCPUs is
+ *    refused;
+ *  - non-RT vCPUs and emulator threads float over the housekeeping CPUs
+ *    (SCHED_OTHER);
+ *  - on a host with no isolated CPU, a profile with require_isolated = false
+ *    still places: housekeeping = the first online core (the boot CPU's),
+ *    RT candidates = the other online CPUs, with a NOTE per RT vCPU that its
+ *    CPU is not isolated.
+ * An impossible or unsafe placement is refused with the reason.
+ *
+ * The result is also the verification expectation: what libvirt must have
+ * applied to each vCPU thread and to the emulator threads (issue 3 item 8).
+ * guest/domain-xml.h reads a domain's <cputune> back into the same shape.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <glib.h>
+
+#include "guest/profile.h"
+#include "host/cpulist.h"
+#include "host/fsroot.h"
+
+/*
+ * The host as placement sees it.  Filled by rv_guest_host_cpus_from_root()
+ * or by hand (tests, other topology sources) with rv_guest_host_cpus_new()
+ * and rv_guest_host_cpus_add_core().
+ */
+typedef struct {
+    unsigned nr_cpu_ids;    /* possible CPUs (bound for cpulists) */
+    RvCpuSet online;
+    RvCpuSet isolated;      /* CPUs set aside for RT vCPUs */
+    RvCpuSet housekeeping;  /* CPUs for emulator threads and non-RT vCPUs;
+                             * default: online minus isolated */
+    RvCpuSet reserved;      /* CPUs other guests already hold: never used for
+                             * RT vCPUs of this guest (rtvirt run fills it) */
+    char *isolated_source;  /* where @isolated came from, for messages:
+                             * "/sys/devices/system/cpu/isolated", "host
+                             * profile rt-host.ini" */
+    GArray *cores;          /* RvCpuSet per core: its ONLINE threads (SMT
+                             * siblings), ordered by lowest CPU */
+} RvGuestHostCpus;
+
+RvGuestHostCpus *rv_guest_host_cpus_new(unsigned nr_cpu_ids);
+void rv_guest_host_cpus_free(RvGuestHostCpus *host);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestHostCpus, rv_guest_host_cpus_free)
+
+/* Adds one core with its online @threads (they are also added to online).
+ * Cores may be added in any order. */
+void rv_guest_host_cpus_add_core(RvGuestHostCpus *host, const RvCpuSet *threads);
+
+/* Sets @isolated (and housekeeping = online - isolated) with its source. */
+void rv_guest_host_cpus_set_isolated(RvGuestHostCpus *host, const RvCpuSet *isolated,
+                                     const char *source);
+
+/**
+ * rv_guest_host_cpus_from_root:
+ * @root: the host or a fixture tree
+ * @ret: (out): the host CPUs, written only on success
+ * @error: (optional): RV_ERROR_FAILED / RV_ERROR_INVALID naming the file
+ *
+ * Reads /sys/devices/system/cpu/{online,possible,isolated} and each online
+ * CPU's topology/thread_siblings_list (or the old hex thread_siblings;
+ * Documentation/ABI/stable/sysfs-devices-system-cpu).  Missing online /
+ * possible files (old kernels) mean every cpuN directory is online.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_guest_host_cpus_from_root(RvRoot *root, RvGuestHostCpus **ret,
+                                 GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+typedef enum {
+    RV_GUEST_SCHED_OTHER,
+    RV_GUEST_SCHED_BATCH,
+    RV_GUEST_SCHED_IDLE,
+    RV_GUEST_SCHED_FIFO,
+    RV_GUEST_SCHED_RR,
+} RvGuestSchedPolicy;
+
+/* libvirt's vcpusched scheduler names: "other", "batch", "idle", "fifo", "rr". */
+const char *rv_guest_sched_policy_name(RvGuestSchedPolicy policy);
+/* The SCHED_* value of sched(7), for comparison with sched_getscheduler(). */
+int rv_guest_sched_policy_to_linux(RvGuestSchedPolicy policy);
+
+typedef struct {
+    unsigned vcpu;               /* guest vCPU id */
+    bool rt;
+    bool pinned;                 /* false: no vcpupin (may run anywhere) */
+    RvCpuSet cpuset;             /* host CPUs the vCPU thread may run on */
+    RvGuestSchedPolicy policy;
+    int priority;                /* 1-99 for FIFO/RR, 0 otherwise */
+} RvGuestVcpuPlacement;
+
+typedef struct {
+    unsigned n_vcpus;
+    RvGuestVcpuPlacement *vcpus; /* n_vcpus entries, index = vCPU id */
+    bool emulator_pinned;        /* false: no emulatorpin */
+    RvCpuSet emulator;           /* host CPUs of the emulator threads */
+    RvCpuSet idle_siblings;      /* host CPUs kept idle for RT vCPUs */
+    RvCpuSet rt_cpus;            /* host CPUs taken by RT vCPUs */
+    unsigned threads_per_core;   /* guest topology */
+    GPtrArray *notes;            /* "NOTE ..." lines (char *), never NULL */
+} RvGuestPlacement;
+
+/* An empty placement of @n_vcpus unpinned SCHED_OTHER vCPUs. */
+RvGuestPlacement *rv_guest_placement_new(unsigned n_vcpus);
+void rv_guest_placement_free(RvGuestPlacement *placement);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestPlacement, rv_guest_placement_free)
+
+/**
+ * rv_guest_place:
+ * @profile: the guest profile
+ * @host: the host CPUs (isolated / housekeeping / reserved / SMT cores)
+ * @ret: (out): the placement, written only on success
+ * @error: (optional): the reason a placement is refused, prefixed with the
+ *         profile file's base name, e.g.
+ *         "rt-guest.ini: 3 RT vCPUs need 3 isolated CPUs, host has 1 (2)";
+ *         RV_ERROR_UNSUPPORTED when this host lacks the CPUs (exit 77),
+ *         RV_ERROR_INVALID when the profile contradicts itself or the host
+ *         (an emulator cpulist on isolated or offline CPUs, a guest core
+ *         mixing RT and non-RT vCPUs) (exit 2)
+ *
+ * Returns: 0, -ENOSPC (not enough CPUs) or -EINVAL.
+ */
+int rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
+                   RvGuestPlacement **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_guest_placement_format:
+ * @placement: a placement
+ *
+ * Human-readable summary, one line per vCPU ("vCPU1 -> CPU 1 fifo:1 RT"),
+ * then "emulator -> CPUs 0", "idle siblings -> ..." and the notes.
+ *
+ * Returns: (transfer full): the text, each line ending in '\n'.
+ */
+char *rv_guest_placement_format(const RvGuestPlacement *placement);
