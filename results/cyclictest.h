@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * results/cyclictest.h: parse what cyclictest (rt-tests 1.x / 2.x) writes.
+ *
+ * Forms understood (rt-tests src/cyclictest/cyclictest.c print_stat(),
+ * print_hist(), write_stats(); src/lib/rt-utils.c rt_write_json()):
+ *  - status lines "T: 0 ( 2404) P:95 I:200 C:2999375 Min: 5 Act: 22 Avg: 16
+ *    Max: 1475" [" SMI: n"], live (repeated, with "\033[NA" cursor moves and
+ *    "policy: fifo: loadavg: ..." lines) or once at the end (-q);
+ *  - histograms (-h N / -H N): "# Histogram", one row per us with one
+ *    column per thread (plus an all-threads column with -H), "# Total:",
+ *    "# Min/Avg/Max Latencies:", "# Histogram Overflows:", "# Histogram
+ *    Overflow at cycle number:", "# Thread N: c1 c2 ... # NNNNN others";
+ *    rows elided by hand ("...", "More histogram entries ...") are skipped
+ *    and the histogram is then complete only if its rows add up to Total;
+ *  - --json files (file_version 1): keys "cmdline:" / "rt_test_version:"
+ *    with their trailing colon, avg "nan"/"-nan" for 0 cycles, cmdline not
+ *    JSON-escaped; histogram lists only non-zero buckets and no overflow
+ *    count (taken as cycles - sum of buckets).
+ *  - several runs in one file (two invocations pasted one after the other)
+ *    come back as several #RvCyclictestRun, in file order.
+ *  - log prefixes "| " (LAVA) are stripped; wrapper lines ("t0-max-latency
+ *    pass 217 us") are not cyclictest lines and are ignored.
+ * Units: cyclictest's default us.  Output of -N/--nsecs is rejected when the
+ * command line shows it (values would be ns).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "results/histogram.h"
+
+typedef enum {
+    RV_CYCLICTEST_FORM_STATUS,     /* status lines only (live or -q) */
+    RV_CYCLICTEST_FORM_HISTOGRAM,  /* histogram block, with or without T: lines */
+    RV_CYCLICTEST_FORM_JSON,       /* --json file */
+} RvCyclictestForm;
+
+typedef struct {
+    int index;             /* "T: N" / JSON thread key / histogram column */
+    int tid;               /* "( 2404)", -1 unknown (histogram-only, JSON) */
+    int priority;          /* "P:95": the priority that ran, -1 unknown */
+    int interval_us;       /* "I:200", -1 unknown */
+    gint64 cycles;         /* "C:", last status line or JSON; -1 unknown */
+    gint64 min_us;         /* -1 unknown */
+    gint64 act_us;         /* last "Act:", -1 unknown */
+    double avg_us;         /* NAN unknown (JSON: %.2f; text: integer) */
+    gint64 max_us;         /* -1 unknown; "# Max Latencies" beats "Max:" */
+    int cpu;               /* CPU the thread ran on (JSON "cpu"), -1 unknown */
+    int node;              /* NUMA node (JSON "node"), -1 unknown */
+    gint64 smi_count;      /* " SMI:" (--smi), -1 unknown */
+    RvHistogram *histogram;   /* NULL when the output has none */
+    gboolean histogram_complete; /* rows add up to "# Total:" (or JSON) */
+    gint64 histogram_total;   /* "# Total:", -1 unknown */
+    GArray *overflow_cycles;  /* guint64 cycle numbers from "# Thread N:" */
+    guint64 overflow_others;  /* "# NNNNN others" (not listed) */
+} RvCyclictestThread;
+
+typedef struct {
+    RvCyclictestForm form;
+    char *version;         /* "2.40" ("cyclictest V 2.40", JSON
+                            * "rt_test_version:"), NULL unknown */
+    char *cmdline;         /* command line when the output shows it, or NULL */
+    char *policy;          /* "fifo", "rr", "other", ... ("policy:" line), NULL */
+    int first_line;        /* 1-based line where this run starts (JSON: 1) */
+    GPtrArray *threads;    /* RvCyclictestThread*, by index 0..n-1 */
+    GPtrArray *notes;      /* char*: things a reader should know, e.g.
+                            * "histogram requested (-h 60) but absent" */
+} RvCyclictestRun;
+
+void rv_result_cyclictest_run_free(RvCyclictestRun *run);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvCyclictestRun, rv_result_cyclictest_run_free)
+
+/**
+ * rv_result_cyclictest_parse:
+ * @name: what the data is called in error messages (file name)
+ * @data: the output, need not be NUL-terminated
+ * @len: bytes in @data
+ * @ret_runs: (out) (transfer full): GPtrArray of RvCyclictestRun*, with a
+ *            free function, in file order; only written on success
+ * @error: RV_ERROR_INVALID naming @name, the line (and column for JSON) and
+ *         what is wrong: malformed line, truncated histogram or JSON,
+ *         "-N/--nsecs output", no cyclictest output at all
+ *
+ * Returns: the number of runs (>= 1), or -EINVAL.
+ */
+int rv_result_cyclictest_parse(const char *name, const char *data, gsize len,
+                               GPtrArray **ret_runs, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_result_cyclictest_parse_file:
+ * @path: file to read (at most 256 MiB)
+ *
+ * As rv_result_cyclictest_parse(); I/O errors are RV_ERROR_FAILED, -errno.
+ */
+int rv_result_cyclictest_parse_file(const char *path, GPtrArray **ret_runs,
+                                    GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_result_cyclictest_run_max_us:
+ * Returns: the largest max_us over the run's threads, -1 when none known.
+ */
+gint64 rv_result_cyclictest_run_max_us(const RvCyclictestRun *run);
+
+/**
+ * rv_result_cyclictest_run_histogram:
+ * @run: a parsed run
+ * @ret_hist: (out) (transfer full): all threads' histograms merged
+ *
+ * Returns: 0; -ENODATA when a thread has no histogram or an incomplete one
+ * (rows elided), with a GError saying which thread.
+ */
+int rv_result_cyclictest_run_histogram(const RvCyclictestRun *run,
+                                       RvHistogram **ret_hist, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;

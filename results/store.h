@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * results/store.h: the run store of `rtvirt run`, read back by `rtvirt
+ * compare`.
+ *
+ * Layout of one store (one matrix run):
+ *   <parent>/<YYYYmmdd-HHMMSS>-<matrix>/
+ *       run.json        everything below, schema_version RV_STORE_SCHEMA_VERSION
+ *       profiles/       verbatim copies of the profiles used (sha256 in run.json)
+ *       raw/            raw workload outputs (cyclictest text/JSON, ...) as files
+ * run.json is rewritten atomically (temp file + fsync + rename + fsync of
+ * the directory) by rv_result_store_commit(); call it after every
+ * repetition, so a crash loses at most the repetition in flight.
+ *
+ * run.json (schema_version 1), keys in this order:
+ *   schema_version, tool {name, version}, matrix, created (ISO 8601 UTC),
+ *   updated, complete (bool), trusted (bool), untrusted_reasons [str],
+ *   host (the host facts, as `rtvirt host show --json` gives them),
+ *   profiles [{role, path (as given), copy (relative), sha256}],
+ *   scenarios [{name, description, status "planned|ran|skipped",
+ *               reason}],
+ *   records [{scenario, repetition (1-based), workload ("cyclictest"...),
+ *             target ("guest:NAME" | "host"), virt ("kvm"|"tcg"|null),
+ *             status ("ok"|"failed"|"skipped"), reason, started, finished,
+ *             metrics {NAME: {value, unit}},
+ *             histograms {NAME: {unit "us", buckets N, overflows,
+ *                         max, total, counts [[us, count], ...] (non-zero
+ *                         buckets only)}},
+ *             details (free JSON: e.g. cyclictest threads), raw [relpath]}],
+ *   verifications [{scenario, repetition, what, status
+ *                   "PASS|NOTE|WARN|FAIL|SKIP", detail}]
+ * Readers reject a schema_version they do not know.
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "results/cyclictest.h"
+#include "results/histogram.h"
+
+#define RV_STORE_SCHEMA_VERSION 1
+
+typedef struct {
+    char *name;            /* "max_us", "avg_us", "tpmC", ... */
+    double value;
+    char *unit;            /* "us", "ns", "tpmC", ... or NULL */
+} RvStoreMetric;
+
+typedef struct {
+    char *name;            /* "latency" (all threads merged), "latency.t0", ... */
+    RvHistogram *hist;     /* 1-us buckets */
+} RvStoreHistogram;
+
+typedef struct {
+    char *scenario;
+    int repetition;        /* 1-based */
+    char *workload;        /* "cyclictest", "pert", "oslat", "linpack", ... */
+    char *target;          /* "guest:NAME" or "host" */
+    char *virt;            /* "kvm", "tcg", or NULL (host workloads) */
+    char *status;          /* "ok", "failed", "skipped" */
+    char *reason;          /* why failed/skipped, or NULL */
+    char *started;         /* ISO 8601 UTC or NULL */
+    char *finished;
+    GPtrArray *metrics;    /* RvStoreMetric* */
+    GPtrArray *histograms; /* RvStoreHistogram* */
+    GPtrArray *raw;        /* char*: paths relative to the store directory */
+    JsonNode *details;     /* free-form JSON object, or NULL */
+} RvStoreRecord;
+
+typedef struct {
+    char *scenario;
+    int repetition;        /* 0 when it concerns the whole scenario */
+    char *what;            /* "vcpu0 affinity", "core cookies", ... */
+    char *status;          /* "PASS", "NOTE", "WARN", "FAIL", "SKIP" */
+    char *detail;
+} RvStoreVerification;
+
+typedef struct {
+    char *name;
+    char *description;     /* or NULL */
+    char *status;          /* "planned", "ran", "skipped" */
+    char *reason;          /* skip reason, or NULL */
+} RvStoreScenario;
+
+typedef struct RvStore RvStore;
+
+/**
+ * rv_result_store_create:
+ * @parent: directory that holds the stores ("results"); created if missing
+ * @matrix: matrix name ([A-Za-z0-9._-]+), e.g. "demo"
+ * @when: (nullable): the start time for the directory name; NULL = now
+ * @ret_store: (out) (transfer full): the new store, written only on success
+ *
+ * Creates <parent>/<YYYYmmdd-HHMMSS>-<matrix>/ (a "-2", "-3"... suffix when
+ * it exists) with profiles/ and raw/, and writes a first run.json.
+ *
+ * Returns: 0, or -errno with RV_ERROR_FAILED (I/O) / RV_ERROR_INVALID (name).
+ */
+int rv_result_store_create(const char *parent, const char *matrix,
+                           GDateTime *when, RvStore **ret_store,
+                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_result_store_open:
+ * @dir: a store directory (or its run.json)
+ * @ret_store: (out) (transfer full): the store as written, read-only use
+ *
+ * Returns: 0, or -errno: RV_ERROR_FAILED when run.json cannot be read,
+ * RV_ERROR_INVALID naming the file and the key for malformed content or an
+ * unknown schema_version.
+ */
+int rv_result_store_open(const char *dir, RvStore **ret_store, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
+
+void rv_result_store_free(RvStore *store);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvStore, rv_result_store_free)
+
+/** Accessors.  Arrays are owned by the store; do not modify them. */
+const char *rv_result_store_get_dir(const RvStore *store);
+const char *rv_result_store_get_matrix(const RvStore *store);
+gboolean rv_result_store_get_trusted(const RvStore *store);
+gboolean rv_result_store_get_complete(const RvStore *store);
+GPtrArray *rv_result_store_get_untrusted_reasons(const RvStore *store); /* char* */
+JsonNode *rv_result_store_get_host(const RvStore *store);         /* or NULL */
+GPtrArray *rv_result_store_get_scenarios(const RvStore *store);   /* RvStoreScenario* */
+GPtrArray *rv_result_store_get_records(const RvStore *store);     /* RvStoreRecord* */
+GPtrArray *rv_result_store_get_verifications(const RvStore *store); /* RvStoreVerification* */
+
+/** rv_result_store_set_host: @facts (transfer none): copied; a JSON object. */
+void rv_result_store_set_host(RvStore *store, JsonNode *facts);
+
+/**
+ * rv_result_store_add_profile:
+ * @role: "matrix", "host", "guest:NAME", ...
+ * @path: the profile file; copied byte for byte into profiles/ and hashed
+ *        (SHA-256).  Files it included should be added too.
+ *
+ * Returns: 0 or -errno (RV_ERROR_FAILED naming the file).
+ */
+int rv_result_store_add_profile(RvStore *store, const char *role,
+                                const char *path, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
+
+/** rv_result_store_add_scenario: declare a scenario (plan order); the first
+ *  one is compare's default baseline.  Status "planned". */
+void rv_result_store_add_scenario(RvStore *store, const char *name,
+                                  const char *description);
+
+/** rv_result_store_set_scenario_status: @status "ran" or "skipped"; @reason
+ *  the exact reason for a skip ("SMT not available: smt/control is
+ *  notsupported").  Declares the scenario when unknown. */
+void rv_result_store_set_scenario_status(RvStore *store, const char *scenario,
+                                         const char *status, const char *reason);
+
+/** rv_result_store_set_untrusted: mark the whole store untrusted (sticky),
+ *  e.g. "host not as profile requires: isolcpus missing". */
+void rv_result_store_set_untrusted(RvStore *store, const char *reason);
+
+/** rv_result_store_set_complete: the matrix ran to its end. */
+void rv_result_store_set_complete(RvStore *store, gboolean complete);
+
+void rv_result_store_add_verification(RvStore *store, const char *scenario,
+                                      int repetition, const char *what,
+                                      const char *status, const char *detail);
+
+/**
+ * rv_result_store_write_raw:
+ * @name: file name under raw/ ([A-Za-z0-9._-]+), e.g.
+ *        "baseline-r01-rt0-cyclictest.txt"
+ * @data, @len: contents, written atomically
+ * @ret_relpath: (out) (optional) (transfer full): "raw/NAME"
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_result_store_write_raw(RvStore *store, const char *name,
+                              const char *data, gsize len, char **ret_relpath,
+                              GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* ---- records ---- */
+
+/** rv_result_store_record_new: status "ok", everything else empty. */
+RvStoreRecord *rv_result_store_record_new(const char *scenario, int repetition,
+                                          const char *workload,
+                                          const char *target);
+void rv_result_store_record_free(RvStoreRecord *rec);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvStoreRecord, rv_result_store_record_free)
+
+void rv_result_store_record_set_status(RvStoreRecord *rec, const char *status,
+                                       const char *reason);
+void rv_result_store_record_set_virt(RvStoreRecord *rec, const char *virt);
+/** @started, @finished: (nullable) */
+void rv_result_store_record_set_times(RvStoreRecord *rec, GDateTime *started,
+                                      GDateTime *finished);
+void rv_result_store_record_add_metric(RvStoreRecord *rec, const char *name,
+                                       double value, const char *unit);
+/** @hist (transfer none): copied. */
+void rv_result_store_record_add_histogram(RvStoreRecord *rec, const char *name,
+                                          const RvHistogram *hist);
+void rv_result_store_record_add_raw(RvStoreRecord *rec, const char *relpath);
+/** @details (transfer none): copied; a JSON object. */
+void rv_result_store_record_set_details(RvStoreRecord *rec, JsonNode *details);
+
+/** Lookups; NULL when absent. */
+const RvStoreMetric *rv_result_store_record_get_metric(const RvStoreRecord *rec,
+                                                       const char *name);
+const RvHistogram *rv_result_store_record_get_histogram(const RvStoreRecord *rec,
+                                                        const char *name);
+
+/**
+ * rv_result_store_record_add_cyclictest:
+ * @rec: record of workload "cyclictest"
+ * @run: one parsed cyclictest run (results/cyclictest.h)
+ *
+ * Adds metrics max_us (max over threads), min_us, avg_us (cycle-weighted
+ * mean of the thread averages), cycles; histograms "latency" (threads
+ * merged, when every thread has a complete histogram) and "latency.tN";
+ * details {version, policy, cmdline, threads [{index, tid, priority,
+ * interval_us, cycles, min_us, avg_us, max_us, cpu, overflows}], notes}.
+ *
+ * Returns: 0, or -ENODATA (RV_ERROR_INVALID) when the run has no thread.
+ */
+int rv_result_store_record_add_cyclictest(RvStoreRecord *rec,
+                                          const RvCyclictestRun *run,
+                                          GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
+
+/** rv_result_store_add_record: @rec (transfer full).  Replaces an earlier
+ *  record with the same scenario, repetition, workload and target. */
+void rv_result_store_add_record(RvStore *store, RvStoreRecord *rec);
+
+/**
+ * rv_result_store_commit:
+ * Writes run.json atomically (run.json.tmp, fsync, rename, fsync dir).
+ *
+ * Returns: 0 or -errno (RV_ERROR_FAILED naming the file).
+ */
+int rv_result_store_commit(RvStore *store, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
