@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * host/profile.c: host profile loader on util/ini.h.  See host/profile.h for
+ * the sections and keys and where each knob comes from.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+
+#include "host/profile.h"
+#include "util/error.h"
+#include "util/ini.h"
+
+static const char * const smt_names[] = { "keep", "off-boot", "off-runtime", "idle-siblings", NULL };
+static const char * const coresched_names[] = { "off", "preferred", "required", NULL };
+static const char * const thp_names[] = { "always", "madvise", "never", NULL };
+static const char * const libvirt_sched_core_names[] = { "none", "vcpus", "emulator", "full", NULL };
+
+const char *
+rv_host_smt_policy_name(RvHostSmtPolicy p)
+{
+    return p >= 0 && p < (int) G_N_ELEMENTS(smt_names) - 1 ? smt_names[p] : "unset";
+}
+
+const char *
+rv_host_coresched_name(RvHostCoreSched c)
+{
+    return c >= 0 && c < (int) G_N_ELEMENTS(coresched_names) - 1 ? coresched_names[c] : "unset";
+}
+
+const char *
+rv_host_thp_name(RvHostThp t)
+{
+    return t >= 0 && t < (int) G_N_ELEMENTS(thp_names) - 1 ? thp_names[t] : "unset";
+}
+
+static void
+kthread_free(gpointer p)
+{
+    RvHostKthreadPrio *k = p;
+
+    g_free(k->name);
+    g_free(k->file);
+    g_free(k);
+}
+
+static void
+knob_free(gpointer p)
+{
+    RvHostKnob *k = p;
+
+    g_free(k->key);
+    g_free(k->value);
+    g_free(k->file);
+    g_free(k);
+}
+
+void
+rv_host_profile_free(RvHostProfile *p)
+{
+    if (!p)
+        return;
+    g_free(p->path);
+    g_free(p->name);
+    g_free(p->summary);
+    if (p->files)
+        g_ptr_array_unref(p->files);
+    g_strfreev(p->isolcpus_flags);
+    g_free(p->nohz);
+    g_strfreev(p->extra_bootargs);
+    g_free(p->governor);
+    if (p->kthreads)
+        g_ptr_array_unref(p->kthreads);
+    if (p->sysctls)
+        g_ptr_array_unref(p->sysctls);
+    if (p->module_params)
+        g_ptr_array_unref(p->module_params);
+    g_free(p->qemu_conf);
+    g_free(p->libvirt_sched_core);
+    g_strfreev(p->libvirt_cgroup_controllers);
+    g_free(p);
+}
+
+static RvHostProfile *
+profile_new(const char *path)
+{
+    RvHostProfile *p = g_new0(RvHostProfile, 1);
+    g_autofree char *base = g_path_get_basename(path);
+
+    p->path = g_strdup(path);
+    p->name = g_str_has_suffix(base, ".ini") ? g_strndup(base, strlen(base) - 4)
+                                             : g_strdup(base);
+    p->files = g_ptr_array_new_with_free_func(g_free);
+    p->housekeeping_cores_per_socket = 1;
+    p->smt = RV_HOST_SMT_UNSET;
+    p->core_scheduling = RV_HOST_CORESCHED_UNSET;
+    p->isolcpus = RV_HOST_TRI_UNSET;
+    p->nohz_full = RV_HOST_TRI_UNSET;
+    p->rcu_nocbs = RV_HOST_TRI_UNSET;
+    p->rcu_nocb_poll = RV_HOST_TRI_UNSET;
+    p->irqaffinity = RV_HOST_TRI_UNSET;
+    p->skew_tick = RV_HOST_TRI_UNSET;
+    p->idle_cpus = RV_HOST_CPUSEL_ISOLATED;
+    p->kthreads = g_ptr_array_new_with_free_func(kthread_free);
+    p->thp = RV_HOST_THP_UNSET;
+    p->workqueue_cpumask = RV_HOST_CPUSEL_UNSET;
+    p->irq_affinity = RV_HOST_CPUSEL_UNSET;
+    p->sysctls = g_ptr_array_new_with_free_func(knob_free);
+    p->module_params = g_ptr_array_new_with_free_func(knob_free);
+    p->qemu_conf = g_strdup("/etc/libvirt/qemu.conf");
+    return p;
+}
+
+static int
+get_tristate(RvIni *ini, const char *section, const char *key, RvHostTristate *ret,
+             GError **error)
+{
+    bool b = false;
+    int r;
+
+    if (!rv_ini_lookup(ini, section, key))
+        return 0;
+    r = rv_ini_get_bool(ini, section, key, &b, error);
+    if (r < 0)
+        return r;
+    *ret = b ? RV_HOST_TRI_YES : RV_HOST_TRI_NO;
+    return 0;
+}
+
+static int
+get_opt_int(RvIni *ini, const char *section, const char *key, gint64 min, gint64 max,
+            RvHostOptInt *ret, GError **error)
+{
+    gint64 v = 0;
+    int r;
+
+    if (!rv_ini_lookup(ini, section, key))
+        return 0;
+    r = rv_ini_get_int(ini, section, key, min, max, &v, error);
+    if (r < 0)
+        return r;
+    ret->set = true;
+    ret->value = v;
+    return 0;
+}
+
+/* "housekeeping" or a cpulist (also "isolated"/"all" where @allow_other). */
+static int
+get_cpusel(RvIni *ini, const char *section, const char *key, bool allow_other,
+           RvHostCpuSel *ret_sel, RvCpuSet *ret_set, GError **error)
+{
+    const RvIniEntry *e = rv_ini_lookup(ini, section, key);
+    g_autoptr(GError) local = NULL;
+    RvCpuSet set;
+
+    if (!e)
+        return 0;
+    if (strcmp(e->value, "housekeeping") == 0) {
+        *ret_sel = RV_HOST_CPUSEL_HOUSEKEEPING;
+        return 0;
+    }
+    if (allow_other && strcmp(e->value, "isolated") == 0) {
+        *ret_sel = RV_HOST_CPUSEL_ISOLATED;
+        return 0;
+    }
+    if (allow_other && strcmp(e->value, "all") == 0) {
+        *ret_sel = RV_HOST_CPUSEL_ALL;
+        return 0;
+    }
+    if (!ret_set)
+        return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: expected isolated or all",
+                                  e->key, e->value, e->section);
+    if (rv_host_cpulist_parse(e->value, 0, &set, &local) < 0)
+        return rv_ini_entry_error(e, error,
+                                  "invalid %s '%s' in [%s]: expected 'housekeeping' or a cpulist: %s",
+                                  e->key, e->value, e->section, local->message);
+    if (rv_cpuset_is_empty(&set))
+        return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: empty cpulist",
+                                  e->key, e->value, e->section);
+    *ret_sel = RV_HOST_CPUSEL_LIST;
+    *ret_set = set;
+    return 0;
+}
+
+static int
+load_cpus(RvIni *ini, RvHostProfile *p, GError **error)
+{
+    const RvIniEntry *hk_cores;
+    gint64 n = 1;
+    int r, v;
+
+    if (rv_ini_lookup(ini, "cpus", "isolated")) {
+        r = rv_ini_get_cpulist(ini, "cpus", "isolated", 0, &p->isolated, error);
+        if (r < 0)
+            return r;
+        p->has_isolated = true;
+    }
+    if (rv_ini_lookup(ini, "cpus", "housekeeping")) {
+        r = rv_ini_get_cpulist(ini, "cpus", "housekeeping", 0, &p->housekeeping, error);
+        if (r < 0)
+            return r;
+        p->has_housekeeping = true;
+        if (rv_cpuset_is_empty(&p->housekeeping))
+            return rv_ini_entry_error(rv_ini_lookup(ini, "cpus", "housekeeping"), error,
+                                      "invalid housekeeping '' in [cpus]: the kernel needs "
+                                      "at least one housekeeping CPU");
+    }
+    if (p->has_isolated && p->has_housekeeping &&
+        rv_cpuset_intersects(&p->isolated, &p->housekeeping)) {
+        RvCpuSet both;
+        g_autofree char *s = NULL;
+
+        rv_cpuset_and(&both, &p->isolated, &p->housekeeping);
+        s = rv_host_cpulist_format(&both);
+        return rv_ini_entry_error(rv_ini_lookup(ini, "cpus", "housekeeping"), error,
+                                  "CPUs %s are both isolated and housekeeping in [cpus]", s);
+    }
+    hk_cores = rv_ini_lookup(ini, "cpus", "housekeeping_cores_per_socket");
+    if (hk_cores && (p->has_isolated || p->has_housekeeping)) {
+        /* An explicit list overrides a per-socket count from an included
+         * profile; both in one file contradict each other. */
+        const RvIniEntry *list = rv_ini_lookup(ini, "cpus", p->has_isolated ? "isolated"
+                                                                            : "housekeeping");
+
+        if (strcmp(list->file, hk_cores->file) == 0)
+            return rv_ini_entry_error(hk_cores, error,
+                                      "housekeeping_cores_per_socket and an explicit "
+                                      "isolated/housekeeping cpulist exclude each other in [cpus]");
+    } else if (hk_cores) {
+        r = rv_ini_get_int(ini, "cpus", "housekeeping_cores_per_socket", 1, 4096, &n, error);
+        if (r < 0)
+            return r;
+        p->housekeeping_cores_per_socket = (unsigned) n;
+    }
+    v = p->smt;
+    r = rv_ini_get_enum(ini, "cpus", "smt", smt_names, &v, error);
+    if (r < 0)
+        return r;
+    p->smt = v;
+    v = p->core_scheduling;
+    r = rv_ini_get_enum(ini, "cpus", "core_scheduling", coresched_names, &v, error);
+    if (r < 0)
+        return r;
+    p->core_scheduling = v;
+    return 0;
+}
+
+/* isolcpus flags: kernel/sched/isolation.c housekeeping_isolcpus_setup(). */
+static int
+load_bootargs(RvIni *ini, RvHostProfile *p, GError **error)
+{
+    static const char * const flags[] = { "nohz", "domain", "managed_irq", NULL };
+    const RvIniEntry *e;
+    int r;
+
+    if ((r = get_tristate(ini, "bootargs", "isolcpus", &p->isolcpus, error)) < 0 ||
+        (r = get_tristate(ini, "bootargs", "nohz_full", &p->nohz_full, error)) < 0 ||
+        (r = get_tristate(ini, "bootargs", "rcu_nocbs", &p->rcu_nocbs, error)) < 0 ||
+        (r = get_tristate(ini, "bootargs", "rcu_nocb_poll", &p->rcu_nocb_poll, error)) < 0 ||
+        (r = get_tristate(ini, "bootargs", "irqaffinity", &p->irqaffinity, error)) < 0 ||
+        (r = get_tristate(ini, "bootargs", "skew_tick", &p->skew_tick, error)) < 0)
+        return r;
+
+    e = rv_ini_lookup(ini, "bootargs", "isolcpus_flags");
+    if (e) {
+        r = rv_ini_get_strv(ini, "bootargs", "isolcpus_flags", &p->isolcpus_flags, error);
+        if (r < 0)
+            return r;
+        for (int i = 0; p->isolcpus_flags[i]; i++)
+            if (!g_strv_contains(flags, p->isolcpus_flags[i]))
+                return rv_ini_entry_error(e, error,
+                                          "invalid isolcpus_flags '%s' in [bootargs]: unknown "
+                                          "flag '%s', expected nohz, domain, managed_irq",
+                                          e->value, p->isolcpus_flags[i]);
+    }
+    e = rv_ini_lookup(ini, "bootargs", "nohz");
+    if (e) {
+        if (strcmp(e->value, "on") != 0 && strcmp(e->value, "off") != 0)
+            return rv_ini_entry_error(e, error, "invalid nohz '%s' in [bootargs]: expected on or off",
+                                      e->value);
+        p->nohz = g_strdup(e->value);
+    }
+    e = rv_ini_lookup(ini, "bootargs", "extra");
+    if (e) {
+        g_auto(GStrv) words = g_strsplit_set(e->value, " \t", -1);
+        g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
+
+        for (int i = 0; words[i]; i++) {
+            if (!*words[i])
+                continue;
+            if (words[i][0] == '=' || g_str_has_suffix(words[i], "="))
+                return rv_ini_entry_error(e, error,
+                                          "invalid extra '%s' in [bootargs]: '%s' is not "
+                                          "'name' or 'name=value'", e->value, words[i]);
+            g_ptr_array_add(out, g_strdup(words[i]));
+        }
+        g_ptr_array_add(out, NULL);
+        p->extra_bootargs = (char **) g_ptr_array_free(g_steal_pointer(&out), FALSE);
+    }
+    return 0;
+}
+
+static int
+load_cpu(RvIni *ini, RvHostProfile *p, GError **error)
+{
+    const RvIniEntry *e = rv_ini_lookup(ini, "cpu", "governor");
+    int r;
+
+    if (e) {
+        for (const char *c = e->value; *c; c++)
+            if (!g_ascii_isalnum(*c) && *c != '_' && *c != '-')
+                return rv_ini_entry_error(e, error, "invalid governor '%s' in [cpu]: "
+                                          "expected a cpufreq governor name", e->value);
+        if (!*e->value)
+            return rv_ini_entry_error(e, error, "invalid governor '' in [cpu]: empty");
+        p->governor = g_strdup(e->value);
+    }
+    r = get_opt_int(ini, "cpu", "idle_max_latency_us", 0, 10000000, &p->idle_max_latency_us, error);
+    if (r < 0)
+        return r;
+    return get_cpusel(ini, "cpu", "idle_cpus", true, &p->idle_cpus, NULL, error);
+}
+
+/* [kthreads] NAME = fifo:PRIO | rr:PRIO | other (chrt(1) words). */
+static int
+load_kthreads(RvIni *ini, RvHostProfile *p, GError **error)
+{
+    g_autoptr(GPtrArray) entries = rv_ini_entries(ini, "kthreads");
+
+    for (guint i = 0; i < entries->len; i++) {
+        const RvIniEntry *e = rv_ini_lookup(ini, "kthreads", ((RvIniEntry *) entries->pdata[i])->key);
+        g_autofree char *pol = g_ascii_strdown(e->value, -1);
+        char *colon = strchr(pol, ':');
+        RvHostKthreadPrio *k;
+        int policy;
+        gint64 prio = 0;
+
+        if (colon)
+            *colon = '\0';
+        if (strcmp(pol, "fifo") == 0)
+            policy = SCHED_FIFO;
+        else if (strcmp(pol, "rr") == 0)
+            policy = SCHED_RR;
+        else if (strcmp(pol, "other") == 0)
+            policy = SCHED_OTHER;
+        else
+            return rv_ini_entry_error(e, error, "invalid %s '%s' in [kthreads]: expected "
+                                      "fifo:PRIO, rr:PRIO or other", e->key, e->value);
+        if (policy != SCHED_OTHER) {
+            if (!colon || !g_ascii_string_to_signed(colon + 1, 10, 1, 99, &prio, NULL))
+                return rv_ini_entry_error(e, error, "invalid %s '%s' in [kthreads]: expected "
+                                          "a priority from 1 to 99 after '%s:'",
+                                          e->key, e->value, pol);
+        } else if (colon) {
+            return rv_ini_entry_error(e, error, "invalid %s '%s' in [kthreads]: SCHED_OTHER "
+                                      "takes no priority", e->key, e->value);
+        }
+        k = g_new0(RvHostKthreadPrio, 1);
+        k->name = g_strdup(e->key);
+        k->policy = policy;
+        k->priority = (int) prio;
+        k->file = g_strdup(e->file);
+        k->line = e->line;
+        g_ptr_array_add(p->kthreads, k);
+    }
+    return 0;
+}
+
+static int
+load_sched_mm_kernel(RvIni *ini, RvHostProfile *p, GError **error)
+{
+    int r, v;
+
+    /* sched_rt_runtime_us: -1 or 0..sched_rt_period_us (max 2^31-1);
+     * Documentation/scheduler/sched-rt-group.rst */
+    if ((r = get_opt_int(ini, "sched", "rt_runtime_us", -1, G_MAXINT32, &p->rt_runtime_us, error)) < 0 ||
+        (r = get_opt_int(ini, "sched", "timer_migration", 0, 1, &p->timer_migration, error)) < 0 ||
+        (r = get_opt_int(ini, "sched", "numa_balancing", 0, 1, &p->numa_balancing, error)) < 0 ||
+        (r = get_opt_int(ini, "mm", "ksm_run", 0, 2, &p->ksm_run, error)) < 0 ||
+        (r = get_opt_int(ini, "kernel", "nmi_watchdog", 0, 1, &p->nmi_watchdog, error)) < 0)
+        return r;
+    v = p->thp;
+    r = rv_ini_get_enum(ini, "mm", "transparent_hugepage", thp_names, &v, error);
+    if (r < 0)
+        return r;
+    p->thp = v;
+    r = get_cpusel(ini, "kernel", "workqueue_cpumask", false, &p->workqueue_cpumask,
+                   &p->workqueue_cpus, error);
+    if (r < 0)
+        return r;
+    return get_cpusel(ini, "kernel", "irq_affinity", false, &p->irq_affinity, &p->irq_cpus, error);
+}
+
+/* [sysctl] and [modules]: free-form keys, validated by shape. */
+static int
+load_knobs(RvIni *ini, const char *section, GPtrArray *out, GError **error)
+{
+    g_autoptr(GPtrArray) entries = rv_ini_entries(ini, section);
+    bool modules = strcmp(section, "modules") == 0;
+
+    for (guint i = 0; i < entries->len; i++) {
+        const RvIniEntry *e = rv_ini_lookup(ini, section, ((RvIniEntry *) entries->pdata[i])->key);
+        const char *dot = strchr(e->key, '.');
+        RvHostKnob *k;
+
+        if (!dot || dot == e->key || !dot[1] || (modules && strchr(dot + 1, '.')) ||
+            strchr(e->key, ':') || strstr(e->key, ".."))
+            return rv_ini_entry_error(e, error, "invalid key '%s' in [%s]: expected %s",
+                                      e->key, section,
+                                      modules ? "MODULE.PARAMETER (e.g. kvm.nx_huge_pages)"
+                                              : "a sysctl name with dots (e.g. vm.stat_interval)");
+        if (!*e->value)
+            return rv_ini_entry_error(e, error, "invalid %s '' in [%s]: empty value", e->key,
+                                      section);
+        k = g_new0(RvHostKnob, 1);
+        k->key = g_strdup(e->key);
+        k->value = g_strdup(e->value);
+        k->file = g_strdup(e->file);
+        k->line = e->line;
+        g_ptr_array_add(out, k);
+    }
+    return 0;
+}
+
+static int
+load_libvirt(RvIni *ini, RvHostProfile *p, GError **error)
+{
+    const RvIniEntry *e;
+    int r, v = -1;
+
+    e = rv_ini_lookup(ini, "libvirt", "qemu_conf");
+    if (e) {
+        if (!g_path_is_absolute(e->value))
+            return rv_ini_entry_error(e, error, "invalid qemu_conf '%s' in [libvirt]: "
+                                      "expected an absolute path", e->value);
+        g_free(p->qemu_conf);
+        p->qemu_conf = g_strdup(e->value);
+    }
+    r = rv_ini_get_enum(ini, "libvirt", "sched_core", libvirt_sched_core_names, &v, error);
+    if (r < 0)
+        return r;
+    if (v >= 0)
+        p->libvirt_sched_core = g_strdup(libvirt_sched_core_names[v]);
+    /* qemu.conf cgroup_controllers: libvirt's controller names */
+    e = rv_ini_lookup(ini, "libvirt", "cgroup_controllers");
+    if (e) {
+        static const char * const known[] = { "cpu", "cpuacct", "cpuset", "memory", "devices",
+                                              "freezer", "blkio", "net_cls", "perf_event",
+                                              "name=systemd", NULL };
+        r = rv_ini_get_strv(ini, "libvirt", "cgroup_controllers",
+                            &p->libvirt_cgroup_controllers, error);
+        if (r < 0)
+            return r;
+        for (int i = 0; p->libvirt_cgroup_controllers[i]; i++)
+            if (!g_strv_contains(known, p->libvirt_cgroup_controllers[i]))
+                return rv_ini_entry_error(e, error, "invalid cgroup_controllers '%s' in "
+                                          "[libvirt]: unknown controller '%s'", e->value,
+                                          p->libvirt_cgroup_controllers[i]);
+    }
+    return 0;
+}
+
+static int
+profile_from_ini(RvIni *ini, const char *path, RvHostProfile **ret, GError **error)
+{
+    static const char * const sections[] = { "main", "cpus", "bootargs", "cpu", "kthreads",
+                                             "sched", "mm", "kernel", "sysctl", "modules",
+                                             "libvirt", NULL };
+    g_autoptr(RvHostProfile) p = profile_new(path);
+    GPtrArray *files = rv_ini_files(ini);
+    const char *summary;
+    int r;
+
+    for (guint i = 0; i < files->len; i++)
+        g_ptr_array_add(p->files, g_strdup(files->pdata[i]));
+    summary = rv_ini_get(ini, "main", "summary");
+    p->summary = g_strdup(summary);
+
+    if ((r = load_cpus(ini, p, error)) < 0 ||
+        (r = load_bootargs(ini, p, error)) < 0 ||
+        (r = load_cpu(ini, p, error)) < 0 ||
+        (r = load_kthreads(ini, p, error)) < 0 ||
+        (r = load_sched_mm_kernel(ini, p, error)) < 0 ||
+        (r = load_knobs(ini, "sysctl", p->sysctls, error)) < 0 ||
+        (r = load_knobs(ini, "modules", p->module_params, error)) < 0 ||
+        (r = load_libvirt(ini, p, error)) < 0 ||
+        (r = rv_ini_check_unused(ini, sections, error)) < 0)
+        return r;
+
+    *ret = g_steal_pointer(&p);
+    return 0;
+}
+
+int
+rv_host_profile_load(const char *path, RvHostProfile **ret, GError **error)
+{
+    g_autoptr(RvIni) ini = NULL;
+    int r = rv_ini_load(path, &ini, error);
+
+    if (r < 0)
+        return r;
+    return profile_from_ini(ini, path, ret, error);
+}
+
+int
+rv_host_profile_load_data(const char *name, const char *text, RvHostProfile **ret,
+                          GError **error)
+{
+    g_autoptr(RvIni) ini = NULL;
+    int r = rv_ini_load_data(name, text, &ini, error);
+
+    if (r < 0)
+        return r;
+    return profile_from_ini(ini, name, ret, error);
+}
+
+int
+rv_host_profile_resolve_partition(const RvHostProfile *p, const RvCpuSet *online,
+                                  RvCpuSet *ret_isolated, RvCpuSet *ret_housekeeping,
+                                  GError **error)
+{
+    RvCpuSet iso, hk, extra;
+
+    if (!p->has_isolated && !p->has_housekeeping)
+        return -ENODATA;
+    if (p->has_isolated)
+        iso = p->isolated;
+    else
+        rv_cpuset_andnot(&iso, online, &p->housekeeping);
+    if (p->has_housekeeping)
+        hk = p->housekeeping;
+    else
+        rv_cpuset_andnot(&hk, online, &p->isolated);
+
+    rv_cpuset_or(&extra, &iso, &hk);
+    rv_cpuset_andnot(&extra, &extra, online);
+    if (!rv_cpuset_is_empty(&extra)) {
+        g_autofree char *s = rv_host_cpulist_format(&extra);
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: [cpus] names CPUs %s that are not online on this host",
+                            p->path, s);
+    }
+    if (rv_cpuset_is_empty(&hk))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: [cpus] leaves no housekeeping CPU on this host", p->path);
+    *ret_isolated = iso;
+    *ret_housekeeping = hk;
+    return 0;
+}
