@@ -12,6 +12,7 @@
 
 #include "util/error.h"
 #include "util/ini.h"
+#include "util/units.h"
 
 #define INI_MAX_INCLUDE_DEPTH 16
 #define INI_MAX_FILE_SIZE (1u << 20)
@@ -377,53 +378,16 @@ rv_ini_get_int(RvIni *ini, const char *section, const char *key, gint64 min, gin
     return 0;
 }
 
-/* Number with a unit suffix from @units (longest suffixes first). */
-static int
-parse_scaled(const char *s, const char * const *suffixes, const guint64 *scales,
-             guint64 bare_scale, guint64 *ret)
-{
-    char *end = NULL;
-    double v;
-    guint64 scale = bare_scale;
-
-    if (!s || !*s || !(g_ascii_isdigit(*s) || *s == '.'))
-        return -EINVAL;
-    v = g_ascii_strtod(s, &end);
-    if (end == s || v < 0)
-        return -EINVAL;
-    while (*end == ' ')
-        end++;
-    if (*end) {
-        bool found = false;
-
-        for (int i = 0; suffixes[i]; i++)
-            if (g_ascii_strcasecmp(end, suffixes[i]) == 0) {
-                scale = scales[i];
-                found = true;
-                break;
-            }
-        if (!found)
-            return -EINVAL;
-    }
-    if (v * (double) scale >= 1.8e19)
-        return -ERANGE;
-    *ret = (guint64) (v * (double) scale + 0.5);
-    return 0;
-}
-
 int
 rv_ini_get_duration_us(RvIni *ini, const char *section, const char *key, guint64 *ret,
                        GError **error)
 {
-    static const char * const sfx[] = { "us", "ms", "s", "sec", "m", "min", "h", NULL };
-    static const guint64 scl[] = { 1, 1000, 1000000, 1000000, 60000000, 60000000,
-                                   3600000000ULL };
     const RvIniEntry *e = rv_ini_lookup(ini, section, key);
     guint64 v;
 
     if (!e)
         return 0;
-    if (parse_scaled(e->value, sfx, scl, 1000000, &v) < 0)
+    if (rv_parse_duration_us(e->value, &v) < 0)
         return bad_value(e, error, "expected a duration such as 500ms, 30s, 10m, 1h");
     *ret = v;
     return 0;
@@ -433,15 +397,12 @@ int
 rv_ini_get_size(RvIni *ini, const char *section, const char *key, guint64 *ret,
                 GError **error)
 {
-    static const char * const sfx[] = { "K", "KiB", "M", "MiB", "G", "GiB", "T", "TiB", NULL };
-    static const guint64 scl[] = { 1ULL << 10, 1ULL << 10, 1ULL << 20, 1ULL << 20,
-                                   1ULL << 30, 1ULL << 30, 1ULL << 40, 1ULL << 40 };
     const RvIniEntry *e = rv_ini_lookup(ini, section, key);
     guint64 v;
 
     if (!e)
         return 0;
-    if (parse_scaled(e->value, sfx, scl, 1, &v) < 0)
+    if (rv_parse_size(e->value, &v) < 0)
         return bad_value(e, error, "expected a size such as 512M, 2G, 4096K");
     *ret = v;
     return 0;
