@@ -196,9 +196,10 @@ void rv_host_journal_set_custom_handler(RvJournal *journal, const char *type,
  * @ret_restored: (out) (optional): number of entries restored (or found to
  *                need nothing: a file already gone, a thread gone)
  * @ret_notes: (out) (optional) (transfer full): one line per entry that
- *             needed no action or failed, e.g. "pid 123 (rcuc/1) gone:
+ *             needed no action, e.g. "pid 123 (rcuc/1) is gone:
  *             scheduling not restored"
- * @error: (optional): the first failure; the others are in @ret_notes
+ * @error: (optional): the failure; when several entries failed, one message
+ *         naming how many and each failure, separated by "; "
  *
  * Restores every entry newest first.  Entries that fail are kept (the
  * journal is rewritten atomically with only them) and the others are
