@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * harness/matrix.c: scenario matrix profiles; format in harness/matrix.h.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "harness/matrix.h"
+#include "util/error.h"
+#include "util/ini.h"
+
+static const char * const order_names[] = { "interleaved", "random", NULL };
+static const char * const smt_names[] = { "keep", "on", "off", NULL };
+static const char * const coresched_names[] = { "off", "vm", "vcpu", "libvirt", NULL };
+static const char * const placement_names[] = { "pinned", "unpinned", NULL };
+static const char * const role_names[] = { "rt", "neighbour", NULL };
+static const char * const workload_names[] = { "none", "cyclictest", "hackbench", "stress",
+                                               "pert", NULL };
+
+const char *rv_harness_matrix_smt_name(RvMatrixSmt v) { return smt_names[v]; }
+const char *rv_harness_matrix_coresched_name(RvMatrixCoresched v) { return coresched_names[v]; }
+const char *rv_harness_matrix_placement_name(RvMatrixPlacement v) { return placement_names[v]; }
+const char *rv_harness_matrix_role_name(RvMatrixRole v) { return role_names[v]; }
+const char *rv_harness_matrix_workload_name(RvMatrixWorkload v) { return workload_names[v]; }
+const char *rv_harness_matrix_order_name(RvMatrixOrder v) { return order_names[v]; }
+
+static void
+guest_free(gpointer p)
+{
+    RvMatrixGuest *g = p;
+
+    if (!g)
+        return;
+    g_free(g->name);
+    g_free(g->profile);
+    g_free(g->file);
+    g_free(g);
+}
+
+static void
+load_free(gpointer p)
+{
+    RvMatrixLoad *l = p;
+
+    if (!l)
+        return;
+    g_free(l->name);
+    g_free(l);
+}
+
+static void
+scenario_free(gpointer p)
+{
+    RvMatrixScenario *s = p;
+
+    if (!s)
+        return;
+    g_free(s->name);
+    g_free(s->description);
+    if (s->guests)
+        g_ptr_array_unref(s->guests);
+    g_free(s->file);
+    g_free(s);
+}
+
+void
+rv_harness_matrix_free(RvMatrix *m)
+{
+    if (!m)
+        return;
+    g_free(m->path);
+    g_free(m->name);
+    g_free(m->description);
+    g_free(m->baseline);
+    g_free(m->host_profile);
+    g_ptr_array_unref(m->guests);
+    g_ptr_array_unref(m->loads);
+    g_ptr_array_unref(m->scenarios);
+    g_ptr_array_unref(m->files);
+    g_free(m);
+}
+
+const RvMatrixScenario *
+rv_harness_matrix_scenario(const RvMatrix *m, const char *name)
+{
+    for (guint i = 0; i < m->scenarios->len; i++) {
+        const RvMatrixScenario *s = m->scenarios->pdata[i];
+
+        if (strcmp(s->name, name) == 0)
+            return s;
+    }
+    return NULL;
+}
+
+const RvMatrixGuest *
+rv_harness_matrix_guest(const RvMatrix *m, const char *name)
+{
+    for (guint i = 0; i < m->guests->len; i++) {
+        const RvMatrixGuest *g = m->guests->pdata[i];
+
+        if (strcmp(g->name, name) == 0)
+            return g;
+    }
+    return NULL;
+}
+
+static const RvMatrixLoad *
+find_load(const RvMatrix *m, const char *name)
+{
+    for (guint i = 0; i < m->loads->len; i++) {
+        const RvMatrixLoad *l = m->loads->pdata[i];
+
+        if (strcmp(l->name, name) == 0)
+            return l;
+    }
+    return NULL;
+}
+
+/* A path in a profile is relative to the file that names it. */
+static char *
+resolve_path(const char *from_file, const char *value)
+{
+    g_autofree char *dir = NULL;
+
+    if (g_path_is_absolute(value))
+        return g_strdup(value);
+    dir = g_path_get_dirname(from_file);
+    return g_build_filename(dir, value, NULL);
+}
+
+/* Names become domain names, directory names and table columns: keep them
+ * to a safe alphabet. */
+static int
+check_name(const RvIniEntry *where, const char *kind, const char *name, GError **error)
+{
+    if (!*name || strlen(name) > 48)
+        return rv_ini_entry_error(where, error, "invalid %s name '%s': 1-48 characters",
+                                  kind, name);
+    for (const char *p = name; *p; p++)
+        if (!g_ascii_isalnum(*p) && *p != '-' && *p != '_' && *p != '.')
+            return rv_ini_entry_error(where, error,
+                                      "invalid %s name '%s': only letters, digits, '-', '_' and '.'",
+                                      kind, name);
+    return 0;
+}
+
+/* First entry of a section, to name a line for section-level errors. */
+static const RvIniEntry *
+first_entry(const RvIni *ini, const char *section)
+{
+    g_autoptr(GPtrArray) entries = rv_ini_entries(ini, section);
+
+    return entries->len ? entries->pdata[0] : NULL;
+}
+
+static int
+parse_workload(RvIni *ini, const char *section, const char *key, const RvMatrixWorkload *allowed,
+               RvMatrixWorkload *ret, GError **error)
+{
+    const RvIniEntry *e = rv_ini_lookup(ini, section, key);
+    g_autoptr(GString) list = g_string_new(NULL);
+
+    if (!e)
+        return 0;
+    for (const RvMatrixWorkload *w = allowed; *w != (RvMatrixWorkload) -1; w++) {
+        if (strcmp(e->value, workload_names[*w]) == 0) {
+            *ret = *w;
+            return 0;
+        }
+        g_string_append_printf(list, "%s%s", list->len ? ", " : "", workload_names[*w]);
+    }
+    return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: expected one of: %s",
+                              key, e->value, section, list->str);
+}
+
+static int
+parse_main(RvIni *ini, RvMatrix *m, GError **error)
+{
+    gint64 v;
+    int order = RV_MATRIX_ORDER_RANDOM;
+    const RvIniEntry *e;
+    const char *s;
+    bool has_timeout;
+
+    if ((s = rv_ini_get(ini, "main", "name"))) {
+        if (check_name(rv_ini_lookup(ini, "main", "name"), "matrix", s, error) < 0)
+            return -EINVAL;
+        m->name = g_strdup(s);
+    } else {
+        g_autofree char *base = g_path_get_basename(m->path);
+        char *dot = strrchr(base, '.');
+
+        if (dot)
+            *dot = '\0';
+        m->name = g_strdup(base);
+    }
+    m->description = g_strdup(rv_ini_get(ini, "main", "description"));
+
+    m->duration_us = 10 * G_USEC_PER_SEC;
+    m->warmup_us = 0;
+    if (rv_ini_get_duration_us(ini, "main", "duration", &m->duration_us, error) < 0 ||
+        rv_ini_get_duration_us(ini, "main", "warmup", &m->warmup_us, error) < 0)
+        return -EINVAL;
+    if (m->duration_us < G_USEC_PER_SEC) {
+        e = rv_ini_lookup(ini, "main", "duration");
+        return rv_ini_entry_error(e, error, "invalid duration '%s' in [main]: at least 1s",
+                                  e->value);
+    }
+    has_timeout = rv_ini_lookup(ini, "main", "timeout") != NULL;
+    m->timeout_us = m->duration_us + m->warmup_us + 120 * G_USEC_PER_SEC;
+    if (rv_ini_get_duration_us(ini, "main", "timeout", &m->timeout_us, error) < 0)
+        return -EINVAL;
+    if (has_timeout && m->timeout_us <= m->duration_us + m->warmup_us) {
+        e = rv_ini_lookup(ini, "main", "timeout");
+        return rv_ini_entry_error(e, error,
+                                  "invalid timeout '%s' in [main]: must exceed duration + warmup",
+                                  e->value);
+    }
+
+    v = 3;
+    if (rv_ini_get_int(ini, "main", "repetitions", 1, 1000, &v, error) < 0)
+        return -EINVAL;
+    m->repetitions = v;
+    if (rv_ini_get_enum(ini, "main", "order", order_names, &order, error) < 0)
+        return -EINVAL;
+    m->order = order;
+    if ((e = rv_ini_lookup(ini, "main", "seed"))) {
+        char *end = NULL;
+        guint64 seed;
+
+        errno = 0;
+        seed = g_ascii_strtoull(e->value, &end, 0);
+        if (errno || end == e->value || *end || e->value[0] == '-')
+            return rv_ini_entry_error(e, error,
+                                      "invalid seed '%s' in [main]: expected an unsigned 64-bit number",
+                                      e->value);
+        m->has_seed = true;
+        m->seed = seed;
+    }
+    if ((s = rv_ini_get(ini, "main", "host_profile"))) {
+        e = rv_ini_lookup(ini, "main", "host_profile");
+        m->host_profile = resolve_path(e->file, s);
+        if (!g_file_test(m->host_profile, G_FILE_TEST_IS_REGULAR))
+            return rv_ini_entry_error(e, error, "host profile '%s' not found (%s)", s,
+                                      m->host_profile);
+    }
+    return 0;
+}
+
+static int
+parse_cyclictest(RvIni *ini, RvMatrix *m, GError **error)
+{
+    gint64 v;
+
+    m->cyclictest_interval_us = 1000;
+    if (rv_ini_get_duration_us(ini, "cyclictest", "interval", &m->cyclictest_interval_us,
+                               error) < 0)
+        return -EINVAL;
+    if (m->cyclictest_interval_us < 10 || m->cyclictest_interval_us > G_USEC_PER_SEC) {
+        const RvIniEntry *e = rv_ini_lookup(ini, "cyclictest", "interval");
+
+        return rv_ini_entry_error(e, error,
+                                  "invalid interval '%s' in [cyclictest]: expected 10us-1s",
+                                  e->value);
+    }
+    v = 95;
+    if (rv_ini_get_int(ini, "cyclictest", "priority", 1, 99, &v, error) < 0)
+        return -EINVAL;
+    m->cyclictest_priority = v;
+    v = 1000;
+    if (rv_ini_get_int(ini, "cyclictest", "histogram", 1, 1000000, &v, error) < 0)
+        return -EINVAL;
+    m->cyclictest_histogram = v;
+    return 0;
+}
+
+static int
+parse_host(RvIni *ini, RvMatrix *m, GError **error)
+{
+    static const RvMatrixWorkload allowed[] = {
+        RV_MATRIX_WORKLOAD_NONE, RV_MATRIX_WORKLOAD_CYCLICTEST, RV_MATRIX_WORKLOAD_PERT,
+        (RvMatrixWorkload) -1,
+    };
+    const RvIniEntry *e;
+
+    m->host_workload = RV_MATRIX_WORKLOAD_NONE;
+    if (parse_workload(ini, "host", "workload", allowed, &m->host_workload, error) < 0)
+        return -EINVAL;
+    m->host_cpus_isolated = true;
+    if ((e = rv_ini_lookup(ini, "host", "cpus")) && strcmp(e->value, "isolated") != 0) {
+        m->host_cpus_isolated = false;
+        if (rv_ini_get_cpulist(ini, "host", "cpus", 0, &m->host_cpus, error) < 0)
+            return -EINVAL;
+        if (rv_cpuset_is_empty(&m->host_cpus))
+            return rv_ini_entry_error(e, error, "invalid cpus '%s' in [host]: empty",
+                                      e->value);
+    }
+    return 0;
+}
+
+static int
+parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
+{
+    static const RvMatrixWorkload rt_allowed[] = {
+        RV_MATRIX_WORKLOAD_CYCLICTEST, RV_MATRIX_WORKLOAD_NONE, (RvMatrixWorkload) -1,
+    };
+    static const RvMatrixWorkload nb_allowed[] = {
+        RV_MATRIX_WORKLOAD_HACKBENCH, RV_MATRIX_WORKLOAD_STRESS, RV_MATRIX_WORKLOAD_NONE,
+        (RvMatrixWorkload) -1,
+    };
+    const char *name = section + strlen("guest:");
+    const RvIniEntry *first = first_entry(ini, section);
+    const RvIniEntry *e;
+    RvMatrixGuest *g;
+    int role = RV_MATRIX_ROLE_RT;
+
+    if (check_name(first, "guest", name, error) < 0)
+        return -EINVAL;
+    g = g_new0(RvMatrixGuest, 1);
+    g_ptr_array_add(m->guests, g);
+    g->name = g_strdup(name);
+    g->file = g_strdup(first->file);
+    g->line = first->line;
+
+    if (!(e = rv_ini_lookup(ini, section, "profile")))
+        return rv_ini_entry_error(first, error, "[%s] needs 'profile = GUEST_PROFILE'",
+                                  section);
+    g->profile = resolve_path(e->file, e->value);
+    if (!g_file_test(g->profile, G_FILE_TEST_IS_REGULAR))
+        return rv_ini_entry_error(e, error, "guest profile '%s' not found (%s)", e->value,
+                                  g->profile);
+    if (rv_ini_get_enum(ini, section, "role", role_names, &role, error) < 0)
+        return -EINVAL;
+    g->role = role;
+    g->workload = role == RV_MATRIX_ROLE_RT ? RV_MATRIX_WORKLOAD_CYCLICTEST
+                                            : RV_MATRIX_WORKLOAD_HACKBENCH;
+    return parse_workload(ini, section, "workload",
+                          role == RV_MATRIX_ROLE_RT ? rt_allowed : nb_allowed,
+                          &g->workload, error);
+}
+
+static int
+parse_load(RvIni *ini, RvMatrix *m, const char *section, GError **error)
+{
+    const char *name = section + strlen("load:");
+    RvMatrixLoad *l;
+    gint64 v = 0;
+
+    if (check_name(first_entry(ini, section), "load", name, error) < 0)
+        return -EINVAL;
+    l = g_new0(RvMatrixLoad, 1);
+    g_ptr_array_add(m->loads, l);
+    l->name = g_strdup(name);
+    if (rv_ini_get_int(ini, section, "neighbour_workers", 0, 1024, &v, error) < 0)
+        return -EINVAL;
+    l->neighbour_workers = v;
+    return 0;
+}
+
+static int
+parse_scenario(RvIni *ini, RvMatrix *m, const char *section, GError **error)
+{
+    const char *name = section + strlen("scenario:");
+    const RvIniEntry *first = first_entry(ini, section);
+    const RvIniEntry *e;
+    RvMatrixScenario *s;
+    int smt = RV_MATRIX_SMT_KEEP, cs = RV_MATRIX_CORESCHED_OFF, pl = RV_MATRIX_PLACEMENT_PINNED;
+    gint64 v;
+
+    if (check_name(first, "scenario", name, error) < 0)
+        return -EINVAL;
+    s = g_new0(RvMatrixScenario, 1);
+    g_ptr_array_add(m->scenarios, s);
+    s->name = g_strdup(name);
+    s->file = g_strdup(first->file);
+    s->line = first->line;
+    s->timer_migration = -1;
+    s->description = g_strdup(rv_ini_get(ini, section, "description"));
+    if (rv_ini_get_enum(ini, section, "smt", smt_names, &smt, error) < 0 ||
+        rv_ini_get_enum(ini, section, "coresched", coresched_names, &cs, error) < 0 ||
+        rv_ini_get_enum(ini, section, "placement", placement_names, &pl, error) < 0)
+        return -EINVAL;
+    s->smt = smt;
+    s->coresched = cs;
+    s->placement = pl;
+    if (cs != RV_MATRIX_CORESCHED_OFF && smt == RV_MATRIX_SMT_OFF) {
+        e = rv_ini_lookup(ini, section, "coresched");
+        return rv_ini_entry_error(e, error,
+                                  "[%s] coresched = %s with smt = off: core scheduling only "
+                                  "matters between SMT siblings", section, e->value);
+    }
+    if ((e = rv_ini_lookup(ini, section, "rt_runtime_us"))) {
+        v = 0;
+        if (rv_ini_get_int(ini, section, "rt_runtime_us", -1, G_MAXINT32, &v, error) < 0)
+            return -EINVAL;
+        s->has_rt_runtime_us = true;
+        s->rt_runtime_us = v;
+    }
+    if ((e = rv_ini_lookup(ini, section, "timer_migration"))) {
+        v = 0;
+        if (rv_ini_get_int(ini, section, "timer_migration", 0, 1, &v, error) < 0)
+            return -EINVAL;
+        s->timer_migration = v;
+    }
+
+    s->guests = g_ptr_array_new();
+    if ((e = rv_ini_lookup(ini, section, "guests"))) {
+        g_auto(GStrv) names = NULL;
+
+        if (rv_ini_get_strv(ini, section, "guests", &names, error) < 0)
+            return -EINVAL;
+        for (guint i = 0; names[i]; i++) {
+            const RvMatrixGuest *g = rv_harness_matrix_guest(m, names[i]);
+
+            if (!g)
+                return rv_ini_entry_error(e, error,
+                                          "[%s] guests: no [guest:%s] in the matrix",
+                                          section, names[i]);
+            for (guint j = 0; j < s->guests->len; j++)
+                if (s->guests->pdata[j] == g)
+                    return rv_ini_entry_error(e, error, "[%s] guests: '%s' named twice",
+                                              section, names[i]);
+            g_ptr_array_add(s->guests, (gpointer) g);
+        }
+    } else {
+        for (guint i = 0; i < m->guests->len; i++)
+            g_ptr_array_add(s->guests, m->guests->pdata[i]);
+    }
+    {
+        bool has_rt = false;
+
+        for (guint i = 0; i < s->guests->len; i++)
+            has_rt |= ((RvMatrixGuest *) s->guests->pdata[i])->role == RV_MATRIX_ROLE_RT;
+        if (!has_rt && m->host_workload == RV_MATRIX_WORKLOAD_NONE)
+            return rv_ini_entry_error(e ? e : first, error,
+                                      "[%s] measures nothing: no RT guest and no [host] workload",
+                                      section);
+    }
+    return 0;
+}
+
+static int
+parse(RvIni *ini, const char *path, RvMatrix **ret, GError **error)
+{
+    static const char * const known[] = {
+        "main", "cyclictest", "host", "guest:*", "load:*", "scenario:*", NULL,
+    };
+    g_autoptr(RvMatrix) m = g_new0(RvMatrix, 1);
+    g_autoptr(GPtrArray) sections = NULL;
+    GPtrArray *files;
+
+    m->path = g_strdup(path);
+    m->guests = g_ptr_array_new_with_free_func(guest_free);
+    m->loads = g_ptr_array_new_with_free_func(load_free);
+    m->scenarios = g_ptr_array_new_with_free_func(scenario_free);
+    m->files = g_ptr_array_new_with_free_func(g_free);
+    files = rv_ini_files(ini);
+    for (guint i = 0; files && i < files->len; i++)
+        g_ptr_array_add(m->files, g_strdup(files->pdata[i]));
+
+    if (parse_main(ini, m, error) < 0 || parse_cyclictest(ini, m, error) < 0 ||
+        parse_host(ini, m, error) < 0)
+        return -EINVAL;
+
+    /* Guests first: scenarios refer to them. */
+    sections = rv_ini_sections(ini);
+    for (guint i = 0; i < sections->len; i++)
+        if (g_str_has_prefix(sections->pdata[i], "guest:") &&
+            parse_guest(ini, m, sections->pdata[i], error) < 0)
+            return -EINVAL;
+    for (guint i = 0; i < sections->len; i++)
+        if (g_str_has_prefix(sections->pdata[i], "load:") &&
+            parse_load(ini, m, sections->pdata[i], error) < 0)
+            return -EINVAL;
+    for (guint i = 0; i < sections->len; i++)
+        if (g_str_has_prefix(sections->pdata[i], "scenario:") &&
+            parse_scenario(ini, m, sections->pdata[i], error) < 0)
+            return -EINVAL;
+
+    /* Load levels: [main] loads selects and orders them; without it every
+     * [load:*] in file order, or one built-in "idle" level. */
+    {
+        const RvIniEntry *e = rv_ini_lookup(ini, "main", "loads");
+
+        if (e) {
+            g_auto(GStrv) names = NULL;
+            g_autoptr(GPtrArray) chosen = g_ptr_array_new_with_free_func(load_free);
+
+            if (rv_ini_get_strv(ini, "main", "loads", &names, error) < 0)
+                return -EINVAL;
+            if (!names[0])
+                return rv_ini_entry_error(e, error, "invalid loads '' in [main]: empty");
+            for (guint i = 0; names[i]; i++) {
+                const RvMatrixLoad *l = find_load(m, names[i]);
+                RvMatrixLoad *copy;
+
+                if (!l)
+                    return rv_ini_entry_error(e, error, "[main] loads: no [load:%s] in the matrix",
+                                              names[i]);
+                for (guint j = 0; j < chosen->len; j++)
+                    if (strcmp(((RvMatrixLoad *) chosen->pdata[j])->name, names[i]) == 0)
+                        return rv_ini_entry_error(e, error, "[main] loads: '%s' named twice",
+                                                  names[i]);
+                copy = g_new0(RvMatrixLoad, 1);
+                copy->name = g_strdup(l->name);
+                copy->neighbour_workers = l->neighbour_workers;
+                g_ptr_array_add(chosen, copy);
+            }
+            g_ptr_array_unref(m->loads);
+            m->loads = g_steal_pointer(&chosen);
+        } else if (m->loads->len == 0) {
+            RvMatrixLoad *idle = g_new0(RvMatrixLoad, 1);
+
+            idle->name = g_strdup("idle");
+            g_ptr_array_add(m->loads, idle);
+        }
+    }
+
+    if (m->guests->len == 0 && m->host_workload == RV_MATRIX_WORKLOAD_NONE)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: no [guest:NAME] section and no [host] workload: nothing to measure",
+                            path);
+    if (m->scenarios->len == 0)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: no [scenario:NAME] section (each needs at least one key, "
+                            "e.g. description = ...)", path);
+    {
+        const RvIniEntry *e = rv_ini_lookup(ini, "main", "baseline");
+
+        if (e) {
+            if (!rv_harness_matrix_scenario(m, e->value))
+                return rv_ini_entry_error(e, error, "baseline: no [scenario:%s] in the matrix",
+                                          e->value);
+            m->baseline = g_strdup(e->value);
+        } else {
+            m->baseline = g_strdup(((RvMatrixScenario *) m->scenarios->pdata[0])->name);
+        }
+    }
+    if (rv_ini_check_unused(ini, known, error) < 0)
+        return -EINVAL;
+    *ret = g_steal_pointer(&m);
+    return 0;
+}
+
+int
+rv_harness_matrix_load(const char *path, RvMatrix **ret, GError **error)
+{
+    g_autoptr(RvIni) ini = NULL;
+    int r;
+
+    r = rv_ini_load(path, &ini, error);
+    if (r < 0)
+        return r;
+    return parse(ini, path, ret, error);
+}
+
+int
+rv_harness_matrix_load_data(const char *name, const char *text, RvMatrix **ret,
+                            GError **error)
+{
+    g_autoptr(RvIni) ini = NULL;
+    int r;
+
+    r = rv_ini_load_data(name, text, &ini, error);
+    if (r < 0)
+        return r;
+    return parse(ini, name, ret, error);
+}

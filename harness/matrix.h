@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * harness/matrix.h: scenario matrix profiles (profiles/matrix/NAME.ini).
+ *
+ * A matrix says which guests run (RT guests measured with cyclictest, and
+ * neighbour guests that only make load), which scenarios to compare (host
+ * settings: SMT on/off, core scheduling off / one cookie per VM / per vCPU
+ * / libvirt's sched_core, vCPU placement pinned or not, runtime knobs),
+ * which load levels, how long and how often, and in which order.
+ *
+ * File format (util/ini.h, tuned-style INI):
+ *
+ *   [main]
+ *   name = demo                  results/<date>-<name>/ (default: file stem)
+ *   description = ...
+ *   duration = 10s               measured time per repetition
+ *   warmup = 2s                  time the guests run before measuring
+ *   repetitions = 3              per scenario x load cell, 1-1000
+ *   order = random               interleaved | random (default random)
+ *   seed = 12345                 random order seed; absent = drawn, recorded
+ *   baseline = baseline          scenario the others are compared to
+ *                                (default: the first scenario)
+ *   loads = idle, busy           load levels (names of [load:*]); default
+ *                                one built-in level "idle"
+ *   timeout = 3m                 per repetition: a guest that has not
+ *                                answered by then fails the repetition
+ *                                (default duration + warmup + 120s)
+ *   host_profile = ../host/x.ini optional: the host profile the results
+ *                                are trusted against (host/check.h)
+ *
+ *   [cyclictest]                 options of every cyclictest run
+ *   interval = 1000us            -i, in us (default 1000us)
+ *   priority = 95                -p, SCHED_FIFO 1-99 (default 95)
+ *   histogram = 1000             -h, buckets of 1 us (default 1000)
+ *
+ *   [host]
+ *   workload = none              none | cyclictest | pert: measured on host
+ *                                CPUs beside the guests
+ *   cpus = isolated              isolated | a cpulist (default isolated)
+ *
+ *   [guest:NAME]                 one per VM, NAME = the domain name suffix
+ *   profile = ../guests/rt-demo.ini   guest profile (guest/profile.h),
+ *                                relative to this file
+ *   role = rt                    rt (measured) | neighbour (load only)
+ *   workload = cyclictest        rt: cyclictest | none;
+ *                                neighbour: hackbench | stress | none
+ *
+ *   [load:NAME]
+ *   neighbour_workers = 2        hackbench groups / stress workers in each
+ *                                neighbour guest (0 = neighbours idle)
+ *
+ *   [scenario:NAME]              in file order; NAME is what compare shows
+ *   description = ...
+ *   smt = keep                   keep | on | off (off: smt/control through
+ *                                the journal)
+ *   coresched = off              off | vm | vcpu | libvirt
+ *   placement = pinned           pinned | unpinned (vCPUs floating)
+ *   guests = rt0, busy0          subset of guests (default all)
+ *   rt_runtime_us = -1           optional runtime knob
+ *                                (/proc/sys/kernel/sched_rt_runtime_us)
+ *   timer_migration = 0          optional runtime knob (0|1)
+ *
+ * Every key is checked: an unknown key, a missing guest profile or an
+ * undefined name is an RV_ERROR_INVALID "FILE:LINE: ..." error, raised
+ * before anything on the host changes.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <glib.h>
+
+#include "host/cpulist.h"
+
+typedef enum {
+    RV_MATRIX_ORDER_INTERLEAVED,   /* round r runs every cell once, in file order */
+    RV_MATRIX_ORDER_RANDOM,        /* round r runs every cell once, shuffled */
+} RvMatrixOrder;
+
+typedef enum {
+    RV_MATRIX_SMT_KEEP,
+    RV_MATRIX_SMT_ON,
+    RV_MATRIX_SMT_OFF,
+} RvMatrixSmt;
+
+typedef enum {
+    RV_MATRIX_CORESCHED_OFF,
+    RV_MATRIX_CORESCHED_VM,        /* one cookie per VM (all QEMU threads) */
+    RV_MATRIX_CORESCHED_VCPU,      /* one cookie per vCPU thread */
+    RV_MATRIX_CORESCHED_LIBVIRT,   /* libvirt's qemu.conf sched_core */
+} RvMatrixCoresched;
+
+typedef enum {
+    RV_MATRIX_PLACEMENT_PINNED,
+    RV_MATRIX_PLACEMENT_UNPINNED,
+} RvMatrixPlacement;
+
+typedef enum {
+    RV_MATRIX_ROLE_RT,
+    RV_MATRIX_ROLE_NEIGHBOUR,
+} RvMatrixRole;
+
+typedef enum {
+    RV_MATRIX_WORKLOAD_NONE,
+    RV_MATRIX_WORKLOAD_CYCLICTEST,
+    RV_MATRIX_WORKLOAD_HACKBENCH,
+    RV_MATRIX_WORKLOAD_STRESS,
+    RV_MATRIX_WORKLOAD_PERT,
+} RvMatrixWorkload;
+
+typedef struct {
+    char *name;
+    char *profile;          /* path of the guest profile, resolved */
+    RvMatrixRole role;
+    RvMatrixWorkload workload;
+    char *file;             /* where [guest:NAME] was defined */
+    unsigned line;
+} RvMatrixGuest;
+
+typedef struct {
+    char *name;
+    unsigned neighbour_workers;
+} RvMatrixLoad;
+
+typedef struct {
+    char *name;
+    char *description;
+    RvMatrixSmt smt;
+    RvMatrixCoresched coresched;
+    RvMatrixPlacement placement;
+    GPtrArray *guests;      /* RvMatrixGuest* (owned by the matrix), the ones taking part */
+    bool has_rt_runtime_us;
+    gint64 rt_runtime_us;
+    int timer_migration;    /* -1 = keep */
+    char *file;
+    unsigned line;
+} RvMatrixScenario;
+
+typedef struct {
+    char *path;             /* the matrix file */
+    char *name;
+    char *description;
+    guint64 duration_us;
+    guint64 warmup_us;
+    guint64 timeout_us;
+    unsigned repetitions;
+    RvMatrixOrder order;
+    bool has_seed;
+    guint64 seed;
+    char *baseline;         /* a scenario name */
+    char *host_profile;     /* nullable, resolved path */
+
+    guint64 cyclictest_interval_us;
+    unsigned cyclictest_priority;
+    unsigned cyclictest_histogram;
+
+    RvMatrixWorkload host_workload;  /* NONE, CYCLICTEST or PERT */
+    bool host_cpus_isolated;         /* true: the host's isolated CPUs */
+    RvCpuSet host_cpus;              /* when !host_cpus_isolated */
+
+    GPtrArray *guests;      /* RvMatrixGuest* */
+    GPtrArray *loads;       /* RvMatrixLoad*, at least one */
+    GPtrArray *scenarios;   /* RvMatrixScenario*, at least one */
+    GPtrArray *files;       /* char*: every file read (matrix + includes) */
+} RvMatrix;
+
+/**
+ * rv_harness_matrix_load:
+ * @path: a matrix profile (format above)
+ * @ret: (out): the matrix, written only on success
+ * @error: (optional): RV_ERROR_INVALID "FILE:LINE: ..." for bad or unknown
+ *         keys, undefined guests/loads/scenarios, missing guest profiles;
+ *         RV_ERROR_FAILED when the file cannot be read
+ *
+ * Reads and validates the file only; the host is not looked at.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_harness_matrix_load(const char *path, RvMatrix **ret,
+                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* As rv_harness_matrix_load() on text, as if read from @name (tests).
+ * Relative guest profile paths resolve against @name's directory. */
+int rv_harness_matrix_load_data(const char *name, const char *text, RvMatrix **ret,
+                                GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+void rv_harness_matrix_free(RvMatrix *matrix);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvMatrix, rv_harness_matrix_free)
+
+/* Lookups by name; NULL when absent. */
+const RvMatrixScenario *rv_harness_matrix_scenario(const RvMatrix *matrix, const char *name);
+const RvMatrixGuest *rv_harness_matrix_guest(const RvMatrix *matrix, const char *name);
+
+/* Names of the enum values as written in the profile ("off", "vm", ...). */
+const char *rv_harness_matrix_smt_name(RvMatrixSmt smt);
+const char *rv_harness_matrix_coresched_name(RvMatrixCoresched cs);
+const char *rv_harness_matrix_placement_name(RvMatrixPlacement p);
+const char *rv_harness_matrix_role_name(RvMatrixRole role);
+const char *rv_harness_matrix_workload_name(RvMatrixWorkload w);
+const char *rv_harness_matrix_order_name(RvMatrixOrder order);

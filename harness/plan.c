@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * harness/plan.c: matrix -> ordered runs (see harness/plan.h).
+ */
+#include <string.h>
+
+#include "harness/plan.h"
+
+/* SplitMix64 (Steele, Lea, Flood: "Fast splittable pseudorandom number
+ * generators", OOPSLA 2014; constants as in Vigna's reference code).
+ * Our own so that a recorded seed replays the same order everywhere. */
+static guint64
+splitmix64(guint64 *state)
+{
+    guint64 z = (*state += 0x9e3779b97f4a7c15ULL);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, bound) without modulo bias (rejection sampling). */
+static guint64
+bounded(guint64 *state, guint64 bound)
+{
+    guint64 limit = G_MAXUINT64 - G_MAXUINT64 % bound;
+    guint64 x;
+
+    do
+        x = splitmix64(state);
+    while (x >= limit);
+    return x % bound;
+}
+
+static void
+run_free(gpointer p)
+{
+    RvPlanRun *r = p;
+
+    if (!r)
+        return;
+    g_free(r->cell_name);
+    g_free(r);
+}
+
+void
+rv_harness_plan_free(RvPlan *plan)
+{
+    if (!plan)
+        return;
+    g_ptr_array_unref(plan->runs);
+    g_ptr_array_unref(plan->cell_names);
+    g_free(plan);
+}
+
+guint64
+rv_harness_plan_draw_seed(void)
+{
+    return ((guint64) g_random_int() << 32) | g_random_int();
+}
+
+RvPlan *
+rv_harness_plan_new(const RvMatrix *m, guint64 seed)
+{
+    RvPlan *plan = g_new0(RvPlan, 1);
+    unsigned nloads = m->loads->len;
+    g_autofree unsigned *order = NULL;
+    guint64 state = seed;
+
+    plan->seed = seed;
+    plan->order = m->order;
+    plan->ncells = m->scenarios->len * nloads;
+    plan->repetitions = m->repetitions;
+    plan->runs = g_ptr_array_new_with_free_func(run_free);
+    plan->cell_names = g_ptr_array_new_with_free_func(g_free);
+
+    for (unsigned c = 0; c < plan->ncells; c++) {
+        const RvMatrixScenario *s = m->scenarios->pdata[c / nloads];
+        const RvMatrixLoad *l = m->loads->pdata[c % nloads];
+
+        g_ptr_array_add(plan->cell_names,
+                        nloads == 1 ? g_strdup(s->name)
+                                    : g_strdup_printf("%s@%s", s->name, l->name));
+    }
+
+    order = g_new(unsigned, plan->ncells);
+    for (unsigned r = 0; r < m->repetitions; r++) {
+        for (unsigned c = 0; c < plan->ncells; c++)
+            order[c] = c;
+        if (m->order == RV_MATRIX_ORDER_RANDOM)
+            for (unsigned i = plan->ncells; i > 1; i--) {
+                unsigned j = bounded(&state, i);
+                unsigned t = order[i - 1];
+
+                order[i - 1] = order[j];
+                order[j] = t;
+            }
+        for (unsigned c = 0; c < plan->ncells; c++) {
+            RvPlanRun *run = g_new0(RvPlanRun, 1);
+
+            run->index = plan->runs->len;
+            run->round = r;
+            run->cell = order[c];
+            run->scenario = order[c] / nloads;
+            run->load = order[c] % nloads;
+            run->cell_name = g_strdup(plan->cell_names->pdata[order[c]]);
+            g_ptr_array_add(plan->runs, run);
+        }
+    }
+    return plan;
+}
+
+char *
+rv_harness_plan_format(const RvPlan *plan)
+{
+    GString *out = g_string_new(NULL);
+
+    for (guint i = 0; i < plan->runs->len; i++) {
+        const RvPlanRun *r = plan->runs->pdata[i];
+
+        g_string_append_printf(out, "%u %u %s\n", r->index, r->round, r->cell_name);
+    }
+    return g_string_free(out, FALSE);
+}
