@@ -184,8 +184,9 @@ int rv_guest_profile_parse_rt_mask(const char *spec, unsigned vcpus, RvCpuSet *r
  *
  * The guest kernel command line: [kernel] cmdline, then, with
  * isolate_rt_vcpus and at least one RT vCPU, the guest's own isolation of
- * its RT vCPUs (Documentation/admin-guide/kernel-parameters.txt):
- * "isolcpus=nohz,domain,managed_irq,LIST nohz_full=LIST rcu_nocbs=LIST
+ * its RT vCPUs as tuned's realtime-virtual-guest profile writes it
+ * (Documentation/admin-guide/kernel-parameters.txt):
+ * "isolcpus=managed_irq,domain,LIST nohz=on nohz_full=LIST rcu_nocbs=LIST
  * irqaffinity=NONRT" where LIST are the RT vCPU ids (as guest CPU ids) and
  * NONRT the others.  Arguments already in cmdline are not repeated.
  *

@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * guest/placement.c: vCPU and emulator placement of a guest on a host
+ * (rules in guest/placement.h).
+ */
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+
+#include "guest/placement.h"
+#include "util/error.h"
+
+/* --- host CPUs ----------------------------------------------------------- */
+
+RvGuestHostCpus *
+rv_guest_host_cpus_new(unsigned nr_cpu_ids)
+{
+    RvGuestHostCpus *host = g_new0(RvGuestHostCpus, 1);
+
+    host->nr_cpu_ids = nr_cpu_ids;
+    host->cores = g_array_new(FALSE, TRUE, sizeof(RvCpuSet));
+    host->isolated_source = g_strdup("/sys/devices/system/cpu/isolated");
+    return host;
+}
+
+void
+rv_guest_host_cpus_free(RvGuestHostCpus *host)
+{
+    if (!host)
+        return;
+    g_free(host->isolated_source);
+    if (host->cores)
+        g_array_unref(host->cores);
+    g_free(host);
+}
+
+static gint
+core_cmp(gconstpointer a, gconstpointer b)
+{
+    int x = rv_cpuset_next(a, 0), y = rv_cpuset_next(b, 0);
+
+    return (x > y) - (x < y);
+}
+
+void
+rv_guest_host_cpus_add_core(RvGuestHostCpus *host, const RvCpuSet *threads)
+{
+    if (rv_cpuset_is_empty(threads))
+        return;
+    g_array_append_vals(host->cores, threads, 1);
+    g_array_sort(host->cores, core_cmp);
+    rv_cpuset_or(&host->online, &host->online, threads);
+    rv_cpuset_andnot(&host->housekeeping, &host->online, &host->isolated);
+    if ((unsigned) rv_cpuset_last(&host->online) >= host->nr_cpu_ids)
+        host->nr_cpu_ids = rv_cpuset_last(&host->online) + 1;
+}
+
+void
+rv_guest_host_cpus_set_isolated(RvGuestHostCpus *host, const RvCpuSet *isolated,
+                                const char *source)
+{
+    host->isolated = *isolated;
+    rv_cpuset_andnot(&host->housekeeping, &host->online, isolated);
+    g_free(host->isolated_source);
+    host->isolated_source = g_strdup(source);
+}
+
+/* Reads a cpulist attribute; -ENOENT when absent (no error set then). */
+static int
+read_cpulist(RvRoot *root, const char *path, unsigned nr_cpu_ids, RvCpuSet *ret,
+             GError **error)
+{
+    g_autofree char *value = NULL;
+    g_autoptr(GError) local = NULL;
+    int r;
+
+    if (!rv_host_root_exists(root, path))
+        return -ENOENT;
+    r = rv_host_root_read_value(root, path, &value, error);
+    if (r < 0)
+        return r;
+    r = rv_host_cpulist_parse(value, nr_cpu_ids, ret, &local);
+    if (r < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, -r, "Invalid cpulist '%s' in '%s': %s",
+                            value, path, local->message);
+    return 0;
+}
+
+int
+rv_guest_host_cpus_from_root(RvRoot *root, RvGuestHostCpus **ret, GError **error)
+{
+    static const char cpu_dir[] = "/sys/devices/system/cpu";
+    g_autoptr(RvGuestHostCpus) host = NULL;
+    g_autoptr(GPtrArray) names = NULL;
+    RvCpuSet online, possible, isolated, dirs, seen;
+    bool have_online;
+    unsigned nr = 0;
+    int r;
+
+    rv_cpuset_zero(&dirs);
+    r = rv_host_root_list(root, cpu_dir, &names, error);
+    if (r < 0)
+        return r;
+    for (guint i = 0; i < names->len; i++) {
+        const char *n = names->pdata[i];
+        guint64 id;
+
+        if (g_str_has_prefix(n, "cpu") && g_ascii_isdigit(n[3]) &&
+            g_ascii_string_to_unsigned(n + 3, 10, 0, RV_CPUSET_MAX - 1, &id, NULL))
+            rv_cpuset_set(&dirs, (unsigned) id);
+    }
+    r = read_cpulist(root, "/sys/devices/system/cpu/possible", 0, &possible, error);
+    if (r == -ENOENT)
+        possible = dirs;
+    else if (r < 0)
+        return r;
+    if (rv_cpuset_last(&possible) >= 0)
+        nr = rv_cpuset_last(&possible) + 1;
+
+    r = read_cpulist(root, "/sys/devices/system/cpu/online", nr, &online, error);
+    have_online = r == 0;
+    if (r == -ENOENT) {
+        /* old kernels: a cpuN/online file exists only for hot-pluggable
+         * CPUs; "0" there means offline */
+        online = dirs;
+        rv_cpuset_foreach(cpu, &dirs) {
+            g_autofree char *path = g_strdup_printf("%s/cpu%d/online", cpu_dir, cpu);
+            g_autofree char *v = NULL;
+
+            if (rv_host_root_exists(root, path) &&
+                rv_host_root_read_value(root, path, &v, NULL) >= 0 && strcmp(v, "0") == 0)
+                rv_cpuset_clear(&online, cpu);
+        }
+    } else if (r < 0) {
+        return r;
+    }
+    (void) have_online;
+    if (rv_cpuset_is_empty(&online))
+        return rv_error_set(error, RV_ERROR_FAILED, ENOENT,
+                            "No online CPU found under '%s'", cpu_dir);
+
+    host = rv_guest_host_cpus_new(nr);
+    rv_cpuset_zero(&seen);
+    rv_cpuset_foreach(cpu, &online) {
+        g_autofree char *list = g_strdup_printf("%s/cpu%d/topology/thread_siblings_list", cpu_dir, cpu);
+        g_autofree char *mask = g_strdup_printf("%s/cpu%d/topology/thread_siblings", cpu_dir, cpu);
+        RvCpuSet sib;
+
+        if (rv_cpuset_isset(&seen, cpu))
+            continue;
+        r = read_cpulist(root, list, 0, &sib, error);
+        if (r == -ENOENT) {
+            rv_cpuset_zero(&sib);
+            if (rv_host_root_exists(root, mask)) {
+                g_autofree char *v = NULL;
+                g_autoptr(GError) local = NULL;
+
+                r = rv_host_root_read_value(root, mask, &v, error);
+                if (r < 0)
+                    return r;
+                if (rv_host_cpumask_parse(v, &sib, &local) < 0)
+                    return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                        "Invalid mask '%s' in '%s': %s", v, mask, local->message);
+            }
+        } else if (r < 0) {
+            return r;
+        }
+        rv_cpuset_set(&sib, cpu);
+        rv_cpuset_and(&sib, &sib, &online);
+        rv_cpuset_andnot(&sib, &sib, &seen);
+        rv_cpuset_or(&seen, &seen, &sib);
+        rv_guest_host_cpus_add_core(host, &sib);
+    }
+
+    r = read_cpulist(root, "/sys/devices/system/cpu/isolated", 0, &isolated, error);
+    if (r == -ENOENT)
+        rv_cpuset_zero(&isolated);
+    else if (r < 0)
+        return r;
+    rv_cpuset_and(&isolated, &isolated, &host->online);
+    rv_guest_host_cpus_set_isolated(host, &isolated, "/sys/devices/system/cpu/isolated");
+    *ret = g_steal_pointer(&host);
+    return 0;
+}
+
+/* --- placement ------------------------------------------------------------ */
+
+const char *
+rv_guest_sched_policy_name(RvGuestSchedPolicy policy)
+{
+    switch (policy) {
+    case RV_GUEST_SCHED_OTHER: return "other";
+    case RV_GUEST_SCHED_BATCH: return "batch";
+    case RV_GUEST_SCHED_IDLE: return "idle";
+    case RV_GUEST_SCHED_FIFO: return "fifo";
+    case RV_GUEST_SCHED_RR: return "rr";
+    }
+    return "?";
+}
+
+int
+rv_guest_sched_policy_to_linux(RvGuestSchedPolicy policy)
+{
+    switch (policy) {
+    case RV_GUEST_SCHED_OTHER: return SCHED_OTHER;
+    case RV_GUEST_SCHED_BATCH: return SCHED_BATCH;
+    case RV_GUEST_SCHED_IDLE: return SCHED_IDLE;
+    case RV_GUEST_SCHED_FIFO: return SCHED_FIFO;
+    case RV_GUEST_SCHED_RR: return SCHED_RR;
+    }
+    return -1;
+}
+
+RvGuestPlacement *
+rv_guest_placement_new(unsigned n_vcpus)
+{
+    RvGuestPlacement *p = g_new0(RvGuestPlacement, 1);
+
+    p->n_vcpus = n_vcpus;
+    p->vcpus = g_new0(RvGuestVcpuPlacement, n_vcpus ? n_vcpus : 1);
+    for (unsigned i = 0; i < n_vcpus; i++)
+        p->vcpus[i].vcpu = i;
+    p->threads_per_core = 1;
+    p->notes = g_ptr_array_new_with_free_func(g_free);
+    return p;
+}
+
+void
+rv_guest_placement_free(RvGuestPlacement *placement)
+{
+    if (!placement)
+        return;
+    g_free(placement->vcpus);
+    if (placement->notes)
+        g_ptr_array_unref(placement->notes);
+    g_free(placement);
+}
+
+static void G_GNUC_PRINTF(2, 3)
+add_note(RvGuestPlacement *p, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    g_ptr_array_add(p->notes, g_strdup_vprintf(fmt, ap));
+    va_end(ap);
+}
+
+static char *
+fmt_list(const RvCpuSet *set)
+{
+    char *s = rv_host_cpulist_format(set);
+
+    if (*s)
+        return s;
+    g_free(s);
+    return g_strdup("none");
+}
+
+/* One host core usable for RT vCPUs: its candidate threads. */
+typedef struct {
+    RvCpuSet threads;   /* all online threads of the core */
+    RvCpuSet usable;    /* threads that are candidates */
+    bool whole;         /* every online thread is a candidate */
+} CoreCand;
+
+int
+rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
+               RvGuestPlacement **ret, GError **error)
+{
+    g_autoptr(RvGuestPlacement) p = NULL;
+    g_autofree char *base = g_path_get_basename(profile->path ? profile->path : profile->name);
+    g_autoptr(GArray) cands = g_array_new(FALSE, TRUE, sizeof(CoreCand));
+    RvCpuSet candidates, housekeeping, nonrt_vcpus, all_vcpus, rt_taken;
+    unsigned n_rt = rv_cpuset_count(&profile->rt_vcpus);
+    unsigned T = profile->threads_per_core ? profile->threads_per_core : 1;
+    bool idle = profile->host_sibling == RV_GUEST_SIBLING_IDLE;
+    bool fallback = false;
+    unsigned need_cores, n_whole = 0, n_usable_cpus = 0;
+
+    rv_cpuset_zero(&all_vcpus);
+    rv_cpuset_set_range(&all_vcpus, 0, profile->vcpus - 1);
+    rv_cpuset_andnot(&nonrt_vcpus, &all_vcpus, &profile->rt_vcpus);
+
+    rv_cpuset_and(&candidates, &host->isolated, &host->online);
+    rv_cpuset_and(&housekeeping, &host->housekeeping, &host->online);
+    rv_cpuset_andnot(&housekeeping, &housekeeping, &candidates);
+
+    p = rv_guest_placement_new(profile->vcpus);
+    p->threads_per_core = T;
+
+    if (n_rt > 0 && rv_cpuset_is_empty(&candidates)) {
+        if (profile->require_isolated)
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                                "%s: %u RT vCPUs need %u isolated CPUs, host has 0 (%s is empty)",
+                                base, n_rt, n_rt, host->isolated_source);
+        if (host->cores->len < 2)
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                                "%s: %u RT vCPUs need a CPU outside the boot CPU's core, host has %u online core",
+                                base, n_rt, host->cores->len);
+        /* No isolation at all: the boot CPU's core (the first online
+         * core: CPU 0 may be offline, as on s390) keeps the housekeeping,
+         * every other online CPU is a candidate, each with a NOTE. */
+        fallback = true;
+        housekeeping = g_array_index(host->cores, RvCpuSet, 0);
+        rv_cpuset_andnot(&candidates, &host->online, &housekeeping);
+    }
+    rv_cpuset_andnot(&candidates, &candidates, &host->reserved);
+
+    if (rv_cpuset_is_empty(&housekeeping)) {
+        g_autofree char *l = fmt_list(&host->isolated);
+
+        return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                            "%s: no housekeeping CPU left for the emulator threads and non-RT vCPUs (isolated: %s)",
+                            base, l);
+    }
+
+    /* Candidate cores, host order. */
+    for (guint i = 0; i < host->cores->len; i++) {
+        const RvCpuSet *c = &g_array_index(host->cores, RvCpuSet, i);
+        CoreCand cc;
+
+        cc.threads = *c;
+        rv_cpuset_and(&cc.usable, c, &candidates);
+        if (rv_cpuset_is_empty(&cc.usable))
+            continue;
+        cc.whole = rv_cpuset_equal(&cc.usable, c);
+        n_whole += cc.whole && rv_cpuset_count(&cc.usable) >= T;
+        n_usable_cpus += rv_cpuset_count(&cc.usable);
+        g_array_append_val(cands, cc);
+    }
+
+    /* Guest cores: with T > 1 a guest core must be all RT or all non-RT. */
+    need_cores = 0;
+    for (unsigned k = 0; k < profile->vcpus / T; k++) {
+        RvCpuSet gc, rt_in;
+
+        rv_cpuset_zero(&gc);
+        rv_cpuset_set_range(&gc, k * T, k * T + T - 1);
+        rv_cpuset_and(&rt_in, &gc, &profile->rt_vcpus);
+        if (!rv_cpuset_is_empty(&rt_in) && !rv_cpuset_equal(&rt_in, &gc)) {
+            g_autofree char *l = rv_host_cpulist_format(&gc);
+
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s: guest core %u (vCPUs %s) mixes RT and non-RT vCPUs; with threads_per_core = %u make rt_vcpus whole guest cores",
+                                base, k, l, T);
+        }
+        need_cores += !rv_cpuset_is_empty(&rt_in);
+    }
+
+    if (n_usable_cpus < n_rt) {
+        g_autofree char *l = fmt_list(&candidates);
+        g_autofree char *res = NULL;
+        RvCpuSet r;
+
+        rv_cpuset_and(&r, &host->reserved, &host->isolated);
+        res = rv_host_cpulist_format(&r);
+        return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                            "%s: %u RT vCPUs need %u isolated CPUs, host has %u (%s)%s%s%s",
+                            base, n_rt, n_rt, n_usable_cpus, l,
+                            *res ? "; " : "", *res ? res : "",
+                            *res ? " held by other guests" : "");
+    }
+
+    rv_cpuset_zero(&rt_taken);
+    rv_cpuset_zero(&p->idle_siblings);
+    if (T == 1 && !idle) {
+        /* Pack RT vCPUs onto candidate threads, whole cores first. */
+        unsigned v = 0;
+        int vcpu = rv_cpuset_next(&profile->rt_vcpus, 0);
+
+        for (int pass = 0; pass < 2 && vcpu >= 0; pass++) {
+            for (guint i = 0; i < cands->len && vcpu >= 0; i++) {
+                const CoreCand *cc = &g_array_index(cands, CoreCand, i);
+
+                if (cc->whole != (pass == 0))
+                    continue;
+                rv_cpuset_foreach(cpu, &cc->usable) {
+                    if (vcpu < 0)
+                        break;
+                    rv_cpuset_zero(&p->vcpus[vcpu].cpuset);
+                    rv_cpuset_set(&p->vcpus[vcpu].cpuset, cpu);
+                    rv_cpuset_set(&rt_taken, cpu);
+                    if (!cc->whole) {
+                        RvCpuSet other;
+                        g_autofree char *ol = NULL;
+
+                        rv_cpuset_andnot(&other, &cc->threads, &candidates);
+                        ol = rv_host_cpulist_format(&other);
+                        add_note(p, "NOTE vCPU%d on CPU %d shares its core with non-isolated CPUs %s",
+                                 vcpu, cpu, ol);
+                    }
+                    vcpu = rv_cpuset_next(&profile->rt_vcpus, vcpu + 1);
+                    v++;
+                }
+            }
+        }
+        (void) v;
+    } else {
+        /* Whole host cores per guest core (T == 1: one RT vCPU per core
+         * with idle siblings; T > 1: the guest core's T vCPUs on T
+         * threads of one host core). */
+        guint ci = 0;
+        unsigned have = 0;
+
+        for (guint i = 0; i < cands->len; i++) {
+            const CoreCand *cc = &g_array_index(cands, CoreCand, i);
+
+            if ((idle ? cc->whole : true) && rv_cpuset_count(&cc->usable) >= T)
+                have++;
+        }
+        if (have < need_cores) {
+            g_autofree char *l = fmt_list(&candidates);
+
+            if (T == 1)
+                return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                                    "%s: %u RT vCPUs need %u whole isolated cores (host_sibling = idle: SMT siblings isolated too, kept idle), host has %u (isolated CPUs %s)",
+                                    base, n_rt, need_cores, have, l);
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                                "%s: %u RT guest cores of %u threads need %u isolated host cores with %u SMT threads each%s, host has %u (isolated CPUs %s)",
+                                base, need_cores, T, need_cores, T,
+                                idle ? " (whole cores, host_sibling = idle)" : "", have, l);
+        }
+        for (unsigned k = 0; k < profile->vcpus / T; k++) {
+            const CoreCand *cc = NULL;
+            int cpu;
+
+            if (!rv_cpuset_isset(&profile->rt_vcpus, k * T))
+                continue;
+            for (; ci < cands->len; ci++) {
+                cc = &g_array_index(cands, CoreCand, ci);
+                if ((idle ? cc->whole : true) && rv_cpuset_count(&cc->usable) >= T)
+                    break;
+            }
+            g_assert(ci < cands->len);
+            cc = &g_array_index(cands, CoreCand, ci++);
+            cpu = rv_cpuset_next(&cc->usable, 0);
+            for (unsigned t = 0; t < T; t++, cpu = rv_cpuset_next(&cc->usable, cpu + 1)) {
+                rv_cpuset_zero(&p->vcpus[k * T + t].cpuset);
+                rv_cpuset_set(&p->vcpus[k * T + t].cpuset, cpu);
+                rv_cpuset_set(&rt_taken, cpu);
+            }
+            if (idle) {
+                RvCpuSet rest;
+
+                rv_cpuset_andnot(&rest, &cc->threads, &rt_taken);
+                rv_cpuset_or(&p->idle_siblings, &p->idle_siblings, &rest);
+            } else if (!cc->whole) {
+                RvCpuSet other;
+                g_autofree char *ol = NULL;
+
+                rv_cpuset_andnot(&other, &cc->threads, &candidates);
+                ol = rv_host_cpulist_format(&other);
+                add_note(p, "NOTE guest core %u shares its host core with non-isolated CPUs %s", k, ol);
+            }
+        }
+    }
+    p->rt_cpus = rt_taken;
+
+    rv_cpuset_foreach(vcpu, &profile->rt_vcpus) {
+        RvGuestVcpuPlacement *vp = &p->vcpus[vcpu];
+
+        vp->rt = true;
+        vp->pinned = true;
+        vp->policy = RV_GUEST_SCHED_FIFO;
+        vp->priority = profile->rt_priority;
+        if (fallback)
+            add_note(p, "NOTE vCPU%d on CPU %d: the CPU is not isolated (%s is empty); its latency includes host housekeeping noise",
+                     vcpu, rv_cpuset_next(&vp->cpuset, 0), host->isolated_source);
+    }
+    rv_cpuset_foreach(vcpu, &nonrt_vcpus) {
+        RvGuestVcpuPlacement *vp = &p->vcpus[vcpu];
+
+        vp->pinned = true;
+        vp->cpuset = housekeeping;
+        vp->policy = RV_GUEST_SCHED_OTHER;
+        vp->priority = 0;
+    }
+
+    p->emulator_pinned = true;
+    switch (profile->emulator) {
+    case RV_GUEST_EMULATOR_HOUSEKEEPING:
+    case RV_GUEST_EMULATOR_NONRT_VCPUS:
+        /* non-RT vCPUs float over the housekeeping CPUs, so nova's
+         * "share" (emulator with the ordinary vCPUs) is the same set */
+        p->emulator = housekeeping;
+        break;
+    case RV_GUEST_EMULATOR_CPULIST: {
+        RvCpuSet bad;
+        g_autofree char *l = rv_host_cpulist_format(&profile->emulator_cpus);
+
+        rv_cpuset_andnot(&bad, &profile->emulator_cpus, &host->online);
+        if (!rv_cpuset_is_empty(&bad)) {
+            g_autofree char *b = rv_host_cpulist_format(&bad);
+
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s: emulator CPUs %s: CPUs %s are not online", base, l, b);
+        }
+        rv_cpuset_or(&bad, &rt_taken, &p->idle_siblings);
+        rv_cpuset_and(&bad, &bad, &profile->emulator_cpus);
+        if (!rv_cpuset_is_empty(&bad)) {
+            g_autofree char *b = rv_host_cpulist_format(&bad);
+
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s: unsafe: emulator CPUs %s overlap CPUs %s of the RT vCPUs (or their idle SMT siblings)",
+                                base, l, b);
+        }
+        rv_cpuset_and(&bad, &profile->emulator_cpus, &host->isolated);
+        if (!rv_cpuset_is_empty(&bad)) {
+            g_autofree char *b = rv_host_cpulist_format(&bad);
+
+            add_note(p, "NOTE emulator threads on isolated CPUs %s (a dedicated emulator CPU, nova's emulator_threads_policy=isolate)", b);
+        }
+        p->emulator = profile->emulator_cpus;
+        break;
+    }
+    }
+
+    *ret = g_steal_pointer(&p);
+    return 0;
+}
+
+char *
+rv_guest_placement_format(const RvGuestPlacement *placement)
+{
+    GString *s = g_string_new(NULL);
+
+    for (unsigned i = 0; i < placement->n_vcpus; i++) {
+        const RvGuestVcpuPlacement *vp = &placement->vcpus[i];
+        g_autofree char *l = rv_host_cpulist_format(&vp->cpuset);
+
+        g_string_append_printf(s, "vCPU%u -> %s%s %s", vp->vcpu,
+                               vp->pinned ? (rv_cpuset_count(&vp->cpuset) == 1 ? "CPU " : "CPUs ") : "",
+                               vp->pinned ? l : "unpinned",
+                               rv_guest_sched_policy_name(vp->policy));
+        if (vp->policy == RV_GUEST_SCHED_FIFO || vp->policy == RV_GUEST_SCHED_RR)
+            g_string_append_printf(s, ":%d", vp->priority);
+        g_string_append(s, vp->rt ? " RT\n" : "\n");
+    }
+    if (placement->emulator_pinned) {
+        g_autofree char *l = rv_host_cpulist_format(&placement->emulator);
+
+        g_string_append_printf(s, "emulator -> CPUs %s\n", l);
+    } else {
+        g_string_append(s, "emulator -> unpinned\n");
+    }
+    if (!rv_cpuset_is_empty(&placement->idle_siblings)) {
+        g_autofree char *l = rv_host_cpulist_format(&placement->idle_siblings);
+
+        g_string_append_printf(s, "idle siblings -> CPUs %s\n", l);
+    }
+    for (guint i = 0; i < placement->notes->len; i++)
+        g_string_append_printf(s, "%s\n", (const char *) placement->notes->pdata[i]);
+    return g_string_free(s, FALSE);
+}
