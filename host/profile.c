@@ -144,36 +144,36 @@ get_opt_int(RvIni *ini, const char *section, const char *key, gint64 min, gint64
     return 0;
 }
 
-/* "housekeeping" or a cpulist (also "isolated"/"all" where @allow_other). */
+/* One of the words allowed by @allowed (1 << RvHostCpuSel), or a cpulist
+ * when RV_HOST_CPUSEL_LIST is allowed. */
 static int
-get_cpusel(RvIni *ini, const char *section, const char *key, bool allow_other,
+get_cpusel(RvIni *ini, const char *section, const char *key, unsigned allowed,
            RvHostCpuSel *ret_sel, RvCpuSet *ret_set, GError **error)
 {
+    static const char * const words[] = { "housekeeping", "isolated", "all" };
     const RvIniEntry *e = rv_ini_lookup(ini, section, key);
     g_autoptr(GError) local = NULL;
+    g_autoptr(GString) expect = g_string_new(NULL);
     RvCpuSet set;
 
     if (!e)
         return 0;
-    if (strcmp(e->value, "housekeeping") == 0) {
-        *ret_sel = RV_HOST_CPUSEL_HOUSEKEEPING;
-        return 0;
+    for (int i = 0; i < (int) G_N_ELEMENTS(words); i++) {
+        if (!(allowed & (1u << i)))
+            continue;
+        if (strcmp(e->value, words[i]) == 0) {
+            *ret_sel = i;
+            return 0;
+        }
+        g_string_append_printf(expect, "%s%s", expect->len ? ", " : "", words[i]);
     }
-    if (allow_other && strcmp(e->value, "isolated") == 0) {
-        *ret_sel = RV_HOST_CPUSEL_ISOLATED;
-        return 0;
-    }
-    if (allow_other && strcmp(e->value, "all") == 0) {
-        *ret_sel = RV_HOST_CPUSEL_ALL;
-        return 0;
-    }
-    if (!ret_set)
-        return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: expected isolated or all",
-                                  e->key, e->value, e->section);
+    if (!(allowed & (1u << RV_HOST_CPUSEL_LIST)))
+        return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: expected %s",
+                                  e->key, e->value, e->section, expect->str);
     if (rv_host_cpulist_parse(e->value, 0, &set, &local) < 0)
         return rv_ini_entry_error(e, error,
-                                  "invalid %s '%s' in [%s]: expected 'housekeeping' or a cpulist: %s",
-                                  e->key, e->value, e->section, local->message);
+                                  "invalid %s '%s' in [%s]: expected %s or a cpulist: %s",
+                                  e->key, e->value, e->section, expect->str, local->message);
     if (rv_cpuset_is_empty(&set))
         return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: empty cpulist",
                                   e->key, e->value, e->section);
@@ -213,7 +213,7 @@ load_cpus(RvIni *ini, RvHostProfile *p, GError **error)
         rv_cpuset_and(&both, &p->isolated, &p->housekeeping);
         s = rv_host_cpulist_format(&both);
         return rv_ini_entry_error(rv_ini_lookup(ini, "cpus", "housekeeping"), error,
-                                  "CPUs %s are both isolated and housekeeping in [cpus]", s);
+                                  "isolated and housekeeping overlap on CPUs %s in [cpus]", s);
     }
     hk_cores = rv_ini_lookup(ini, "cpus", "housekeeping_cores_per_socket");
     if (hk_cores && (p->has_isolated || p->has_housekeeping)) {
@@ -318,7 +318,9 @@ load_cpu(RvIni *ini, RvHostProfile *p, GError **error)
     r = get_opt_int(ini, "cpu", "idle_max_latency_us", 0, 10000000, &p->idle_max_latency_us, error);
     if (r < 0)
         return r;
-    return get_cpusel(ini, "cpu", "idle_cpus", true, &p->idle_cpus, NULL, error);
+    return get_cpusel(ini, "cpu", "idle_cpus",
+                      (1u << RV_HOST_CPUSEL_ISOLATED) | (1u << RV_HOST_CPUSEL_ALL),
+                      &p->idle_cpus, NULL, error);
 }
 
 /* [kthreads] NAME = fifo:PRIO | rr:PRIO | other (chrt(1) words). */
@@ -366,6 +368,8 @@ load_kthreads(RvIni *ini, RvHostProfile *p, GError **error)
     return 0;
 }
 
+#define HK_OR_LIST ((1u << RV_HOST_CPUSEL_HOUSEKEEPING) | (1u << RV_HOST_CPUSEL_LIST))
+
 static int
 load_sched_mm_kernel(RvIni *ini, RvHostProfile *p, GError **error)
 {
@@ -384,11 +388,12 @@ load_sched_mm_kernel(RvIni *ini, RvHostProfile *p, GError **error)
     if (r < 0)
         return r;
     p->thp = v;
-    r = get_cpusel(ini, "kernel", "workqueue_cpumask", false, &p->workqueue_cpumask,
+    r = get_cpusel(ini, "kernel", "workqueue_cpumask", HK_OR_LIST, &p->workqueue_cpumask,
                    &p->workqueue_cpus, error);
     if (r < 0)
         return r;
-    return get_cpusel(ini, "kernel", "irq_affinity", false, &p->irq_affinity, &p->irq_cpus, error);
+    return get_cpusel(ini, "kernel", "irq_affinity", HK_OR_LIST, &p->irq_affinity,
+                      &p->irq_cpus, error);
 }
 
 /* [sysctl] and [modules]: free-form keys, validated by shape. */
@@ -546,4 +551,115 @@ rv_host_profile_resolve_partition(const RvHostProfile *p, const RvCpuSet *online
     *ret_isolated = iso;
     *ret_housekeeping = hk;
     return 0;
+}
+
+static const char *
+tri_name(RvHostTristate t)
+{
+    return t == RV_HOST_TRI_YES ? "yes" : "no";
+}
+
+static void
+format_cpusel(GString *s, const char *key, RvHostCpuSel sel, const RvCpuSet *set)
+{
+    static const char * const names[] = { "housekeeping", "isolated", "all" };
+    g_autofree char *l = NULL;
+
+    if (sel == RV_HOST_CPUSEL_UNSET)
+        return;
+    if (sel == RV_HOST_CPUSEL_LIST) {
+        l = rv_host_cpulist_format(set);
+        g_string_append_printf(s, "%s = %s\n", key, l);
+    } else {
+        g_string_append_printf(s, "%s = %s\n", key, names[sel]);
+    }
+}
+
+char *
+rv_host_profile_format(const RvHostProfile *p)
+{
+    GString *s = g_string_new(NULL);
+    struct { const char *key; RvHostTristate v; } tris[] = {
+        { "bootargs.isolcpus", p->isolcpus }, { "bootargs.nohz_full", p->nohz_full },
+        { "bootargs.rcu_nocbs", p->rcu_nocbs }, { "bootargs.rcu_nocb_poll", p->rcu_nocb_poll },
+        { "bootargs.irqaffinity", p->irqaffinity }, { "bootargs.skew_tick", p->skew_tick },
+    };
+    struct { const char *key; const RvHostOptInt *v; } ints[] = {
+        { "cpu.idle_max_latency_us", &p->idle_max_latency_us },
+        { "sched.rt_runtime_us", &p->rt_runtime_us },
+        { "sched.timer_migration", &p->timer_migration },
+        { "sched.numa_balancing", &p->numa_balancing },
+        { "mm.ksm_run", &p->ksm_run },
+        { "kernel.nmi_watchdog", &p->nmi_watchdog },
+    };
+
+    g_string_append_printf(s, "name = %s\n", p->name);
+    if (p->summary)
+        g_string_append_printf(s, "summary = %s\n", p->summary);
+    if (p->has_isolated) {
+        g_autofree char *l = rv_host_cpulist_format(&p->isolated);
+        g_string_append_printf(s, "cpus.isolated = %s\n", l);
+    }
+    if (p->has_housekeeping) {
+        g_autofree char *l = rv_host_cpulist_format(&p->housekeeping);
+        g_string_append_printf(s, "cpus.housekeeping = %s\n", l);
+    }
+    if (!p->has_isolated && !p->has_housekeeping)
+        g_string_append_printf(s, "cpus.housekeeping_cores_per_socket = %u\n",
+                               p->housekeeping_cores_per_socket);
+    if (p->smt != RV_HOST_SMT_UNSET)
+        g_string_append_printf(s, "cpus.smt = %s\n", rv_host_smt_policy_name(p->smt));
+    if (p->core_scheduling != RV_HOST_CORESCHED_UNSET)
+        g_string_append_printf(s, "cpus.core_scheduling = %s\n",
+                               rv_host_coresched_name(p->core_scheduling));
+    for (size_t i = 0; i < G_N_ELEMENTS(tris); i++)
+        if (tris[i].v != RV_HOST_TRI_UNSET)
+            g_string_append_printf(s, "%s = %s\n", tris[i].key, tri_name(tris[i].v));
+    if (p->isolcpus_flags) {
+        g_autofree char *j = g_strjoinv(",", p->isolcpus_flags);
+        g_string_append_printf(s, "bootargs.isolcpus_flags = %s\n", j);
+    }
+    if (p->nohz)
+        g_string_append_printf(s, "bootargs.nohz = %s\n", p->nohz);
+    if (p->extra_bootargs) {
+        g_autofree char *j = g_strjoinv(" ", p->extra_bootargs);
+        g_string_append_printf(s, "bootargs.extra = %s\n", j);
+    }
+    if (p->governor)
+        g_string_append_printf(s, "cpu.governor = %s\n", p->governor);
+    for (size_t i = 0; i < G_N_ELEMENTS(ints); i++)
+        if (ints[i].v->set)
+            g_string_append_printf(s, "%s = %" G_GINT64_FORMAT "\n", ints[i].key,
+                                   ints[i].v->value);
+    if (p->idle_max_latency_us.set)
+        format_cpusel(s, "cpu.idle_cpus", p->idle_cpus, NULL);
+    for (guint i = 0; i < p->kthreads->len; i++) {
+        const RvHostKthreadPrio *k = p->kthreads->pdata[i];
+
+        if (k->policy == SCHED_OTHER)
+            g_string_append_printf(s, "kthreads.%s = other\n", k->name);
+        else
+            g_string_append_printf(s, "kthreads.%s = %s:%d\n", k->name,
+                                   k->policy == SCHED_FIFO ? "fifo" : "rr", k->priority);
+    }
+    if (p->thp != RV_HOST_THP_UNSET)
+        g_string_append_printf(s, "mm.transparent_hugepage = %s\n", rv_host_thp_name(p->thp));
+    format_cpusel(s, "kernel.workqueue_cpumask", p->workqueue_cpumask, &p->workqueue_cpus);
+    format_cpusel(s, "kernel.irq_affinity", p->irq_affinity, &p->irq_cpus);
+    for (guint i = 0; i < p->sysctls->len; i++) {
+        const RvHostKnob *k = p->sysctls->pdata[i];
+        g_string_append_printf(s, "sysctl.%s = %s\n", k->key, k->value);
+    }
+    for (guint i = 0; i < p->module_params->len; i++) {
+        const RvHostKnob *k = p->module_params->pdata[i];
+        g_string_append_printf(s, "modules.%s = %s\n", k->key, k->value);
+    }
+    g_string_append_printf(s, "libvirt.qemu_conf = %s\n", p->qemu_conf);
+    if (p->libvirt_sched_core)
+        g_string_append_printf(s, "libvirt.sched_core = %s\n", p->libvirt_sched_core);
+    if (p->libvirt_cgroup_controllers) {
+        g_autofree char *j = g_strjoinv(",", p->libvirt_cgroup_controllers);
+        g_string_append_printf(s, "libvirt.cgroup_controllers = %s\n", j);
+    }
+    return g_string_free(s, FALSE);
 }

@@ -256,3 +256,12 @@ int rv_host_profile_resolve_partition(const RvHostProfile *profile,
 const char *rv_host_smt_policy_name(RvHostSmtPolicy p);
 const char *rv_host_coresched_name(RvHostCoreSched c);
 const char *rv_host_thp_name(RvHostThp t);
+
+/**
+ * rv_host_profile_format:
+ *
+ * Returns: (transfer full): the effective profile, one "section.key = value"
+ * line per knob the profile sets (after includes and overrides), in a fixed
+ * order; for records and tests.
+ */
+char *rv_host_profile_format(const RvHostProfile *profile);
