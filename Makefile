@@ -36,7 +36,8 @@ LDFLAGS  += -fsanitize=address,undefined
 endif
 
 LAYERS   := util host guest results harness
-LIB_SRCS := $(filter-out harness/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
+MAIN_SRCS := harness/main.c harness/pert-main.c
+LIB_SRCS := $(filter-out $(MAIN_SRCS),$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 TEST_SRCS := $(wildcard tests/test-*.c)
 # T=PATTERN runs only the tests whose file name contains PATTERN.
@@ -51,7 +52,7 @@ SH_TESTS := $(sort $(wildcard tests/t-*.sh))
 
 .PHONY: all deps check check-real check-unit demo demo-real fuzz clean lab-check lab-check-real
 
-all: $(O)/rtvirt
+all: $(O)/rtvirt $(O)/rtvirt-pert
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -63,6 +64,11 @@ $(O)/librtvirt.a: $(LIB_OBJS)
 
 $(O)/rtvirt: $(O)/harness/main.o $(O)/librtvirt.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The probe alone for guests: GLib and json-glib only (see harness/pert-main.c).
+PERT_LIBS := $(shell pkg-config --libs glib-2.0 json-glib-1.0 2>/dev/null) -lm
+$(O)/rtvirt-pert: $(O)/harness/pert-main.o $(O)/librtvirt.a
+	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(PERT_LIBS)
 
 $(O)/tests/%: $(O)/tests/%.o $(O)/librtvirt.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -110,4 +116,4 @@ lab-check-real: all
 clean:
 	rm -rf $(O)
 
--include $(LIB_OBJS:.o=.d) $(O)/harness/main.d $(TEST_BINS:=.d)
+-include $(LIB_OBJS:.o=.d) $(O)/harness/main.d $(O)/harness/pert-main.d $(TEST_BINS:=.d)

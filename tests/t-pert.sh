@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/t-pert.sh: `rtvirt pert` live on this machine, and its refusals.
+set -u
+rtvirt=${RV_BUILD:?}/rtvirt
+n=0 fail=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+echo "1..8"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cpu=$(( $(nproc) - 1 ))
+
+"$rtvirt" pert -c "$cpu" -D 2s --threshold 1 --json "$tmp/p.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ok "live run on CPU $cpu exits 0" || nok "live run exits $rc: $(cat "$tmp/err")"
+lines=$(grep -c '^pert/s: [0-9]* >[0-9.]*us: [0-9]* min: [0-9.]* max: [0-9.]* avg: [0-9.]* sum/s: [0-9]*us overhead: [0-9.]*%$' "$tmp/out")
+[ "$lines" -eq 2 ] && ok "two per-second lines in the documented format" || nok "per-second lines: $lines"
+grep -q '^# total: pert: ' "$tmp/out" && ok "summary line" || nok "no summary line"
+count=$(jq -r '.summary.count' "$tmp/p.json" 2>/dev/null)
+sumlines=$(awk '/^pert\/s:/ {s += $2} END {print s}' "$tmp/out")
+[ "$count" = "$sumlines" ] && ok "JSON summary count ($count) = sum of per-second counts" \
+    || nok "JSON count '$count' vs lines '$sumlines'"
+[ "$(jq -r '.threshold_us' "$tmp/p.json")" = "1" ] && ok "threshold recorded" || nok "threshold"
+
+"$rtvirt" pert -c 4095 -D 1s >/dev/null 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 2 ] && grep -q "CPU 4095 is not online" "$tmp/err"; } \
+    && ok "offline CPU refused, exit 2" || nok "offline CPU: rc=$rc $(cat "$tmp/err")"
+taskset -c 0 "$rtvirt" pert -c "$cpu" -D 1s >/dev/null 2>"$tmp/err"; rc=$?
+if [ "$cpu" -ne 0 ]; then
+    { [ $rc -eq 2 ] && grep -q "is not in this process's allowed CPUs (0)" "$tmp/err"; } \
+        && ok "CPU outside the allowed set refused, exit 2" || nok "allowed set: rc=$rc $(cat "$tmp/err")"
+else
+    ok "# SKIP single-CPU machine: no CPU outside the allowed set"
+fi
+"$rtvirt" pert -c 0 -D 3parsecs >/dev/null 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 2 ] && grep -q "invalid duration '3parsecs'" "$tmp/err"; } \
+    && ok "bad duration named, exit 2" || nok "bad duration: rc=$rc"
+exit $fail
