@@ -458,12 +458,31 @@ parse(RvIni *ini, const char *path, RvMatrix **ret, GError **error)
     for (guint i = 0; files && i < files->len; i++)
         g_ptr_array_add(m->files, g_strdup(files->pdata[i]));
 
+    /* A misspelt section header would otherwise only show up as "no
+     * scenario" or as a default silently used: name it first. */
+    sections = rv_ini_sections(ini);
+    for (guint i = 0; i < sections->len; i++) {
+        const char *name = sections->pdata[i];
+        bool ok = false;
+
+        for (guint k = 0; known[k] && !ok; k++) {
+            size_t n = strlen(known[k]);
+
+            ok = known[k][n - 1] == '*' ? strncmp(name, known[k], n - 1) == 0 && name[n - 1]
+                                        : strcmp(name, known[k]) == 0;
+        }
+        if (!ok)
+            return rv_ini_entry_error(first_entry(ini, name), error,
+                                      "unknown section [%s] (known: [main], [cyclictest], "
+                                      "[host], [guest:NAME], [load:NAME], [scenario:NAME])",
+                                      name);
+    }
+
     if (parse_main(ini, m, error) < 0 || parse_cyclictest(ini, m, error) < 0 ||
         parse_host(ini, m, error) < 0)
         return -EINVAL;
 
     /* Guests first: scenarios refer to them. */
-    sections = rv_ini_sections(ini);
     for (guint i = 0; i < sections->len; i++)
         if (g_str_has_prefix(sections->pdata[i], "guest:") &&
             parse_guest(ini, m, sections->pdata[i], error) < 0)
