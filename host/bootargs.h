@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * host/bootargs.h: the kernel boot arguments of a host profile, and their
+ * installation in the boot loader configuration.
+ *
+ * Arguments (Documentation/admin-guide/kernel-parameters.txt), cpulists in
+ * the kernel's syntax (host/cpulist.h):
+ *   isolcpus=[FLAGS,]<isolated>   flags from the profile (managed_irq,domain)
+ *   nohz=on|off, nohz_full=<isolated>, rcu_nocbs=<isolated>, rcu_nocb_poll
+ *   irqaffinity=<housekeeping>, skew_tick=1
+ *   nosmt                         when the profile wants SMT off at boot
+ *   cpufreq.default_governor=G    when the profile sets a governor
+ *                                 (Documentation/admin-guide/pm/cpufreq.rst)
+ *   intel_idle.max_cstate=1 processor.max_cstate=1
+ *                                 when idle_max_latency_us applies to ALL
+ *                                 CPUs (per-CPU limits are runtime only)
+ *   the profile's literal extra arguments, last.
+ * The isolated and housekeeping lists are whole cores (host/partition.h),
+ * with known-offline threads included so that onlining them later cannot
+ * split a core.
+ *
+ * Installation:
+ *  - Debian (/etc/default/grub in the root): a drop-in
+ *    /etc/default/grub.d/rtvirt.cfg appending the arguments to
+ *    GRUB_CMDLINE_LINUX_DEFAULT (grub-mkconfig sources grub.d/*.cfg after
+ *    /etc/default/grub), then `update-grub`;
+ *  - grubby (Fedora/RHEL BLS) where present on the live host:
+ *    `grubby --update-kernel=ALL --args=...`.
+ * The previous state goes to the journal RV_HOST_JOURNAL_BOOTARGS_PATH, so
+ * --remove restores it exactly (the drop-in's old content or absence; for
+ * grubby, the arguments it replaced).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <glib.h>
+
+#include "host/fsroot.h"
+#include "host/partition.h"
+#include "host/profile.h"
+#include "util/runner.h"
+
+/* The drop-in written on Debian, a host path. */
+#define RV_HOST_BOOTARGS_DROPIN "/etc/default/grub.d/rtvirt.cfg"
+
+/**
+ * rv_host_bootargs_compute:
+ * @profile: host profile ([bootargs], [cpus] smt, [cpu])
+ * @part: its partition on the host (rv_host_partition_compute())
+ * @ret_args: (out) (transfer full): NULL-terminated argument words, in the
+ *            order listed in this header
+ * @error: (optional): unused for now (kept for arguments that can fail)
+ *
+ * Returns: the number of arguments (may be 0) or -errno.
+ */
+int rv_host_bootargs_compute(const RvHostProfile *profile, const RvHostPartition *part,
+                             char ***ret_args, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_bootargs_dropin:
+ * @args: the arguments
+ * @profile_name: for the comment line
+ *
+ * Returns: (transfer full): the content of RV_HOST_BOOTARGS_DROPIN: a
+ * comment and GRUB_CMDLINE_LINUX_DEFAULT="$GRUB_CMDLINE_LINUX_DEFAULT ARGS"
+ * (arguments are words without quotes or shell metacharacters; others are
+ * rejected by rv_host_bootargs_install()).
+ */
+char *rv_host_bootargs_dropin(char **args, const char *profile_name);
+
+/**
+ * rv_host_bootargs_install:
+ * @root: the host (a throw-away root in tests)
+ * @journal_path: (nullable): journal file (NULL: RV_HOST_JOURNAL_BOOTARGS_PATH
+ *                inside @root)
+ * @args: the arguments
+ * @profile_name: for the drop-in comment
+ * @runner: runs update-grub / grubby (pass a dry-run runner for a
+ *          fixture root: the commands would act on the live host)
+ * @ret_method: (out) (optional): "grub.d drop-in + update-grub" or "grubby"
+ * @error: (optional): RV_ERROR_UNSUPPORTED when neither /etc/default/grub
+ *         nor grubby is found; RV_ERROR_INVALID for an argument with shell
+ *         metacharacters; RV_ERROR_FAILED when the tool fails
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_host_bootargs_install(RvRoot *root, const char *journal_path, char **args,
+                             const char *profile_name, RvRunner *runner,
+                             const char **ret_method, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_bootargs_remove:
+ *
+ * Reverts the boot-arguments journal (restoring the drop-in's previous
+ * content or absence, or the arguments grubby replaced) and regenerates the
+ * boot loader configuration.  Idempotent: nothing installed, nothing done.
+ *
+ * Returns: the number of journal entries restored, or -errno.
+ */
+int rv_host_bootargs_remove(RvRoot *root, const char *journal_path, RvRunner *runner,
+                            GError **error) G_GNUC_WARN_UNUSED_RESULT;
