@@ -65,120 +65,78 @@ rv_guest_host_cpus_set_isolated(RvGuestHostCpus *host, const RvCpuSet *isolated,
     host->isolated_source = g_strdup(source);
 }
 
-/* Reads a cpulist attribute; -ENOENT when absent (no error set then). */
-static int
-read_cpulist(RvRoot *root, const char *path, unsigned nr_cpu_ids, RvCpuSet *ret,
-             GError **error)
+int
+rv_guest_host_cpus_from_topology(const RvTopology *topo, RvGuestHostCpus **ret)
 {
-    g_autofree char *value = NULL;
-    g_autoptr(GError) local = NULL;
-    int r;
+    g_autoptr(RvGuestHostCpus) host = rv_guest_host_cpus_new(topo->nr_cpu_ids);
+    RvCpuSet seen;
 
-    if (!rv_host_root_exists(root, path))
-        return -ENOENT;
-    r = rv_host_root_read_value(root, path, &value, error);
-    if (r < 0)
-        return r;
-    r = rv_host_cpulist_parse(value, nr_cpu_ids, ret, &local);
-    if (r < 0)
-        return rv_error_set(error, RV_ERROR_INVALID, -r, "Invalid cpulist '%s' in '%s': %s",
-                            value, path, local->message);
+    rv_cpuset_zero(&seen);
+    for (guint i = 0; i < topo->cores->len; i++) {
+        const RvCore *c = &g_array_index(topo->cores, RvCore, i);
+        RvCpuSet t;
+
+        rv_cpuset_and(&t, &c->threads, &topo->online);
+        rv_cpuset_andnot(&t, &t, &seen);
+        rv_cpuset_or(&seen, &seen, &t);
+        rv_guest_host_cpus_add_core(host, &t);
+    }
+    /* online CPUs of unknown core: each its own core */
+    rv_cpuset_andnot(&seen, &topo->online, &seen);
+    rv_cpuset_foreach(cpu, &seen) {
+        RvCpuSet one;
+
+        rv_cpuset_zero(&one);
+        rv_cpuset_set(&one, cpu);
+        rv_guest_host_cpus_add_core(host, &one);
+    }
+    *ret = g_steal_pointer(&host);
     return 0;
+}
+
+void
+rv_guest_host_cpus_apply_partition(RvGuestHostCpus *host, const RvHostPartition *part,
+                                   const char *source)
+{
+    RvCpuSet iso;
+
+    rv_cpuset_and(&iso, &part->isolated_online, &host->online);
+    rv_guest_host_cpus_set_isolated(host, &iso, source);
+    rv_cpuset_and(&host->housekeeping, &part->housekeeping_online, &host->online);
+    /* the host's SMT policy keeps these idle whatever the guest says */
+    rv_cpuset_or(&host->reserved, &host->reserved, &part->idle_siblings);
 }
 
 int
 rv_guest_host_cpus_from_root(RvRoot *root, RvGuestHostCpus **ret, GError **error)
 {
-    static const char cpu_dir[] = "/sys/devices/system/cpu";
+    static const char isolated_path[] = "/sys/devices/system/cpu/isolated";
+    g_autoptr(RvTopology) topo = NULL;
     g_autoptr(RvGuestHostCpus) host = NULL;
-    g_autoptr(GPtrArray) names = NULL;
-    RvCpuSet online, possible, isolated, dirs, seen;
-    bool have_online;
-    unsigned nr = 0;
+    RvCpuSet isolated;
     int r;
 
-    rv_cpuset_zero(&dirs);
-    r = rv_host_root_list(root, cpu_dir, &names, error);
+    r = rv_host_topology_load(root, &topo, error);
     if (r < 0)
         return r;
-    for (guint i = 0; i < names->len; i++) {
-        const char *n = names->pdata[i];
-        guint64 id;
-
-        if (g_str_has_prefix(n, "cpu") && g_ascii_isdigit(n[3]) &&
-            g_ascii_string_to_unsigned(n + 3, 10, 0, RV_CPUSET_MAX - 1, &id, NULL))
-            rv_cpuset_set(&dirs, (unsigned) id);
-    }
-    r = read_cpulist(root, "/sys/devices/system/cpu/possible", 0, &possible, error);
-    if (r == -ENOENT)
-        possible = dirs;
-    else if (r < 0)
+    r = rv_guest_host_cpus_from_topology(topo, &host);
+    if (r < 0)
         return r;
-    if (rv_cpuset_last(&possible) >= 0)
-        nr = rv_cpuset_last(&possible) + 1;
+    rv_cpuset_zero(&isolated);
+    if (rv_host_root_exists(root, isolated_path)) {
+        g_autofree char *value = NULL;
+        g_autoptr(GError) local = NULL;
 
-    r = read_cpulist(root, "/sys/devices/system/cpu/online", nr, &online, error);
-    have_online = r == 0;
-    if (r == -ENOENT) {
-        /* old kernels: a cpuN/online file exists only for hot-pluggable
-         * CPUs; "0" there means offline */
-        online = dirs;
-        rv_cpuset_foreach(cpu, &dirs) {
-            g_autofree char *path = g_strdup_printf("%s/cpu%d/online", cpu_dir, cpu);
-            g_autofree char *v = NULL;
-
-            if (rv_host_root_exists(root, path) &&
-                rv_host_root_read_value(root, path, &v, NULL) >= 0 && strcmp(v, "0") == 0)
-                rv_cpuset_clear(&online, cpu);
-        }
-    } else if (r < 0) {
-        return r;
-    }
-    (void) have_online;
-    if (rv_cpuset_is_empty(&online))
-        return rv_error_set(error, RV_ERROR_FAILED, ENOENT,
-                            "No online CPU found under '%s'", cpu_dir);
-
-    host = rv_guest_host_cpus_new(nr);
-    rv_cpuset_zero(&seen);
-    rv_cpuset_foreach(cpu, &online) {
-        g_autofree char *list = g_strdup_printf("%s/cpu%d/topology/thread_siblings_list", cpu_dir, cpu);
-        g_autofree char *mask = g_strdup_printf("%s/cpu%d/topology/thread_siblings", cpu_dir, cpu);
-        RvCpuSet sib;
-
-        if (rv_cpuset_isset(&seen, cpu))
-            continue;
-        r = read_cpulist(root, list, 0, &sib, error);
-        if (r == -ENOENT) {
-            rv_cpuset_zero(&sib);
-            if (rv_host_root_exists(root, mask)) {
-                g_autofree char *v = NULL;
-                g_autoptr(GError) local = NULL;
-
-                r = rv_host_root_read_value(root, mask, &v, error);
-                if (r < 0)
-                    return r;
-                if (rv_host_cpumask_parse(v, &sib, &local) < 0)
-                    return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                        "Invalid mask '%s' in '%s': %s", v, mask, local->message);
-            }
-        } else if (r < 0) {
+        r = rv_host_root_read_value(root, isolated_path, &value, error);
+        if (r < 0)
             return r;
-        }
-        rv_cpuset_set(&sib, cpu);
-        rv_cpuset_and(&sib, &sib, &online);
-        rv_cpuset_andnot(&sib, &sib, &seen);
-        rv_cpuset_or(&seen, &seen, &sib);
-        rv_guest_host_cpus_add_core(host, &sib);
+        r = rv_host_cpulist_parse(value, 0, &isolated, &local);
+        if (r < 0)
+            return rv_error_set(error, RV_ERROR_INVALID, -r, "Invalid cpulist '%s' in '%s': %s",
+                                value, isolated_path, local->message);
     }
-
-    r = read_cpulist(root, "/sys/devices/system/cpu/isolated", 0, &isolated, error);
-    if (r == -ENOENT)
-        rv_cpuset_zero(&isolated);
-    else if (r < 0)
-        return r;
     rv_cpuset_and(&isolated, &isolated, &host->online);
-    rv_guest_host_cpus_set_isolated(host, &isolated, "/sys/devices/system/cpu/isolated");
+    rv_guest_host_cpus_set_isolated(host, &isolated, isolated_path);
     *ret = g_steal_pointer(&host);
     return 0;
 }

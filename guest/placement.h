@@ -34,6 +34,8 @@
 #include "guest/profile.h"
 #include "host/cpulist.h"
 #include "host/fsroot.h"
+#include "host/partition.h"
+#include "host/topology.h"
 
 /*
  * The host as placement sees it.  Filled by rv_guest_host_cpus_from_root()
@@ -73,15 +75,26 @@ void rv_guest_host_cpus_set_isolated(RvGuestHostCpus *host, const RvCpuSet *isol
  * @ret: (out): the host CPUs, written only on success
  * @error: (optional): RV_ERROR_FAILED / RV_ERROR_INVALID naming the file
  *
- * Reads /sys/devices/system/cpu/{online,possible,isolated} and each online
- * CPU's topology/thread_siblings_list (or the old hex thread_siblings;
- * Documentation/ABI/stable/sysfs-devices-system-cpu).  Missing online /
- * possible files (old kernels) mean every cpuN directory is online.
+ * The topology through rv_host_topology_load() (host/topology.h), the
+ * isolated CPUs from /sys/devices/system/cpu/isolated (absent = none;
+ * Documentation/ABI/testing/sysfs-devices-system-cpu), housekeeping =
+ * online - isolated.
  *
  * Returns: 0 or -errno.
  */
 int rv_guest_host_cpus_from_root(RvRoot *root, RvGuestHostCpus **ret,
                                  GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* The online threads of each core of @topo (CPUs of unknown core count as
+ * one-thread cores); nothing isolated yet.  Returns 0. */
+int rv_guest_host_cpus_from_topology(const RvTopology *topo, RvGuestHostCpus **ret);
+
+/* Takes isolated/housekeeping from a host profile's partition
+ * (host/partition.h: whole cores) instead of the host's current state;
+ * the partition's idle SMT siblings join @host->reserved.  @source names
+ * it for messages ("host profile rt-host.ini"). */
+void rv_guest_host_cpus_apply_partition(RvGuestHostCpus *host, const RvHostPartition *part,
+                                        const char *source);
 
 typedef enum {
     RV_GUEST_SCHED_OTHER,

@@ -56,14 +56,6 @@ rv_cmd_guest_build(int argc, char **argv)
 }
 
 int
-rv_cmd_guest_xml(int argc, char **argv)
-{
-    (void) argc;
-    rv_log_error("%s: not implemented yet", argv[0]);
-    return RV_EXIT_ERROR;
-}
-
-int
 rv_cmd_guest_run(int argc, char **argv)
 {
     (void) argc;
