@@ -50,6 +50,14 @@ void rv_result_histogram_add(RvHistogram *h, guint64 us, guint64 count);
  */
 void rv_result_histogram_merge(RvHistogram *into, const RvHistogram *from);
 
+/**
+ * rv_result_histogram_grow:
+ * @n_buckets: new range in us; a smaller value does nothing
+ *
+ * Extends the range with empty buckets (existing overflows stay overflows).
+ */
+void rv_result_histogram_grow(RvHistogram *h, guint n_buckets);
+
 /** rv_result_histogram_total: Returns: samples in buckets plus overflows. */
 guint64 rv_result_histogram_total(const RvHistogram *h);
 
