@@ -1,0 +1,1110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * results/store.c: the run store (see store.h for the layout and schema).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-glib/json-glib.h>
+
+#include "results/store.h"
+#include "util/error.h"
+
+#ifndef RV_VERSION
+#define RV_VERSION "0.1"
+#endif
+
+struct RvStore {
+    char *dir;
+    char *matrix;
+    char *created;
+    gboolean trusted;
+    gboolean complete;
+    GPtrArray *untrusted_reasons;  /* char* */
+    JsonNode *host;
+    GPtrArray *profiles;           /* JsonNode* objects {role,path,copy,sha256} */
+    GPtrArray *scenarios;          /* RvStoreScenario* */
+    GPtrArray *records;            /* RvStoreRecord* */
+    GPtrArray *verifications;      /* RvStoreVerification* */
+};
+
+/* ---- small types ---- */
+
+static void
+metric_free(RvStoreMetric *m)
+{
+    if (!m)
+        return;
+    g_free(m->name);
+    g_free(m->unit);
+    g_free(m);
+}
+
+static void
+store_hist_free(RvStoreHistogram *h)
+{
+    if (!h)
+        return;
+    g_free(h->name);
+    rv_result_histogram_free(h->hist);
+    g_free(h);
+}
+
+static void
+scenario_free(RvStoreScenario *s)
+{
+    if (!s)
+        return;
+    g_free(s->name);
+    g_free(s->description);
+    g_free(s->status);
+    g_free(s->reason);
+    g_free(s);
+}
+
+static void
+verification_free(RvStoreVerification *v)
+{
+    if (!v)
+        return;
+    g_free(v->scenario);
+    g_free(v->what);
+    g_free(v->status);
+    g_free(v->detail);
+    g_free(v);
+}
+
+RvStoreRecord *
+rv_result_store_record_new(const char *scenario, int repetition,
+                           const char *workload, const char *target)
+{
+    RvStoreRecord *rec = g_new0(RvStoreRecord, 1);
+
+    rec->scenario = g_strdup(scenario);
+    rec->repetition = repetition;
+    rec->workload = g_strdup(workload);
+    rec->target = g_strdup(target);
+    rec->status = g_strdup("ok");
+    rec->metrics = g_ptr_array_new_with_free_func((GDestroyNotify) metric_free);
+    rec->histograms = g_ptr_array_new_with_free_func((GDestroyNotify) store_hist_free);
+    rec->raw = g_ptr_array_new_with_free_func(g_free);
+    return rec;
+}
+
+void
+rv_result_store_record_free(RvStoreRecord *rec)
+{
+    if (!rec)
+        return;
+    g_free(rec->scenario);
+    g_free(rec->workload);
+    g_free(rec->target);
+    g_free(rec->virt);
+    g_free(rec->status);
+    g_free(rec->reason);
+    g_free(rec->started);
+    g_free(rec->finished);
+    g_ptr_array_unref(rec->metrics);
+    g_ptr_array_unref(rec->histograms);
+    g_ptr_array_unref(rec->raw);
+    if (rec->details)
+        json_node_unref(rec->details);
+    g_free(rec);
+}
+
+static void
+set_str(char **field, const char *value)
+{
+    char *old = *field;
+
+    *field = g_strdup(value);
+    g_free(old);
+}
+
+void
+rv_result_store_record_set_status(RvStoreRecord *rec, const char *status,
+                                  const char *reason)
+{
+    set_str(&rec->status, status);
+    set_str(&rec->reason, reason);
+}
+
+void
+rv_result_store_record_set_virt(RvStoreRecord *rec, const char *virt)
+{
+    set_str(&rec->virt, virt);
+}
+
+static char *
+iso8601(GDateTime *t)
+{
+    g_autoptr(GDateTime) utc = NULL;
+
+    if (!t)
+        return NULL;
+    utc = g_date_time_to_utc(t);
+    return g_date_time_format(utc, "%Y-%m-%dT%H:%M:%SZ");
+}
+
+void
+rv_result_store_record_set_times(RvStoreRecord *rec, GDateTime *started,
+                                 GDateTime *finished)
+{
+    g_free(rec->started);
+    g_free(rec->finished);
+    rec->started = iso8601(started);
+    rec->finished = iso8601(finished);
+}
+
+void
+rv_result_store_record_add_metric(RvStoreRecord *rec, const char *name,
+                                  double value, const char *unit)
+{
+    RvStoreMetric *m = g_new0(RvStoreMetric, 1);
+
+    for (guint i = 0; i < rec->metrics->len; i++) {
+        RvStoreMetric *o = rec->metrics->pdata[i];
+        if (g_str_equal(o->name, name)) {
+            g_ptr_array_remove_index(rec->metrics, i);
+            break;
+        }
+    }
+    m->name = g_strdup(name);
+    m->value = value;
+    m->unit = g_strdup(unit);
+    g_ptr_array_add(rec->metrics, m);
+}
+
+void
+rv_result_store_record_add_histogram(RvStoreRecord *rec, const char *name,
+                                     const RvHistogram *hist)
+{
+    RvStoreHistogram *h = g_new0(RvStoreHistogram, 1);
+
+    h->name = g_strdup(name);
+    h->hist = rv_result_histogram_copy(hist);
+    g_ptr_array_add(rec->histograms, h);
+}
+
+void
+rv_result_store_record_add_raw(RvStoreRecord *rec, const char *relpath)
+{
+    g_ptr_array_add(rec->raw, g_strdup(relpath));
+}
+
+void
+rv_result_store_record_set_details(RvStoreRecord *rec, JsonNode *details)
+{
+    if (rec->details)
+        json_node_unref(rec->details);
+    rec->details = details ? json_node_copy(details) : NULL;
+}
+
+const RvStoreMetric *
+rv_result_store_record_get_metric(const RvStoreRecord *rec, const char *name)
+{
+    for (guint i = 0; i < rec->metrics->len; i++) {
+        const RvStoreMetric *m = rec->metrics->pdata[i];
+        if (g_str_equal(m->name, name))
+            return m;
+    }
+    return NULL;
+}
+
+const RvHistogram *
+rv_result_store_record_get_histogram(const RvStoreRecord *rec, const char *name)
+{
+    for (guint i = 0; i < rec->histograms->len; i++) {
+        const RvStoreHistogram *h = rec->histograms->pdata[i];
+        if (g_str_equal(h->name, name))
+            return h->hist;
+    }
+    return NULL;
+}
+
+int
+rv_result_store_record_add_cyclictest(RvStoreRecord *rec,
+                                      const RvCyclictestRun *run,
+                                      GError **error)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(RvHistogram) merged = rv_result_histogram_new(0);
+    gboolean all_hist = TRUE;
+    gint64 max = -1, min = -1, cycles = 0;
+    long double wsum = 0;
+    gint64 wcycles = 0;
+
+    if (run->threads->len == 0)
+        return rv_error_set(error, RV_ERROR_INVALID, ENODATA,
+                            "cyclictest run has no threads to record");
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "version");
+    json_builder_add_string_value(b, run->version);
+    json_builder_set_member_name(b, "policy");
+    json_builder_add_string_value(b, run->policy);
+    json_builder_set_member_name(b, "cmdline");
+    json_builder_add_string_value(b, run->cmdline);
+    json_builder_set_member_name(b, "threads");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < run->threads->len; i++) {
+        const RvCyclictestThread *t = run->threads->pdata[i];
+        g_autofree char *hname = g_strdup_printf("latency.t%d", t->index);
+
+        json_builder_begin_object(b);
+#define INT_MEMBER(k, v) do { json_builder_set_member_name(b, k); \
+        if ((v) >= 0) json_builder_add_int_value(b, (v)); \
+        else json_builder_add_null_value(b); } while (0)
+        INT_MEMBER("index", t->index);
+        INT_MEMBER("tid", t->tid);
+        INT_MEMBER("priority", t->priority);
+        INT_MEMBER("interval_us", t->interval_us);
+        INT_MEMBER("cycles", t->cycles);
+        INT_MEMBER("min_us", t->min_us);
+        json_builder_set_member_name(b, "avg_us");
+        if (isfinite(t->avg_us))
+            json_builder_add_double_value(b, t->avg_us);
+        else
+            json_builder_add_null_value(b);
+        INT_MEMBER("max_us", t->max_us);
+        INT_MEMBER("cpu", t->cpu);
+        INT_MEMBER("overflows", t->histogram ? (gint64) t->histogram->overflows : -1);
+#undef INT_MEMBER
+        json_builder_set_member_name(b, "histogram_complete");
+        json_builder_add_boolean_value(b, t->histogram && t->histogram_complete);
+        json_builder_end_object(b);
+
+        if (t->max_us > max)
+            max = t->max_us;
+        if (t->min_us >= 0 && (min < 0 || t->min_us < min))
+            min = t->min_us;
+        if (t->cycles > 0) {
+            cycles += t->cycles;
+            if (isfinite(t->avg_us)) {
+                wsum += (long double) t->avg_us * t->cycles;
+                wcycles += t->cycles;
+            }
+        }
+        if (t->histogram && t->histogram_complete) {
+            rv_result_store_record_add_histogram(rec, hname, t->histogram);
+            rv_result_histogram_merge(merged, t->histogram);
+        } else {
+            all_hist = FALSE;
+        }
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "notes");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < run->notes->len; i++)
+        json_builder_add_string_value(b, run->notes->pdata[i]);
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+
+    if (max >= 0)
+        rv_result_store_record_add_metric(rec, "max_us", max, "us");
+    if (min >= 0)
+        rv_result_store_record_add_metric(rec, "min_us", min, "us");
+    if (wcycles > 0)
+        rv_result_store_record_add_metric(rec, "avg_us", (double) (wsum / wcycles), "us");
+    if (cycles > 0)
+        rv_result_store_record_add_metric(rec, "cycles", cycles, NULL);
+    if (all_hist)
+        rv_result_store_record_add_histogram(rec, "latency", merged);
+    {
+        g_autoptr(JsonNode) details = json_builder_get_root(b);
+        rv_result_store_record_set_details(rec, details);
+    }
+    return 0;
+}
+
+/* ---- the store ---- */
+
+static RvStore *
+store_new(const char *dir)
+{
+    RvStore *s = g_new0(RvStore, 1);
+
+    s->dir = g_strdup(dir);
+    s->trusted = TRUE;
+    s->untrusted_reasons = g_ptr_array_new_with_free_func(g_free);
+    s->profiles = g_ptr_array_new_with_free_func((GDestroyNotify) json_node_unref);
+    s->scenarios = g_ptr_array_new_with_free_func((GDestroyNotify) scenario_free);
+    s->records = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_store_record_free);
+    s->verifications = g_ptr_array_new_with_free_func((GDestroyNotify) verification_free);
+    return s;
+}
+
+void
+rv_result_store_free(RvStore *s)
+{
+    if (!s)
+        return;
+    g_free(s->dir);
+    g_free(s->matrix);
+    g_free(s->created);
+    g_ptr_array_unref(s->untrusted_reasons);
+    if (s->host)
+        json_node_unref(s->host);
+    g_ptr_array_unref(s->profiles);
+    g_ptr_array_unref(s->scenarios);
+    g_ptr_array_unref(s->records);
+    g_ptr_array_unref(s->verifications);
+    g_free(s);
+}
+
+const char *rv_result_store_get_dir(const RvStore *s) { return s->dir; }
+const char *rv_result_store_get_matrix(const RvStore *s) { return s->matrix; }
+gboolean rv_result_store_get_trusted(const RvStore *s) { return s->trusted; }
+gboolean rv_result_store_get_complete(const RvStore *s) { return s->complete; }
+GPtrArray *rv_result_store_get_untrusted_reasons(const RvStore *s) { return s->untrusted_reasons; }
+JsonNode *rv_result_store_get_host(const RvStore *s) { return s->host; }
+GPtrArray *rv_result_store_get_scenarios(const RvStore *s) { return s->scenarios; }
+GPtrArray *rv_result_store_get_records(const RvStore *s) { return s->records; }
+GPtrArray *rv_result_store_get_verifications(const RvStore *s) { return s->verifications; }
+
+static gboolean
+valid_name(const char *n)
+{
+    if (!n || !*n || g_str_equal(n, ".") || g_str_equal(n, ".."))
+        return FALSE;
+    for (const char *p = n; *p; p++)
+        if (!g_ascii_isalnum(*p) && *p != '.' && *p != '_' && *p != '-')
+            return FALSE;
+    return TRUE;
+}
+
+static int
+errno_of(const GError *e)
+{
+    if (e && e->domain == G_FILE_ERROR) {
+        switch (e->code) {
+        case G_FILE_ERROR_NOENT: return ENOENT;
+        case G_FILE_ERROR_ACCES: return EACCES;
+        case G_FILE_ERROR_PERM: return EPERM;
+        case G_FILE_ERROR_NOSPC: return ENOSPC;
+        case G_FILE_ERROR_EXIST: return EEXIST;
+        default: break;
+        }
+    }
+    return EIO;
+}
+
+/* temp + fsync + rename + fsync(dir): after a crash, @path holds either the
+ * old or the new contents, never a torn file. */
+static int
+write_atomic(const char *path, const char *data, gsize len, GError **error)
+{
+    g_autofree char *tmp = g_strdup_printf("%s.tmp", path);
+    g_autofree char *dir = g_path_get_dirname(path);
+    int fd, dfd, e;
+    gsize off = 0;
+
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        goto fail_errno;
+    while (off < len) {
+        ssize_t n = write(fd, data + off, len - off);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            e = errno;
+            close(fd);
+            unlink(tmp);
+            errno = e;
+            goto fail_errno;
+        }
+        off += n;
+    }
+    if (fsync(fd) < 0 || close(fd) < 0) {
+        e = errno;
+        unlink(tmp);
+        errno = e;
+        goto fail_errno;
+    }
+    if (rename(tmp, path) < 0) {
+        e = errno;
+        unlink(tmp);
+        errno = e;
+        goto fail_errno;
+    }
+    dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void) fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+
+fail_errno:
+    e = errno;
+    return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to write '%s': %s",
+                        path, g_strerror(e));
+}
+
+int
+rv_result_store_create(const char *parent, const char *matrix, GDateTime *when,
+                       RvStore **ret_store, GError **error)
+{
+    g_autoptr(RvStore) s = NULL;
+    g_autoptr(GDateTime) now = when ? g_date_time_to_utc(when) : g_date_time_new_now_utc();
+    g_autofree char *stamp = g_date_time_format(now, "%Y%m%d-%H%M%S");
+    g_autofree char *dir = NULL;
+    int r;
+
+    if (!valid_name(matrix))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "Invalid matrix name '%s' for a results directory "
+                            "(allowed: letters, digits, '.', '_', '-')",
+                            matrix ? matrix : "");
+    if (g_mkdir_with_parents(parent, 0755) < 0) {
+        int e = errno;
+        return rv_error_set(error, RV_ERROR_FAILED, e,
+                            "Failed to create '%s': %s", parent, g_strerror(e));
+    }
+    for (int n = 1; ; n++) {
+        g_free(dir);
+        dir = n == 1 ? g_strdup_printf("%s/%s-%s", parent, stamp, matrix)
+                     : g_strdup_printf("%s/%s-%s-%d", parent, stamp, matrix, n);
+        if (mkdir(dir, 0755) == 0)
+            break;
+        if (errno != EEXIST || n > 1000) {
+            int e = errno;
+            return rv_error_set(error, RV_ERROR_FAILED, e,
+                                "Failed to create '%s': %s", dir, g_strerror(e));
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        g_autofree char *sub = g_build_filename(dir, i ? "raw" : "profiles", NULL);
+        if (mkdir(sub, 0755) < 0) {
+            int e = errno;
+            return rv_error_set(error, RV_ERROR_FAILED, e,
+                                "Failed to create '%s': %s", sub, g_strerror(e));
+        }
+    }
+    s = store_new(dir);
+    s->matrix = g_strdup(matrix);
+    s->created = iso8601(now);
+    r = rv_result_store_commit(s, error);
+    if (r < 0)
+        return r;
+    *ret_store = g_steal_pointer(&s);
+    return 0;
+}
+
+void
+rv_result_store_set_host(RvStore *s, JsonNode *facts)
+{
+    if (s->host)
+        json_node_unref(s->host);
+    s->host = facts ? json_node_copy(facts) : NULL;
+}
+
+int
+rv_result_store_add_profile(RvStore *s, const char *role, const char *path,
+                            GError **error)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *data = NULL;
+    g_autofree char *base = g_path_get_basename(path);
+    g_autofree char *copy = NULL, *copy_path = NULL, *sum = NULL;
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    gsize len;
+    int r;
+
+    if (!g_file_get_contents(path, &data, &len, &err))
+        return rv_error_set(error, RV_ERROR_FAILED, errno_of(err),
+                            "Failed to read profile '%s': %s", path, err->message);
+    if (!valid_name(base))
+        base = (g_free(base), g_strdup("profile"));
+    /* two profiles with one basename (host/rt.ini, guests/rt.ini) both kept */
+    for (int n = 1; ; n++) {
+        gboolean taken = FALSE;
+        g_free(copy);
+        copy = n == 1 ? g_strdup_printf("profiles/%s", base)
+                      : g_strdup_printf("profiles/%d-%s", n, base);
+        for (guint i = 0; i < s->profiles->len; i++) {
+            JsonObject *o = json_node_get_object(s->profiles->pdata[i]);
+            if (g_strcmp0(json_object_get_string_member_with_default(o, "copy", ""), copy) == 0)
+                taken = TRUE;
+        }
+        if (!taken)
+            break;
+    }
+    copy_path = g_build_filename(s->dir, copy, NULL);
+    r = write_atomic(copy_path, data, len, error);
+    if (r < 0)
+        return r;
+    sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *) data, len);
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "role");
+    json_builder_add_string_value(b, role);
+    json_builder_set_member_name(b, "path");
+    json_builder_add_string_value(b, path);
+    json_builder_set_member_name(b, "copy");
+    json_builder_add_string_value(b, copy);
+    json_builder_set_member_name(b, "sha256");
+    json_builder_add_string_value(b, sum);
+    json_builder_end_object(b);
+    g_ptr_array_add(s->profiles, json_builder_get_root(b));
+    return 0;
+}
+
+static RvStoreScenario *
+find_scenario(RvStore *s, const char *name)
+{
+    for (guint i = 0; i < s->scenarios->len; i++) {
+        RvStoreScenario *sc = s->scenarios->pdata[i];
+        if (g_str_equal(sc->name, name))
+            return sc;
+    }
+    return NULL;
+}
+
+void
+rv_result_store_add_scenario(RvStore *s, const char *name, const char *description)
+{
+    RvStoreScenario *sc = find_scenario(s, name);
+
+    if (sc) {
+        set_str(&sc->description, description);
+        return;
+    }
+    sc = g_new0(RvStoreScenario, 1);
+    sc->name = g_strdup(name);
+    sc->description = g_strdup(description);
+    sc->status = g_strdup("planned");
+    g_ptr_array_add(s->scenarios, sc);
+}
+
+void
+rv_result_store_set_scenario_status(RvStore *s, const char *scenario,
+                                    const char *status, const char *reason)
+{
+    RvStoreScenario *sc = find_scenario(s, scenario);
+
+    if (!sc) {
+        rv_result_store_add_scenario(s, scenario, NULL);
+        sc = find_scenario(s, scenario);
+    }
+    set_str(&sc->status, status);
+    set_str(&sc->reason, reason);
+}
+
+void
+rv_result_store_set_untrusted(RvStore *s, const char *reason)
+{
+    s->trusted = FALSE;
+    for (guint i = 0; i < s->untrusted_reasons->len; i++)
+        if (g_str_equal(s->untrusted_reasons->pdata[i], reason))
+            return;
+    g_ptr_array_add(s->untrusted_reasons, g_strdup(reason));
+}
+
+void
+rv_result_store_set_complete(RvStore *s, gboolean complete)
+{
+    s->complete = complete;
+}
+
+void
+rv_result_store_add_verification(RvStore *s, const char *scenario, int repetition,
+                                 const char *what, const char *status,
+                                 const char *detail)
+{
+    RvStoreVerification *v = g_new0(RvStoreVerification, 1);
+
+    v->scenario = g_strdup(scenario);
+    v->repetition = repetition;
+    v->what = g_strdup(what);
+    v->status = g_strdup(status);
+    v->detail = g_strdup(detail);
+    g_ptr_array_add(s->verifications, v);
+}
+
+int
+rv_result_store_write_raw(RvStore *s, const char *name, const char *data,
+                          gsize len, char **ret_relpath, GError **error)
+{
+    g_autofree char *rel = NULL, *path = NULL;
+    int r;
+
+    if (!valid_name(name))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "Invalid raw output name '%s'", name ? name : "");
+    rel = g_strdup_printf("raw/%s", name);
+    path = g_build_filename(s->dir, rel, NULL);
+    r = write_atomic(path, data, len, error);
+    if (r < 0)
+        return r;
+    if (ret_relpath)
+        *ret_relpath = g_steal_pointer(&rel);
+    return 0;
+}
+
+void
+rv_result_store_add_record(RvStore *s, RvStoreRecord *rec)
+{
+    for (guint i = 0; i < s->records->len; i++) {
+        RvStoreRecord *o = s->records->pdata[i];
+        if (g_str_equal(o->scenario, rec->scenario) && o->repetition == rec->repetition &&
+            g_str_equal(o->workload, rec->workload) && g_strcmp0(o->target, rec->target) == 0) {
+            rv_result_store_record_free(s->records->pdata[i]);
+            s->records->pdata[i] = rec;
+            return;
+        }
+    }
+    g_ptr_array_add(s->records, rec);
+}
+
+/* ---- serialisation ---- */
+
+static void
+add_str(JsonBuilder *b, const char *key, const char *v)
+{
+    json_builder_set_member_name(b, key);
+    if (v)
+        json_builder_add_string_value(b, v);
+    else
+        json_builder_add_null_value(b);
+}
+
+static void
+build_histogram(JsonBuilder *b, const RvHistogram *h)
+{
+    json_builder_begin_object(b);
+    add_str(b, "unit", "us");
+    json_builder_set_member_name(b, "buckets");
+    json_builder_add_int_value(b, h->n_buckets);
+    json_builder_set_member_name(b, "overflows");
+    json_builder_add_int_value(b, (gint64) h->overflows);
+    json_builder_set_member_name(b, "max");
+    if (h->max_us >= 0)
+        json_builder_add_int_value(b, h->max_us);
+    else
+        json_builder_add_null_value(b);
+    json_builder_set_member_name(b, "total");
+    json_builder_add_int_value(b, (gint64) rv_result_histogram_total(h));
+    /* sparse: a latency histogram is mostly zeros past its tail */
+    json_builder_set_member_name(b, "counts");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < h->n_buckets; i++) {
+        if (!h->buckets[i])
+            continue;
+        json_builder_begin_array(b);
+        json_builder_add_int_value(b, i);
+        json_builder_add_int_value(b, (gint64) h->buckets[i]);
+        json_builder_end_array(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+}
+
+static JsonNode *
+store_to_json(const RvStore *s)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+    g_autofree char *updated = iso8601(now);
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "schema_version");
+    json_builder_add_int_value(b, RV_STORE_SCHEMA_VERSION);
+    json_builder_set_member_name(b, "tool");
+    json_builder_begin_object(b);
+    add_str(b, "name", "rtvirt");
+    add_str(b, "version", RV_VERSION);
+    json_builder_end_object(b);
+    add_str(b, "matrix", s->matrix);
+    add_str(b, "created", s->created);
+    add_str(b, "updated", updated);
+    json_builder_set_member_name(b, "complete");
+    json_builder_add_boolean_value(b, s->complete);
+    json_builder_set_member_name(b, "trusted");
+    json_builder_add_boolean_value(b, s->trusted);
+    json_builder_set_member_name(b, "untrusted_reasons");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < s->untrusted_reasons->len; i++)
+        json_builder_add_string_value(b, s->untrusted_reasons->pdata[i]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "host");
+    if (s->host)
+        json_builder_add_value(b, json_node_copy(s->host));
+    else
+        json_builder_add_null_value(b);
+    json_builder_set_member_name(b, "profiles");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < s->profiles->len; i++)
+        json_builder_add_value(b, json_node_copy(s->profiles->pdata[i]));
+    json_builder_end_array(b);
+
+    json_builder_set_member_name(b, "scenarios");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < s->scenarios->len; i++) {
+        const RvStoreScenario *sc = s->scenarios->pdata[i];
+        json_builder_begin_object(b);
+        add_str(b, "name", sc->name);
+        add_str(b, "description", sc->description);
+        add_str(b, "status", sc->status);
+        add_str(b, "reason", sc->reason);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+
+    json_builder_set_member_name(b, "records");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < s->records->len; i++) {
+        const RvStoreRecord *r = s->records->pdata[i];
+        json_builder_begin_object(b);
+        add_str(b, "scenario", r->scenario);
+        json_builder_set_member_name(b, "repetition");
+        json_builder_add_int_value(b, r->repetition);
+        add_str(b, "workload", r->workload);
+        add_str(b, "target", r->target);
+        add_str(b, "virt", r->virt);
+        add_str(b, "status", r->status);
+        add_str(b, "reason", r->reason);
+        add_str(b, "started", r->started);
+        add_str(b, "finished", r->finished);
+        json_builder_set_member_name(b, "metrics");
+        json_builder_begin_object(b);
+        for (guint k = 0; k < r->metrics->len; k++) {
+            const RvStoreMetric *m = r->metrics->pdata[k];
+            json_builder_set_member_name(b, m->name);
+            json_builder_begin_object(b);
+            json_builder_set_member_name(b, "value");
+            if (isfinite(m->value))
+                json_builder_add_double_value(b, m->value);
+            else
+                json_builder_add_null_value(b);
+            add_str(b, "unit", m->unit);
+            json_builder_end_object(b);
+        }
+        json_builder_end_object(b);
+        json_builder_set_member_name(b, "histograms");
+        json_builder_begin_object(b);
+        for (guint k = 0; k < r->histograms->len; k++) {
+            const RvStoreHistogram *h = r->histograms->pdata[k];
+            json_builder_set_member_name(b, h->name);
+            build_histogram(b, h->hist);
+        }
+        json_builder_end_object(b);
+        json_builder_set_member_name(b, "details");
+        if (r->details)
+            json_builder_add_value(b, json_node_copy(r->details));
+        else
+            json_builder_add_null_value(b);
+        json_builder_set_member_name(b, "raw");
+        json_builder_begin_array(b);
+        for (guint k = 0; k < r->raw->len; k++)
+            json_builder_add_string_value(b, r->raw->pdata[k]);
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+
+    json_builder_set_member_name(b, "verifications");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < s->verifications->len; i++) {
+        const RvStoreVerification *v = s->verifications->pdata[i];
+        json_builder_begin_object(b);
+        add_str(b, "scenario", v->scenario);
+        json_builder_set_member_name(b, "repetition");
+        json_builder_add_int_value(b, v->repetition);
+        add_str(b, "what", v->what);
+        add_str(b, "status", v->status);
+        add_str(b, "detail", v->detail);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    return json_builder_get_root(b);
+}
+
+int
+rv_result_store_commit(RvStore *s, GError **error)
+{
+    g_autoptr(JsonNode) root = store_to_json(s);
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autofree char *path = g_build_filename(s->dir, "run.json", NULL);
+    g_autofree char *text = NULL;
+    gsize len;
+
+    json_generator_set_root(gen, root);
+    json_generator_set_pretty(gen, TRUE);
+    json_generator_set_indent(gen, 1);
+    text = json_generator_to_data(gen, &len);
+    return write_atomic(path, text, len, error);
+}
+
+/* ---- reading back ---- */
+
+typedef struct {
+    const char *file;
+    GError **error;
+} Reader;
+
+#define BAD(rd, fmt, ...) \
+    rv_error_set((rd)->error, RV_ERROR_INVALID, EINVAL, "%s: " fmt, (rd)->file, ##__VA_ARGS__)
+
+static const char *
+get_str(JsonObject *o, const char *key)
+{
+    JsonNode *n = json_object_get_member(o, key);
+
+    if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
+        return NULL;
+    return json_node_get_string(n);
+}
+
+static gboolean
+get_int(JsonObject *o, const char *key, gint64 *ret)
+{
+    JsonNode *n = json_object_get_member(o, key);
+
+    if (!n || !JSON_NODE_HOLDS_VALUE(n))
+        return FALSE;
+    if (json_node_get_value_type(n) == G_TYPE_INT64) {
+        *ret = json_node_get_int(n);
+        return TRUE;
+    }
+    if (json_node_get_value_type(n) == G_TYPE_DOUBLE) {
+        double d = json_node_get_double(n);
+        if (d != floor(d) || fabs(d) > 9e18)
+            return FALSE;
+        *ret = (gint64) d;
+        return TRUE;
+    }
+    return FALSE;
+}
+
+static JsonArray *
+get_array(JsonObject *o, const char *key)
+{
+    JsonNode *n = json_object_get_member(o, key);
+
+    return n && JSON_NODE_HOLDS_ARRAY(n) ? json_node_get_array(n) : NULL;
+}
+
+static JsonObject *
+get_object(JsonObject *o, const char *key)
+{
+    JsonNode *n = json_object_get_member(o, key);
+
+    return n && JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+}
+
+static int
+read_histogram(Reader *rd, const char *where, JsonObject *o, RvHistogram **ret)
+{
+    gint64 nb, ovf, max = -1;
+    JsonArray *counts;
+    g_autoptr(RvHistogram) h = NULL;
+
+    if (!get_int(o, "buckets", &nb) || nb < 0 || nb > (1 << 26) ||
+        !get_int(o, "overflows", &ovf) || ovf < 0 ||
+        !(counts = get_array(o, "counts")))
+        return BAD(rd, "%s: histogram needs buckets, overflows and counts", where);
+    if (!get_int(o, "max", &max))
+        max = -1;
+    h = rv_result_histogram_new(nb);
+    h->overflows = ovf;
+    h->max_us = max;
+    for (guint i = 0; i < json_array_get_length(counts); i++) {
+        JsonNode *pn = json_array_get_element(counts, i);
+        JsonArray *pair;
+        gint64 us, c;
+
+        if (!JSON_NODE_HOLDS_ARRAY(pn) || json_array_get_length(pair = json_node_get_array(pn)) != 2)
+            return BAD(rd, "%s: histogram counts[%u] is not [us, count]", where, i);
+        us = json_array_get_int_element(pair, 0);
+        c = json_array_get_int_element(pair, 1);
+        if (us < 0 || us >= nb || c < 0)
+            return BAD(rd, "%s: histogram counts[%u] = [%" G_GINT64_FORMAT ", %"
+                       G_GINT64_FORMAT "] outside %" G_GINT64_FORMAT " buckets",
+                       where, i, us, c, nb);
+        h->buckets[us] += c;
+    }
+    *ret = g_steal_pointer(&h);
+    return 0;
+}
+
+static int
+read_record(Reader *rd, guint idx, JsonObject *o, RvStoreRecord **ret)
+{
+    g_autoptr(RvStoreRecord) rec = NULL;
+    g_autofree char *where = g_strdup_printf("records[%u]", idx);
+    const char *scenario = get_str(o, "scenario");
+    const char *workload = get_str(o, "workload");
+    const char *status = get_str(o, "status");
+    JsonObject *metrics, *hists;
+    JsonArray *raw;
+    JsonNode *details;
+    gint64 rep;
+
+    if (!scenario || !workload || !status || !get_int(o, "repetition", &rep) ||
+        rep < 0 || rep > G_MAXINT)
+        return BAD(rd, "%s: needs scenario, repetition, workload and status", where);
+    rec = rv_result_store_record_new(scenario, (int) rep, workload, get_str(o, "target"));
+    rv_result_store_record_set_status(rec, status, get_str(o, "reason"));
+    rec->virt = g_strdup(get_str(o, "virt"));
+    rec->started = g_strdup(get_str(o, "started"));
+    rec->finished = g_strdup(get_str(o, "finished"));
+
+    if ((metrics = get_object(o, "metrics"))) {
+        g_autoptr(GList) names = json_object_get_members(metrics);
+        for (GList *l = names; l; l = l->next) {
+            JsonObject *m = get_object(metrics, l->data);
+            JsonNode *v = m ? json_object_get_member(m, "value") : NULL;
+            double value;
+            if (!m || !v || (!JSON_NODE_HOLDS_VALUE(v) && !JSON_NODE_HOLDS_NULL(v)))
+                return BAD(rd, "%s: metric '%s' needs a value", where, (char *) l->data);
+            value = JSON_NODE_HOLDS_NULL(v) ? NAN
+                  : json_node_get_value_type(v) == G_TYPE_INT64 ? (double) json_node_get_int(v)
+                  : json_node_get_value_type(v) == G_TYPE_DOUBLE ? json_node_get_double(v)
+                  : NAN;
+            rv_result_store_record_add_metric(rec, l->data, value, get_str(m, "unit"));
+        }
+    }
+    if ((hists = get_object(o, "histograms"))) {
+        g_autoptr(GList) names = json_object_get_members(hists);
+        for (GList *l = names; l; l = l->next) {
+            JsonObject *ho = get_object(hists, l->data);
+            g_autofree char *hw = g_strdup_printf("%s.histograms.%s", where, (char *) l->data);
+            RvStoreHistogram *sh;
+            RvHistogram *h = NULL;
+            int r;
+            if (!ho)
+                return BAD(rd, "%s: not an object", hw);
+            r = read_histogram(rd, hw, ho, &h);
+            if (r < 0)
+                return r;
+            sh = g_new0(RvStoreHistogram, 1);
+            sh->name = g_strdup(l->data);
+            sh->hist = h;
+            g_ptr_array_add(rec->histograms, sh);
+        }
+    }
+    if ((raw = get_array(o, "raw")))
+        for (guint i = 0; i < json_array_get_length(raw); i++) {
+            JsonNode *n = json_array_get_element(raw, i);
+            if (JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING)
+                g_ptr_array_add(rec->raw, g_strdup(json_node_get_string(n)));
+        }
+    details = json_object_get_member(o, "details");
+    if (details && JSON_NODE_HOLDS_OBJECT(details))
+        rec->details = json_node_copy(details);
+    *ret = g_steal_pointer(&rec);
+    return 0;
+}
+
+int
+rv_result_store_open(const char *dir, RvStore **ret_store, GError **error)
+{
+    g_autofree char *path = NULL, *sdir = NULL;
+    g_autoptr(JsonParser) parser = json_parser_new_immutable();
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvStore) s = NULL;
+    JsonNode *rootn;
+    JsonObject *root, *o;
+    JsonArray *arr;
+    gint64 ver;
+    Reader rd;
+
+    if (g_str_has_suffix(dir, ".json")) {
+        path = g_strdup(dir);
+        sdir = g_path_get_dirname(dir);
+    } else {
+        path = g_build_filename(dir, "run.json", NULL);
+        sdir = g_strdup(dir);
+    }
+    rd.file = path;
+    rd.error = error;
+    if (!json_parser_load_from_mapped_file(parser, path, &err)) {
+        if (err->domain == G_FILE_ERROR)
+            return rv_error_set(error, RV_ERROR_FAILED, errno_of(err),
+                                "Failed to read '%s': %s", path, err->message);
+        return BAD(&rd, "invalid JSON: %s", err->message);
+    }
+    rootn = json_parser_get_root(parser);
+    if (!rootn || !JSON_NODE_HOLDS_OBJECT(rootn))
+        return BAD(&rd, "not a JSON object");
+    root = json_node_get_object(rootn);
+    if (!get_int(root, "schema_version", &ver))
+        return BAD(&rd, "no schema_version: not an rtvirt run store");
+    if (ver != RV_STORE_SCHEMA_VERSION)
+        return BAD(&rd, "schema_version %" G_GINT64_FORMAT " is not supported "
+                   "(this rtvirt reads %d)", ver, RV_STORE_SCHEMA_VERSION);
+
+    s = store_new(sdir);
+    s->matrix = g_strdup(get_str(root, "matrix"));
+    s->created = g_strdup(get_str(root, "created"));
+    o = NULL;
+    {
+        JsonNode *n = json_object_get_member(root, "trusted");
+        s->trusted = n && JSON_NODE_HOLDS_VALUE(n) &&
+                     json_node_get_value_type(n) == G_TYPE_BOOLEAN &&
+                     json_node_get_boolean(n);
+        n = json_object_get_member(root, "complete");
+        s->complete = n && JSON_NODE_HOLDS_VALUE(n) &&
+                      json_node_get_value_type(n) == G_TYPE_BOOLEAN &&
+                      json_node_get_boolean(n);
+        n = json_object_get_member(root, "host");
+        if (n && JSON_NODE_HOLDS_OBJECT(n))
+            s->host = json_node_copy(n);
+    }
+    if ((arr = get_array(root, "untrusted_reasons")))
+        for (guint i = 0; i < json_array_get_length(arr); i++) {
+            JsonNode *n = json_array_get_element(arr, i);
+            if (JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING)
+                g_ptr_array_add(s->untrusted_reasons, g_strdup(json_node_get_string(n)));
+        }
+    if ((arr = get_array(root, "profiles")))
+        for (guint i = 0; i < json_array_get_length(arr); i++) {
+            JsonNode *n = json_array_get_element(arr, i);
+            if (JSON_NODE_HOLDS_OBJECT(n))
+                g_ptr_array_add(s->profiles, json_node_copy(n));
+        }
+    if ((arr = get_array(root, "scenarios")))
+        for (guint i = 0; i < json_array_get_length(arr); i++) {
+            JsonNode *n = json_array_get_element(arr, i);
+            const char *name;
+            if (!JSON_NODE_HOLDS_OBJECT(n) || !(name = get_str(o = json_node_get_object(n), "name")))
+                return BAD(&rd, "scenarios[%u]: needs a name", i);
+            rv_result_store_add_scenario(s, name, get_str(o, "description"));
+            if (get_str(o, "status"))
+                rv_result_store_set_scenario_status(s, name, get_str(o, "status"),
+                                                    get_str(o, "reason"));
+        }
+    if (!(arr = get_array(root, "records")))
+        return BAD(&rd, "no records array");
+    for (guint i = 0; i < json_array_get_length(arr); i++) {
+        JsonNode *n = json_array_get_element(arr, i);
+        RvStoreRecord *rec = NULL;
+        int r;
+        if (!JSON_NODE_HOLDS_OBJECT(n))
+            return BAD(&rd, "records[%u]: not an object", i);
+        r = read_record(&rd, i, json_node_get_object(n), &rec);
+        if (r < 0)
+            return r;
+        g_ptr_array_add(s->records, rec);
+    }
+    if ((arr = get_array(root, "verifications")))
+        for (guint i = 0; i < json_array_get_length(arr); i++) {
+            JsonNode *n = json_array_get_element(arr, i);
+            gint64 rep = 0;
+            if (!JSON_NODE_HOLDS_OBJECT(n))
+                continue;
+            o = json_node_get_object(n);
+            (void) get_int(o, "repetition", &rep);
+            rv_result_store_add_verification(s, get_str(o, "scenario"), (int) rep,
+                                             get_str(o, "what"), get_str(o, "status"),
+                                             get_str(o, "detail"));
+        }
+    *ret_store = g_steal_pointer(&s);
+    return 0;
+}
