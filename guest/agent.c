@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * guest/agent.c: in-guest commands through qemu-guest-agent (guest/agent.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+#include <libvirt/libvirt-qemu.h>
+#include <libvirt/virterror.h>
+
+#include "guest/agent.h"
+#include "guest/libvirt.h"
+#include "util/error.h"
+
+/* Seconds libvirt waits for one agent reply. */
+#define AGENT_CMD_TIMEOUT_S 10
+
+struct RvGuestAgent {
+    RvGuestAgentTransport fn;
+    gpointer user_data;
+};
+
+static char *
+libvirt_transport(gpointer user_data, const char *cmd, int timeout_s, GError **error)
+{
+    virDomainPtr dom = user_data;
+    char *reply = virDomainQemuAgentCommand(dom, cmd, timeout_s, 0);
+
+    if (!reply)
+        rv_guest_libvirt_error(error, EIO, "Guest agent command failed in domain '%s'",
+                               virDomainGetName(dom));
+    return reply;
+}
+
+RvGuestAgent *
+rv_guest_agent_new(virDomainPtr dom)
+{
+    return rv_guest_agent_new_with_transport(libvirt_transport, dom);
+}
+
+RvGuestAgent *
+rv_guest_agent_new_with_transport(RvGuestAgentTransport fn, gpointer user_data)
+{
+    RvGuestAgent *a = g_new0(RvGuestAgent, 1);
+
+    a->fn = fn;
+    a->user_data = user_data;
+    return a;
+}
+
+void
+rv_guest_agent_free(RvGuestAgent *agent)
+{
+    g_free(agent);
+}
+
+void
+rv_guest_exec_result_clear(RvGuestExecResult *res)
+{
+    g_clear_pointer(&res->out, g_free);
+    g_clear_pointer(&res->err, g_free);
+    res->out_len = res->err_len = 0;
+}
+
+static char *
+build_cmd(const char *execute, JsonNode *arguments)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = NULL;
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "execute");
+    json_builder_add_string_value(b, execute);
+    if (arguments) {
+        json_builder_set_member_name(b, "arguments");
+        json_builder_add_value(b, arguments);   /* takes ownership */
+    }
+    json_builder_end_object(b);
+    root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    return json_generator_to_data(gen, NULL);
+}
+
+/* Parses @reply and returns its "return" member (owned by @parser). */
+static JsonNode *
+reply_return(JsonParser *parser, const char *what, const char *reply, GError **error)
+{
+    JsonNode *root, *ret;
+    JsonObject *o;
+    gsize len = strlen(reply);
+
+    if (len > RV_GUEST_AGENT_MAX_REPLY) {
+        rv_error_set(error, RV_ERROR_FAILED, EMSGSIZE,
+                     "Malformed %s reply: %zu bytes, more than the %u allowed", what, len,
+                     RV_GUEST_AGENT_MAX_REPLY);
+        return NULL;
+    }
+    if (!json_parser_load_from_data(parser, reply, (gssize) len, NULL) ||
+        !(root = json_parser_get_root(parser)) || !JSON_NODE_HOLDS_OBJECT(root)) {
+        rv_error_set(error, RV_ERROR_FAILED, EPROTO, "Malformed %s reply: not a JSON object", what);
+        return NULL;
+    }
+    o = json_node_get_object(root);
+    if (json_object_has_member(o, "error")) {
+        JsonNode *e = json_object_get_member(o, "error");
+        const char *desc = JSON_NODE_HOLDS_OBJECT(e)
+            ? json_object_get_string_member_with_default(json_node_get_object(e), "desc", NULL)
+            : NULL;
+
+        rv_error_set(error, RV_ERROR_FAILED, EIO, "Guest agent refused %s: %s", what,
+                     desc ? desc : "(no description)");
+        return NULL;
+    }
+    ret = json_object_get_member(o, "return");
+    if (!ret) {
+        rv_error_set(error, RV_ERROR_FAILED, EPROTO, "Malformed %s reply: no \"return\"", what);
+        return NULL;
+    }
+    return ret;
+}
+
+int
+rv_guest_agent_wait(RvGuestAgent *agent, guint timeout_ms, GCancellable *cancellable,
+                    GError **error)
+{
+    gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
+    g_autofree char *cmd = build_cmd("guest-ping", NULL);
+
+    for (;;) {
+        g_autoptr(GError) local = NULL;
+        g_autofree char *reply = agent->fn(agent->user_data, cmd, 2, &local);
+
+        if (reply) {
+            g_autoptr(JsonParser) parser = json_parser_new();
+
+            if (reply_return(parser, "guest-ping", reply, &local))
+                return 0;
+        }
+        if (g_cancellable_set_error_if_cancelled(cancellable, error))
+            return -ECANCELED;
+        if (g_get_monotonic_time() > deadline)
+            return rv_error_set(error, RV_ERROR_TIMEOUT, ETIMEDOUT,
+                                "The guest agent did not answer within %u ms: %s", timeout_ms,
+                                local ? local->message : "no reply");
+        g_usleep(50 * 1000);
+    }
+}
+
+static bool
+base64_valid(const char *s, gsize len)
+{
+    gsize pad = 0;
+
+    if (len % 4)
+        return false;
+    for (gsize i = 0; i < len; i++) {
+        char c = s[i];
+
+        if (c == '=') {
+            pad++;
+            continue;
+        }
+        if (pad || !(g_ascii_isalnum(c) || c == '+' || c == '/'))
+            return false;
+    }
+    return pad <= 2;
+}
+
+/* Decodes the base64 member @key of @o into a NUL-terminated buffer of at
+ * most @max bytes. */
+static int
+decode_stream(JsonObject *o, const char *key, gsize max, char **ret, gsize *ret_len,
+              bool *truncated, GError **error)
+{
+    JsonNode *n = json_object_get_member(o, key);
+    const char *s;
+    gsize len, keep;
+    g_autofree char *copy = NULL;
+    guchar *bin;
+    gsize bin_len = 0;
+
+    if (!n) {
+        *ret = g_strdup("");
+        *ret_len = 0;
+        return 0;
+    }
+    if (!JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
+        return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
+                            "Malformed guest-exec-status reply: \"%s\" is not a string", key);
+    s = json_node_get_string(n);
+    len = strlen(s);
+    if (!base64_valid(s, len))
+        return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
+                            "Malformed guest-exec-status reply: \"%s\" is not base64", key);
+    keep = len;
+    if (len / 4 * 3 > max) {
+        keep = (max + 2) / 3 * 4;
+        *truncated = true;
+    }
+    copy = g_strndup(s, keep);
+    bin = g_base64_decode_inplace(copy, &bin_len);
+    if (bin_len > max) {
+        bin_len = max;
+        *truncated = true;
+    }
+    *ret = g_malloc(bin_len + 1);
+    memcpy(*ret, bin, bin_len);
+    (*ret)[bin_len] = '\0';
+    *ret_len = bin_len;
+    return 0;
+}
+
+int
+rv_guest_agent_parse_status(const char *reply, gsize max_output, bool *ret_exited,
+                            RvGuestExecResult *ret, GError **error)
+{
+    g_autoptr(JsonParser) parser = json_parser_new();
+    g_auto(RvGuestExecResult) res = { 0 };
+    JsonNode *rn = reply_return(parser, "guest-exec-status", reply, error);
+    JsonObject *o;
+    JsonNode *n;
+    int r;
+
+    if (!rn)
+        return -EPROTO;
+    if (!JSON_NODE_HOLDS_OBJECT(rn))
+        return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
+                            "Malformed guest-exec-status reply: \"return\" is not an object");
+    o = json_node_get_object(rn);
+    n = json_object_get_member(o, "exited");
+    if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_BOOLEAN)
+        return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
+                            "Malformed guest-exec-status reply: no boolean \"exited\"");
+    if (!json_node_get_boolean(n)) {
+        *ret_exited = false;
+        return 0;
+    }
+    res.exited = true;
+    if ((n = json_object_get_member(o, "signal")) && JSON_NODE_HOLDS_VALUE(n) &&
+        json_node_get_value_type(n) == G_TYPE_INT64) {
+        gint64 sig = json_node_get_int(n);
+
+        if (sig < 0 || sig > 127)
+            return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
+                                "Malformed guest-exec-status reply: signal %" G_GINT64_FORMAT, sig);
+        res.exit_status = 128 + (int) sig;
+    } else if ((n = json_object_get_member(o, "exitcode")) && JSON_NODE_HOLDS_VALUE(n) &&
+               json_node_get_value_type(n) == G_TYPE_INT64) {
+        gint64 code = json_node_get_int(n);
+
+        if (code < 0 || code > 255)
+            return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
+                                "Malformed guest-exec-status reply: exitcode %" G_GINT64_FORMAT,
+                                code);
+        res.exit_status = (int) code;
+    } else {
+        return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
+                            "Malformed guest-exec-status reply: exited without exitcode or signal");
+    }
+    res.truncated = json_object_get_boolean_member_with_default(o, "out-truncated", FALSE) ||
+                    json_object_get_boolean_member_with_default(o, "err-truncated", FALSE);
+    r = decode_stream(o, "out-data", max_output, &res.out, &res.out_len, &res.truncated, error);
+    if (r < 0)
+        return r;
+    r = decode_stream(o, "err-data", max_output, &res.err, &res.err_len, &res.truncated, error);
+    if (r < 0)
+        return r;
+    *ret_exited = true;
+    *ret = res;
+    memset(&res, 0, sizeof(res));
+    return 0;
+}
+
+int
+rv_guest_agent_exec(RvGuestAgent *agent, const char * const *argv, guint timeout_ms,
+                    gsize max_output, GCancellable *cancellable, RvGuestExecResult *ret,
+                    GError **error)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonParser) parser = json_parser_new();
+    g_autofree char *cmd = NULL, *reply = NULL, *status_cmd = NULL;
+    gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
+    JsonNode *rn, *pidn;
+    gint64 pid;
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "path");
+    json_builder_add_string_value(b, argv[0]);
+    json_builder_set_member_name(b, "arg");
+    json_builder_begin_array(b);
+    for (guint i = 1; argv[i]; i++)
+        json_builder_add_string_value(b, argv[i]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "capture-output");
+    json_builder_add_boolean_value(b, TRUE);
+    json_builder_end_object(b);
+    cmd = build_cmd("guest-exec", json_builder_get_root(b));
+
+    reply = agent->fn(agent->user_data, cmd, AGENT_CMD_TIMEOUT_S, error);
+    if (!reply)
+        return -EIO;
+    rn = reply_return(parser, "guest-exec", reply, error);
+    if (!rn)
+        return -EPROTO;
+    if (!JSON_NODE_HOLDS_OBJECT(rn) ||
+        !(pidn = json_object_get_member(json_node_get_object(rn), "pid")) ||
+        !JSON_NODE_HOLDS_VALUE(pidn) || json_node_get_value_type(pidn) != G_TYPE_INT64 ||
+        (pid = json_node_get_int(pidn)) <= 0 || pid > G_MAXINT)
+        return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
+                            "Malformed guest-exec reply: no valid \"pid\"");
+
+    {
+        g_autoptr(JsonBuilder) sb = json_builder_new();
+
+        json_builder_begin_object(sb);
+        json_builder_set_member_name(sb, "pid");
+        json_builder_add_int_value(sb, pid);
+        json_builder_end_object(sb);
+        status_cmd = build_cmd("guest-exec-status", json_builder_get_root(sb));
+    }
+
+    for (;;) {
+        g_autofree char *st = agent->fn(agent->user_data, status_cmd, AGENT_CMD_TIMEOUT_S, error);
+        bool exited = false;
+        int r;
+
+        if (!st)
+            return -EIO;
+        r = rv_guest_agent_parse_status(st, max_output, &exited, ret, error);
+        if (r < 0)
+            return r;
+        if (exited)
+            return 0;
+        if (g_cancellable_set_error_if_cancelled(cancellable, error))
+            return -ECANCELED;
+        if (g_get_monotonic_time() > deadline) {
+            memset(ret, 0, sizeof(*ret));
+            ret->timed_out = true;
+            ret->exit_status = -1;
+            return rv_error_set(error, RV_ERROR_TIMEOUT, ETIMEDOUT,
+                                "Guest command '%s' (pid %" G_GINT64_FORMAT ") did not finish within %u ms",
+                                argv[0], pid, timeout_ms);
+        }
+        g_usleep(100 * 1000);
+    }
+}

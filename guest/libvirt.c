@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * guest/libvirt.c: libvirt connection, transient domains, daemon setup.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <json-glib/json-glib.h>
+#include <libvirt/libvirt-qemu.h>
+#include <libvirt/virterror.h>
+
+#include "guest/libvirt.h"
+#include "util/error.h"
+
+static void
+silent_error_func(void *user_data, virErrorPtr err)
+{
+    (void) user_data;
+    (void) err;
+}
+
+static void
+silence_libvirt(void)
+{
+    static gsize once;
+
+    if (g_once_init_enter(&once)) {
+        virSetErrorFunc(NULL, silent_error_func);
+        g_once_init_leave(&once, 1);
+    }
+}
+
+int
+rv_guest_libvirt_error(GError **error, int errnum, const char *fmt, ...)
+{
+    g_autofree char *what = NULL;
+    const char *msg = virGetLastErrorMessage();
+    va_list ap;
+    int r;
+
+    va_start(ap, fmt);
+    what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    r = rv_error_set(error, RV_ERROR_FAILED, errnum, "%s: %s", what,
+                     msg && *msg ? msg : "unknown libvirt error");
+    virResetLastError();
+    return r;
+}
+
+int
+rv_guest_libvirt_connect(const char *uri, virConnectPtr *ret, GError **error)
+{
+    virConnectPtr conn;
+
+    silence_libvirt();
+    if (!uri)
+        uri = g_getenv("RTVIRT_LIBVIRT_URI");
+    if (!uri || !*uri)
+        uri = RV_GUEST_LIBVIRT_URI;
+    conn = virConnectOpen(uri);
+    if (!conn)
+        return rv_guest_libvirt_error(error, ECONNREFUSED,
+                                      "Failed to connect to '%s' (is libvirtd running? try 'rtvirt setup')",
+                                      uri);
+    *ret = conn;
+    return 0;
+}
+
+bool
+rv_guest_libvirt_has_virt_type(virConnectPtr conn, const char *virttype)
+{
+    g_autofree char *caps = virConnectGetDomainCapabilities(conn, NULL, "x86_64", NULL,
+                                                            virttype, 0);
+
+    virResetLastError();
+    return caps != NULL;
+}
+
+bool
+rv_guest_libvirt_is_rt_sched_error(const char *message)
+{
+    return message && strstr(message, "Cannot set scheduler parameters") &&
+           strstr(message, "Operation not permitted");
+}
+
+const char *
+rv_guest_libvirt_rt_sched_explanation(void)
+{
+    return "libvirt could not give the vCPU threads SCHED_FIFO: this kernel has "
+           "CONFIG_RT_GROUP_SCHED and libvirt puts each vCPU thread in its own cgroup v1 "
+           "'cpu' group, whose cpu.rt_runtime_us is 0, so sched_setscheduler() fails with "
+           "EPERM (Documentation/scheduler/sched-rt-group.rst). Fix: remove \"cpu\" from "
+           "cgroup_controllers in /etc/libvirt/qemu.conf and restart libvirtd, or give the "
+           "machine cgroup RT runtime (cpu.rt_runtime_us of the parent groups, which "
+           "'rtvirt host apply' offers), or boot with cgroup v2 / a kernel without "
+           "CONFIG_RT_GROUP_SCHED";
+}
+
+int
+rv_guest_libvirt_start(virConnectPtr conn, const char *xml, virDomainPtr *ret, GError **error)
+{
+    virDomainPtr dom = virDomainCreateXML(conn, xml, VIR_DOMAIN_START_AUTODESTROY);
+
+    if (!dom) {
+        const char *msg = virGetLastErrorMessage();
+        int errnum = rv_guest_libvirt_is_rt_sched_error(msg) ? EPERM : EIO;
+
+        return rv_guest_libvirt_error(error, errnum, "Failed to start the domain");
+    }
+    *ret = dom;
+    return 0;
+}
+
+void
+rv_guest_libvirt_destroy(virDomainPtr dom)
+{
+    if (!dom)
+        return;
+    if (virDomainDestroy(dom) < 0)
+        virResetLastError();
+}
+
+int
+rv_guest_libvirt_vcpu_tids(virDomainPtr dom, GArray **ret_tids, GError **error)
+{
+    g_autofree char *reply = NULL;
+    g_autoptr(JsonParser) parser = json_parser_new();
+    g_autoptr(GArray) tids = g_array_new(FALSE, TRUE, sizeof(int));
+    JsonNode *root, *retn;
+    JsonArray *cpus;
+    const char *name = virDomainGetName(dom);
+
+    if (virDomainQemuMonitorCommand(dom, "{\"execute\":\"query-cpus-fast\"}", &reply, 0) < 0)
+        return rv_guest_libvirt_error(error, EIO,
+                                      "Failed to query the vCPU threads of domain '%s'", name);
+    if (!json_parser_load_from_data(parser, reply, -1, NULL) ||
+        !(root = json_parser_get_root(parser)) || !JSON_NODE_HOLDS_OBJECT(root) ||
+        !(retn = json_object_get_member(json_node_get_object(root), "return")) ||
+        !JSON_NODE_HOLDS_ARRAY(retn))
+        return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
+                            "Domain '%s': unexpected query-cpus-fast reply: %.200s", name, reply);
+    cpus = json_node_get_array(retn);
+    g_array_set_size(tids, json_array_get_length(cpus));
+    for (guint i = 0; i < json_array_get_length(cpus); i++) {
+        JsonNode *n = json_array_get_element(cpus, i);
+        JsonObject *o = JSON_NODE_HOLDS_OBJECT(n) ? json_node_get_object(n) : NULL;
+        gint64 idx, tid;
+
+        if (!o || !json_object_has_member(o, "cpu-index") || !json_object_has_member(o, "thread-id"))
+            return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
+                                "Domain '%s': query-cpus-fast entry %u lacks cpu-index/thread-id",
+                                name, i);
+        idx = json_object_get_int_member(o, "cpu-index");
+        tid = json_object_get_int_member(o, "thread-id");
+        if (idx < 0 || idx >= (gint64) tids->len || tid <= 0 || tid > G_MAXINT)
+            return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
+                                "Domain '%s': query-cpus-fast: bad cpu-index %" G_GINT64_FORMAT
+                                " / thread-id %" G_GINT64_FORMAT, name, idx, tid);
+        g_array_index(tids, int, idx) = (int) tid;
+    }
+    *ret_tids = g_steal_pointer(&tids);
+    return (int) (*ret_tids)->len;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+void
+rv_guest_setup_report_clear(RvGuestSetupReport *report)
+{
+    g_clear_pointer(&report->uri, g_free);
+    g_clear_pointer(&report->version, g_free);
+}
+
+/* True when something accepts connections on the unix socket @path. */
+static bool
+socket_answers(const char *path)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    int fd;
+    bool ok;
+
+    if (strlen(path) >= sizeof(sa.sun_path))
+        return false;
+    strcpy(sa.sun_path, path);
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return false;
+    ok = connect(fd, (struct sockaddr *) &sa, sizeof(sa)) == 0;
+    close(fd);
+    return ok;
+}
+
+static int
+start_daemon(RvRunner *runner, const char *prog, const char *sock, bool *ret_started,
+             GError **error)
+{
+    const char *argv[] = { prog, "-d", NULL };
+    g_autofree char *path = NULL;
+
+    if (socket_answers(sock)) {
+        *ret_started = false;
+        return 0;
+    }
+    path = g_find_program_in_path(prog);
+    if (!path) {
+        g_autofree char *sbin = g_strconcat("/usr/sbin/", prog, NULL);
+
+        if (!g_file_test(sbin, G_FILE_TEST_IS_EXECUTABLE))
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOENT,
+                                "'%s' is not installed (Debian package libvirt-daemon-system)",
+                                prog);
+        path = g_steal_pointer(&sbin);
+    }
+    argv[0] = path;
+    if (rv_runner_run_check(runner, argv, 30000, NULL, error) < 0)
+        return -EIO;
+    *ret_started = true;
+    return 0;
+}
+
+int
+rv_guest_libvirt_setup(RvRunner *runner, const char *uri, guint timeout_ms,
+                       RvGuestSetupReport *ret, GError **error)
+{
+    g_auto(RvGuestSetupReport) rep = { 0 };
+    gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
+    g_autoptr(GError) last = NULL;
+    int r;
+
+    r = start_daemon(runner, "virtlogd", "/run/libvirt/virtlogd-sock", &rep.virtlogd_started, error);
+    if (r < 0)
+        return r;
+    r = start_daemon(runner, "libvirtd", "/run/libvirt/libvirt-sock", &rep.libvirtd_started, error);
+    if (r < 0)
+        return r;
+
+    for (;;) {
+        g_autoptr(virConnect) conn = NULL;
+
+        g_clear_error(&last);
+        if (rv_guest_libvirt_connect(uri, &conn, &last) == 0) {
+            unsigned long v = 0;
+
+            rep.uri = virConnectGetURI(conn);
+            if (virConnectGetVersion(conn, &v) == 0)
+                rep.version = g_strdup_printf("%s %lu.%lu.%lu", virConnectGetType(conn),
+                                              v / 1000000, v / 1000 % 1000, v % 1000);
+            virResetLastError();
+            break;
+        }
+        if (g_get_monotonic_time() > deadline)
+            return rv_error_set(error, RV_ERROR_TIMEOUT, ETIMEDOUT,
+                                "libvirtd did not answer within %u ms: %s", timeout_ms,
+                                last->message);
+        g_usleep(100 * 1000);
+    }
+    *ret = rep;
+    memset(&rep, 0, sizeof(rep));
+    return 0;
+}

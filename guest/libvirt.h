@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * guest/libvirt.h: the libvirt C API as rtvirt uses it.
+ *
+ * One connection to qemu:///system (libvirt.org/uri.html), transient domains
+ * started with VIR_DOMAIN_START_AUTODESTROY (libvirt.org/html/
+ * libvirt-libvirt-domain.html#virDomainCreateXML): the daemon destroys them
+ * when the connection closes, so a crashed rtvirt leaves no VM behind.
+ * libvirt errors become GErrors carrying libvirt's own message; libvirt's
+ * default error printer is silenced (library layers never print).
+ *
+ * rv_guest_libvirt_setup() starts virtlogd and libvirtd where no service
+ * manager runs (containers, CI): both daemonize (-d) and write pidfiles in
+ * /run; a daemon whose socket answers is left alone.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <glib.h>
+#include <libvirt/libvirt.h>
+
+#include "util/runner.h"
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(virConnect, virConnectClose)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(virDomain, virDomainFree)
+
+/* Default URI; $RTVIRT_LIBVIRT_URI overrides it. */
+#define RV_GUEST_LIBVIRT_URI "qemu:///system"
+
+/**
+ * rv_guest_libvirt_error:
+ * @error: (optional): where to store the error
+ * @errnum: positive errno
+ * @fmt: what failed ("Failed to start domain 'rt-demo'")
+ *
+ * Sets RV_ERROR_FAILED "@fmt: <libvirt's last error message>" (or
+ * "unknown libvirt error") and resets libvirt's last error.
+ *
+ * Returns: -@errnum.
+ */
+int rv_guest_libvirt_error(GError **error, int errnum, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+/**
+ * rv_guest_libvirt_connect:
+ * @uri: (nullable): libvirt URI; NULL = $RTVIRT_LIBVIRT_URI or qemu:///system
+ * @ret: (out): the connection, written only on success
+ * @error: (optional): RV_ERROR_FAILED "Failed to connect to 'URI': MSG
+ *         (is libvirtd running? try 'rtvirt setup')"
+ *
+ * Returns: 0 or -errno (-ECONNREFUSED).
+ */
+int rv_guest_libvirt_connect(const char *uri, virConnectPtr *ret, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_guest_libvirt_has_virt_type:
+ * @conn: a connection
+ * @virttype: "kvm" or "qemu"
+ *
+ * Asks virConnectGetDomainCapabilities() (libvirt.org/formatdomaincaps.html)
+ * whether QEMU on this host offers domains of @virttype for x86_64.  This is
+ * what libvirt believes (for kvm: /dev/kvm opens and QEMU has the
+ * accelerator); whether a guest really boots is the session's probe.
+ *
+ * Returns: true when offered.
+ */
+bool rv_guest_libvirt_has_virt_type(virConnectPtr conn, const char *virttype);
+
+/**
+ * rv_guest_libvirt_start:
+ * @conn: a connection
+ * @xml: domain XML
+ * @ret: (out): the running transient domain, written only on success
+ * @error: (optional): RV_ERROR_FAILED "Failed to start domain 'NAME': MSG"
+ *
+ * virDomainCreateXML(VIR_DOMAIN_START_AUTODESTROY).
+ *
+ * Returns: 0; -EPERM when libvirt could not give vCPU threads their
+ * real-time scheduler (rv_guest_libvirt_is_rt_sched_error()); -EIO else.
+ */
+int rv_guest_libvirt_start(virConnectPtr conn, const char *xml, virDomainPtr *ret,
+                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_guest_libvirt_is_rt_sched_error:
+ * @message: a libvirt error message
+ *
+ * True for libvirt's "Cannot set scheduler parameters for pid N: Operation
+ * not permitted" (src/util/virprocess.c virProcessSetScheduler()): the
+ * vCPU thread sits in a cpu cgroup (v1) with cpu.rt_runtime_us = 0 on a
+ * kernel with CONFIG_RT_GROUP_SCHED (Documentation/scheduler/
+ * sched-rt-group.rst), so sched_setscheduler(SCHED_FIFO) is refused.
+ */
+bool rv_guest_libvirt_is_rt_sched_error(const char *message);
+
+/* The cause and the fixes of the RT-group failure, one paragraph for users. */
+const char *rv_guest_libvirt_rt_sched_explanation(void);
+
+/**
+ * rv_guest_libvirt_destroy:
+ * @dom: (nullable): a domain
+ *
+ * virDomainDestroy(), errors ignored (the domain may be gone already).
+ */
+void rv_guest_libvirt_destroy(virDomainPtr dom);
+
+/**
+ * rv_guest_libvirt_vcpu_tids:
+ * @dom: a running domain
+ * @ret_tids: (out): host thread id (int) per vCPU, index = vCPU id
+ *            (QMP "cpu-index"), written only on success
+ * @error: (optional): RV_ERROR_FAILED naming the domain and the reply
+ *
+ * Asks QEMU with QMP query-cpus-fast (qemu-qmp-ref(7), "thread-id") via
+ * virDomainQemuMonitorCommand() (libvirt-qemu; the domain is marked
+ * tainted "custom-monitor" in its log, nothing else changes).
+ *
+ * Returns: the number of vCPUs, or -errno.
+ */
+int rv_guest_libvirt_vcpu_tids(virDomainPtr dom, GArray **ret_tids, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
+
+typedef struct {
+    bool virtlogd_started;  /* false: was running already */
+    bool libvirtd_started;
+    char *uri;
+    char *version;          /* hypervisor version, "QEMU 7.2.22" */
+} RvGuestSetupReport;
+
+void rv_guest_setup_report_clear(RvGuestSetupReport *report);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RvGuestSetupReport, rv_guest_setup_report_clear)
+
+/**
+ * rv_guest_libvirt_setup:
+ * @runner: runs virtlogd -d and libvirtd -d
+ * @uri: (nullable): as for rv_guest_libvirt_connect()
+ * @timeout_ms: how long to wait until @uri answers
+ * @ret: (out): what was started
+ * @error: (optional): RV_ERROR_UNSUPPORTED when libvirtd or virtlogd is not
+ *         installed; RV_ERROR_TIMEOUT when the daemon does not answer
+ *
+ * Idempotent: a daemon whose control socket (/run/libvirt/virtlogd-sock,
+ * /run/libvirt/libvirt-sock) accepts a connection is left alone; a stale
+ * socket or pidfile from a dead daemon does not stop the start (the
+ * daemons replace them).
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_guest_libvirt_setup(RvRunner *runner, const char *uri, guint timeout_ms,
+                           RvGuestSetupReport *ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
