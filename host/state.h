@@ -92,6 +92,9 @@ typedef struct {
     char *cgroup_v1_cpu_mount; /* its mount point, NULL when none */
     RvTristate rt_group_sched; /* CONFIG_RT_GROUP_SCHED: cpu.rt_runtime_us exists in a v1 cpu hierarchy */
     RvStateInt cgroup_rt_runtime_us; /* root group's cpu.rt_runtime_us */
+    RvStateInt machine_rt_runtime_us; /* cpu.rt_runtime_us of libvirt's "machine" (or
+                                * machine.slice) group under that hierarchy: 0 there is
+                                * the trap itself */
     RvTristate rt_group_trap;  /* YES: RT group scheduling on a v1 cpu hierarchy, so a new
                                 * child group starts with rt_runtime_us = 0 and libvirt
                                 * cannot make vCPUs SCHED_FIFO (EPERM) */

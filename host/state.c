@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * host/state.c: the effective state of a host (see host/state.h for the
+ * sources of each value).  Unreadable = unknown; malformed = unknown plus a
+ * problem naming the file and the value.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "host/state.h"
+#include "util/error.h"
+
+#ifndef PR_SCHED_CORE
+#define PR_SCHED_CORE 62
+#endif
+#ifndef PR_SCHED_CORE_GET
+#define PR_SCHED_CORE_GET 0
+#endif
+#define RV_PIDTYPE_PID 0   /* include/linux/pid.h enum pid_type */
+
+#define SYSCPU "/sys/devices/system/cpu"
+
+static void
+cpus_clear(RvStateCpus *c)
+{
+    g_free(c->path);
+    g_free(c->raw);
+}
+
+void
+rv_host_state_free(RvHostState *st)
+{
+    if (!st)
+        return;
+    RvStateCpus *sets[] = { &st->possible, &st->present, &st->online, &st->offline,
+                            &st->isolated, &st->nohz_full, &st->workqueue_cpumask };
+    for (size_t i = 0; i < G_N_ELEMENTS(sets); i++)
+        cpus_clear(sets[i]);
+    g_free(st->smt_control);
+    g_free(st->coresched_source);
+    g_free(st->kernel_release);
+    g_free(st->kernel_version);
+    g_free(st->preempt_model);
+    g_free(st->cgroup_v1_cpu_mount);
+    g_free(st->thp_enabled);
+    g_free(st->thp_defrag);
+    g_free(st->cpuidle_driver);
+    g_free(st->cpuidle_governor);
+    if (st->cpus) {
+        for (guint i = 0; i < st->cpus->len; i++) {
+            RvCpuPower *p = &g_array_index(st->cpus, RvCpuPower, i);
+
+            g_free(p->governor);
+            g_free(p->driver);
+            for (guint k = 0; p->idle_states && k < p->idle_states->len; k++)
+                g_free(g_array_index(p->idle_states, RvIdleState, k).name);
+            if (p->idle_states)
+                g_array_unref(p->idle_states);
+        }
+        g_array_unref(st->cpus);
+    }
+    if (st->problems)
+        g_ptr_array_unref(st->problems);
+    g_free(st);
+}
+
+static void
+add_problem(RvHostState *st, RvRoot *root, const char *path, const char *value, const char *why)
+{
+    g_autofree char *where = rv_host_root_resolve(root, path);
+
+    g_ptr_array_add(st->problems, g_strdup_printf("'%s' holds '%s': %s", where, value, why));
+}
+
+static char *
+read_str(RvRoot *root, const char *path)
+{
+    char *v = NULL;
+
+    if (rv_host_root_read_value(root, path, &v, NULL) < 0)
+        return NULL;
+    return v;
+}
+
+static void
+read_cpus(RvHostState *st, RvRoot *root, const char *path, unsigned nr, bool hexmask, RvStateCpus *ret)
+{
+    g_autoptr(GError) err = NULL;
+    int r;
+
+    ret->path = g_strdup(path);
+    ret->raw = read_str(root, path);
+    if (!ret->raw)
+        return;
+    r = hexmask ? rv_host_cpumask_parse(ret->raw, &ret->set, &err)
+                : rv_host_cpulist_parse(ret->raw, nr, &ret->set, &err);
+    if (r < 0) {
+        add_problem(st, root, path, ret->raw, err->message);
+        return;
+    }
+    ret->known = true;
+}
+
+static void
+read_int(RvHostState *st, RvRoot *root, const char *path, RvStateInt *ret)
+{
+    g_autofree char *v = read_str(root, path);
+    char *end;
+    gint64 n;
+
+    if (!v)
+        return;
+    n = g_ascii_strtoll(v, &end, 10);
+    if (!*v || *end) {
+        add_problem(st, root, path, v, "not a decimal integer");
+        return;
+    }
+    ret->known = true;
+    ret->value = n;
+}
+
+/* "always [madvise] never" -> "madvise" */
+static char *
+read_selected(RvHostState *st, RvRoot *root, const char *path)
+{
+    g_autofree char *v = read_str(root, path);
+    const char *a, *b;
+
+    if (!v)
+        return NULL;
+    a = strchr(v, '[');
+    b = a ? strchr(a, ']') : NULL;
+    if (!a || !b) {
+        add_problem(st, root, path, v, "no [selected] value");
+        return NULL;
+    }
+    return g_strndup(a + 1, b - a - 1);
+}
+
+const char *
+rv_host_coresched_state_to_string(RvCoreSchedState s)
+{
+    switch (s) {
+    case RV_CORESCHED_USABLE: return "usable";
+    case RV_CORESCHED_NO_SMT: return "no-smt";
+    case RV_CORESCHED_UNSUPPORTED: return "unsupported";
+    case RV_CORESCHED_UNKNOWN: default: return "unknown";
+    }
+}
+
+RvCoreSchedState
+rv_host_coresched_probe(int *ret_errno)
+{
+    unsigned long cookie = 0;
+    int e = 0;
+    RvCoreSchedState s;
+
+    if (prctl(PR_SCHED_CORE, PR_SCHED_CORE_GET, 0, RV_PIDTYPE_PID, (unsigned long) &cookie) == 0)
+        s = RV_CORESCHED_USABLE;
+    else if ((e = errno) == ENODEV)
+        s = RV_CORESCHED_NO_SMT;
+    else if (e == EINVAL)
+        s = RV_CORESCHED_UNSUPPORTED;
+    else
+        s = RV_CORESCHED_UNKNOWN;
+    if (ret_errno)
+        *ret_errno = e;
+    return s;
+}
+
+/* A v1 hierarchy with the cpu controller, from /proc/mounts:
+ * "cgroup /sys/fs/cgroup/cpu cgroup rw,relatime,cpu 0 0" (also "cpu,cpuacct"). */
+static char *
+find_v1_cpu_mount(const char *mounts)
+{
+    g_auto(GStrv) lines = g_strsplit(mounts, "\n", -1);
+
+    for (guint i = 0; lines[i]; i++) {
+        g_auto(GStrv) f = g_strsplit(lines[i], " ", -1);
+        g_auto(GStrv) opts = NULL;
+
+        if (g_strv_length(f) < 4 || strcmp(f[2], "cgroup") != 0)
+            continue;
+        opts = g_strsplit(f[3], ",", -1);
+        for (guint k = 0; opts[k]; k++)
+            if (strcmp(opts[k], "cpu") == 0)
+                return g_strcompress(f[1]);   /* octal escapes like \040 */
+    }
+    return NULL;
+}
+
+static void
+load_power(RvHostState *st, RvRoot *root)
+{
+    st->cpus = g_array_new(FALSE, TRUE, sizeof(RvCpuPower));
+    if (!st->online.known)
+        return;
+    rv_cpuset_foreach(cpu, &st->online.set) {
+        RvCpuPower p = { .cpu = (unsigned) cpu };
+        g_autofree char *gp = g_strdup_printf(SYSCPU "/cpu%d/cpufreq/scaling_governor", cpu);
+        g_autofree char *dp = g_strdup_printf(SYSCPU "/cpu%d/cpufreq/scaling_driver", cpu);
+        g_autofree char *idir = g_strdup_printf(SYSCPU "/cpu%d/cpuidle", cpu);
+        g_autoptr(GPtrArray) names = NULL;
+
+        p.governor = read_str(root, gp);
+        p.driver = read_str(root, dp);
+        p.idle_states = g_array_new(FALSE, TRUE, sizeof(RvIdleState));
+        if (rv_host_root_list(root, idir, &names, NULL) >= 0) {
+            for (guint i = 0; i < names->len; i++) {
+                const char *n = names->pdata[i];
+                RvIdleState is = { .disabled = RV_TRI_UNKNOWN };
+                g_autofree char *np = NULL, *lp = NULL, *xp = NULL;
+                RvStateInt dis = { 0 };
+                guint64 idx;
+                char *end;
+
+                if (!g_str_has_prefix(n, "state") || !g_ascii_isdigit(n[5]))
+                    continue;
+                idx = g_ascii_strtoull(n + 5, &end, 10);
+                if (*end || idx > 64)
+                    continue;
+                is.index = (unsigned) idx;
+                np = g_strdup_printf("%s/%s/name", idir, n);
+                lp = g_strdup_printf("%s/%s/latency", idir, n);
+                xp = g_strdup_printf("%s/%s/disable", idir, n);
+                is.name = read_str(root, np);
+                read_int(st, root, lp, &is.latency_us);
+                read_int(st, root, xp, &dis);
+                if (dis.known)
+                    is.disabled = dis.value ? RV_TRI_YES : RV_TRI_NO;
+                g_array_append_val(p.idle_states, is);
+            }
+        }
+        g_array_append_val(st->cpus, p);
+    }
+}
+
+int
+rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError **error)
+{
+    g_autoptr(RvHostState) st = g_new0(RvHostState, 1);
+    g_autofree char *mounts = NULL;
+    RvStateInt smt_active = { 0 }, rt_flag = { 0 };
+
+    (void) error;
+    st->problems = g_ptr_array_new_with_free_func(g_free);
+    read_cpus(st, root, SYSCPU "/possible", 0, false, &st->possible);
+    if (!nr_cpu_ids && st->possible.known)
+        nr_cpu_ids = (unsigned) (rv_cpuset_last(&st->possible.set) + 1);
+    read_cpus(st, root, SYSCPU "/present", nr_cpu_ids, false, &st->present);
+    read_cpus(st, root, SYSCPU "/online", nr_cpu_ids, false, &st->online);
+    read_cpus(st, root, SYSCPU "/offline", nr_cpu_ids, false, &st->offline);
+    read_cpus(st, root, SYSCPU "/isolated", nr_cpu_ids, false, &st->isolated);
+    read_cpus(st, root, SYSCPU "/nohz_full", nr_cpu_ids, false, &st->nohz_full);
+    read_cpus(st, root, "/sys/devices/virtual/workqueue/cpumask", 0, true, &st->workqueue_cpumask);
+
+    st->smt_control = read_str(root, SYSCPU "/smt/control");
+    read_int(st, root, SYSCPU "/smt/active", &smt_active);
+    st->smt_active = smt_active.known ? (smt_active.value ? RV_TRI_YES : RV_TRI_NO) : RV_TRI_UNKNOWN;
+    if (st->smt_control) {
+        static const char *const ok[] = { "on", "off", "forceoff", "notsupported", "notimplemented" };
+        bool found = false;
+
+        for (size_t i = 0; i < G_N_ELEMENTS(ok); i++)
+            found = found || strcmp(ok[i], st->smt_control) == 0;
+        /* Linux 6.6+ also accepts a thread count ("2") */
+        if (!found && !g_ascii_isdigit(st->smt_control[0])) {
+            add_problem(st, root, SYSCPU "/smt/control", st->smt_control, "not an SMT control state");
+            g_clear_pointer(&st->smt_control, g_free);
+        }
+    }
+
+    if (rv_host_root_is_live(root)) {
+        st->coresched = rv_host_coresched_probe(&st->coresched_errno);
+        st->coresched_source = g_strdup("prctl(PR_SCHED_CORE, PR_SCHED_CORE_GET)");
+    } else {
+        g_autofree char *rec = read_str(root, "/rtvirt/coresched");
+
+        if (rec) {
+            st->coresched_source = g_strdup("fixture record /rtvirt/coresched");
+            if (!strcmp(rec, "usable"))
+                st->coresched = RV_CORESCHED_USABLE;
+            else if (!strcmp(rec, "ENODEV"))
+                st->coresched = RV_CORESCHED_NO_SMT, st->coresched_errno = ENODEV;
+            else if (!strcmp(rec, "EINVAL"))
+                st->coresched = RV_CORESCHED_UNSUPPORTED, st->coresched_errno = EINVAL;
+            else
+                add_problem(st, root, "/rtvirt/coresched", rec, "expected usable, ENODEV or EINVAL");
+        }
+    }
+
+    st->kernel_release = read_str(root, "/proc/sys/kernel/osrelease");
+    st->kernel_version = read_str(root, "/proc/sys/kernel/version");
+    read_int(st, root, "/sys/kernel/realtime", &rt_flag);
+    st->preempt_rt = RV_TRI_UNKNOWN;
+    if (rt_flag.known && rt_flag.value == 1)
+        st->preempt_rt = RV_TRI_YES;
+    if (st->kernel_version) {
+        /* init/version-timestamp.c UTS_VERSION: "#1 SMP PREEMPT_RT ..." */
+        g_auto(GStrv) w = g_strsplit(st->kernel_version, " ", -1);
+        const char *model = "none";
+
+        for (guint i = 0; w[i]; i++) {
+            if (!strcmp(w[i], "PREEMPT_RT")) model = "PREEMPT_RT";
+            else if (!strcmp(w[i], "PREEMPT_DYNAMIC") && strcmp(model, "PREEMPT_RT")) model = "PREEMPT_DYNAMIC";
+            else if (!strcmp(w[i], "PREEMPT") && !strcmp(model, "none")) model = "PREEMPT";
+        }
+        st->preempt_model = g_strdup(model);
+        if (st->preempt_rt == RV_TRI_UNKNOWN)
+            st->preempt_rt = !strcmp(model, "PREEMPT_RT") ? RV_TRI_YES : RV_TRI_NO;
+    }
+
+    read_int(st, root, "/proc/sys/kernel/sched_rt_runtime_us", &st->rt_runtime_us);
+    read_int(st, root, "/proc/sys/kernel/sched_rt_period_us", &st->rt_period_us);
+
+    st->cgroup_v1_cpu = RV_TRI_UNKNOWN;
+    st->rt_group_sched = RV_TRI_UNKNOWN;
+    st->rt_group_trap = RV_TRI_UNKNOWN;
+    if (rv_host_root_read(root, "/proc/mounts", &mounts, NULL) >= 0) {
+        st->cgroup_v1_cpu_mount = find_v1_cpu_mount(mounts);
+        st->cgroup_v1_cpu = st->cgroup_v1_cpu_mount ? RV_TRI_YES : RV_TRI_NO;
+        if (st->cgroup_v1_cpu_mount) {
+            g_autofree char *p = g_build_filename(st->cgroup_v1_cpu_mount, "cpu.rt_runtime_us", NULL);
+            g_autofree char *q = g_build_filename(st->cgroup_v1_cpu_mount, "cpu.shares", NULL);
+
+            if (rv_host_root_exists(root, p)) {
+                st->rt_group_sched = RV_TRI_YES;
+                read_int(st, root, p, &st->cgroup_rt_runtime_us);
+                for (const char *const *g = (const char *const[]) { "machine", "machine.slice", NULL }; *g; g++) {
+                    g_autofree char *mp = g_build_filename(st->cgroup_v1_cpu_mount, *g,
+                                                           "cpu.rt_runtime_us", NULL);
+                    if (rv_host_root_exists(root, mp)) {
+                        read_int(st, root, mp, &st->machine_rt_runtime_us);
+                        break;
+                    }
+                }
+            } else if (rv_host_root_exists(root, q)) {
+                /* the hierarchy is readable and has no RT knob */
+                st->rt_group_sched = RV_TRI_NO;
+            }
+            st->rt_group_trap = st->rt_group_sched;
+        } else {
+            /* cgroup v2 only: the cpu controller refuses RT group
+             * scheduling's per-group budget; libvirt's v2 path does not
+             * hit the v1 trap */
+            st->rt_group_trap = RV_TRI_NO;
+        }
+    }
+
+    read_int(st, root, "/proc/sys/kernel/timer_migration", &st->timer_migration);
+    read_int(st, root, "/proc/sys/kernel/numa_balancing", &st->numa_balancing);
+    read_int(st, root, "/proc/sys/kernel/nmi_watchdog", &st->nmi_watchdog);
+    st->thp_enabled = read_selected(st, root, "/sys/kernel/mm/transparent_hugepage/enabled");
+    st->thp_defrag = read_selected(st, root, "/sys/kernel/mm/transparent_hugepage/defrag");
+    read_int(st, root, "/sys/kernel/mm/ksm/run", &st->ksm_run);
+    st->cpuidle_driver = read_str(root, SYSCPU "/cpuidle/current_driver");
+    st->cpuidle_governor = read_str(root, SYSCPU "/cpuidle/current_governor_ro");
+    if (!st->cpuidle_governor)
+        st->cpuidle_governor = read_str(root, SYSCPU "/cpuidle/current_governor");
+    load_power(st, root);
+
+    *ret = g_steal_pointer(&st);
+    return 0;
+}
