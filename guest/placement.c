@@ -104,7 +104,7 @@ rv_guest_host_cpus_apply_partition(RvGuestHostCpus *host, const RvHostPartition 
     rv_guest_host_cpus_set_isolated(host, &iso, source);
     rv_cpuset_and(&host->housekeeping, &part->housekeeping_online, &host->online);
     /* the host's SMT policy keeps these idle whatever the guest says */
-    rv_cpuset_or(&host->reserved, &host->reserved, &part->idle_siblings);
+    rv_cpuset_and(&host->kept_idle, &part->idle_siblings, &iso);
 }
 
 int
@@ -204,6 +204,9 @@ add_note(RvGuestPlacement *p, const char *fmt, ...)
     va_end(ap);
 }
 
+/* "s" for a plural count (messages read "1 RT vCPU", "3 RT vCPUs"). */
+#define PL(n) ((n) == 1 ? "" : "s")
+
 static char *
 fmt_list(const RvCpuSet *set)
 {
@@ -229,7 +232,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
     g_autoptr(RvGuestPlacement) p = NULL;
     g_autofree char *base = g_path_get_basename(profile->path ? profile->path : profile->name);
     g_autoptr(GArray) cands = g_array_new(FALSE, TRUE, sizeof(CoreCand));
-    RvCpuSet candidates, housekeeping, nonrt_vcpus, all_vcpus, rt_taken;
+    RvCpuSet candidates, housekeeping, nonrt_vcpus, all_vcpus, rt_taken, kept_idle, split_sib;
     unsigned n_rt = rv_cpuset_count(&profile->rt_vcpus);
     unsigned T = profile->threads_per_core ? profile->threads_per_core : 1;
     bool idle = profile->host_sibling == RV_GUEST_SIBLING_IDLE;
@@ -250,12 +253,14 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
     if (n_rt > 0 && rv_cpuset_is_empty(&candidates)) {
         if (profile->require_isolated)
             return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                "%s: %u RT vCPUs need %u isolated CPUs, host has 0 (%s is empty)",
-                                base, n_rt, n_rt, host->isolated_source);
+                                "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has 0 (%s is empty)",
+                                base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt),
+                                host->isolated_source);
         if (host->cores->len < 2)
             return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                "%s: %u RT vCPUs need a CPU outside the boot CPU's core, host has %u online core",
-                                base, n_rt, host->cores->len);
+                                "%s: %u RT vCPU%s need%s a CPU outside the boot CPU's core, host has %u online core%s",
+                                base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", host->cores->len,
+                                PL(host->cores->len));
         /* No isolation at all: the boot CPU's core (the first online
          * core: CPU 0 may be offline, as on s390) keeps the housekeeping,
          * every other online CPU is a candidate, each with a NOTE. */
@@ -264,6 +269,8 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         rv_cpuset_andnot(&candidates, &host->online, &housekeeping);
     }
     rv_cpuset_andnot(&candidates, &candidates, &host->reserved);
+    rv_cpuset_and(&kept_idle, &host->kept_idle, &candidates);
+    rv_cpuset_andnot(&candidates, &candidates, &kept_idle);
 
     if (rv_cpuset_is_empty(&housekeeping)) {
         g_autofree char *l = fmt_list(&host->isolated);
@@ -273,16 +280,23 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
                             base, l);
     }
 
-    /* Candidate cores, host order. */
+    /* Candidate cores, host order; split_sib collects the threads that
+     * keep a candidate core from being whole (for the refusal message). */
+    rv_cpuset_zero(&split_sib);
     for (guint i = 0; i < host->cores->len; i++) {
         const RvCpuSet *c = &g_array_index(host->cores, RvCpuSet, i);
         CoreCand cc;
+
+        RvCpuSet free_or_idle, other;
 
         cc.threads = *c;
         rv_cpuset_and(&cc.usable, c, &candidates);
         if (rv_cpuset_is_empty(&cc.usable))
             continue;
-        cc.whole = rv_cpuset_equal(&cc.usable, c);
+        rv_cpuset_or(&free_or_idle, &candidates, &kept_idle);
+        rv_cpuset_andnot(&other, c, &free_or_idle);
+        cc.whole = rv_cpuset_is_empty(&other);
+        rv_cpuset_or(&split_sib, &split_sib, &other);
         n_whole += cc.whole && rv_cpuset_count(&cc.usable) >= T;
         n_usable_cpus += rv_cpuset_count(&cc.usable);
         g_array_append_val(cands, cc);
@@ -314,8 +328,8 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         rv_cpuset_and(&r, &host->reserved, &host->isolated);
         res = rv_host_cpulist_format(&r);
         return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                            "%s: %u RT vCPUs need %u isolated CPUs, host has %u (%s)%s%s%s",
-                            base, n_rt, n_rt, n_usable_cpus, l,
+                            "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has %u (%s)%s%s%s",
+                            base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt), n_usable_cpus, l,
                             *res ? "; " : "", *res ? res : "",
                             *res ? " held by other guests" : "");
     }
@@ -369,15 +383,19 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         }
         if (have < need_cores) {
             g_autofree char *l = fmt_list(&candidates);
+            g_autofree char *sl = rv_host_cpulist_format(&split_sib);
+            g_autofree char *why = *sl && idle
+                ? g_strdup_printf("; their SMT siblings %s are not isolated or are held", sl)
+                : g_strdup("");
 
             if (T == 1)
                 return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                    "%s: %u RT vCPUs need %u whole isolated cores (host_sibling = idle: SMT siblings isolated too, kept idle), host has %u (isolated CPUs %s)",
-                                    base, n_rt, need_cores, have, l);
+                                    "%s: %u RT vCPU%s need%s %u whole isolated core%s (host_sibling = idle: SMT siblings isolated too, kept idle), host has %u (isolated CPUs %s)%s",
+                                    base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", need_cores, PL(need_cores), have, l, why);
             return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                "%s: %u RT guest cores of %u threads need %u isolated host cores with %u SMT threads each%s, host has %u (isolated CPUs %s)",
-                                base, need_cores, T, need_cores, T,
-                                idle ? " (whole cores, host_sibling = idle)" : "", have, l);
+                                "%s: %u RT guest core%s of %u threads need%s %u isolated host core%s with %u SMT threads each%s, host has %u (isolated CPUs %s)%s",
+                                base, need_cores, PL(need_cores), T, need_cores == 1 ? "s" : "", need_cores, PL(need_cores), T,
+                                idle ? " (whole cores, host_sibling = idle)" : "", have, l, why);
         }
         for (unsigned k = 0; k < profile->vcpus / T; k++) {
             const CoreCand *cc = NULL;
@@ -498,14 +516,16 @@ rv_guest_placement_format(const RvGuestPlacement *placement)
     if (placement->emulator_pinned) {
         g_autofree char *l = rv_host_cpulist_format(&placement->emulator);
 
-        g_string_append_printf(s, "emulator -> CPUs %s\n", l);
+        g_string_append_printf(s, "emulator -> CPU%s %s\n",
+                               rv_cpuset_count(&placement->emulator) == 1 ? "" : "s", l);
     } else {
         g_string_append(s, "emulator -> unpinned\n");
     }
     if (!rv_cpuset_is_empty(&placement->idle_siblings)) {
         g_autofree char *l = rv_host_cpulist_format(&placement->idle_siblings);
 
-        g_string_append_printf(s, "idle siblings -> CPUs %s\n", l);
+        g_string_append_printf(s, "idle siblings -> CPU%s %s\n",
+                               rv_cpuset_count(&placement->idle_siblings) == 1 ? "" : "s", l);
     }
     for (guint i = 0; i < placement->notes->len; i++)
         g_string_append_printf(s, "%s\n", (const char *) placement->notes->pdata[i]);

@@ -50,6 +50,9 @@ typedef struct {
                              * default: online minus isolated */
     RvCpuSet reserved;      /* CPUs other guests already hold: never used for
                              * RT vCPUs of this guest (rtvirt run fills it) */
+    RvCpuSet kept_idle;     /* isolated CPUs the HOST keeps idle (host
+                             * profile smt = idle-siblings): never given to
+                             * a vCPU, yet they leave their core whole */
     char *isolated_source;  /* where @isolated came from, for messages:
                              * "/sys/devices/system/cpu/isolated", "host
                              * profile rt-host.ini" */
@@ -91,7 +94,7 @@ int rv_guest_host_cpus_from_topology(const RvTopology *topo, RvGuestHostCpus **r
 
 /* Takes isolated/housekeeping from a host profile's partition
  * (host/partition.h: whole cores) instead of the host's current state;
- * the partition's idle SMT siblings join @host->reserved.  @source names
+ * the partition's idle SMT siblings are @host->kept_idle.  @source names
  * it for messages ("host profile rt-host.ini"). */
 void rv_guest_host_cpus_apply_partition(RvGuestHostCpus *host, const RvHostPartition *part,
                                         const char *source);
