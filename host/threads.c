@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * host/threads.c: RT-relevant kernel threads and the tasks that last ran
+ * on given CPUs, from /proc through an RvRoot.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/threads.h"
+#include "util/error.h"
+
+#define RV_PF_KTHREAD 0x00200000u   /* include/linux/sched.h */
+
+void
+rv_host_task_clear(RvTask *t)
+{
+    if (!t)
+        return;
+    g_free(t->comm);
+    g_free(t->affinity_list);
+    t->comm = t->affinity_list = NULL;
+}
+
+static void
+task_array_clear(gpointer p)
+{
+    rv_host_task_clear(p);
+}
+
+const char *
+rv_host_sched_policy_name(int policy)
+{
+    static char buf[8][24];
+    static unsigned n;
+
+    switch (policy) {
+    case 0: return "OTHER";
+    case 1: return "FIFO";
+    case 2: return "RR";
+    case 3: return "BATCH";
+    case 5: return "IDLE";
+    case 6: return "DEADLINE";
+    default:
+        /* small rotating buffer: only for unusual values in messages */
+        n = (n + 1) % G_N_ELEMENTS(buf);
+        g_snprintf(buf[n], sizeof(buf[n]), "policy-%d", policy);
+        return buf[n];
+    }
+}
+
+static bool
+to_int(const char *s, gint64 min, gint64 max, gint64 *ret)
+{
+    char *end;
+    gint64 v;
+
+    if (!s || !*s)
+        return false;
+    errno = 0;
+    v = g_ascii_strtoll(s, &end, 10);
+    if (*end || errno || v < min || v > max)
+        return false;
+    *ret = v;
+    return true;
+}
+
+int
+rv_host_parse_proc_stat(const char *line, RvTask *ret)
+{
+    const char *open, *close;
+    g_auto(GStrv) tok = NULL;
+    RvTask t = { 0 };
+    gint64 pid, flags, nice, cpu, prio, policy;
+
+    if (!line)
+        return -EINVAL;
+    open = strchr(line, '(');
+    close = strrchr(line, ')');    /* comm may hold ')' and spaces */
+    if (!open || !close || close < open || close[1] != ' ')
+        return -EINVAL;
+    {
+        g_autofree char *p = g_strndup(line, open - line);
+        if (!to_int(g_strstrip(p), 1, G_MAXINT, &pid))
+            return -EINVAL;
+    }
+    tok = g_strsplit(close + 2, " ", -1);
+    if (g_strv_length(tok) < 39)
+        return -EINVAL;
+    g_strstrip(tok[38]);
+    if (!to_int(tok[6], 0, G_MAXUINT32, &flags) ||
+        !to_int(tok[16], -20, 19, &nice) ||
+        !to_int(tok[36], 0, RV_CPUSET_MAX - 1, &cpu) ||
+        !to_int(tok[37], 0, 99, &prio) ||
+        !to_int(tok[38], 0, 16, &policy))
+        return -EINVAL;
+    t.pid = (int) pid;
+    t.tgid = (int) pid;
+    t.comm = g_strndup(open + 1, close - open - 1);
+    t.kthread = (flags & RV_PF_KTHREAD) != 0;
+    t.nice = (int) nice;
+    t.last_cpu = (int) cpu;
+    t.rt_priority = (int) prio;
+    t.policy = (int) policy;
+    *ret = t;
+    return 0;
+}
+
+/* Cpus_allowed_list from /proc/.../status */
+static void
+read_affinity(RvRoot *root, const char *dir, RvTask *t)
+{
+    g_autofree char *path = g_strdup_printf("%s/status", dir);
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+
+    if (rv_host_root_read(root, path, &text, NULL) < 0)
+        return;
+    lines = g_strsplit(text, "\n", -1);
+    for (guint i = 0; lines[i]; i++) {
+        if (g_str_has_prefix(lines[i], "Cpus_allowed_list:")) {
+            g_autofree char *v = g_strstrip(g_strdup(lines[i] + 18));
+
+            if (rv_host_cpulist_parse(v, 0, &t->affinity, NULL) == 0) {
+                t->has_affinity = true;
+                t->affinity_list = g_steal_pointer(&v);
+            }
+        } else if (g_str_has_prefix(lines[i], "Kthread:")) {
+            t->kthread = t->kthread || atoi(lines[i] + 8) == 1;
+        }
+    }
+}
+
+static bool
+is_pid_name(const char *n)
+{
+    if (!*n)
+        return false;
+    for (const char *p = n; *p; p++)
+        if (!g_ascii_isdigit(*p))
+            return false;
+    return strlen(n) < 11;
+}
+
+static const char *const rt_prefixes[] = {
+    "rcuc/", "rcub/", "rcuop/", "rcuos/", "rcuog/", "rcu_preempt", "rcu_sched", "rcu_exp",
+    "rcu_tasks", "ksoftirqd/", "ktimers/", "irq/", "irq_work/", "migration/", "watchdog/",
+    "cpuhp/", "idle_inject/", "posixcputmr/", "kthreadd",
+};
+
+static bool
+is_rt_relevant(const RvTask *t)
+{
+    if (!t->kthread)
+        return false;
+    if (t->policy == 1 || t->policy == 2 || t->policy == 6)
+        return true;
+    for (size_t i = 0; i < G_N_ELEMENTS(rt_prefixes); i++)
+        if (g_str_has_prefix(t->comm, rt_prefixes[i]))
+            return true;
+    return false;
+}
+
+static gint
+rt_cmp(gconstpointer a, gconstpointer b)
+{
+    const RvTask *x = a, *y = b;
+
+    if (x->rt_priority != y->rt_priority)
+        return y->rt_priority - x->rt_priority;
+    return g_strcmp0(x->comm, y->comm) ?: x->pid - y->pid;
+}
+
+static bool
+read_stat(RvRoot *root, const char *dir, RvTask *ret)
+{
+    g_autofree char *path = g_strdup_printf("%s/stat", dir);
+    g_autofree char *line = NULL;
+
+    if (rv_host_root_read(root, path, &line, NULL) < 0)
+        return false;
+    return rv_host_parse_proc_stat(line, ret) == 0;
+}
+
+int
+rv_host_rt_threads_load(RvRoot *root, GArray **ret, unsigned *ret_skipped, GError **error)
+{
+    g_autoptr(GPtrArray) names = NULL;
+    g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(RvTask));
+    unsigned skipped = 0;
+    int r;
+
+    g_array_set_clear_func(out, task_array_clear);
+    r = rv_host_root_list(root, "/proc", &names, error);
+    if (r < 0)
+        return r;
+    for (guint i = 0; i < names->len; i++) {
+        g_autofree char *dir = NULL;
+        RvTask t = { 0 };
+
+        if (!is_pid_name(names->pdata[i]))
+            continue;
+        dir = g_strdup_printf("/proc/%s", (char *) names->pdata[i]);
+        if (!read_stat(root, dir, &t)) {
+            /* gone meanwhile, or unparsable */
+            if (rv_host_root_exists(root, dir))
+                skipped++;
+            continue;
+        }
+        read_affinity(root, dir, &t);
+        if (!is_rt_relevant(&t)) {
+            rv_host_task_clear(&t);
+            continue;
+        }
+        g_array_append_val(out, t);
+    }
+    g_array_sort(out, rt_cmp);
+    if (ret_skipped)
+        *ret_skipped = skipped;
+    *ret = g_steal_pointer(&out);
+    return 0;
+}
+
+static gint
+cpu_cmp(gconstpointer a, gconstpointer b)
+{
+    const RvTask *x = a, *y = b;
+
+    if (x->last_cpu != y->last_cpu)
+        return x->last_cpu - y->last_cpu;
+    return x->pid - y->pid;
+}
+
+int
+rv_host_tasks_on_cpus(RvRoot *root, const RvCpuSet *cpus, GArray **ret, GError **error)
+{
+    g_autoptr(GPtrArray) names = NULL;
+    g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(RvTask));
+    int r;
+
+    g_array_set_clear_func(out, task_array_clear);
+    r = rv_host_root_list(root, "/proc", &names, error);
+    if (r < 0)
+        return r;
+    if (rv_cpuset_is_empty(cpus)) {
+        *ret = g_steal_pointer(&out);
+        return 0;
+    }
+    for (guint i = 0; i < names->len; i++) {
+        g_autofree char *tdir = NULL;
+        g_autoptr(GPtrArray) tids = NULL;
+
+        if (!is_pid_name(names->pdata[i]))
+            continue;
+        tdir = g_strdup_printf("/proc/%s/task", (char *) names->pdata[i]);
+        if (rv_host_root_list(root, tdir, &tids, NULL) < 0)
+            continue;
+        for (guint k = 0; k < tids->len; k++) {
+            g_autofree char *dir = NULL;
+            RvTask t = { 0 };
+
+            if (!is_pid_name(tids->pdata[k]))
+                continue;
+            dir = g_strdup_printf("%s/%s", tdir, (char *) tids->pdata[k]);
+            if (!read_stat(root, dir, &t))
+                continue;
+            if (!rv_cpuset_isset(cpus, t.last_cpu)) {
+                rv_host_task_clear(&t);
+                continue;
+            }
+            t.tgid = atoi(names->pdata[i]);
+            read_affinity(root, dir, &t);
+            g_array_append_val(out, t);
+        }
+    }
+    g_array_sort(out, cpu_cmp);
+    *ret = g_steal_pointer(&out);
+    return 0;
+}

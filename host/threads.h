@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * host/threads.h: kernel threads that matter for real-time (rcuc, rcub,
+ * rcuop, ksoftirqd, ktimers, irq/N-name, migration, ... and every kernel thread
+ * with an RT policy) with policy, priority and affinity, and the tasks that
+ * last ran on given (isolated) CPUs.
+ *
+ * Sources: /proc/PID/stat (Documentation/filesystems/proc.rst, table 1-4:
+ * field 9 flags, 39 processor, 40 rt_priority, 41 policy), /proc/PID/status
+ * (Cpus_allowed_list, Kthread), /proc/PID/task/TID/stat.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <glib.h>
+
+#include "host/cpulist.h"
+#include "host/fsroot.h"
+
+typedef struct {
+    int pid;              /* thread id */
+    int tgid;             /* process id (= pid for kernel threads) */
+    char *comm;           /* "ksoftirqd/3", "irq/24-ACPI:Ged" */
+    bool kthread;         /* PF_KTHREAD (0x00200000) in stat flags, or child of kthreadd */
+    int policy;           /* SCHED_OTHER 0, FIFO 1, RR 2, BATCH 3, IDLE 5, DEADLINE 6 */
+    int rt_priority;      /* 1..99 for FIFO/RR, 0 otherwise */
+    int nice;
+    int last_cpu;         /* stat field 39: CPU it last ran on */
+    bool has_affinity;
+    RvCpuSet affinity;    /* Cpus_allowed_list */
+    char *affinity_list;  /* as the kernel printed it */
+} RvTask;
+
+void rv_host_task_clear(RvTask *t);
+
+/* "FIFO", "RR", "OTHER", "BATCH", "IDLE", "DEADLINE", or "policy-N". */
+const char *rv_host_sched_policy_name(int policy);
+
+/**
+ * rv_host_rt_threads_load:
+ * @root: live host or fixture tree
+ * @ret: (out): GArray of RvTask: kernel threads named like the RT-relevant
+ *       ones or running FIFO/RR, sorted by rt_priority (highest first), then name
+ *
+ * Processes that vanish while being read are skipped; a stat line that
+ * cannot be parsed is skipped and counted in @ret_skipped (optional).
+ *
+ * Returns: 0 or -errno (only when /proc cannot be listed).
+ */
+int rv_host_rt_threads_load(RvRoot *root, GArray **ret, unsigned *ret_skipped,
+                            GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_tasks_on_cpus:
+ * @cpus: the CPUs of interest (isolated/nohz_full)
+ * @ret: (out): GArray of RvTask for every thread (/proc/PID/task/TID) whose
+ *       last CPU is in @cpus, sorted by CPU then pid.  Per-CPU kernel
+ *       threads bound to that one CPU (ksoftirqd/N, migration/N) are
+ *       included; callers tell them apart with ->kthread and ->affinity.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_host_tasks_on_cpus(RvRoot *root, const RvCpuSet *cpus, GArray **ret,
+                          GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* Exposed for the fuzzer and tests: parses one /proc/PID/stat line. */
+int rv_host_parse_proc_stat(const char *line, RvTask *ret);
