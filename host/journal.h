@@ -210,3 +210,14 @@ void rv_host_journal_set_custom_handler(RvJournal *journal, const char *type,
  */
 int rv_host_journal_revert(RvJournal *journal, guint *ret_restored, GPtrArray **ret_notes,
                            GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_journal_normalize_value:
+ * @raw: an attribute as read from sysfs/procfs
+ *
+ * Returns: (transfer full): the value to write back to get @raw again:
+ * whitespace stripped, and for a choice attribute that reads as
+ * "always [madvise] never" (Documentation/admin-guide/mm/transhuge.rst,
+ * block/elevator.c elv_iosched_show()) the bracketed word.
+ */
+char *rv_host_journal_normalize_value(const char *raw);
