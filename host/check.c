@@ -360,10 +360,16 @@ per_socket_satisfied(Ctx *c, const RvCpuSet *iso, GString *why)
             rv_cpuset_and(&on, &core->threads, &c->topo->online);
             if (rv_cpuset_is_empty(&on))
                 continue;
-            if (rv_cpuset_is_subset(&on, iso))
+            if (rv_cpuset_is_subset(&on, iso)) {
                 isol++;
-            else
+            } else if (rv_cpuset_intersects(&on, iso)) {
+                g_autofree char *l = fmt_cpus(&on);
+                g_string_append_printf(why, "%score %s split between isolated and housekeeping",
+                                       why->len ? "; " : "", l);
+                return false;
+            } else {
                 hk++;
+            }
         }
         g_string_append_printf(why, "%spackage %d: %u housekeeping, %u isolated cores",
                                why->len ? "; " : "", g->id, hk, isol);
@@ -420,8 +426,8 @@ check_partition(Ctx *c)
             g_autofree char *e = fmt_cpus(&c->rep->isolated), *a = fmt_cpus(&c->iso_actual);
             add(c, RV_CHECK_FAIL, "isolation.mismatch", &c->iso_actual, e, a,
                 "boot with the profile's arguments: rtvirt host bootargs PROFILE --install, then reboot",
-                "the isolation in effect leaves fewer than %u housekeeping core(s) in a package (%s)",
-                p->housekeeping_cores_per_socket, why->str);
+                "the isolation in effect does not leave %u whole housekeeping core(s) per "
+                "package: %s", p->housekeeping_cores_per_socket, why->str);
         }
     }
 
@@ -553,6 +559,8 @@ check_cpulist_arg(Ctx *c, const char *name, const RvCmdlineCpus *arg, bool wante
 {
     g_autofree char *w = fmt_cpus(want);
     g_autofree char *expect = g_strdup_printf("%s=%s%s", name, want_prefix ? want_prefix : "", w);
+    g_autofree char *found = arg->present ? g_strdup_printf("%s=%s", name, arg->value ? arg->value : "")
+                                          : NULL;
 
     if (!wanted)
         return;
@@ -563,7 +571,7 @@ check_cpulist_arg(Ctx *c, const char *name, const RvCmdlineCpus *arg, bool wante
         return;
     }
     if (arg->parse_error || arg->ignored) {
-        add(c, RV_CHECK_FAIL, "bootarg.ignored", NULL, expect, arg->value,
+        add(c, RV_CHECK_FAIL, "bootarg.ignored", NULL, expect, found,
             "rtvirt host bootargs PROFILE --install, then reboot",
             "%s=%s is ignored by the kernel: %s", name, arg->value,
             arg->note ? arg->note : "invalid cpulist");
@@ -571,12 +579,32 @@ check_cpulist_arg(Ctx *c, const char *name, const RvCmdlineCpus *arg, bool wante
     }
     if (!rv_cpuset_equal(&arg->effective, want)) {
         g_autofree char *a = fmt_cpus(&arg->effective);
-        add(c, RV_CHECK_FAIL, "bootarg.mismatch", want, expect, arg->value,
+        add(c, RV_CHECK_FAIL, "bootarg.mismatch", want, expect, found,
             "rtvirt host bootargs PROFILE --install, then reboot",
             "%s= covers CPUs %s, the profile wants %s", name, a, w);
         return;
     }
-    add(c, RV_CHECK_PASS, "bootarg.ok", want, expect, arg->value, NULL,
+    if (strcmp(name, "isolcpus") == 0 && c->p->isolcpus_flags) {
+        g_autoptr(GString) lack = g_string_new(NULL);
+
+        for (int i = 0; c->p->isolcpus_flags[i]; i++) {
+            const char *fl = c->p->isolcpus_flags[i];
+            unsigned bit = strcmp(fl, "domain") == 0 ? RV_ISOL_DOMAIN
+                         : strcmp(fl, "nohz") == 0 ? RV_ISOL_NOHZ : RV_ISOL_MANAGED_IRQ;
+
+            if (!(c->cmd->isolcpus_flags & bit))
+                g_string_append_printf(lack, "%s%s", lack->len ? "," : "", fl);
+        }
+        if (lack->len) {
+            add(c, RV_CHECK_FAIL, "bootarg.mismatch", NULL, expect, found,
+                "rtvirt host bootargs PROFILE --install, then reboot",
+                "isolcpus= names the right CPUs but lacks the flag(s) %s%s", lack->str,
+                strstr(lack->str, "managed_irq")
+                    ? " (managed IRQs, e.g. NVMe queues, then keep firing on isolated CPUs)" : "");
+            return;
+        }
+    }
+    add(c, RV_CHECK_PASS, "bootarg.ok", want, expect, found, NULL,
         "%s=%s as the profile wants", name, arg->value);
 }
 
@@ -646,18 +674,6 @@ check_bootargs(Ctx *c)
             flags = g_strdup_printf("%s,", j);
         }
         check_cpulist_arg(c, "isolcpus", &cmd->isolcpus, p->isolcpus == RV_HOST_TRI_YES, iso, flags);
-        if (p->isolcpus == RV_HOST_TRI_YES && cmd->isolcpus.present && p->isolcpus_flags) {
-            unsigned want = 0;
-
-            for (int i = 0; p->isolcpus_flags[i]; i++)
-                want |= strcmp(p->isolcpus_flags[i], "domain") == 0 ? RV_ISOL_DOMAIN
-                      : strcmp(p->isolcpus_flags[i], "nohz") == 0 ? RV_ISOL_NOHZ
-                      : RV_ISOL_MANAGED_IRQ;
-            if ((cmd->isolcpus_flags & want) != want)
-                add(c, RV_CHECK_FAIL, "bootarg.mismatch", NULL, flags, cmd->isolcpus.value,
-                    "rtvirt host bootargs PROFILE --install, then reboot",
-                    "isolcpus=%s lacks flags the profile wants (%s)", cmd->isolcpus.value, flags);
-        }
         check_cpulist_arg(c, "nohz_full", &cmd->nohz_full, p->nohz_full == RV_HOST_TRI_YES, iso, NULL);
         check_cpulist_arg(c, "rcu_nocbs", &cmd->rcu_nocbs, p->rcu_nocbs == RV_HOST_TRI_YES, iso, NULL);
         check_cpulist_arg(c, "irqaffinity", &cmd->irqaffinity, p->irqaffinity == RV_HOST_TRI_YES, hk, NULL);
@@ -734,7 +750,7 @@ check_bootargs(Ctx *c)
 
             rv_cpuset_and(&o, &cmd->irqaffinity.effective, &c->iso_actual);
             os = fmt_cpus(&o);
-            add(c, RV_CHECK_FAIL, "irqaffinity.overlaps-isolated", &o, NULL, cmd->irqaffinity.value,
+            add(c, RV_CHECK_FAIL, "irqaffinity.overlaps-isolated", &o, NULL, NULL,
                 "set irqaffinity= to the housekeeping CPUs only",
                 "irqaffinity=%s includes isolated CPUs %s", cmd->irqaffinity.value, os);
         }
@@ -992,9 +1008,12 @@ check_runtime(Ctx *c)
             add(c, RV_CHECK_FAIL, "governor", &bad, p->governor, seen->str, apply,
                 "CPUs %s run cpufreq governor %s, the profile wants %s", b, seen->str, p->governor);
         } else if (c->st->cpus->len && rv_cpuset_count(&none) == c->st->cpus->len) {
-            add(c, RV_CHECK_NOTE, "governor.no-cpufreq", NULL, p->governor, "none", NULL,
-                "no cpufreq on this host (firmware or hypervisor sets the frequency): "
-                "governor %s cannot be set", p->governor);
+            add(c, RV_CHECK_NOTE, "governor.no-cpufreq", NULL, p->governor,
+                c->rep->live ? "none" : "unknown", NULL,
+                c->rep->live ? "no cpufreq on this host (firmware or hypervisor sets the "
+                               "frequency): governor %s cannot be set"
+                             : "no cpufreq files in this root (no cpufreq driver, or not "
+                               "captured): governor %s not checked", p->governor);
         } else if (c->st->cpus->len) {
             add(c, RV_CHECK_PASS, "governor", NULL, p->governor, p->governor, NULL,
                 "every CPU with cpufreq runs governor %s", p->governor);
@@ -1042,8 +1061,10 @@ check_runtime(Ctx *c)
                 "CPUs %s may enter idle states %s, slower to leave than the profile's %"
                 G_GINT64_FORMAT " us", b, states->str, p->idle_max_latency_us.value);
         } else if (!rv_cpuset_is_empty(&scope) && rv_cpuset_equal(&without, &scope)) {
-            add(c, RV_CHECK_NOTE, "idle.no-cpuidle", NULL, w, "none", NULL,
-                "no cpuidle states are exposed for the checked CPUs");
+            add(c, RV_CHECK_NOTE, "idle.no-cpuidle", NULL, w, c->rep->live ? "none" : "unknown",
+                NULL, c->rep->live ? "no cpuidle states are exposed for the checked CPUs"
+                                   : "no cpuidle files in this root for the checked CPUs "
+                                     "(no cpuidle, or not captured)");
         } else if (!rv_cpuset_is_empty(&scope)) {
             add(c, RV_CHECK_PASS, "idle.deep-states", NULL, w, NULL, NULL,
                 "no enabled idle state slower than %" G_GINT64_FORMAT " us on the checked CPUs",
@@ -1150,9 +1171,12 @@ check_knobs(Ctx *c)
         g_autofree char *path = g_strdup_printf("/proc/sys/%s", rel);
         g_autofree char *v = NULL;
 
-        if (rv_host_root_read_value(c->root, path, &v, NULL) < 0)
+        if (rv_host_root_read_value(c->root, path, &v, NULL) < 0 && c->rep->live)
             add(c, RV_CHECK_NOTE, "sysctl.absent", NULL, k->value, NULL, NULL,
                 "sysctl %s does not exist on this kernel (%s)", k->key, path);
+        else if (!v)
+            add(c, RV_CHECK_NOTE, "sysctl", NULL, k->value, "unknown", NULL,
+                "sysctl %s is unknown: %s is not in this root", k->key, path);
         else if (!values_equal(v, k->value))
             add(c, RV_CHECK_FAIL, "sysctl", NULL, k->value, v, "rtvirt host apply PROFILE",
                 "sysctl %s is %s, the profile wants %s", k->key, v, k->value);
@@ -1167,7 +1191,10 @@ check_knobs(Ctx *c)
         g_autofree char *path = g_strdup_printf("/sys/module/%s/parameters/%s", mod, dot + 1);
         g_autofree char *v = NULL;
 
-        if (!rv_host_root_exists(c->root, mdir))
+        if (!c->rep->live && !rv_host_root_exists(c->root, "/sys/module"))
+            add(c, RV_CHECK_NOTE, "module.param", NULL, k->value, "unknown", NULL,
+                "module parameter %s is unknown: /sys/module is not in this root", k->key);
+        else if (!rv_host_root_exists(c->root, mdir))
             add(c, RV_CHECK_NOTE, "module.absent", NULL, k->value, NULL, NULL,
                 "module %s is not loaded: %s not checked", mod, k->key);
         else if (rv_host_root_read_value(c->root, path, &v, NULL) < 0)
@@ -1443,9 +1470,10 @@ rv_host_check_format(const RvCheckReport *rep, bool verbose)
             continue;
         g_string_append_printf(s, "%-4s  %s: %s\n", rv_host_check_level_name(f->level), f->id,
                                f->message);
-        if (f->expected || f->actual)
-            g_string_append_printf(s, "      wanted: %s   found: %s\n",
-                                   f->expected ? f->expected : "-", f->actual ? f->actual : "-");
+        if (f->expected && f->actual)
+            g_string_append_printf(s, "      wanted: %s   found: %s\n", f->expected, f->actual);
+        else if (f->expected)
+            g_string_append_printf(s, "      wanted: %s\n", f->expected);
         if (f->fix && f->level != RV_CHECK_PASS)
             g_string_append_printf(s, "      fix: %s\n", f->fix);
     }

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tests/test-hostcheck.c: `host check` findings on fixture roots.
+ *
+ * Each directory tests/data/check/CASE/ holds:
+ *   case.conf     [case] topology = KIND:PATH, cmdline = PATH, profile = PATH, tree = PATH
+ *                 - topology: "hwloc:FILE" / "text:FILE" (relative to RV_CASES,
+ *                   i.e. ../shared/cases) or "synthetic:SxCxT" (S packages x C
+ *                   cores x T threads, Linux's usual numbering: thread t of
+ *                   core c of package s is CPU t*S*C + s*C + c);
+ *                   the test writes the sysfs topology files of a root from it
+ *                   and checks that they read back as the same topology;
+ *                 - cmdline: a ../shared/cases file copied to /proc/cmdline
+ *                   as it is (optional);
+ *                 - tree: a directory in tests/data (a captured root, e.g.
+ *                   tests/data/hosts/NAME) used INSTEAD of topology/cmdline;
+ *                 - profile: relative to the repository (or "profile.ini"
+ *                   in the case directory);
+ *   files.dump    optional, `grep -H` lines "/path:value" written into the
+ *                 root (a path repeated appends a line), for the effective
+ *                 state: /sys/devices/system/cpu/isolated, /proc/irq/...,
+ *                 /etc/libvirt/qemu.conf;
+ *   expected.txt  rv_host_check_format(verbose) with the root path as ROOT;
+ *   expected.json the JSON document, same substitution;
+ *   source.txt    where the case comes from and the verdict it must reach;
+ *   verdict       the worst level ("WARN") the case must reach, asserted
+ *                 independently of the expected files.
+ * RV_REGENERATE=1 rewrites expected.txt/expected.json (review the diff).
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "host/check.h"
+#include "host/fsroot.h"
+#include "host/profile.h"
+#include "host/topology.h"
+#include "util/error.h"
+
+static bool regenerate;
+static const char *cases_dir;
+
+static void
+write_file(const char *root, const char *hpath, const char *value, bool append)
+{
+    g_autofree char *file = g_build_filename(root, hpath, NULL);
+    g_autofree char *parent = g_path_get_dirname(file);
+    g_autoptr(GError) err = NULL;
+    FILE *f;
+
+    g_assert_cmpint(g_mkdir_with_parents(parent, 0755), ==, 0);
+    f = fopen(file, append ? "ae" : "we");
+    g_assert_nonnull(f);
+    fprintf(f, "%s\n", value);
+    fclose(f);
+}
+
+static void
+write_set(const char *root, const char *hpath, const RvCpuSet *set)
+{
+    g_autofree char *l = rv_host_cpulist_format(set);
+
+    write_file(root, hpath, l, false);
+}
+
+/* Sysfs topology files (Documentation/admin-guide/cputopology.rst). */
+static void
+write_topology(const char *root, const RvTopology *t)
+{
+    write_set(root, "/sys/devices/system/cpu/possible", &t->possible);
+    write_set(root, "/sys/devices/system/cpu/present", &t->present);
+    write_set(root, "/sys/devices/system/cpu/online", &t->online);
+    write_set(root, "/sys/devices/system/cpu/offline", &t->offline);
+    for (guint i = 0; i < t->cores->len; i++) {
+        const RvCore *core = &g_array_index(t->cores, RvCore, i);
+
+        rv_cpuset_foreach(cpu, &core->threads) {
+            g_autofree char *dir = g_strdup_printf("/sys/devices/system/cpu/cpu%d/topology", cpu);
+            g_autofree char *p1 = g_strdup_printf("%s/thread_siblings_list", dir);
+            g_autofree char *p2 = g_strdup_printf("%s/core_cpus_list", dir);
+            g_autofree char *p3 = g_strdup_printf("%s/core_id", dir);
+            g_autofree char *p4 = g_strdup_printf("%s/physical_package_id", dir);
+            g_autofree char *v3 = g_strdup_printf("%d", core->core_id);
+            g_autofree char *v4 = g_strdup_printf("%d", core->package);
+            RvCpuSet on;
+
+            if (!rv_cpuset_isset(&t->online, cpu))
+                continue;
+            rv_cpuset_and(&on, &core->threads, &t->online);
+            write_set(root, p1, &on);
+            write_set(root, p2, &on);
+            write_file(root, p3, v3, false);
+            write_file(root, p4, v4, false);
+        }
+    }
+    for (guint i = 0; i < t->nodes->len; i++) {
+        const RvCpuGroup *g = &g_array_index(t->nodes, RvCpuGroup, i);
+        g_autofree char *p = g_strdup_printf("/sys/devices/system/node/node%d/cpulist", g->id);
+        RvCpuSet on;
+
+        rv_cpuset_and(&on, &g->cpus, &t->online);
+        write_set(root, p, &on);
+    }
+}
+
+/* synthetic:SxCxT */
+static void
+write_synthetic(const char *root, const char *spec)
+{
+    unsigned s, c, th;
+
+    g_assert_cmpint(sscanf(spec, "%ux%ux%u", &s, &c, &th), ==, 3);
+    {
+        unsigned n = s * c * th;
+        RvCpuSet all;
+
+        rv_cpuset_zero(&all);
+        rv_cpuset_set_range(&all, 0, n - 1);
+        write_set(root, "/sys/devices/system/cpu/possible", &all);
+        write_set(root, "/sys/devices/system/cpu/present", &all);
+        write_set(root, "/sys/devices/system/cpu/online", &all);
+        write_file(root, "/sys/devices/system/cpu/offline", "", false);
+        for (unsigned cpu = 0; cpu < n; cpu++) {
+            unsigned pkg = (cpu % (s * c)) / c, core = cpu % c;
+            g_autofree char *dir = g_strdup_printf("/sys/devices/system/cpu/cpu%u/topology", cpu);
+            g_autofree char *p1 = g_strdup_printf("%s/thread_siblings_list", dir);
+            g_autofree char *p2 = g_strdup_printf("%s/core_cpus_list", dir);
+            g_autofree char *p3 = g_strdup_printf("%s/core_id", dir);
+            g_autofree char *p4 = g_strdup_printf("%s/physical_package_id", dir);
+            g_autofree char *v3 = g_strdup_printf("%u", core);
+            g_autofree char *v4 = g_strdup_printf("%u", pkg);
+            RvCpuSet sib;
+
+            rv_cpuset_zero(&sib);
+            for (unsigned t = 0; t < th; t++)
+                rv_cpuset_set(&sib, t * s * c + pkg * c + core);
+            write_set(root, p1, &sib);
+            write_set(root, p2, &sib);
+            write_file(root, p3, v3, false);
+            write_file(root, p4, v4, false);
+        }
+    }
+}
+
+static void
+apply_dump(const char *root, const char *dump)
+{
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+    if (!g_file_get_contents(dump, &text, NULL, NULL))
+        return;
+    lines = g_strsplit(text, "\n", -1);
+    for (guint i = 0; lines[i]; i++) {
+        const char *colon = strchr(lines[i], ':');
+        g_autofree char *path = NULL;
+        bool again;
+
+        if (!*lines[i] || lines[i][0] == '#')
+            continue;
+        if (lines[i][0] != '/' || !colon)
+            g_error("%s:%u: expected '/path:value'", dump, i + 1);
+        path = g_strndup(lines[i], colon - lines[i]);
+        again = g_hash_table_contains(seen, path);
+        write_file(root, path, colon + 1, again);
+        g_hash_table_add(seen, g_steal_pointer(&path));
+    }
+}
+
+static void
+rm_rf(const char *path)
+{
+    if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
+        g_autoptr(GDir) d = g_dir_open(path, 0, NULL);
+        const char *n;
+
+        while (d && (n = g_dir_read_name(d))) {
+            g_autofree char *child = g_build_filename(path, n, NULL);
+            rm_rf(child);
+        }
+        g_rmdir(path);
+    } else {
+        g_unlink(path);
+    }
+}
+
+static char *
+replace_all(const char *text, const char *what, const char *with)
+{
+    g_auto(GStrv) parts = g_strsplit(text, what, -1);
+
+    return g_strjoinv(with, parts);
+}
+
+static void
+compare_or_write(const char *expected_path, const char *actual)
+{
+    g_autofree char *expected = NULL;
+    g_autoptr(GError) err = NULL;
+
+    if (regenerate) {
+        g_assert_true(g_file_set_contents(expected_path, actual, -1, &err));
+        return;
+    }
+    if (!g_file_get_contents(expected_path, &expected, NULL, &err))
+        g_error("%s: %s (RV_REGENERATE=1 writes it)", expected_path, err->message);
+    if (strcmp(expected, actual) != 0) {
+        g_printerr("--- %s\n+++ actual\n%s", expected_path, actual);
+        g_assert_cmpstr(actual, ==, expected);
+    }
+}
+
+static void
+test_case(gconstpointer data)
+{
+    const char *dir = data;
+    g_autofree char *conf = g_build_filename(dir, "case.conf", NULL);
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    g_autoptr(GError) err = NULL;
+    g_autofree char *topo_spec = NULL, *cmdline = NULL, *prof = NULL, *tree = NULL;
+    g_autofree char *tmp = NULL, *root_dir = NULL, *dump = NULL, *verdict_path = NULL;
+    g_autofree char *verdict = NULL, *text = NULL, *human = NULL, *json = NULL;
+    g_autofree char *exp_txt = NULL, *exp_json = NULL;
+    g_autoptr(RvHostProfile) profile = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(RvCheckReport) rep = NULL;
+
+    g_assert_true(g_key_file_load_from_file(kf, conf, 0, &err));
+    topo_spec = g_key_file_get_string(kf, "case", "topology", NULL);
+    cmdline = g_key_file_get_string(kf, "case", "cmdline", NULL);
+    prof = g_key_file_get_string(kf, "case", "profile", &err);
+    g_assert_no_error(err);
+    tree = g_key_file_get_string(kf, "case", "tree", NULL);
+
+    if (tree) {
+        root_dir = g_strdup(tree);
+    } else {
+        tmp = g_dir_make_tmp("rv-hostcheck-XXXXXX", &err);
+        g_assert_no_error(err);
+        root_dir = g_build_filename(tmp, "root", NULL);
+        g_assert_cmpint(g_mkdir_with_parents(root_dir, 0755), ==, 0);
+        g_assert_nonnull(topo_spec);
+        if (g_str_has_prefix(topo_spec, "synthetic:")) {
+            write_synthetic(root_dir, topo_spec + 10);
+        } else {
+            g_autoptr(RvTopology) src = NULL, back = NULL;
+            g_autoptr(RvRoot) r = NULL;
+            g_autofree char *path = g_build_filename(cases_dir, strchr(topo_spec, ':') + 1, NULL);
+            g_autofree char *a = NULL, *b = NULL;
+
+            if (g_str_has_prefix(topo_spec, "hwloc:"))
+                g_assert_cmpint(rv_host_topology_load_hwloc_xml(path, &src, &err), ==, 0);
+            else
+                g_assert_cmpint(rv_host_topology_load_text(path, &src, &err), ==, 0);
+            g_assert_no_error(err);
+            write_topology(root_dir, src);
+            /* the written tree reads back as the same machine */
+            g_assert_cmpint(rv_host_root_open(root_dir, &r, &err), ==, 0);
+            g_assert_cmpint(rv_host_topology_load(r, &back, &err), ==, 0);
+            a = rv_host_topology_format(src);
+            b = rv_host_topology_format(back);
+            {
+                /* the source line differs by construction */
+                char *na = strchr(a, '\n'), *nb = strchr(b, '\n');
+                g_assert_cmpstr(g_str_has_prefix(a, "source") ? na : a, ==,
+                                g_str_has_prefix(b, "source") ? nb : b);
+            }
+        }
+        if (cmdline) {
+            g_autofree char *path = g_build_filename(cases_dir, cmdline, NULL);
+            g_autofree char *line = NULL;
+
+            g_assert_true(g_file_get_contents(path, &line, NULL, &err));
+            write_file(root_dir, "/proc/cmdline", g_strchomp(line), false);
+        }
+        dump = g_build_filename(dir, "files.dump", NULL);
+        apply_dump(root_dir, dump);
+    }
+
+    if (strcmp(prof, "profile.ini") == 0) {
+        g_autofree char *p = g_build_filename(dir, prof, NULL);
+        g_assert_cmpint(rv_host_profile_load(p, &profile, &err), ==, 0);
+    } else {
+        g_assert_cmpint(rv_host_profile_load(prof, &profile, &err), ==, 0);
+    }
+    g_assert_no_error(err);
+    g_assert_cmpint(rv_host_root_open(root_dir, &root, &err), ==, 0);
+    if (rv_host_check_run(root, profile, &rep, &err) < 0)
+        g_error("%s: %s", dir, err->message);
+
+    text = rv_host_check_format(rep, true);
+    human = replace_all(text, root_dir, "ROOT");
+    {
+        g_autoptr(JsonNode) node = rv_host_check_to_json(rep);
+        g_autoptr(JsonGenerator) gen = json_generator_new();
+        g_autofree char *j = NULL;
+
+        json_generator_set_pretty(gen, TRUE);
+        json_generator_set_root(gen, node);
+        j = json_generator_to_data(gen, NULL);
+        json = g_strdup_printf("%s\n", j);
+        g_free(j);
+        j = replace_all(json, root_dir, "ROOT");
+        g_free(json);
+        json = g_steal_pointer(&j);
+    }
+    exp_txt = g_build_filename(dir, "expected.txt", NULL);
+    exp_json = g_build_filename(dir, "expected.json", NULL);
+    compare_or_write(exp_txt, human);
+    compare_or_write(exp_json, json);
+
+    /* the verdict written from source.txt, independent of the expected files */
+    verdict_path = g_build_filename(dir, "verdict", NULL);
+    g_assert_true(g_file_get_contents(verdict_path, &verdict, NULL, &err));
+    g_assert_cmpstr(g_strstrip(verdict), ==, rv_host_check_level_name(rv_host_check_worst(rep)));
+    {
+        g_autofree char *must = g_build_filename(dir, "must", NULL);
+        g_autofree char *m = NULL;
+
+        /* "LEVEL ID" lines that must be among the findings */
+        if (g_file_get_contents(must, &m, NULL, NULL)) {
+            g_auto(GStrv) lines = g_strsplit(m, "\n", -1);
+
+            for (guint i = 0; lines[i]; i++) {
+                g_auto(GStrv) w = g_strsplit(g_strstrip(lines[i]), " ", 2);
+                bool found = false;
+
+                if (!w[0] || !*w[0] || w[0][0] == '#')
+                    continue;
+                for (guint k = 0; k < rep->findings->len && !found; k++) {
+                    const RvCheckFinding *f = rep->findings->pdata[k];
+                    found = strcmp(f->id, w[1]) == 0 &&
+                            strcmp(rv_host_check_level_name(f->level), w[0]) == 0;
+                }
+                if (!found)
+                    g_error("%s: no finding '%s %s'", dir, w[0], w[1]);
+            }
+        }
+    }
+    if (tmp)
+        rm_rf(tmp);
+}
+
+static int
+cmp_names(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char * const *) a, *(char * const *) b);
+}
+
+int
+main(int argc, char **argv)
+{
+    const char *top = g_getenv("RV_TOP");
+    g_autoptr(GDir) d = NULL;
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    const char *n;
+
+    g_test_init(&argc, &argv, NULL);
+    regenerate = g_strcmp0(g_getenv("RV_REGENERATE"), "1") == 0;
+    if (top && chdir(top) < 0)
+        g_error("chdir %s: %s", top, g_strerror(errno));
+    cases_dir = g_getenv("RV_CASES") ? g_getenv("RV_CASES") : "../shared/cases";
+    d = g_dir_open("tests/data/check", 0, NULL);
+    g_assert_nonnull(d);
+    while ((n = g_dir_read_name(d))) {
+        g_autofree char *conf = g_build_filename("tests/data/check", n, "case.conf", NULL);
+
+        if (g_file_test(conf, G_FILE_TEST_EXISTS))
+            g_ptr_array_add(names, g_strdup(n));
+    }
+    g_ptr_array_sort(names, cmp_names);
+    for (guint i = 0; i < names->len; i++) {
+        char *dir = g_build_filename("tests/data/check", names->pdata[i], NULL);
+        g_autofree char *tp = g_strdup_printf("/hostcheck/%s", (char *) names->pdata[i]);
+
+        g_test_add_data_func_full(tp, dir, test_case, g_free);
+    }
+    return g_test_run();
+}
