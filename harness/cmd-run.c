@@ -1,14 +1,907 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* harness/cmd-run.c: TEMPORARY placeholder entry points, replaced by the real command. */
+/*
+ * harness/cmd-run.c: `rtvirt run MATRIX`, the main job.
+ *
+ * Order of work, so that bad input never touches the host:
+ *   1. load the matrix, every guest profile, and place every scenario's
+ *      guests on this host's CPUs (errors: exit 2, host unchanged);
+ *   2. take the host lock, read the host facts, decide per scenario whether
+ *      this host can run it (SKIPPED with the exact reason otherwise);
+ *   3. create the results store, copy the profiles, write the plan;
+ *   4. for every run of the plan: apply the scenario's settings through the
+ *      run journal, snapshot /proc counters, boot the guests, verify their
+ *      placement (and core cookies), start neighbour load and host probes,
+ *      measure in the RT guests, snapshot again, tear down, revert the
+ *      journal, and commit run.json;
+ *   5. on the end, an error, SIGINT/SIGTERM: revert, destroy, commit.
+ * A SIGKILL leaves the run journal behind: `rtvirt host revert` restores
+ * it, and the domains die with our libvirt connection (transient,
+ * auto-destroyed).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guest/placement.h"
+#include "guest/profile.h"
 #include "harness/commands.h"
+#include "harness/lock.h"
 #include "harness/log.h"
+#include "harness/matrix.h"
+#include "harness/plan.h"
+#include "harness/progress.h"
+#include "harness/run.h"
+#include "harness/signals.h"
+#include "host/coresched.h"
+#include "host/fsroot.h"
+#include "host/journal.h"
+#include "host/smt.h"
+#include "host/snapshot.h"
+#include "host/state.h"
+#include "results/store.h"
 #include "util/error.h"
+#include "util/runner.h"
+#include "util/units.h"
+
+static char *arg_out = NULL;
+static char *arg_seed = NULL;
+static char *arg_root = NULL;
+static char *arg_duration = NULL;
+static char *arg_warmup = NULL;
+static int arg_repetitions = 0;
+static gboolean arg_plan_only = FALSE;
+static gboolean arg_verbose = FALSE;
+
+/* Test hook: RV_TEST_KILL_AT=PHASE[:N] raises SIGKILL the N-th time (default
+ * 1st) the run reaches PHASE ("locked", "applied", "booted", "measured",
+ * "torn-down", "committed"), so tests/t-run-kill.sh can crash the run at
+ * each point and check that `rtvirt host revert` restores the host. */
+static void
+test_kill_point(const char *phase)
+{
+    static GHashTable *counts;
+    const char *spec = g_getenv("RV_TEST_KILL_AT");
+    g_auto(GStrv) parts = NULL;
+    guint n, want;
+
+    if (!spec || !*spec)
+        return;
+    parts = g_strsplit(spec, ":", 2);
+    if (strcmp(parts[0], phase) != 0)
+        return;
+    want = parts[1] ? (guint) g_ascii_strtoull(parts[1], NULL, 10) : 1;
+    if (!counts)
+        counts = g_hash_table_new(g_str_hash, g_str_equal);
+    n = GPOINTER_TO_UINT(g_hash_table_lookup(counts, phase)) + 1;
+    g_hash_table_insert(counts, (gpointer) phase, GUINT_TO_POINTER(n));
+    if (n == want) {
+        rv_log_info("RV_TEST_KILL_AT=%s: SIGKILL now", spec);
+        raise(SIGKILL);
+    }
+}
+
+typedef struct {
+    RvMatrix *matrix;
+    RvPlan *plan;
+    RvRoot *root;
+    RvJournal *journal;
+    RvStore *store;
+    RvProgress *progress;
+    RvGuestHostCpus *host_cpus;
+    RvRunEnv *env;              /* guests: libvirt connection, image (harness/run.h) */
+    GPtrArray *profiles;        /* RvGuestProfile*, index = matrix guest index */
+    GPtrArray *skip;            /* char* per scenario: skip reason or NULL */
+    GPtrArray *placements;      /* per scenario: GPtrArray of RvGuestPlacement*
+                                 * (index = position in scenario->guests) */
+    bool rt_group_trap;         /* host/state.h rt_group_trap == YES */
+    unsigned failed_runs;
+    unsigned ok_runs;
+    char *virt;                 /* "kvm" | "tcg" once known */
+} Ctx;
+
+static void
+ctx_clear(Ctx *c)
+{
+    if (c->journal) {
+        g_autoptr(GError) err = NULL;
+
+        rv_host_smt_journal_register(c->journal);
+        if (rv_host_journal_revert(c->journal, NULL, NULL, &err) < 0)
+            rv_log_error("Failed to revert host settings of the run (run 'rtvirt host revert'): %s",
+                         err->message);
+        rv_host_journal_close(c->journal);
+    }
+    rv_harness_run_env_free(c->env);
+    rv_harness_progress_free(c->progress);
+    rv_result_store_free(c->store);
+    rv_guest_host_cpus_free(c->host_cpus);
+    if (c->profiles)
+        g_ptr_array_unref(c->profiles);
+    if (c->skip)
+        g_ptr_array_unref(c->skip);
+    if (c->placements)
+        g_ptr_array_unref(c->placements);
+    rv_harness_plan_free(c->plan);
+    rv_harness_matrix_free(c->matrix);
+    rv_host_root_free(c->root);
+    g_free(c->virt);
+}
+
+static guint
+scenario_index(const RvMatrix *m, const RvMatrixScenario *sc)
+{
+    for (guint i = 0; i < m->scenarios->len; i++)
+        if (m->scenarios->pdata[i] == sc)
+            return i;
+    g_assert_not_reached();
+}
+
+static int
+matrix_guest_index(const RvMatrix *m, const RvMatrixGuest *g)
+{
+    for (guint i = 0; i < m->guests->len; i++)
+        if (m->guests->pdata[i] == g)
+            return (int) i;
+    return -1;
+}
+
+/* Step 1: everything that can be wrong with the input, before the host
+ * changes: guest profiles load, every scenario's guests fit on this host. */
+static int
+validate(Ctx *c, GError **error)
+{
+    RvMatrix *m = c->matrix;
+    int r;
+
+    c->profiles = g_ptr_array_new_with_free_func((GDestroyNotify) rv_guest_profile_free);
+    for (guint i = 0; i < m->guests->len; i++) {
+        const RvMatrixGuest *g = m->guests->pdata[i];
+        RvGuestProfile *p = NULL;
+        g_autoptr(GError) local = NULL;
+
+        if (rv_guest_profile_load(g->profile, &p, &local) < 0)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s:%u: [guest:%s]: %s", g->file, g->line, g->name,
+                                local->message);
+        if (g->role == RV_MATRIX_ROLE_RT && g->workload == RV_MATRIX_WORKLOAD_CYCLICTEST &&
+            rv_cpuset_is_empty(&p->rt_vcpus))
+            rv_log_warn("%s:%u: [guest:%s] measures cyclictest on all vCPUs: profile %s has no RT vCPU",
+                        g->file, g->line, g->name, g->profile);
+        g_ptr_array_add(c->profiles, p);
+    }
+
+    r = rv_guest_host_cpus_from_root(c->root, &c->host_cpus, error);
+    if (r < 0)
+        return r;
+
+    c->placements = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
+    for (guint s = 0; s < m->scenarios->len; s++) {
+        const RvMatrixScenario *sc = m->scenarios->pdata[s];
+        GPtrArray *pls = g_ptr_array_new_with_free_func((GDestroyNotify) rv_guest_placement_free);
+
+        g_ptr_array_add(c->placements, pls);
+        rv_cpuset_zero(&c->host_cpus->reserved);
+        /* Guests of one scenario run together: each takes its RT CPUs away
+         * from the next one. */
+        for (guint i = 0; i < sc->guests->len; i++) {
+            const RvMatrixGuest *g = sc->guests->pdata[i];
+            const RvGuestProfile *p = c->profiles->pdata[matrix_guest_index(m, g)];
+            RvGuestPlacement *pl = NULL;
+            g_autoptr(GError) local = NULL;
+
+            if (rv_guest_place(p, c->host_cpus, &pl, &local) < 0) {
+                RvErrorCode code = local->domain == RV_ERROR ? local->code : RV_ERROR_INVALID;
+
+                if (code != RV_ERROR_UNSUPPORTED)
+                    code = RV_ERROR_INVALID;
+                return rv_error_set(error, code, EINVAL,
+                                    "%s:%u: [scenario:%s]: guest '%s' cannot be placed on this host: %s",
+                                    sc->file, sc->line, sc->name, g->name, local->message);
+            }
+            if (sc->placement == RV_MATRIX_PLACEMENT_UNPINNED)
+                rv_harness_run_unpin(pl, &c->host_cpus->online);
+            else if (sc->vcpu_sched_other)
+                for (unsigned v = 0; v < pl->n_vcpus; v++) {
+                    pl->vcpus[v].policy = RV_GUEST_SCHED_OTHER;
+                    pl->vcpus[v].priority = 0;
+                }
+            rv_cpuset_or(&c->host_cpus->reserved, &c->host_cpus->reserved, &pl->rt_cpus);
+            g_ptr_array_add(pls, pl);
+        }
+    }
+    rv_cpuset_zero(&c->host_cpus->reserved);
+    return 0;
+}
+
+/* Why this host cannot run scenario @sc, or NULL when it can. */
+static char *
+scenario_skip_reason(Ctx *c, const RvMatrixScenario *sc)
+{
+    g_auto(RvSmtState) smt = { 0 };
+    g_autoptr(GError) err = NULL;
+    bool smt_read = rv_host_smt_state_read(c->root, &smt, &err) == 0;
+
+    if (sc->smt != RV_MATRIX_SMT_KEEP) {
+        bool enable = sc->smt == RV_MATRIX_SMT_ON;
+        const char *why;
+
+        if (!smt_read)
+            return g_strdup_printf("SMT state unreadable: %s", err->message);
+        why = rv_host_smt_unavailable_reason(&smt, enable);
+        if (why)
+            return g_strdup_printf("smt = %s: %s", enable ? "on" : "off", why);
+        if (!enable && smt.control &&
+            (strcmp(smt.control, "off") == 0 || strcmp(smt.control, "forceoff") == 0))
+            return g_strdup_printf("smt = off: SMT is already off on this host "
+                                   "(smt/control = %s): the scenario would measure the "
+                                   "baseline again", smt.control);
+    }
+    if (sc->coresched == RV_MATRIX_CORESCHED_VM || sc->coresched == RV_MATRIX_CORESCHED_VCPU) {
+        g_autoptr(GError) cs = NULL;
+
+        if (rv_host_coresched_check(c->root, &cs) < 0)
+            return g_strdup_printf("coresched = %s: %s",
+                                   rv_harness_matrix_coresched_name(sc->coresched), cs->message);
+        /* Cookies only matter with an SMT sibling online; a scenario that
+         * turns SMT on makes siblings appear, one that keeps it needs them. */
+        if (smt_read && sc->smt == RV_MATRIX_SMT_KEEP && smt.active == 0)
+            return g_strdup_printf("coresched = %s: SMT is not active on this host "
+                                   "(smt/active = 0): no SMT siblings to keep apart",
+                                   rv_harness_matrix_coresched_name(sc->coresched));
+    }
+    if (sc->coresched == RV_MATRIX_CORESCHED_LIBVIRT) {
+        g_autofree char *why = rv_harness_run_libvirt_sched_core_missing(c->root);
+
+        if (why)
+            return g_strdup_printf("coresched = libvirt: %s", why);
+    }
+    /* libvirt cannot make vCPUs SCHED_FIFO under RT group scheduling on a
+     * cgroup v1 cpu hierarchy: every such guest would fail to start. */
+    if (c->rt_group_trap) {
+        GPtrArray *pls = c->placements->pdata[scenario_index(c->matrix, sc)];
+
+        for (guint g = 0; g < pls->len; g++) {
+            const RvGuestPlacement *pl = pls->pdata[g];
+
+            for (unsigned v = 0; v < pl->n_vcpus; v++)
+                if (pl->vcpus[v].policy == RV_GUEST_SCHED_FIFO ||
+                    pl->vcpus[v].policy == RV_GUEST_SCHED_RR)
+                    return g_strdup_printf(
+                        "guest %s needs SCHED_FIFO vCPUs, which libvirt cannot set on this host: "
+                        "RT group scheduling (CONFIG_RT_GROUP_SCHED) with a cgroup v1 cpu "
+                        "hierarchy gives each new group cpu.rt_runtime_us = 0, so "
+                        "sched_setscheduler() fails with EPERM (use vcpu_sched = other, or "
+                        "qemu.conf cgroup_controllers without \"cpu\")",
+                        ((RvMatrixGuest *) sc->guests->pdata[g])->name);
+        }
+    }
+    if (sc->has_rt_runtime_us &&
+        !rv_host_root_exists(c->root, "/proc/sys/kernel/sched_rt_runtime_us"))
+        return g_strdup("rt_runtime_us: /proc/sys/kernel/sched_rt_runtime_us does not exist");
+    if (sc->timer_migration >= 0 &&
+        !rv_host_root_exists(c->root, "/proc/sys/kernel/timer_migration"))
+        return g_strdup("timer_migration: /proc/sys/kernel/timer_migration does not exist "
+                        "(kernel without CONFIG_NO_HZ_COMMON)");
+    return NULL;
+}
+
+/* Host facts for run.json: what `host show` knows that a reader of the
+ * results needs to judge them. */
+static JsonNode *
+host_facts(Ctx *c)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(RvHostState) st = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *hostname = NULL;
+
+    json_builder_begin_object(b);
+    hostname = g_strdup(g_get_host_name());
+    json_builder_set_member_name(b, "hostname");
+    json_builder_add_string_value(b, hostname);
+    json_builder_set_member_name(b, "root");
+    json_builder_add_string_value(b, rv_host_root_path(c->root));
+    if (rv_host_state_load(c->root, c->host_cpus->nr_cpu_ids, &st, &err) == 0) {
+        g_autofree char *online = st->online.known ? rv_host_cpulist_format(&st->online.set) : NULL;
+        g_autofree char *iso = st->isolated.known ? rv_host_cpulist_format(&st->isolated.set) : NULL;
+        g_autofree char *nohz = st->nohz_full.known ? rv_host_cpulist_format(&st->nohz_full.set) : NULL;
+
+#define STR(k, v) do { json_builder_set_member_name(b, k); \
+        if (v) json_builder_add_string_value(b, v); else json_builder_add_null_value(b); } while (0)
+#define TRI(k, v) do { json_builder_set_member_name(b, k); \
+        if ((v) == RV_TRI_UNKNOWN) json_builder_add_null_value(b); \
+        else json_builder_add_boolean_value(b, (v) == RV_TRI_YES); } while (0)
+        STR("kernel_release", st->kernel_release);
+        STR("kernel_version", st->kernel_version);
+        STR("preempt_model", st->preempt_model);
+        TRI("preempt_rt", st->preempt_rt);
+        STR("cpus_online", online);
+        STR("cpus_isolated", iso);
+        STR("cpus_nohz_full", nohz);
+        STR("smt_control", st->smt_control);
+        TRI("smt_active", st->smt_active);
+        STR("coresched", rv_host_coresched_state_to_string(st->coresched));
+        if (st->coresched_errno)
+            STR("coresched_reason", rv_host_coresched_reason(st->coresched_errno));
+        TRI("rt_group_trap", st->rt_group_trap);
+        json_builder_set_member_name(b, "sched_rt_runtime_us");
+        if (st->rt_runtime_us.known)
+            json_builder_add_int_value(b, st->rt_runtime_us.value);
+        else
+            json_builder_add_null_value(b);
+        json_builder_set_member_name(b, "timer_migration");
+        if (st->timer_migration.known)
+            json_builder_add_int_value(b, st->timer_migration.value);
+        else
+            json_builder_add_null_value(b);
+#undef STR
+#undef TRI
+    } else {
+        json_builder_set_member_name(b, "state_error");
+        json_builder_add_string_value(b, err->message);
+    }
+    json_builder_set_member_name(b, "virt");
+    if (c->virt)
+        json_builder_add_string_value(b, c->virt);
+    else
+        json_builder_add_null_value(b);
+    json_builder_end_object(b);
+    return json_builder_get_root(b);
+}
+
+/* The plan as a raw file, and a NOTE that says how to replay the order. */
+static int
+record_plan(Ctx *c, GError **error)
+{
+    g_autofree char *text = rv_harness_plan_format(c->plan);
+    g_autofree char *body = g_strdup_printf("# rtvirt run plan: matrix %s, order %s, seed %"
+                                            G_GUINT64_FORMAT "\n# INDEX ROUND CELL\n%s",
+                                            c->matrix->name,
+                                            rv_harness_matrix_order_name(c->plan->order),
+                                            c->plan->seed, text);
+    g_autofree char *detail = g_strdup_printf("order %s, seed %" G_GUINT64_FORMAT
+                                              " (replay: rtvirt run --seed %" G_GUINT64_FORMAT
+                                              "), %u runs: raw/plan.txt",
+                                              rv_harness_matrix_order_name(c->plan->order),
+                                              c->plan->seed, c->plan->seed, c->plan->runs->len);
+
+    if (rv_result_store_write_raw(c->store, "plan.txt", body, strlen(body), NULL, error) < 0)
+        return -EIO;
+    rv_result_store_add_verification(c->store, "*", 0, "run order", "NOTE", detail);
+    return 0;
+}
+
+/* Step 4a: the scenario's host settings, each through the journal. */
+static int
+apply_scenario(Ctx *c, const RvMatrixScenario *sc, GError **error)
+{
+    int r;
+
+    if (sc->smt != RV_MATRIX_SMT_KEEP) {
+        r = rv_host_smt_set(c->root, c->journal, sc->smt == RV_MATRIX_SMT_ON, error);
+        if (r < 0)
+            return r;
+    }
+    if (sc->has_rt_runtime_us) {
+        g_autofree char *v = g_strdup_printf("%" G_GINT64_FORMAT, sc->rt_runtime_us);
+
+        r = rv_host_journal_set_value(c->journal, "/proc/sys/kernel/sched_rt_runtime_us", v,
+                                      error);
+        if (r < 0)
+            return r;
+    }
+    if (sc->timer_migration >= 0) {
+        r = rv_host_journal_set_value(c->journal, "/proc/sys/kernel/timer_migration",
+                                      sc->timer_migration ? "1" : "0", error);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
+static int
+revert_scenario(Ctx *c, GError **error)
+{
+    g_autoptr(GPtrArray) notes = NULL;
+    guint n = 0;
+    int r;
+
+    rv_host_smt_journal_register(c->journal);
+    r = rv_host_journal_revert(c->journal, &n, &notes, error);
+    for (guint i = 0; notes && i < notes->len; i++)
+        rv_log_debug("revert: %s", (char *) notes->pdata[i]);
+    if (r == 0 && n)
+        rv_log_debug("Reverted %u host setting(s)", n);
+    return r;
+}
+
+static const char *
+describe_settings(const RvMatrixScenario *sc, char *buf, size_t len)
+{
+    g_snprintf(buf, len, "smt=%s coresched=%s placement=%s",
+               rv_harness_matrix_smt_name(sc->smt),
+               rv_harness_matrix_coresched_name(sc->coresched),
+               rv_harness_matrix_placement_name(sc->placement));
+    return buf;
+}
+
+/* One run of the plan.  Returns 0 when it ran (its records say ok or
+ * failed), -ECANCELED when a signal stopped it, or another -errno for a
+ * failure of the host side that must stop the matrix (journal I/O). */
+static int
+run_one(Ctx *c, const RvPlanRun *run, GError **error)
+{
+    const RvMatrixScenario *sc = c->matrix->scenarios->pdata[run->scenario];
+    const RvMatrixLoad *load = c->matrix->loads->pdata[run->load];
+    GPtrArray *pls = c->placements->pdata[run->scenario];
+    g_autoptr(RvHostSnapshot) before = NULL, after = NULL;
+    g_autoptr(GError) local = NULL;
+    g_autoptr(GDateTime) started = g_date_time_new_now_utc();
+    g_autoptr(GDateTime) finished = NULL;
+    g_autofree char *status = NULL;
+    RvRunRepetition rep = { 0 };
+    int r;
+
+    rv_harness_progress_begin(c->progress, run->cell_name, run->round + 1,
+                              c->matrix->repetitions);
+    rv_harness_progress_phase(c->progress, "applying host settings", 0);
+    r = apply_scenario(c, sc, &local);
+    if (r < 0) {
+        /* The host refused a setting it claimed to support: this run fails,
+         * the host goes back, the matrix goes on. */
+        g_autoptr(GError) rev = NULL;
+
+        status = g_strdup_printf("FAILED: %s", local->message);
+        rv_result_store_add_verification(c->store, run->cell_name, run->round + 1,
+                                         "host settings", "FAIL", local->message);
+        if (revert_scenario(c, &rev) < 0) {
+            rv_harness_progress_end(c->progress, status, false);
+            g_propagate_error(error, g_steal_pointer(&rev));
+            return -EIO;
+        }
+        c->failed_runs++;
+        rv_harness_progress_end(c->progress, status, false);
+        return 0;
+    }
+    test_kill_point("applied");
+
+    if (rv_host_snapshot_take(c->root, &before, &local) < 0) {
+        rv_log_warn("%s", local->message);
+        g_clear_error(&local);
+    }
+
+    rep.matrix = c->matrix;
+    rep.scenario = sc;
+    rep.load = load;
+    rep.cell = run->cell_name;
+    rep.repetition = run->round + 1;
+    rep.profiles = c->profiles;
+    rep.placements = pls;
+    rep.root = c->root;
+    rep.store = c->store;
+    rep.progress = c->progress;
+    rep.cancellable = rv_harness_signals_cancellable();
+    rep.kill_point = test_kill_point;
+    r = rv_harness_run_repetition(c->env, &rep, &local);
+
+    if (before && rv_host_snapshot_take(c->root, &after, NULL) == 0) {
+        g_autoptr(JsonNode) diff = NULL;
+        g_autoptr(GError) derr = NULL;
+
+        if (rv_host_snapshot_diff(before, after, &diff, &derr) == 0) {
+            g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(run->cell_name,
+                                                                      run->round + 1,
+                                                                      "host-counters", "host");
+            g_autoptr(JsonGenerator) gen = json_generator_new();
+            g_autofree char *text = NULL, *name = NULL, *rel = NULL;
+            JsonObject *o = json_node_get_object(diff);
+            const char *srcs[] = { "interrupts", "softirqs" };
+
+            json_generator_set_root(gen, diff);
+            json_generator_set_pretty(gen, TRUE);
+            text = json_generator_to_data(gen, NULL);
+            name = g_strdup_printf("%s-r%02u-host-counters.json", run->cell_name, run->round + 1);
+            g_strdelimit(name, "@", '-');
+            if (rv_result_store_write_raw(c->store, name, text, strlen(text), &rel, &derr) == 0)
+                rv_result_store_record_add_raw(rec, rel);
+            else
+                rv_log_warn("%s", derr->message);
+            /* totals over all CPUs: the per-CPU split is in details */
+            for (guint i = 0; i < G_N_ELEMENTS(srcs); i++) {
+                JsonObject *t = json_object_get_object_member(o, srcs[i]);
+                gint64 sum = 0;
+                GList *members;
+
+                if (!t || json_object_has_member(t, "unavailable"))
+                    continue;
+                members = json_object_get_members(t);
+                for (GList *it = members; it; it = it->next)
+                    sum += json_object_get_int_member(json_object_get_object_member(t, it->data),
+                                                      "total");
+                g_list_free(members);
+                rv_result_store_record_add_metric(rec, srcs[i], (double) sum, "count");
+            }
+            rv_result_store_record_set_details(rec, diff);
+            rv_result_store_record_set_times(rec, started, NULL);
+            rv_result_store_add_record(c->store, g_steal_pointer(&rec));
+        } else {
+            rv_log_warn("%s", derr->message);
+        }
+    }
+
+    {
+        g_autoptr(GError) rev = NULL;
+
+        rv_harness_progress_phase(c->progress, "reverting host settings", 0);
+        if (revert_scenario(c, &rev) < 0) {
+            if (!local)
+                local = g_steal_pointer(&rev);
+            else
+                rv_log_error("%s", rev->message);
+            r = -EIO;
+        }
+    }
+    finished = g_date_time_new_now_utc();
+    (void) finished;
+
+    if (r == -ECANCELED) {
+        rv_harness_progress_end(c->progress, "INTERRUPTED", false);
+        return r;
+    }
+    if (r == -EIO) {
+        rv_harness_progress_end(c->progress, "FAILED: host settings not reverted", false);
+        g_propagate_error(error, g_steal_pointer(&local));
+        return r;
+    }
+    if (rep.n_failed) {
+        c->failed_runs++;
+        status = g_strdup_printf("FAILED: %s", rep.first_failure ? rep.first_failure : "");
+    } else {
+        c->ok_runs++;
+        status = rep.summary ? g_strdup_printf("ok: %s", rep.summary) : g_strdup("ok");
+    }
+    if (rep.virt && !c->virt)
+        c->virt = g_strdup(rep.virt);
+    rv_harness_run_repetition_clear(&rep);
+    rv_harness_progress_end(c->progress, status, true);
+    return 0;
+}
+
+static void
+print_summary(Ctx *c)
+{
+    const char *dir = rv_result_store_get_dir(c->store);
+
+    printf("Results: %s\n", dir);
+    printf("Runs: %u ok, %u failed", c->ok_runs, c->failed_runs);
+    for (guint s = 0; s < c->matrix->scenarios->len; s++)
+        if (c->skip->pdata[s])
+            printf("; %s SKIPPED", ((RvMatrixScenario *) c->matrix->scenarios->pdata[s])->name);
+    printf("\n");
+    if (!rv_result_store_get_trusted(c->store)) {
+        GPtrArray *why = rv_result_store_get_untrusted_reasons(c->store);
+
+        printf("Trusted: no\n");
+        for (guint i = 0; why && i < why->len; i++)
+            printf("  - %s\n", (char *) why->pdata[i]);
+    } else {
+        printf("Trusted: yes\n");
+    }
+    printf("Compare: rtvirt compare %s\n", dir);
+    fflush(stdout);
+}
 
 int
 rv_cmd_run(int argc, char **argv)
 {
-    (void) argc;
-    rv_log_error("%s: not implemented yet", argv[0]);
-    return RV_EXIT_ERROR;
-}
+    static const GOptionEntry entries[] = {
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &arg_out,
+          "Directory that holds the results stores (default: results)", "DIR" },
+        { "seed", 0, 0, G_OPTION_ARG_STRING, &arg_seed,
+          "Seed of the random run order (overrides the matrix's seed)", "N" },
+        { "duration", 0, 0, G_OPTION_ARG_STRING, &arg_duration,
+          "Measured time per repetition (overrides [main] duration)", "TIME" },
+        { "warmup", 0, 0, G_OPTION_ARG_STRING, &arg_warmup,
+          "Warm-up time per repetition (overrides [main] warmup)", "TIME" },
+        { "repetitions", 0, 0, G_OPTION_ARG_INT, &arg_repetitions,
+          "Repetitions per scenario (overrides [main] repetitions)", "N" },
+        { "plan", 0, 0, G_OPTION_ARG_NONE, &arg_plan_only,
+          "Validate, print the plan and the skip reasons, change nothing", NULL },
+        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
+          "Host root for /sys and /proc (default /; only with --plan for a fixture)", "DIR" },
+        { "verbose", 'v', 0, G_OPTION_ARG_NONE, &arg_verbose, "More log lines", NULL },
+        { NULL }
+    };
+    g_autoptr(GOptionContext) octx = g_option_context_new("MATRIX - run a scenario matrix");
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvLock) lock = NULL;
+    Ctx c = { 0 };
+    guint64 seed;
+    unsigned runnable = 0, n_runs = 0;
+    int ret = RV_EXIT_OK;
+    bool interrupted = false;
 
+    g_option_context_add_main_entries(octx, entries, NULL);
+    g_option_context_set_description(octx,
+        "Runs every scenario of MATRIX (profiles/matrix/NAME.ini) the matrix's number of\n"
+        "times, interleaved or in a random order from a recorded seed, and writes the\n"
+        "results store RESULTS/<date>-<name>/run.json after every repetition.\n"
+        "Scenarios this host cannot run are SKIPPED with the reason.  Host settings go\n"
+        "through the run journal and are reverted after every run, on exit and on\n"
+        "SIGINT/SIGTERM; after a crash 'rtvirt host revert' restores them.\n"
+        "Exit status: 0 every runnable repetition ran, 1 some failed, 2 error,\n"
+        "77 no scenario can run on this host.");
+    if (!g_option_context_parse(octx, &argc, &argv, &err)) {
+        rv_log_error("%s", err->message);
+        return RV_EXIT_ERROR;
+    }
+    if (arg_verbose)
+        rv_harness_verbosity = 1;
+    if (argc != 2) {
+        rv_log_error("%s: expected one MATRIX profile; see '%s --help'", argv[0], argv[0]);
+        return RV_EXIT_ERROR;
+    }
+
+    /* 1. input, before anything changes */
+    if (rv_harness_matrix_load(argv[1], &c.matrix, &err) < 0)
+        goto fail;
+    if (arg_duration && (rv_parse_duration_us(arg_duration, &c.matrix->duration_us) < 0 ||
+                         c.matrix->duration_us < G_USEC_PER_SEC)) {
+        rv_error_set(&err, RV_ERROR_INVALID, EINVAL, "--duration '%s': expected a time of at least 1s",
+                     arg_duration);
+        goto fail;
+    }
+    if (arg_warmup && rv_parse_duration_us(arg_warmup, &c.matrix->warmup_us) < 0) {
+        rv_error_set(&err, RV_ERROR_INVALID, EINVAL, "--warmup '%s': expected a time", arg_warmup);
+        goto fail;
+    }
+    if (arg_duration || arg_warmup)
+        c.matrix->timeout_us = MAX(c.matrix->timeout_us,
+                                   c.matrix->duration_us + c.matrix->warmup_us + 120 * G_USEC_PER_SEC);
+    if (arg_repetitions) {
+        if (arg_repetitions < 1 || arg_repetitions > 1000) {
+            rv_error_set(&err, RV_ERROR_INVALID, EINVAL, "--repetitions %d: expected 1-1000",
+                         arg_repetitions);
+            goto fail;
+        }
+        c.matrix->repetitions = arg_repetitions;
+    }
+    if (arg_seed) {
+        char *end = NULL;
+
+        errno = 0;
+        seed = g_ascii_strtoull(arg_seed, &end, 0);
+        if (errno || end == arg_seed || *end || arg_seed[0] == '-') {
+            rv_error_set(&err, RV_ERROR_INVALID, EINVAL,
+                         "--seed '%s': expected an unsigned 64-bit number", arg_seed);
+            goto fail;
+        }
+    } else {
+        seed = c.matrix->has_seed ? c.matrix->seed : rv_harness_plan_draw_seed();
+    }
+    if (rv_host_root_open(arg_root, &c.root, &err) < 0)
+        goto fail;
+    if (!arg_plan_only && !rv_host_root_is_live(c.root)) {
+        rv_error_set(&err, RV_ERROR_INVALID, EINVAL,
+                     "--root %s: a matrix runs guests on the live host; use --root only with --plan",
+                     arg_root);
+        goto fail;
+    }
+    if (validate(&c, &err) < 0)
+        goto fail;
+
+    c.plan = rv_harness_plan_new(c.matrix, seed);
+
+    if (!arg_plan_only) {
+        /* 2. one run per host; from here on the host may change */
+        if (rv_harness_lock_acquire(NULL, &lock, &err) < 0)
+            goto fail;
+        test_kill_point("locked");
+    }
+
+    {
+        g_autoptr(RvHostState) st = NULL;
+
+        if (rv_host_state_load(c.root, c.host_cpus->nr_cpu_ids, &st, NULL) == 0)
+            c.rt_group_trap = st->rt_group_trap == RV_TRI_YES;
+    }
+    c.skip = g_ptr_array_new_with_free_func(g_free);
+    for (guint s = 0; s < c.matrix->scenarios->len; s++) {
+        const RvMatrixScenario *sc = c.matrix->scenarios->pdata[s];
+        char *why = scenario_skip_reason(&c, sc);
+
+        g_ptr_array_add(c.skip, why);
+        if (!why)
+            runnable++;
+    }
+    for (guint i = 0; i < c.plan->runs->len; i++)
+        if (!c.skip->pdata[((RvPlanRun *) c.plan->runs->pdata[i])->scenario])
+            n_runs++;
+
+    if (arg_plan_only) {
+        g_autofree char *text = rv_harness_plan_format(c.plan);
+        char buf[128];
+
+        printf("# matrix %s: %u scenario(s) x %u load level(s) x %u repetition(s), order %s, seed %"
+               G_GUINT64_FORMAT "\n", c.matrix->name, c.matrix->scenarios->len,
+               c.matrix->loads->len, c.matrix->repetitions,
+               rv_harness_matrix_order_name(c.plan->order), c.plan->seed);
+        for (guint s = 0; s < c.matrix->scenarios->len; s++) {
+            const RvMatrixScenario *sc = c.matrix->scenarios->pdata[s];
+            GPtrArray *pls = c.placements->pdata[s];
+
+            printf("# scenario %s (%s): %s%s\n", sc->name, describe_settings(sc, buf, sizeof(buf)),
+                   c.skip->pdata[s] ? "SKIPPED: " : "runs",
+                   c.skip->pdata[s] ? (char *) c.skip->pdata[s] : "");
+            for (guint g = 0; g < pls->len; g++) {
+                g_autofree char *p = rv_guest_placement_format(pls->pdata[g]);
+                g_auto(GStrv) lines = g_strsplit(p, "\n", -1);
+
+                for (guint l = 0; lines[l] && *lines[l]; l++)
+                    printf("#   %s: %s\n", ((RvMatrixGuest *) sc->guests->pdata[g])->name,
+                           lines[l]);
+            }
+        }
+        printf("%s", text);
+        ctx_clear(&c);
+        return RV_EXIT_OK;
+    }
+
+    /* 3. the store */
+    if (rv_result_store_create(arg_out ? arg_out : "results", c.matrix->name, NULL, &c.store,
+                               &err) < 0)
+        goto fail;
+    for (guint i = 0; i < c.matrix->files->len; i++) {
+        g_autofree char *role = i == 0 ? g_strdup("matrix") : g_strdup("matrix-include");
+
+        if (rv_result_store_add_profile(c.store, role, c.matrix->files->pdata[i], &err) < 0)
+            goto fail;
+    }
+    for (guint i = 0; i < c.matrix->guests->len; i++) {
+        const RvMatrixGuest *g = c.matrix->guests->pdata[i];
+        g_autofree char *role = g_strdup_printf("guest:%s", g->name);
+
+        if (rv_result_store_add_profile(c.store, role, g->profile, &err) < 0)
+            goto fail;
+    }
+    if (c.matrix->host_profile &&
+        rv_result_store_add_profile(c.store, "host", c.matrix->host_profile, &err) < 0)
+        goto fail;
+    for (guint s = 0; s < c.matrix->scenarios->len; s++) {
+        const RvMatrixScenario *sc = c.matrix->scenarios->pdata[s];
+        char buf[128];
+        g_autofree char *desc = sc->description
+            ? g_strdup_printf("%s (%s)", sc->description, describe_settings(sc, buf, sizeof(buf)))
+            : g_strdup(describe_settings(sc, buf, sizeof(buf)));
+
+        rv_result_store_add_scenario(c.store, sc->name, desc);
+        if (c.skip->pdata[s]) {
+            rv_result_store_set_scenario_status(c.store, sc->name, "skipped", c.skip->pdata[s]);
+            rv_log_info("Scenario %s: SKIPPED: %s", sc->name, (char *) c.skip->pdata[s]);
+        }
+    }
+    if (record_plan(&c, &err) < 0)
+        goto fail;
+    if (rv_harness_run_trust(c.root, c.matrix, c.store, &err) < 0)
+        goto fail;
+
+    if (runnable == 0) {
+        JsonNode *facts = host_facts(&c);
+
+        rv_result_store_set_host(c.store, facts);
+        json_node_unref(facts);
+        rv_result_store_set_complete(c.store, TRUE);
+        if (rv_result_store_commit(c.store, &err) < 0)
+            goto fail;
+        rv_log_error("No scenario of %s can run on this host (every one SKIPPED)", argv[1]);
+        print_summary(&c);
+        ctx_clear(&c);
+        return RV_EXIT_SKIP;
+    }
+
+    /* the guests' common part: libvirt, the image, virt type */
+    if (rv_harness_run_env_new(c.matrix, c.root, &c.env, &err) < 0)
+        goto fail;
+    c.virt = g_strdup(rv_harness_run_env_virt(c.env));
+    if (strcmp(c.virt, "tcg") == 0)
+        rv_result_store_set_untrusted(c.store,
+                                      "virt=tcg: QEMU emulates the guests without KVM; "
+                                      "latencies measured this way are no real-time results");
+    {
+        JsonNode *facts = host_facts(&c);
+
+        rv_result_store_set_host(c.store, facts);
+        json_node_unref(facts);
+    }
+    if (rv_result_store_commit(c.store, &err) < 0)
+        goto fail;
+
+    if (rv_host_journal_open(c.root, rv_harness_run_journal_path(c.root), &c.journal, &err) < 0)
+        goto fail;
+    /* A journal left by a killed run is reverted before anything else. */
+    if (rv_host_journal_n_entries(c.journal) > 0) {
+        rv_log_warn("Run journal '%s' holds %u entr%s from an interrupted run: reverting them first",
+                    rv_host_journal_path(c.journal), rv_host_journal_n_entries(c.journal),
+                    rv_host_journal_n_entries(c.journal) == 1 ? "y" : "ies");
+        if (revert_scenario(&c, &err) < 0)
+            goto fail;
+    }
+
+    rv_harness_signals_install();
+    c.progress = rv_harness_progress_new(n_runs, rv_harness_run_estimate_us(c.env, c.matrix),
+                                         rv_harness_progress_is_tty());
+    rv_log_info("Matrix %s: %u run(s) of %u runnable scenario(s), order %s, seed %" G_GUINT64_FORMAT
+                ", results in %s", c.matrix->name, n_runs, runnable,
+                rv_harness_matrix_order_name(c.plan->order), c.plan->seed,
+                rv_result_store_get_dir(c.store));
+
+    /* 4. the runs */
+    for (guint i = 0; i < c.plan->runs->len; i++) {
+        const RvPlanRun *run = c.plan->runs->pdata[i];
+        int r;
+
+        if (c.skip->pdata[run->scenario])
+            continue;
+        if (rv_harness_signals_received()) {
+            interrupted = true;
+            break;
+        }
+        r = run_one(&c, run, &err);
+        if (r == 0)
+            rv_result_store_set_scenario_status(
+                c.store, ((RvMatrixScenario *) c.matrix->scenarios->pdata[run->scenario])->name,
+                "ran", NULL);
+        if (rv_result_store_commit(c.store, r == 0 ? &err : NULL) < 0) {
+            rv_log_error("%s", err->message);
+            g_clear_error(&err);
+        }
+        test_kill_point("committed");
+        if (r == -ECANCELED) {
+            interrupted = true;
+            break;
+        }
+        if (r < 0)
+            goto fail;
+    }
+    if (rv_harness_signals_received())
+        interrupted = true;
+
+    /* 5. the end */
+    rv_harness_progress_free(g_steal_pointer(&c.progress));
+    rv_harness_run_env_free(g_steal_pointer(&c.env));
+    if (revert_scenario(&c, &err) < 0)
+        goto fail;
+    rv_result_store_set_complete(c.store, !interrupted);
+    if (interrupted)
+        rv_result_store_set_untrusted(c.store, "interrupted by a signal: the matrix is incomplete");
+    if (rv_result_store_commit(c.store, &err) < 0)
+        goto fail;
+    print_summary(&c);
+    rv_harness_signals_uninstall();
+    if (interrupted) {
+        rv_log_error("Interrupted: host settings reverted, domains destroyed, results so far in %s",
+                     rv_result_store_get_dir(c.store));
+        ret = RV_EXIT_ERROR;
+    } else if (c.failed_runs) {
+        ret = RV_EXIT_CHECK;
+    }
+    ctx_clear(&c);
+    return ret;
+
+fail:
+    ret = rv_log_gerror(err, NULL);
+    rv_harness_progress_free(g_steal_pointer(&c.progress));
+    if (c.store) {
+        g_autoptr(GError) cerr = NULL;
+
+        rv_harness_run_env_free(g_steal_pointer(&c.env));
+        rv_result_store_set_untrusted(c.store, "the run failed before its end");
+        if (rv_result_store_commit(c.store, &cerr) < 0)
+            rv_log_error("%s", cerr->message);
+    }
+    rv_harness_signals_uninstall();
+    ctx_clear(&c);   /* reverts the journal */
+    return ret;
+}

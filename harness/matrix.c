@@ -13,6 +13,7 @@ static const char * const order_names[] = { "interleaved", "random", NULL };
 static const char * const smt_names[] = { "keep", "on", "off", NULL };
 static const char * const coresched_names[] = { "off", "vm", "vcpu", "libvirt", NULL };
 static const char * const placement_names[] = { "pinned", "unpinned", NULL };
+static const char * const vcpu_sched_names[] = { "profile", "other", NULL };
 static const char * const role_names[] = { "rt", "neighbour", NULL };
 static const char * const workload_names[] = { "none", "cyclictest", "hackbench", "stress",
                                                "pert", NULL };
@@ -252,22 +253,23 @@ parse_cyclictest(RvIni *ini, RvMatrix *m, GError **error)
 {
     gint64 v;
 
-    m->cyclictest_interval_us = 1000;
+    m->cyclictest_interval_us = 0;
     if (rv_ini_get_duration_us(ini, "cyclictest", "interval", &m->cyclictest_interval_us,
                                error) < 0)
         return -EINVAL;
-    if (m->cyclictest_interval_us < 10 || m->cyclictest_interval_us > G_USEC_PER_SEC) {
+    if (rv_ini_lookup(ini, "cyclictest", "interval") &&
+        (m->cyclictest_interval_us < 10 || m->cyclictest_interval_us > G_USEC_PER_SEC)) {
         const RvIniEntry *e = rv_ini_lookup(ini, "cyclictest", "interval");
 
         return rv_ini_entry_error(e, error,
                                   "invalid interval '%s' in [cyclictest]: expected 10us-1s",
                                   e->value);
     }
-    v = 95;
+    v = 0;
     if (rv_ini_get_int(ini, "cyclictest", "priority", 1, 99, &v, error) < 0)
         return -EINVAL;
     m->cyclictest_priority = v;
-    v = 1000;
+    v = 0;
     if (rv_ini_get_int(ini, "cyclictest", "histogram", 1, 1000000, &v, error) < 0)
         return -EINVAL;
     m->cyclictest_histogram = v;
@@ -365,6 +367,7 @@ parse_scenario(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     const RvIniEntry *e;
     RvMatrixScenario *s;
     int smt = RV_MATRIX_SMT_KEEP, cs = RV_MATRIX_CORESCHED_OFF, pl = RV_MATRIX_PLACEMENT_PINNED;
+    int vs = 0;
     gint64 v;
 
     if (check_name(first, "scenario", name, error) < 0)
@@ -378,8 +381,10 @@ parse_scenario(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     s->description = g_strdup(rv_ini_get(ini, section, "description"));
     if (rv_ini_get_enum(ini, section, "smt", smt_names, &smt, error) < 0 ||
         rv_ini_get_enum(ini, section, "coresched", coresched_names, &cs, error) < 0 ||
-        rv_ini_get_enum(ini, section, "placement", placement_names, &pl, error) < 0)
+        rv_ini_get_enum(ini, section, "placement", placement_names, &pl, error) < 0 ||
+        rv_ini_get_enum(ini, section, "vcpu_sched", vcpu_sched_names, &vs, error) < 0)
         return -EINVAL;
+    s->vcpu_sched_other = vs == 1;
     s->smt = smt;
     s->coresched = cs;
     s->placement = pl;

@@ -28,10 +28,12 @@
  *   host_profile = ../host/x.ini optional: the host profile the results
  *                                are trusted against (host/check.h)
  *
- *   [cyclictest]                 options of every cyclictest run
- *   interval = 1000us            -i, in us (default 1000us)
- *   priority = 95                -p, SCHED_FIFO 1-99 (default 95)
- *   histogram = 1000             -h, buckets of 1 us (default 1000)
+ *   [cyclictest]                 overrides of every guest profile's
+ *                                [cyclictest] (default: the profile's;
+ *                                for [host] cyclictest 1000us / 95 / 1000)
+ *   interval = 1000us            -i, in us
+ *   priority = 95                -p, SCHED_FIFO 1-99
+ *   histogram = 1000             -h, buckets of 1 us
  *
  *   [host]
  *   workload = none              none | cyclictest | pert: measured on host
@@ -54,7 +56,13 @@
  *   smt = keep                   keep | on | off (off: smt/control through
  *                                the journal)
  *   coresched = off              off | vm | vcpu | libvirt
- *   placement = pinned           pinned | unpinned (vCPUs floating)
+ *   placement = pinned           pinned | unpinned (vCPUs floating over
+ *                                all online CPUs, SCHED_OTHER, no
+ *                                emulatorpin: a default libvirt guest)
+ *   vcpu_sched = profile         profile (RT vCPUs SCHED_FIFO at the guest
+ *                                profile's rt_priority) | other (pinned,
+ *                                but SCHED_OTHER: for hosts where libvirt
+ *                                cannot give vCPUs FIFO)
  *   guests = rt0, busy0          subset of guests (default all)
  *   rt_runtime_us = -1           optional runtime knob
  *                                (/proc/sys/kernel/sched_rt_runtime_us)
@@ -127,6 +135,7 @@ typedef struct {
     RvMatrixSmt smt;
     RvMatrixCoresched coresched;
     RvMatrixPlacement placement;
+    bool vcpu_sched_other;  /* vcpu_sched = other */
     GPtrArray *guests;      /* RvMatrixGuest* (owned by the matrix), the ones taking part */
     bool has_rt_runtime_us;
     gint64 rt_runtime_us;
@@ -149,9 +158,9 @@ typedef struct {
     char *baseline;         /* a scenario name */
     char *host_profile;     /* nullable, resolved path */
 
-    guint64 cyclictest_interval_us;
-    unsigned cyclictest_priority;
-    unsigned cyclictest_histogram;
+    guint64 cyclictest_interval_us;  /* 0 = the guest profile's */
+    unsigned cyclictest_priority;    /* 0 = the guest profile's */
+    unsigned cyclictest_histogram;   /* 0 = the guest profile's */
 
     RvMatrixWorkload host_workload;  /* NONE, CYCLICTEST or PERT */
     bool host_cpus_isolated;         /* true: the host's isolated CPUs */

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * harness/run.h: one repetition of a matrix scenario on the live host:
+ * boot the scenario's guests, verify them, run the workloads side by side,
+ * bring the raw outputs into the store, tear down.  Used by `rtvirt run`
+ * (harness/cmd-run.c), which owns the plan, the journal and the signals.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <gio/gio.h>
+
+#include "guest/placement.h"
+#include "harness/matrix.h"
+#include "harness/progress.h"
+#include "host/fsroot.h"
+#include "results/store.h"
+
+/* The run journal: scenario settings of `rtvirt run`, kept apart from the
+ * `host apply` journal so that reverting a run never undoes a profile the
+ * user applied.  A host path inside the root. */
+#define RV_HARNESS_RUN_JOURNAL "/var/lib/rtvirt/run.journal"
+
+typedef struct RvRunEnv RvRunEnv;
+
+/**
+ * rv_harness_run_env_new:
+ * @matrix: the matrix (its guests decide the image)
+ * @root: the live host
+ * @ret: (out): libvirt connection, guest image, virt type; written only on
+ *       success
+ * @error: (optional): RV_ERROR_FAILED when libvirt does not answer (try
+ *         `rtvirt setup`), RV_ERROR_UNSUPPORTED when the embedded image
+ *         cannot be built (a package is missing)
+ *
+ * Decides the virt type: "kvm" when libvirt offers KVM domains and a probe
+ * guest boots under KVM and answers its agent, else "tcg" (type='qemu').
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_harness_run_env_new(const RvMatrix *matrix, RvRoot *root, RvRunEnv **ret,
+                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
+/* Destroys every domain still running, closes the connection.  NULL ok. */
+void rv_harness_run_env_free(RvRunEnv *env);
+/* "kvm" or "tcg". */
+const char *rv_harness_run_env_virt(const RvRunEnv *env);
+/* Expected wall time of one run in us (boot + warm-up + duration + teardown). */
+guint64 rv_harness_run_estimate_us(const RvRunEnv *env, const RvMatrix *matrix);
+
+/* The run journal's real path (RV_HARNESS_RUN_JOURNAL inside @root). */
+char *rv_harness_run_journal_path(RvRoot *root);
+
+/* Turns a placement into the unpinned one of the same guest: no vcpupin,
+ * no emulatorpin, every vCPU SCHED_OTHER and free to run on @online (what
+ * a default libvirt guest gets). */
+void rv_harness_run_unpin(RvGuestPlacement *placement, const RvCpuSet *online);
+
+/* Why scenario coresched = libvirt cannot run: libvirt's qemu.conf has no
+ * sched_core (libvirt >= 8.9, qemu.conf(5)); NULL when it has one. */
+char *rv_harness_run_libvirt_sched_core_missing(RvRoot *root);
+
+/**
+ * rv_harness_run_trust:
+ * Marks @store untrusted when the host is not as the matrix's host_profile
+ * requires (host/check.h, every FAIL finding a reason), or when the matrix
+ * names no host profile (then nothing says the host was tuned).
+ *
+ * Returns: 0 or -errno when the host profile cannot be loaded.
+ */
+int rv_harness_run_trust(RvRoot *root, const RvMatrix *matrix, RvStore *store,
+                         GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* One repetition: inputs filled by the caller, outputs by
+ * rv_harness_run_repetition(). */
+typedef struct {
+    /* in */
+    const RvMatrix *matrix;
+    const RvMatrixScenario *scenario;
+    const RvMatrixLoad *load;
+    const char *cell;              /* "scenario" or "scenario@load": the store's scenario name */
+    unsigned repetition;           /* 1-based */
+    GPtrArray *profiles;           /* RvGuestProfile*, index = matrix guest index */
+    GPtrArray *placements;         /* RvGuestPlacement*, index = scenario guest index */
+    RvRoot *root;
+    RvStore *store;
+    RvProgress *progress;
+    GCancellable *cancellable;     /* signals */
+    void (*kill_point)(const char *phase);   /* test hook, may be NULL */
+    /* out */
+    unsigned n_failed;             /* records that failed */
+    char *first_failure;           /* reason of the first */
+    char *summary;                 /* "rt0 max 57 us" */
+    char *virt;                    /* "kvm" | "tcg" */
+} RvRunRepetition;
+
+void rv_harness_run_repetition_clear(RvRunRepetition *rep);
+
+/**
+ * rv_harness_run_repetition:
+ * Boots every guest of the scenario, verifies placement (and core cookies
+ * for coresched = vm | vcpu), starts the neighbour load, waits the warm-up,
+ * runs cyclictest in each RT guest (and the [host] workload) for the
+ * duration, adds one record per workload to the store (ok or failed with
+ * the reason: a guest that does not boot, hangs past the timeout or sends
+ * output the parser rejects fails its record; the others keep theirs), and
+ * destroys the guests.
+ *
+ * Returns: 0 when the repetition ran (records say how), -ECANCELED when
+ * @cancellable fired (guests destroyed).
+ */
+int rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep,
+                              GError **error) G_GNUC_WARN_UNUSED_RESULT;
