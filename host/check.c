@@ -46,12 +46,11 @@
 #include "host/check.h"
 #include "host/cmdline.h"
 #include "host/partition.h"
+#include "host/irq.h"
 #include "host/state.h"
+#include "host/threads.h"
 #include "host/topology.h"
 #include "util/error.h"
-
-/* PF_KTHREAD in /proc/PID/stat field 9 (include/linux/sched.h). */
-#define RV_PF_KTHREAD 0x00200000u
 
 typedef struct {
     RvRoot *root;
@@ -232,63 +231,36 @@ parse_qemu_conf(const char *text)
     return h;
 }
 
-typedef struct {
-    int pid;
-    char *comm;
-    int policy;
-    int rt_priority;
-} Kthread;
-
-static void
-kthread_clear(gpointer p)
-{
-    g_free(((Kthread *) p)->comm);
-}
-
-/* Kernel threads from /proc/PID/stat (proc(5)): comm in parentheses,
- * field 9 flags (PF_KTHREAD), 40 rt_priority, 41 policy. */
+/* Kernel threads (PF_KTHREAD) from every /proc/PID/stat, parsed by
+ * host/threads.h; a profile may name any kthread, not only the RT-relevant
+ * ones rv_host_rt_threads_load() keeps. */
 static GArray *
 read_kthreads(RvRoot *root)
 {
     g_autoptr(GPtrArray) names = NULL;
-    GArray *out = g_array_new(FALSE, TRUE, sizeof(Kthread));
+    GArray *out = g_array_new(FALSE, TRUE, sizeof(RvTask));
 
-    g_array_set_clear_func(out, kthread_clear);
+    g_array_set_clear_func(out, (GDestroyNotify) rv_host_task_clear);
     if (rv_host_root_list(root, "/proc", &names, NULL) < 0)
         return out;
     for (guint i = 0; i < names->len; i++) {
         const char *n = names->pdata[i];
         g_autofree char *path = NULL, *text = NULL;
-        g_auto(GStrv) fields = NULL;
-        const char *open_p;
-        char *close_p;
-        gint64 pid, flags, prio, policy;
-        Kthread k = { 0 };
+        RvTask t = { 0 };
+        gint64 pid;
 
         if (!g_ascii_string_to_signed(n, 10, 1, G_MAXINT, &pid, NULL))
             continue;
         path = g_strdup_printf("/proc/%s/stat", n);
         if (rv_host_root_read(root, path, &text, NULL) < 0)
             continue;
-        open_p = strchr(text, '(');
-        close_p = strrchr(text, ')');
-        if (!open_p || !close_p || close_p < open_p)
+        if (rv_host_parse_proc_stat(text, &t) < 0)
             continue;
-        fields = g_strsplit(g_strstrip(close_p + 1), " ", -1);
-        /* fields[0] is field 3 (state) */
-        if (g_strv_length(fields) < 39)
+        if (!t.kthread) {
+            rv_host_task_clear(&t);
             continue;
-        if (!g_ascii_string_to_signed(fields[6], 10, 0, G_MAXUINT32, &flags, NULL) ||
-            !g_ascii_string_to_signed(fields[37], 10, 0, 99, &prio, NULL) ||
-            !g_ascii_string_to_signed(fields[38], 10, 0, 7, &policy, NULL))
-            continue;
-        if (!((guint64) flags & RV_PF_KTHREAD))
-            continue;
-        k.pid = (int) pid;
-        k.comm = g_strndup(open_p + 1, close_p - open_p - 1);
-        k.policy = (int) policy;
-        k.rt_priority = (int) prio;
-        g_array_append_val(out, k);
+        }
+        g_array_append_val(out, t);
     }
     return out;
 }
@@ -762,86 +734,77 @@ check_bootargs(Ctx *c)
 static void
 check_irqs(Ctx *c)
 {
-    g_autoptr(GPtrArray) names = NULL;
-    g_autofree char *defmask = NULL;
+    g_autoptr(RvIrqTable) irqs = NULL;
     g_autoptr(GString) on_iso = g_string_new(NULL);
     g_autoptr(GString) eff_iso = g_string_new(NULL);
+    RvCheckLevel level = c->p->irq_affinity != RV_HOST_CPUSEL_UNSET ? RV_CHECK_FAIL
+                                                                    : RV_CHECK_WARN;
     RvCpuSet cpus_hit;
-    unsigned n_irqs = 0, n_set = 0, n_eff = 0;
+    unsigned n_eff = 0, n_set = 0;
 
     if (rv_cpuset_is_empty(&c->iso_actual))
         return;
-    if (rv_host_root_read_value(c->root, "/proc/irq/default_smp_affinity", &defmask, NULL) >= 0) {
+    if (rv_host_irqs_load(c->root, c->topo->nr_cpu_ids, &irqs, NULL) < 0)
+        return;
+    if (irqs->has_default) {
         RvCpuSet def;
 
-        if (rv_host_cpumask_parse(defmask, &def, NULL) == 0) {
-            rv_cpuset_and(&def, &def, &c->topo->online);
-            if (rv_cpuset_intersects(&def, &c->iso_actual)) {
-                RvCpuSet o;
-                g_autofree char *os = NULL;
+        rv_cpuset_and(&def, &irqs->default_affinity, &c->topo->online);
+        if (rv_cpuset_intersects(&def, &c->iso_actual)) {
+            RvCpuSet o;
+            g_autofree char *os = NULL, *ds = fmt_cpus(&def);
 
-                rv_cpuset_and(&o, &def, &c->iso_actual);
-                os = fmt_cpus(&o);
-                add(c, c->p->irq_affinity != RV_HOST_CPUSEL_UNSET ? RV_CHECK_FAIL : RV_CHECK_WARN,
-                    "irq.default-affinity", &o, NULL, defmask,
-                    "rtvirt host apply PROFILE ([kernel] irq_affinity = housekeeping), or boot "
-                    "with irqaffinity=",
-                    "/proc/irq/default_smp_affinity (%s) includes isolated CPUs %s: new IRQs "
-                    "start there", defmask, os);
-            }
+            rv_cpuset_and(&o, &def, &c->iso_actual);
+            os = fmt_cpus(&o);
+            add(c, level, "irq.default-affinity", &o, NULL, ds,
+                "rtvirt host apply PROFILE ([kernel] irq_affinity = housekeeping), or boot "
+                "with irqaffinity=",
+                "/proc/irq/default_smp_affinity (CPUs %s) includes isolated CPUs %s: new IRQs "
+                "start there", ds, os);
         }
     }
-    if (rv_host_root_list(c->root, "/proc/irq", &names, NULL) < 0)
-        return;
     rv_cpuset_zero(&cpus_hit);
-    for (guint i = 0; i < names->len; i++) {
-        const char *n = names->pdata[i];
-        g_autofree char *sp = NULL, *ep = NULL, *sv = NULL, *ev = NULL;
-        RvCpuSet s, e;
-        gint64 irq;
+    for (guint i = 0; i < irqs->irqs->len; i++) {
+        const RvIrq *q = &g_array_index(irqs->irqs, RvIrq, i);
 
-        if (!g_ascii_string_to_signed(n, 10, 0, G_MAXINT, &irq, NULL))
-            continue;
-        n_irqs++;
-        sp = g_strdup_printf("/proc/irq/%s/smp_affinity_list", n);
-        ep = g_strdup_printf("/proc/irq/%s/effective_affinity_list", n);
         /* effective_affinity_list (since 4.15) is where the IRQ is delivered;
          * without it, smp_affinity_list is what can be known */
-        if (rv_host_root_read_value(c->root, ep, &ev, NULL) >= 0 &&
-            rv_host_cpulist_parse(ev, 0, &e, NULL) == 0) {
-            if (rv_cpuset_intersects(&e, &c->iso_actual)) {
+        if (q->has_effective) {
+            if (rv_cpuset_intersects(&q->effective, &c->iso_actual)) {
+                RvCpuSet e;
+
                 n_eff++;
-                g_string_append_printf(eff_iso, "%s%s", eff_iso->len ? "," : "", n);
-                rv_cpuset_and(&e, &e, &c->iso_actual);
+                g_string_append_printf(eff_iso, "%s%u", eff_iso->len ? "," : "", q->irq);
+                rv_cpuset_and(&e, &q->effective, &c->iso_actual);
                 rv_cpuset_or(&cpus_hit, &cpus_hit, &e);
             }
-        } else if (rv_host_root_read_value(c->root, sp, &sv, NULL) >= 0 &&
-                   rv_host_cpulist_parse(sv, 0, &s, NULL) == 0 &&
-                   rv_cpuset_intersects(&s, &c->iso_actual)) {
+        } else if (q->has_affinity && rv_cpuset_intersects(&q->affinity, &c->iso_actual)) {
             n_set++;
-            g_string_append_printf(on_iso, "%s%s", on_iso->len ? "," : "", n);
+            g_string_append_printf(on_iso, "%s%u", on_iso->len ? "," : "", q->irq);
         }
     }
-    if (n_irqs == 0)
+    if (irqs->irqs->len == 0)
         return;
     if (n_eff) {
         g_autofree char *hit = fmt_cpus(&cpus_hit);
-        add(c, c->p->irq_affinity != RV_HOST_CPUSEL_UNSET ? RV_CHECK_FAIL : RV_CHECK_WARN,
-            "irq.on-isolated", &cpus_hit, NULL, eff_iso->str,
+        add(c, level, "irq.on-isolated", &cpus_hit, NULL, eff_iso->str,
             "rtvirt host apply PROFILE moves them; managed IRQs (NVMe queues) stay unless "
             "isolcpus=managed_irq,... is booted; an IRQ's effective affinity changes at its "
             "next interrupt",
             "%u of %u IRQs are delivered to isolated CPUs %s (effective_affinity_list): IRQ %s",
-            n_eff, n_irqs, hit, eff_iso->str);
+            n_eff, irqs->irqs->len, hit, eff_iso->str);
     } else if (n_set) {
         add(c, RV_CHECK_WARN, "irq.on-isolated", NULL, NULL, on_iso->str,
             "rtvirt host apply PROFILE",
             "%u of %u IRQs may be delivered to isolated CPUs (smp_affinity_list): IRQ %s",
-            n_set, n_irqs, on_iso->str);
+            n_set, irqs->irqs->len, on_iso->str);
     } else {
         add(c, RV_CHECK_PASS, "irq.ok", NULL, NULL, NULL, NULL,
-            "none of %u IRQs is delivered to an isolated CPU", n_irqs);
+            "none of %u IRQs is delivered to an isolated CPU", irqs->irqs->len);
     }
+    for (guint i = 0; i < irqs->problems->len; i++)
+        add(c, RV_CHECK_WARN, "state.problem", NULL, NULL, NULL, NULL, "%s",
+            (char *) irqs->problems->pdata[i]);
 }
 
 /* ---- kernel, RT group, runtime knobs ----------------------------------- */
@@ -1101,7 +1064,7 @@ check_kthreads(Ctx *c)
         unsigned n = 0, nbad = 0;
 
         for (guint k = 0; k < kts->len; k++) {
-            const Kthread *t = &g_array_index(kts, Kthread, k);
+            const RvTask *t = &g_array_index(kts, RvTask, k);
 
             if (!kthread_matches(t->comm, want->name))
                 continue;
