@@ -1,30 +1,360 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* harness/cmd-host-tune.c: TEMPORARY placeholder entry points, replaced by the real command. */
+/*
+ * harness/cmd-host-tune.c: `rtvirt host apply PROFILE`, `rtvirt host
+ * revert` and `rtvirt host bootargs PROFILE [--install|--remove]`.
+ *
+ *   apply:    partition (host/partition.h) -> journaled runtime knobs
+ *             (host/tune.h) -> `host check` on the same profile.  A signal
+ *             during apply reverts what was done so far.
+ *   revert:   the `rtvirt run` journal, then the `host apply` journal,
+ *             newest entry first; idempotent.
+ *   bootargs: print, --install (drop-in + update-grub, or grubby) or
+ *             --remove (journal of the install) the boot arguments.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "harness/commands.h"
 #include "harness/log.h"
+#include "harness/run.h"
+#include "harness/signals.h"
+#include "host/bootargs.h"
+#include "host/check.h"
+#include "host/journal.h"
+#include "host/partition.h"
+#include "host/profile.h"
+#include "host/topology.h"
+#include "host/tune.h"
 #include "util/error.h"
+#include "util/runner.h"
+
+static int
+parse_options(int argc, char **argv, GOptionEntry *entries, const char *params,
+              const char *summary)
+{
+    g_autoptr(GOptionContext) ctx = g_option_context_new(params);
+    g_autoptr(GError) err = NULL;
+
+    g_option_context_set_summary(ctx, summary);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+        rv_log_error("%s: %s", argv[0], err->message);
+        return -EINVAL;
+    }
+    return argc;
+}
+
+/* Profile, root, topology and partition: everything `apply` and
+ * `bootargs` start from. */
+typedef struct {
+    RvRoot *root;
+    RvHostProfile *profile;
+    RvTopology *topo;
+    RvHostPartition *part;
+} Setup;
+
+static void
+setup_clear(Setup *s)
+{
+    g_clear_pointer(&s->part, rv_host_partition_free);
+    g_clear_pointer(&s->topo, rv_host_topology_free);
+    g_clear_pointer(&s->profile, rv_host_profile_free);
+    g_clear_pointer(&s->root, rv_host_root_free);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Setup, setup_clear)
+
+static int
+setup_load(Setup *s, const char *profile_path, const char *root_path, GError **error)
+{
+    int r;
+
+    if ((r = rv_host_root_open(root_path, &s->root, error)) < 0 ||
+        (r = rv_host_profile_load(profile_path, &s->profile, error)) < 0 ||
+        (r = rv_host_topology_load(s->root, &s->topo, error)) < 0 ||
+        (r = rv_host_partition_compute(s->profile, s->topo, &s->part, error)) < 0)
+        return r;
+    return 0;
+}
+
+static void
+print_report(const RvTuneReport *report, bool verbose)
+{
+    for (guint i = 0; i < report->items->len; i++) {
+        const RvTuneItem *it = report->items->pdata[i];
+
+        if (it->status == RV_TUNE_ALREADY && !verbose)
+            continue;
+        printf("%-12s %s", rv_host_tune_status_name(it->status, report->dry_run), it->knob);
+        if (it->old_value && it->value && it->status == RV_TUNE_CHANGED)
+            printf(": %s -> %s", it->old_value, it->value);
+        else if (it->value)
+            printf(": %s", it->value);
+        if (it->message)
+            printf(" (%s)", it->message);
+        putchar('\n');
+    }
+    printf("%s: %u %s, %u already, %u skipped, %u failed\n",
+           report->dry_run ? "dry run" : "apply", report->counts[RV_TUNE_CHANGED],
+           report->dry_run ? "would change" : "changed", report->counts[RV_TUNE_ALREADY],
+           report->counts[RV_TUNE_SKIPPED], report->counts[RV_TUNE_FAILED]);
+}
+
+static int
+revert_journal(RvJournal *journal, RvRunner *runner, const char *what)
+{
+    g_autoptr(GPtrArray) notes = NULL;
+    g_autoptr(GError) err = NULL;
+    guint restored = 0;
+
+    rv_host_tune_set_handlers(journal, runner);
+    if (rv_host_journal_revert(journal, &restored, &notes, &err) < 0)
+        return rv_log_gerror(err, "revert failed");
+    for (guint i = 0; i < notes->len; i++)
+        rv_log_info("%s: %s", what, (const char *) notes->pdata[i]);
+    printf("%s: %u entr%s restored (%s)\n", what, restored, restored == 1 ? "y" : "ies",
+           rv_host_journal_path(journal));
+    return RV_EXIT_OK;
+}
 
 int
 rv_cmd_host_apply(int argc, char **argv)
 {
-    (void) argc;
-    rv_log_error("%s: not implemented yet", argv[0]);
-    return RV_EXIT_ERROR;
+    g_autofree char *arg_root = NULL, *arg_journal = NULL;
+    gboolean arg_dry_run = FALSE, arg_verbose = FALSE, arg_no_check = FALSE;
+    GOptionEntry entries[] = {
+        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
+          "Apply to the tree under DIR (a writable fixture copy), not the live host", "DIR" },
+        { "journal", 0, 0, G_OPTION_ARG_FILENAME, &arg_journal,
+          "Journal file (default " RV_HOST_JOURNAL_DEFAULT_PATH " inside the root)", "FILE" },
+        { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &arg_dry_run,
+          "Print the CPU partition and what would change; change nothing", NULL },
+        { "verbose", 'v', 0, G_OPTION_ARG_NONE, &arg_verbose,
+          "Also list the knobs that already had their value", NULL },
+        { "no-check", 0, 0, G_OPTION_ARG_NONE, &arg_no_check,
+          "Do not run `host check` after applying", NULL },
+        { NULL }
+    };
+    g_auto(Setup) s = { 0 };
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvJournal) journal = NULL;
+    g_autoptr(RvRunner) runner = NULL;
+    g_autoptr(RvTuneReport) report = NULL;
+    int n, r, ret = RV_EXIT_OK;
+
+    n = parse_options(argc, argv, entries, "PROFILE",
+                      "Apply a host profile's runtime knobs; every old value is journaled "
+                      "first, `rtvirt host revert` restores them.");
+    if (n < 0)
+        return RV_EXIT_ERROR;
+    if (n != 2) {
+        rv_log_error("%s: expected one host profile, e.g. profiles/host/realtime-virtual-host.ini",
+                     argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    if (setup_load(&s, argv[1], arg_root, &err) < 0)
+        return rv_log_gerror(err, "apply failed");
+
+    if (arg_dry_run || arg_verbose) {
+        g_autofree char *plan = rv_host_partition_format(s.part, s.topo);
+        printf("%s", plan);
+    }
+    /* a fixture root stands for another host: its daemons are not ours */
+    runner = rv_runner_new(arg_dry_run || !rv_host_root_is_live(s.root));
+    if (!arg_dry_run) {
+        if (rv_host_journal_open(s.root, arg_journal, &journal, &err) < 0)
+            return rv_log_gerror(err, "apply failed");
+        rv_harness_signals_install();
+    }
+    r = rv_host_tune_apply(s.root, journal, s.profile, s.part, runner, arg_dry_run, &report,
+                           &err);
+    if (r < 0) {
+        ret = rv_log_gerror(err, "apply failed");
+        if (journal) {
+            rv_log_warn("Reverting what was applied before the failure");
+            (void) revert_journal(journal, runner, "revert");
+        }
+        return ret;
+    }
+    print_report(report, arg_verbose);
+    if (journal && rv_harness_signals_received()) {
+        rv_log_warn("Interrupted by signal %d: reverting", rv_harness_signals_received());
+        (void) revert_journal(journal, runner, "revert");
+        return RV_EXIT_ERROR;
+    }
+    if (journal)
+        printf("journal: %s (%u entr%s; `rtvirt host revert%s%s` restores them)\n",
+               rv_host_journal_path(journal), rv_host_journal_n_entries(journal),
+               rv_host_journal_n_entries(journal) == 1 ? "y" : "ies",
+               arg_root ? " --root " : "", arg_root ? arg_root : "");
+    if (report->counts[RV_TUNE_FAILED])
+        ret = RV_EXIT_CHECK;
+
+    if (!arg_no_check && !arg_dry_run) {
+        g_autoptr(RvCheckReport) check = NULL;
+        g_autoptr(GError) cerr = NULL;
+
+        if (rv_host_check_run(s.root, s.profile, &check, &cerr) < 0) {
+            rv_log_warn("host check after apply: %s", cerr->message);
+        } else {
+            g_autofree char *text = rv_host_check_format(check, false);
+
+            printf("\nhost check %s (what did not take effect; boot arguments need "
+                   "`rtvirt host bootargs --install` and a reboot):\n%s",
+                   argv[1], text);
+        }
+    }
+    return ret;
 }
 
 int
 rv_cmd_host_revert(int argc, char **argv)
 {
-    (void) argc;
-    rv_log_error("%s: not implemented yet", argv[0]);
-    return RV_EXIT_ERROR;
+    g_autofree char *arg_root = NULL, *arg_journal = NULL;
+    GOptionEntry entries[] = {
+        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
+          "Revert the tree under DIR (a fixture copy), not the live host", "DIR" },
+        { "journal", 0, 0, G_OPTION_ARG_FILENAME, &arg_journal,
+          "Only this journal file (default: the `rtvirt run` journal, then "
+          RV_HOST_JOURNAL_DEFAULT_PATH ", inside the root)", "FILE" },
+        { NULL }
+    };
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(RvRunner) runner = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *run_path = NULL;
+    g_autofree char *apply_path = NULL;
+    const char *paths[2];
+    const char *names[2];
+    int n, ret = RV_EXIT_OK;
+
+    n = parse_options(argc, argv, entries, "",
+                      "Restore every value rtvirt changed (host apply, an interrupted or "
+                      "killed rtvirt run), newest first.");
+    if (n < 0)
+        return RV_EXIT_ERROR;
+    if (n != 1) {
+        rv_log_error("%s: unexpected argument '%s'", argv[0], argv[1]);
+        return RV_EXIT_ERROR;
+    }
+    if (rv_host_root_open(arg_root, &root, &err) < 0)
+        return rv_log_gerror(err, "revert failed");
+    runner = rv_runner_new(!rv_host_root_is_live(root));
+
+    run_path = rv_harness_run_journal_path(root);
+    apply_path = rv_host_root_resolve(root, RV_HOST_JOURNAL_DEFAULT_PATH);
+    if (arg_journal) {
+        paths[0] = arg_journal;
+        names[0] = "revert";
+        n = 1;
+    } else {
+        /* the run's scenario settings sit on top of the applied profile */
+        paths[0] = run_path;
+        names[0] = "revert run";
+        paths[1] = apply_path;
+        names[1] = "revert apply";
+        n = 2;
+    }
+    for (int i = 0; i < n; i++) {
+        g_autoptr(RvJournal) journal = NULL;
+        int r;
+
+        if (!arg_journal && !g_file_test(paths[i], G_FILE_TEST_EXISTS)) {
+            printf("%s: nothing to revert (%s)\n", names[i], paths[i]);
+            continue;
+        }
+        g_clear_error(&err);
+        if (rv_host_journal_open(root, paths[i], &journal, &err) < 0) {
+            ret = rv_log_gerror(err, "revert failed");
+            continue;
+        }
+        r = revert_journal(journal, runner, names[i]);
+        if (r != RV_EXIT_OK)
+            ret = r;
+    }
+    return ret;
 }
 
 int
 rv_cmd_host_bootargs(int argc, char **argv)
 {
-    (void) argc;
-    rv_log_error("%s: not implemented yet", argv[0]);
-    return RV_EXIT_ERROR;
-}
+    g_autofree char *arg_root = NULL, *arg_journal = NULL;
+    gboolean arg_install = FALSE, arg_remove = FALSE, arg_dry_run = FALSE;
+    GOptionEntry entries[] = {
+        { "install", 0, 0, G_OPTION_ARG_NONE, &arg_install,
+          "Write them to the boot loader configuration (grub.d drop-in + update-grub, or grubby)",
+          NULL },
+        { "remove", 0, 0, G_OPTION_ARG_NONE, &arg_remove,
+          "Restore the boot loader configuration from before --install", NULL },
+        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
+          "Use the tree under DIR (topology, /etc/default/grub); tools run in dry-run", "DIR" },
+        { "journal", 0, 0, G_OPTION_ARG_FILENAME, &arg_journal,
+          "Journal of the install (default " RV_HOST_JOURNAL_BOOTARGS_PATH " inside the root)",
+          "FILE" },
+        { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &arg_dry_run,
+          "Print the commands update-grub/grubby would run instead of running them", NULL },
+        { NULL }
+    };
+    g_auto(Setup) s = { 0 };
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvRunner) runner = NULL;
+    g_auto(GStrv) args = NULL;
+    g_autofree char *joined = NULL;
+    int n, r;
 
+    n = parse_options(argc, argv, entries, "[PROFILE]",
+                      "Print the kernel boot arguments of a host profile (isolcpus=, nohz_full=, "
+                      "rcu_nocbs=, irqaffinity=, ...), or install/remove them.");
+    if (n < 0)
+        return RV_EXIT_ERROR;
+    if (arg_install && arg_remove) {
+        rv_log_error("%s: --install and --remove exclude each other", argv[0]);
+        return RV_EXIT_ERROR;
+    }
+
+    if (arg_remove) {
+        g_autoptr(RvRoot) root = NULL;
+
+        if (rv_host_root_open(arg_root, &root, &err) < 0)
+            return rv_log_gerror(err, "bootargs --remove failed");
+        runner = rv_runner_new(arg_dry_run || !rv_host_root_is_live(root));
+        r = rv_host_bootargs_remove(root, arg_journal, runner, &err);
+        if (r < 0)
+            return rv_log_gerror(err, "bootargs --remove failed");
+        for (guint i = 0; i < rv_runner_get_log(runner)->len; i++)
+            printf("%s: %s\n", rv_host_root_is_live(root) && !arg_dry_run ? "ran" : "dry-run",
+                   (const char *) rv_runner_get_log(runner)->pdata[i]);
+        if (r == 0)
+            printf("bootargs: nothing installed\n");
+        else
+            printf("bootargs: previous boot configuration restored (%d entr%s); "
+                   "reboot for it to take effect\n", r, r == 1 ? "y" : "ies");
+        return RV_EXIT_OK;
+    }
+
+    if (n != 2) {
+        rv_log_error("%s: expected one host profile, e.g. profiles/host/realtime-virtual-host.ini",
+                     argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    if (setup_load(&s, argv[1], arg_root, &err) < 0)
+        return rv_log_gerror(err, "bootargs failed");
+    if (rv_host_bootargs_compute(s.profile, s.part, &args, &err) < 0)
+        return rv_log_gerror(err, "bootargs failed");
+    joined = g_strjoinv(" ", args);
+    printf("%s\n", joined);
+    if (arg_install) {
+        const char *method = NULL;
+
+        runner = rv_runner_new(arg_dry_run || !rv_host_root_is_live(s.root));
+        if (rv_host_bootargs_install(s.root, arg_journal, args, s.profile->name, runner, &method,
+                                     &err) < 0)
+            return rv_log_gerror(err, "bootargs --install failed");
+        for (guint i = 0; i < rv_runner_get_log(runner)->len; i++)
+            printf("%s: %s\n", rv_host_root_is_live(s.root) && !arg_dry_run ? "ran" : "dry-run",
+                   (const char *) rv_runner_get_log(runner)->pdata[i]);
+        printf("bootargs: installed with %s; reboot for them to take effect, then "
+               "`rtvirt host check %s` shows them in effect\n", method, argv[1]);
+    }
+    return RV_EXIT_OK;
+}

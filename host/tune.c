@@ -99,7 +99,14 @@ values_equal(const char *cur, const char *want, CmpKind cmp)
 
     switch (cmp) {
     case CMP_STRING:
-        return strcmp(cur, want) == 0;
+        if (strcmp(cur, want) == 0)
+            return true;
+        /* bool module parameters read back as Y/N (kernel/params.c
+         * param_get_bool()) and accept 0/1/y/n/Y/N */
+        if ((strcmp(cur, "Y") == 0 || strcmp(cur, "N") == 0) && strlen(want) == 1 &&
+            strchr("01yYnN", want[0]))
+            return (cur[0] == 'Y') == (strchr("1yY", want[0]) != NULL);
+        return false;
     case CMP_LIST:
         return rv_host_cpulist_parse(cur, 0, &a, NULL) == 0 &&
                rv_host_cpulist_parse(want, 0, &b, NULL) == 0 && rv_cpuset_equal(&a, &b);
@@ -577,6 +584,8 @@ apply_idle(Ctx *ctx, GError **error)
                      "no cpuidle driver: %s is absent", dir);
             return 0;
         }
+        guint over = 0;
+
         for (guint i = 0; i < states->len; i++) {
             const char *st = states->pdata[i];
             g_autofree char *lat_path = g_strdup_printf("%s/%s/latency", dir, st);
@@ -590,12 +599,18 @@ apply_idle(Ctx *ctx, GError **error)
             if (!g_str_has_prefix(st, "state") ||
                 rv_host_root_read_int(ctx->root, lat_path, &lat, NULL) < 0 || lat <= max)
                 continue;
+            over++;
             if (rv_host_root_read_value(ctx->root, name_path, &name, NULL) < 0)
                 name = g_strdup(st);
             knob = g_strdup_printf("cpu%d idle %s (%s, %" G_GINT64_FORMAT " us)", cpu, st,
                                    name, lat);
             if ((r = set_knob(ctx, knob, dis_path, "1", CMP_STRING, false, error)) < 0)
                 return r;
+        }
+        if (over == 0) {
+            g_autofree char *knob = g_strdup_printf("cpu%d idle states", cpu);
+            g_autofree char *want = g_strdup_printf("exit latency <= %" G_GINT64_FORMAT " us", max);
+            add_item(ctx, RV_TUNE_ALREADY, knob, NULL, want, NULL);
         }
     }
     return 0;
