@@ -1,14 +1,84 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* harness/cmd-compare.c: TEMPORARY placeholder entry points, replaced by the real command. */
+/*
+ * harness/cmd-compare.c: `rtvirt compare DIR [DIR...] [--baseline NAME]
+ * [--json|--csv] [--test welch|mann-whitney]`.
+ *
+ * Reads results stores (results/store.h) only: no host access, no daemon.
+ * The table comes from results/compare.c; this file parses options, opens
+ * the stores, prints, and maps errors to exit codes (2 bad input).
+ */
+#include <stdio.h>
+#include <string.h>
+
 #include "harness/commands.h"
 #include "harness/log.h"
+#include "results/compare.h"
+#include "results/store.h"
 #include "util/error.h"
 
 int
 rv_cmd_compare(int argc, char **argv)
 {
-    (void) argc;
-    rv_log_error("%s: not implemented yet", argv[0]);
-    return RV_EXIT_ERROR;
-}
+    g_autofree char *arg_baseline = NULL;
+    g_autofree char *arg_test = NULL;
+    gboolean arg_json = FALSE, arg_csv = FALSE;
+    GOptionEntry entries[] = {
+        { "baseline", 'b', 0, G_OPTION_ARG_STRING, &arg_baseline,
+          "Scenario the others are compared with (default: the first)", "NAME" },
+        { "json", 0, 0, G_OPTION_ARG_NONE, &arg_json, "Print JSON (stable keys)", NULL },
+        { "csv", 0, 0, G_OPTION_ARG_NONE, &arg_csv, "Print CSV (RFC 4180)", NULL },
+        { "test", 0, 0, G_OPTION_ARG_STRING, &arg_test,
+          "Significance test: welch (default) or mann-whitney", "TEST" },
+        { NULL },
+    };
+    g_autoptr(GOptionContext) ctx = g_option_context_new("DIR [DIR...]");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GPtrArray) stores = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_store_free);
+    g_autoptr(RvComparison) cmp = NULL;
+    g_autofree char *out = NULL;
+    RvStatsTest test = RV_STATS_WELCH;
 
+    g_option_context_set_summary(ctx,
+        "Compare the scenarios of one or more results stores (results/DATE-MATRIX/):\n"
+        "n, mean, stddev, SEM, min, max per metric, change against the baseline,\n"
+        "a significance test, and latency percentiles from merged histograms.");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+        rv_log_error("%s: %s", argv[0], error->message);
+        return RV_EXIT_ERROR;
+    }
+    if (argc < 2) {
+        rv_log_error("%s: no results directory given (usage: rtvirt compare DIR [DIR...])", argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    if (arg_json && arg_csv) {
+        rv_log_error("%s: --json and --csv exclude each other", argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    if (arg_test) {
+        if (g_str_equal(arg_test, "welch"))
+            test = RV_STATS_WELCH;
+        else if (g_str_equal(arg_test, "mann-whitney") || g_str_equal(arg_test, "mwu"))
+            test = RV_STATS_MANN_WHITNEY;
+        else {
+            rv_log_error("%s: unknown --test '%s' (welch or mann-whitney)", argv[0], arg_test);
+            return RV_EXIT_ERROR;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        RvStore *st = NULL;
+        if (rv_result_store_open(argv[i], &st, &error) < 0)
+            return rv_log_gerror(error, "Failed to open results store");
+        g_ptr_array_add(stores, st);
+    }
+    if (rv_result_compare_build(stores, arg_baseline, test, &cmp, &error) < 0)
+        return rv_log_gerror(error, "Failed to compare");
+    out = rv_result_compare_format(cmp, arg_json ? RV_COMPARE_JSON
+                                        : arg_csv ? RV_COMPARE_CSV : RV_COMPARE_TEXT);
+    fputs(out, stdout);
+    if (fflush(stdout) != 0) {
+        rv_log_error("Failed to write the comparison to stdout");
+        return RV_EXIT_ERROR;
+    }
+    return RV_EXIT_OK;
+}

@@ -1,0 +1,857 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * results/compare.c: scenario comparison tables (see compare.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "results/compare.h"
+#include "util/error.h"
+
+typedef struct {
+    char *label;              /* unique display name */
+    char *name;               /* scenario name inside its store */
+    guint store;              /* index into cmp->stores */
+    char *status;             /* planned / ran / skipped (from the store) */
+    char *reason;
+} Scen;
+
+typedef struct {
+    char *workload;
+    char *target;             /* "guest:rt0", "host", or "-" */
+    GPtrArray *metrics;       /* char*: metric names, display order */
+    GHashTable *units;        /* metric -> unit (or "") */
+} Group;
+
+typedef struct {
+    GHashTable *values;       /* metric -> GArray<double> (one per repetition) */
+    guint ok, failed, skipped;
+    RvHistogram *hist;        /* "latency" of every ok repetition merged */
+    guint hist_reps;
+    guint hist_missing;       /* ok repetitions without a "latency" histogram */
+    gboolean kvm, tcg;
+} Cell;
+
+struct RvComparison {
+    GPtrArray *stores;        /* RvStore*, borrowed (caller keeps them) */
+    GPtrArray *scens;         /* Scen* */
+    GPtrArray *groups;        /* Group* */
+    Cell *cells;              /* groups->len x scens->len */
+    guint baseline;           /* index into scens */
+    RvStatsTest test;
+};
+
+static void
+scen_free(Scen *s)
+{
+    g_free(s->label);
+    g_free(s->name);
+    g_free(s->status);
+    g_free(s->reason);
+    g_free(s);
+}
+
+static void
+group_free(Group *g)
+{
+    g_free(g->workload);
+    g_free(g->target);
+    g_ptr_array_unref(g->metrics);
+    g_hash_table_unref(g->units);
+    g_free(g);
+}
+
+void
+rv_result_compare_free(RvComparison *c)
+{
+    if (!c)
+        return;
+    if (c->cells) {
+        for (guint i = 0; i < c->groups->len * c->scens->len; i++) {
+            if (c->cells[i].values)
+                g_hash_table_unref(c->cells[i].values);
+            rv_result_histogram_free(c->cells[i].hist);
+        }
+        g_free(c->cells);
+    }
+    g_ptr_array_unref(c->stores);
+    g_ptr_array_unref(c->scens);
+    g_ptr_array_unref(c->groups);
+    g_free(c);
+}
+
+static Cell *
+cell(const RvComparison *c, guint g, guint s)
+{
+    return &c->cells[g * c->scens->len + s];
+}
+
+static int
+find_scen(const RvComparison *c, guint store, const char *name)
+{
+    for (guint i = 0; i < c->scens->len; i++) {
+        const Scen *s = c->scens->pdata[i];
+        if (s->store == store && g_str_equal(s->name, name))
+            return i;
+    }
+    return -1;
+}
+
+static void
+add_scen(RvComparison *c, guint store, const char *name, const char *status,
+         const char *reason)
+{
+    Scen *s;
+
+    if (find_scen(c, store, name) >= 0)
+        return;
+    s = g_new0(Scen, 1);
+    s->name = g_strdup(name);
+    s->store = store;
+    s->status = g_strdup(status);
+    s->reason = g_strdup(reason);
+    g_ptr_array_add(c->scens, s);
+}
+
+static int
+find_group(const RvComparison *c, const char *workload, const char *target)
+{
+    for (guint i = 0; i < c->groups->len; i++) {
+        const Group *g = c->groups->pdata[i];
+        if (g_str_equal(g->workload, workload) && g_str_equal(g->target, target))
+            return i;
+    }
+    return -1;
+}
+
+/* max_us, avg_us, min_us first (what latency readers look for), then the
+ * rest in the order first seen; "cycles" is bookkeeping, not a result. */
+static int
+metric_rank(const char *m)
+{
+    return g_str_equal(m, "max_us") ? 0 : g_str_equal(m, "avg_us") ? 1
+         : g_str_equal(m, "min_us") ? 2 : 3;
+}
+
+static void
+group_add_metric(Group *g, const char *name, const char *unit)
+{
+    guint pos;
+
+    if (g_str_equal(name, "cycles") || g_hash_table_contains(g->units, name))
+        return;
+    g_hash_table_insert(g->units, g_strdup(name), g_strdup(unit ? unit : ""));
+    for (pos = 0; pos < g->metrics->len; pos++)
+        if (metric_rank(name) < metric_rank(g->metrics->pdata[pos]))
+            break;
+    g_ptr_array_insert(g->metrics, pos, g_strdup(name));
+}
+
+static char *
+store_base(const RvStore *st)
+{
+    g_autofree char *d = g_strdup(rv_result_store_get_dir(st));
+    gsize l = strlen(d);
+
+    while (l > 1 && d[l - 1] == '/')
+        d[--l] = '\0';
+    return g_path_get_basename(d);
+}
+
+int
+rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest test,
+                        RvComparison **ret, GError **error)
+{
+    g_autoptr(RvComparison) c = g_new0(RvComparison, 1);
+    guint nrec = 0;
+    int base = -1;
+
+    c->stores = g_ptr_array_ref(stores);
+    c->scens = g_ptr_array_new_with_free_func((GDestroyNotify) scen_free);
+    c->groups = g_ptr_array_new_with_free_func((GDestroyNotify) group_free);
+    c->test = test;
+
+    /* scenarios: declared order first, then those only records name */
+    for (guint si = 0; si < stores->len; si++) {
+        const RvStore *st = stores->pdata[si];
+        GPtrArray *decl = rv_result_store_get_scenarios(st);
+        GPtrArray *recs = rv_result_store_get_records(st);
+
+        for (guint i = 0; i < decl->len; i++) {
+            const RvStoreScenario *sc = decl->pdata[i];
+            add_scen(c, si, sc->name, sc->status, sc->reason);
+        }
+        for (guint i = 0; i < recs->len; i++) {
+            const RvStoreRecord *r = recs->pdata[i];
+            add_scen(c, si, r->scenario, "ran", NULL);
+            if (find_group(c, r->workload, r->target ? r->target : "-") < 0) {
+                Group *g = g_new0(Group, 1);
+                g->workload = g_strdup(r->workload);
+                g->target = g_strdup(r->target ? r->target : "-");
+                g->metrics = g_ptr_array_new_with_free_func(g_free);
+                g->units = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+                g_ptr_array_add(c->groups, g);
+            }
+            nrec++;
+        }
+    }
+    if (nrec == 0)
+        return rv_error_set(error, RV_ERROR_INVALID, ENODATA,
+                            "No records in %u results store(s): nothing to compare",
+                            stores->len);
+
+    /* labels: a name used by several stores is qualified by its store */
+    for (guint i = 0; i < c->scens->len; i++) {
+        Scen *s = c->scens->pdata[i];
+        gboolean dup = FALSE;
+        for (guint j = 0; j < c->scens->len; j++) {
+            const Scen *o = c->scens->pdata[j];
+            if (j != i && g_str_equal(o->name, s->name))
+                dup = TRUE;
+        }
+        if (dup) {
+            g_autofree char *b = store_base(stores->pdata[s->store]);
+            s->label = g_strdup_printf("%s/%s", b, s->name);
+        } else {
+            s->label = g_strdup(s->name);
+        }
+    }
+
+    c->cells = g_new0(Cell, c->groups->len * c->scens->len);
+    for (guint i = 0; i < c->groups->len * c->scens->len; i++)
+        c->cells[i].values = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                                   (GDestroyNotify) g_array_unref);
+
+    for (guint si = 0; si < stores->len; si++) {
+        GPtrArray *recs = rv_result_store_get_records(stores->pdata[si]);
+        for (guint i = 0; i < recs->len; i++) {
+            const RvStoreRecord *r = recs->pdata[i];
+            guint gi = find_group(c, r->workload, r->target ? r->target : "-");
+            Group *g = c->groups->pdata[gi];
+            Cell *ce = cell(c, gi, find_scen(c, si, r->scenario));
+            const RvHistogram *h;
+
+            if (g_str_equal(r->status, "skipped")) {
+                ce->skipped++;
+                continue;
+            }
+            if (!g_str_equal(r->status, "ok")) {
+                ce->failed++;
+                continue;
+            }
+            ce->ok++;
+            if (g_strcmp0(r->virt, "kvm") == 0)
+                ce->kvm = TRUE;
+            else if (g_strcmp0(r->virt, "tcg") == 0)
+                ce->tcg = TRUE;
+            for (guint k = 0; k < r->metrics->len; k++) {
+                const RvStoreMetric *m = r->metrics->pdata[k];
+                GArray *vals;
+                if (!isfinite(m->value))
+                    continue;
+                group_add_metric(g, m->name, m->unit);
+                vals = g_hash_table_lookup(ce->values, m->name);
+                if (!vals) {
+                    vals = g_array_new(FALSE, FALSE, sizeof(double));
+                    g_hash_table_insert(ce->values, g_strdup(m->name), vals);
+                }
+                g_array_append_val(vals, m->value);
+            }
+            h = rv_result_store_record_get_histogram(r, "latency");
+            if (h) {
+                if (!ce->hist)
+                    ce->hist = rv_result_histogram_new(0);
+                rv_result_histogram_merge(ce->hist, h);
+                ce->hist_reps++;
+            } else {
+                ce->hist_missing++;
+            }
+        }
+    }
+
+    /* the baseline */
+    if (baseline) {
+        GString *names = g_string_new(NULL);
+        int matches = 0;
+        for (guint i = 0; i < c->scens->len; i++) {
+            const Scen *s = c->scens->pdata[i];
+            g_string_append_printf(names, "%s%s", i ? ", " : "", s->label);
+            if (g_str_equal(s->label, baseline)) {
+                base = i;
+                matches = 1;
+                break;
+            }
+            if (g_str_equal(s->name, baseline)) {
+                base = i;
+                matches++;
+            }
+        }
+        if (matches != 1) {
+            for (guint i = 0; i < c->scens->len; i++) {
+                const Scen *s = c->scens->pdata[i];
+                if (!strstr(names->str, s->label))
+                    g_string_append_printf(names, ", %s", s->label);
+            }
+            int r = rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                 "Baseline '%s' is %s; scenarios: %s", baseline,
+                                 matches ? "ambiguous (in several stores)" : "not a scenario",
+                                 names->str);
+            g_string_free(names, TRUE);
+            return r;
+        }
+        g_string_free(names, TRUE);
+    } else {
+        for (guint i = 0; i < c->scens->len && base < 0; i++)
+            for (guint gi = 0; gi < c->groups->len; gi++)
+                if (cell(c, gi, i)->ok > 0) {
+                    base = i;
+                    break;
+                }
+        if (base < 0)
+            base = 0;
+    }
+    c->baseline = base;
+    *ret = g_steal_pointer(&c);
+    return 0;
+}
+
+/* ---- per-row numbers ---- */
+
+typedef struct {
+    gboolean has;             /* at least one value */
+    RvStatsSummary sum;
+    double change;            /* % vs baseline mean, NAN when none */
+    gboolean tested;
+    RvStatsTestResult t;
+    const char *untested;     /* why no test: "baseline", "n<2", ... */
+} Row;
+
+static GArray *
+values_of(const RvComparison *c, guint g, guint s, const char *metric)
+{
+    return g_hash_table_lookup(cell(c, g, s)->values, metric);
+}
+
+static void
+compute_row(const RvComparison *c, guint g, guint s, const char *metric, Row *row)
+{
+    GArray *v = values_of(c, g, s, metric);
+    GArray *b = values_of(c, g, c->baseline, metric);
+    RvStatsSummary bs;
+    int r;
+
+    memset(row, 0, sizeof(*row));
+    row->change = NAN;
+    row->untested = "no data";
+    if (!v || v->len == 0)
+        return;
+    row->has = rv_result_stats_summary((double *) v->data, v->len, &row->sum, NULL) == 0;
+    if (s == c->baseline) {
+        row->untested = "baseline";
+        return;
+    }
+    if (!b || b->len == 0) {
+        row->untested = "no baseline data";
+        return;
+    }
+    if (rv_result_stats_summary((double *) b->data, b->len, &bs, NULL) == 0)
+        row->change = rv_result_stats_change_pct(bs.mean, row->sum.mean);
+    if (c->test == RV_STATS_WELCH)
+        r = rv_result_stats_welch((double *) b->data, b->len, (double *) v->data,
+                                  v->len, &row->t, NULL);
+    else
+        r = rv_result_stats_mann_whitney((double *) b->data, b->len,
+                                         (double *) v->data, v->len, &row->t, NULL);
+    row->tested = r == 0;
+    row->untested = row->tested ? NULL : "n<2";
+}
+
+static const char *
+sig_mark(const Row *row)
+{
+    if (!row->tested)
+        return "";
+    return row->t.p < 0.001 ? "***" : row->t.p < 0.01 ? "**"
+         : row->t.p < RV_COMPARE_ALPHA ? "*" : "~";
+}
+
+static const char *
+virt_of(const Cell *ce)
+{
+    return ce->kvm && ce->tcg ? "kvm+tcg" : ce->tcg ? "tcg" : ce->kvm ? "kvm" : "-";
+}
+
+static const double pcts[] = { 50, 99, 99.9, 99.99 };
+static const char *const pct_keys[] = { "p50", "p99", "p99_9", "p99_99" };
+
+/* ---- text ---- */
+
+static void
+fmt_num(GString *s, int width, double v)
+{
+    if (!isfinite(v))
+        g_string_append_printf(s, " %*s", width, "-");
+    else if (fabs(v) >= 1e7 || (v != 0 && fabs(v) < 0.01))
+        g_string_append_printf(s, " %*.3g", width, v);
+    else
+        g_string_append_printf(s, " %*.2f", width, v);
+}
+
+static gboolean
+any_tcg(const RvComparison *c, guint g)
+{
+    for (guint s = 0; s < c->scens->len; s++)
+        if (cell(c, g, s)->tcg)
+            return TRUE;
+    return FALSE;
+}
+
+static char *
+format_text(const RvComparison *c)
+{
+    GString *o = g_string_new(NULL);
+    const Scen *bs = c->scens->pdata[c->baseline];
+    int w = 8;
+
+    for (guint i = 0; i < c->scens->len; i++)
+        w = MAX(w, (int) strlen(((Scen *) c->scens->pdata[i])->label));
+    w = MIN(w, 40);
+
+    for (guint i = 0; i < c->stores->len; i++) {
+        const RvStore *st = c->stores->pdata[i];
+        GPtrArray *why = rv_result_store_get_untrusted_reasons(st);
+        g_string_append_printf(o, "store: %s (matrix %s%s%s)\n", rv_result_store_get_dir(st),
+                               rv_result_store_get_matrix(st) ? rv_result_store_get_matrix(st) : "?",
+                               rv_result_store_get_complete(st) ? "" : ", INCOMPLETE",
+                               rv_result_store_get_trusted(st) ? "" : ", UNTRUSTED");
+        for (guint k = 0; k < why->len; k++)
+            g_string_append_printf(o, "  UNTRUSTED: %s\n", (char *) why->pdata[k]);
+    }
+    g_string_append_printf(o, "baseline: %s\n", bs->label);
+    g_string_append_printf(o, "significance: %s, two-sided, per-repetition values vs the "
+                           "baseline; * p<0.05 ** p<0.01 *** p<0.001; ~ not significant "
+                           "(the difference is inside the noise)\n",
+                           rv_result_stats_test_name(c->test));
+
+    for (guint g = 0; g < c->groups->len; g++) {
+        const Group *gr = c->groups->pdata[g];
+        gboolean tcg = any_tcg(c, g);
+
+        g_string_append_printf(o, "\n== %s on %s%s ==\n", gr->workload, gr->target,
+                               tcg ? " [virt=tcg]" : "");
+        if (tcg)
+            g_string_append(o, "NOTE: virt=tcg: the guest ran under QEMU's TCG emulator, not "
+                            "KVM; its latencies measure emulation, not what an RT guest "
+                            "would see on a KVM host\n");
+        for (guint m = 0; m < gr->metrics->len; m++) {
+            const char *metric = gr->metrics->pdata[m];
+            const char *unit = g_hash_table_lookup(gr->units, metric);
+            g_autofree char *title = *unit ? g_strdup_printf("%s [%s]", metric, unit)
+                                           : g_strdup(metric);
+
+            g_string_append_printf(o, "\n%-*s %4s %-7s %10s %10s %10s %10s %10s %9s %9s %-3s\n",
+                                   w + 2, title, "n", "virt", "mean", "stddev", "SEM",
+                                   "min", "max", "change", "p", "sig");
+            for (guint s = 0; s < c->scens->len; s++) {
+                const Scen *sc = c->scens->pdata[s];
+                const Cell *ce = cell(c, g, s);
+                Row row;
+
+                g_string_append_printf(o, "  %-*s", w, sc->label);
+                if (g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0) {
+                    g_string_append_printf(o, " SKIPPED: %s\n", sc->reason ? sc->reason : "(no reason recorded)");
+                    continue;
+                }
+                compute_row(c, g, s, metric, &row);
+                if (!row.has) {
+                    g_string_append_printf(o, " %4u %-7s no values", 0, virt_of(ce));
+                    if (ce->failed)
+                        g_string_append_printf(o, " (%u repetition(s) failed)", ce->failed);
+                    g_string_append_c(o, '\n');
+                    continue;
+                }
+                g_string_append_printf(o, " %4u %-7s", row.sum.n, virt_of(ce));
+                fmt_num(o, 10, row.sum.mean);
+                fmt_num(o, 10, row.sum.stddev);
+                fmt_num(o, 10, row.sum.sem);
+                fmt_num(o, 10, row.sum.min);
+                fmt_num(o, 10, row.sum.max);
+                if (s == c->baseline) {
+                    g_string_append_printf(o, " %9s", "(base)");
+                } else if (isfinite(row.change)) {
+                    g_autofree char *ch = g_strdup_printf("%+.1f%%", row.change);
+                    g_string_append_printf(o, " %9s", ch);
+                } else {
+                    g_string_append_printf(o, " %9s", "-");
+                }
+                if (row.tested)
+                    g_string_append_printf(o, " %9.3g %-3s", row.t.p, sig_mark(&row));
+                else
+                    g_string_append_printf(o, " %9s %-3s", s == c->baseline ? "" : row.untested, "");
+                if (ce->failed)
+                    g_string_append_printf(o, " (%u failed)", ce->failed);
+                g_string_append_c(o, '\n');
+                /* trailing spaces of the last columns are noise */
+                while (o->len && o->str[o->len - 2] == ' ')
+                    g_string_erase(o, o->len - 2, 1);
+            }
+        }
+
+        /* percentiles from merged histograms */
+        {
+            gboolean any = FALSE;
+            for (guint s = 0; s < c->scens->len; s++)
+                any |= cell(c, g, s)->hist != NULL;
+            if (!any)
+                continue;
+        }
+        g_string_append_printf(o, "\n%-*s %12s %9s %8s %8s %8s %8s %8s %s\n", w + 2,
+                               "latency [us]", "samples", "overflow", "p50", "p99",
+                               "p99.9", "p99.99", "max", "(histograms of all repetitions merged)");
+        for (guint s = 0; s < c->scens->len; s++) {
+            const Scen *sc = c->scens->pdata[s];
+            const Cell *ce = cell(c, g, s);
+            gboolean beyond_any = FALSE;
+
+            if (!ce->hist) {
+                if (ce->ok)
+                    g_string_append_printf(o, "  %-*s no histogram recorded\n", w, sc->label);
+                continue;
+            }
+            g_string_append_printf(o, "  %-*s %12" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT,
+                                   w, sc->label, rv_result_histogram_total(ce->hist),
+                                   ce->hist->overflows);
+            for (guint k = 0; k < G_N_ELEMENTS(pcts); k++) {
+                gint64 us;
+                gboolean beyond;
+                if (rv_result_histogram_percentile(ce->hist, pcts[k], &us, &beyond, NULL) < 0) {
+                    g_string_append_printf(o, " %8s", "-");
+                    continue;
+                }
+                if (beyond) {
+                    g_autofree char *b = g_strdup_printf("<=%" G_GINT64_FORMAT, us);
+                    g_string_append_printf(o, " %8s", b);
+                    beyond_any = TRUE;
+                } else {
+                    g_string_append_printf(o, " %8" G_GINT64_FORMAT, us);
+                }
+            }
+            if (ce->hist->max_us >= 0)
+                g_string_append_printf(o, " %8" G_GINT64_FORMAT, ce->hist->max_us);
+            else
+                g_string_append_printf(o, " %8s", "-");
+            if (ce->hist_missing)
+                g_string_append_printf(o, "  (%u of %u repetitions without histogram)",
+                                       ce->hist_missing, ce->hist_missing + ce->hist_reps);
+            if (beyond_any)
+                g_string_append(o, "  (<= : beyond the histogram range, bounded by max)");
+            g_string_append_c(o, '\n');
+        }
+    }
+    return g_string_free(o, FALSE);
+}
+
+/* ---- JSON ---- */
+
+static void
+j_num(JsonBuilder *b, const char *key, double v)
+{
+    json_builder_set_member_name(b, key);
+    if (isfinite(v))
+        json_builder_add_double_value(b, v);
+    else
+        json_builder_add_null_value(b);
+}
+
+static void
+j_str(JsonBuilder *b, const char *key, const char *v)
+{
+    json_builder_set_member_name(b, key);
+    if (v)
+        json_builder_add_string_value(b, v);
+    else
+        json_builder_add_null_value(b);
+}
+
+static char *
+format_json(const RvComparison *c)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = NULL;
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "compare_version");
+    json_builder_add_int_value(b, 1);
+    j_str(b, "test", c->test == RV_STATS_WELCH ? "welch" : "mann-whitney");
+    j_str(b, "test_name", rv_result_stats_test_name(c->test));
+    j_num(b, "alpha", RV_COMPARE_ALPHA);
+    j_str(b, "baseline", ((Scen *) c->scens->pdata[c->baseline])->label);
+
+    json_builder_set_member_name(b, "stores");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < c->stores->len; i++) {
+        const RvStore *st = c->stores->pdata[i];
+        GPtrArray *why = rv_result_store_get_untrusted_reasons(st);
+        json_builder_begin_object(b);
+        j_str(b, "dir", rv_result_store_get_dir(st));
+        j_str(b, "matrix", rv_result_store_get_matrix(st));
+        json_builder_set_member_name(b, "trusted");
+        json_builder_add_boolean_value(b, rv_result_store_get_trusted(st));
+        json_builder_set_member_name(b, "complete");
+        json_builder_add_boolean_value(b, rv_result_store_get_complete(st));
+        json_builder_set_member_name(b, "untrusted_reasons");
+        json_builder_begin_array(b);
+        for (guint k = 0; k < why->len; k++)
+            json_builder_add_string_value(b, why->pdata[k]);
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+
+    json_builder_set_member_name(b, "scenarios");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < c->scens->len; i++) {
+        const Scen *s = c->scens->pdata[i];
+        json_builder_begin_object(b);
+        j_str(b, "label", s->label);
+        j_str(b, "name", s->name);
+        json_builder_set_member_name(b, "store");
+        json_builder_add_int_value(b, s->store);
+        j_str(b, "status", s->status);
+        j_str(b, "reason", s->reason);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+
+    json_builder_set_member_name(b, "groups");
+    json_builder_begin_array(b);
+    for (guint g = 0; g < c->groups->len; g++) {
+        const Group *gr = c->groups->pdata[g];
+        json_builder_begin_object(b);
+        j_str(b, "workload", gr->workload);
+        j_str(b, "target", gr->target);
+        json_builder_set_member_name(b, "metrics");
+        json_builder_begin_array(b);
+        for (guint m = 0; m < gr->metrics->len; m++) {
+            const char *metric = gr->metrics->pdata[m];
+            const char *unit = g_hash_table_lookup(gr->units, metric);
+            json_builder_begin_object(b);
+            j_str(b, "name", metric);
+            j_str(b, "unit", *unit ? unit : NULL);
+            json_builder_set_member_name(b, "rows");
+            json_builder_begin_array(b);
+            for (guint s = 0; s < c->scens->len; s++) {
+                const Cell *ce = cell(c, g, s);
+                Row row;
+                compute_row(c, g, s, metric, &row);
+                json_builder_begin_object(b);
+                j_str(b, "scenario", ((Scen *) c->scens->pdata[s])->label);
+                j_str(b, "virt", virt_of(ce));
+                json_builder_set_member_name(b, "n");
+                json_builder_add_int_value(b, row.has ? row.sum.n : 0);
+                json_builder_set_member_name(b, "failed");
+                json_builder_add_int_value(b, ce->failed);
+                j_num(b, "mean", row.has ? row.sum.mean : NAN);
+                j_num(b, "stddev", row.has ? row.sum.stddev : NAN);
+                j_num(b, "sem", row.has ? row.sum.sem : NAN);
+                j_num(b, "min", row.has ? row.sum.min : NAN);
+                j_num(b, "max", row.has ? row.sum.max : NAN);
+                j_num(b, "change_pct", row.change);
+                j_num(b, "statistic", row.tested ? row.t.statistic : NAN);
+                j_num(b, "df", row.tested ? row.t.df : NAN);
+                j_num(b, "p", row.tested ? row.t.p : NAN);
+                json_builder_set_member_name(b, "significant");
+                if (row.tested)
+                    json_builder_add_boolean_value(b, row.t.p < RV_COMPARE_ALPHA);
+                else
+                    json_builder_add_null_value(b);
+                j_str(b, "untested", row.untested);
+                json_builder_end_object(b);
+            }
+            json_builder_end_array(b);
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
+
+        json_builder_set_member_name(b, "latency");
+        json_builder_begin_array(b);
+        for (guint s = 0; s < c->scens->len; s++) {
+            const Cell *ce = cell(c, g, s);
+            if (!ce->hist)
+                continue;
+            json_builder_begin_object(b);
+            j_str(b, "scenario", ((Scen *) c->scens->pdata[s])->label);
+            j_str(b, "unit", "us");
+            json_builder_set_member_name(b, "samples");
+            json_builder_add_int_value(b, rv_result_histogram_total(ce->hist));
+            json_builder_set_member_name(b, "overflows");
+            json_builder_add_int_value(b, ce->hist->overflows);
+            json_builder_set_member_name(b, "repetitions");
+            json_builder_add_int_value(b, ce->hist_reps);
+            for (guint k = 0; k < G_N_ELEMENTS(pcts); k++) {
+                gint64 us;
+                gboolean beyond;
+                g_autofree char *bk = g_strdup_printf("%s_beyond_range", pct_keys[k]);
+                json_builder_set_member_name(b, pct_keys[k]);
+                if (rv_result_histogram_percentile(ce->hist, pcts[k], &us, &beyond, NULL) < 0) {
+                    json_builder_add_null_value(b);
+                    beyond = FALSE;
+                } else {
+                    json_builder_add_int_value(b, us);
+                }
+                json_builder_set_member_name(b, bk);
+                json_builder_add_boolean_value(b, beyond);
+            }
+            json_builder_set_member_name(b, "max");
+            if (ce->hist->max_us >= 0)
+                json_builder_add_int_value(b, ce->hist->max_us);
+            else
+                json_builder_add_null_value(b);
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+
+    root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    json_generator_set_pretty(gen, TRUE);
+    json_generator_set_indent(gen, 2);
+    {
+        char *s = json_generator_to_data(gen, NULL);
+        char *r = g_strconcat(s, "\n", NULL);
+        g_free(s);
+        return r;
+    }
+}
+
+/* ---- CSV (RFC 4180) ---- */
+
+static void
+csv_field(GString *o, const char *v)
+{
+    if (o->len && o->str[o->len - 1] != '\n')
+        g_string_append_c(o, ',');
+    if (!v)
+        return;
+    if (strpbrk(v, ",\"\r\n")) {
+        g_string_append_c(o, '"');
+        for (const char *p = v; *p; p++) {
+            if (*p == '"')
+                g_string_append_c(o, '"');
+            g_string_append_c(o, *p);
+        }
+        g_string_append_c(o, '"');
+    } else {
+        g_string_append(o, v);
+    }
+}
+
+static void
+csv_num(GString *o, double v)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+    if (!isfinite(v)) {
+        csv_field(o, "");
+        return;
+    }
+    g_ascii_formatd(buf, sizeof(buf), "%.10g", v);
+    csv_field(o, buf);
+}
+
+static void
+csv_int(GString *o, gint64 v)
+{
+    char buf[32];
+
+    g_snprintf(buf, sizeof(buf), "%" G_GINT64_FORMAT, v);
+    csv_field(o, buf);
+}
+
+static char *
+format_csv(const RvComparison *c)
+{
+    GString *o = g_string_new("workload,target,metric,unit,scenario,virt,status,reason,"
+                              "n,failed,mean,stddev,sem,min,max,change_pct,test,p,"
+                              "significant,samples,overflows,p50,p99,p99_9,p99_99\n");
+    const char *test = c->test == RV_STATS_WELCH ? "welch" : "mann-whitney";
+
+    for (guint g = 0; g < c->groups->len; g++) {
+        const Group *gr = c->groups->pdata[g];
+        for (guint m = 0; m <= gr->metrics->len; m++) {
+            gboolean lat = m == gr->metrics->len;
+            const char *metric = lat ? "latency" : gr->metrics->pdata[m];
+            for (guint s = 0; s < c->scens->len; s++) {
+                const Scen *sc = c->scens->pdata[s];
+                const Cell *ce = cell(c, g, s);
+                gboolean skipped = g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0;
+                Row row;
+
+                if (lat && !ce->hist)
+                    continue;
+                csv_field(o, gr->workload);
+                csv_field(o, gr->target);
+                csv_field(o, metric);
+                csv_field(o, lat ? "us" : g_hash_table_lookup(gr->units, metric));
+                csv_field(o, sc->label);
+                csv_field(o, virt_of(ce));
+                csv_field(o, skipped ? "skipped" : "ran");
+                csv_field(o, skipped ? sc->reason : NULL);
+                if (lat || skipped) {
+                    for (int k = 0; k < 11; k++)
+                        csv_field(o, NULL);
+                } else {
+                    compute_row(c, g, s, metric, &row);
+                    csv_int(o, row.has ? row.sum.n : 0);
+                    csv_int(o, ce->failed);
+                    csv_num(o, row.has ? row.sum.mean : NAN);
+                    csv_num(o, row.has ? row.sum.stddev : NAN);
+                    csv_num(o, row.has ? row.sum.sem : NAN);
+                    csv_num(o, row.has ? row.sum.min : NAN);
+                    csv_num(o, row.has ? row.sum.max : NAN);
+                    csv_num(o, row.change);
+                    csv_field(o, row.tested ? test : NULL);
+                    csv_num(o, row.tested ? row.t.p : NAN);
+                    csv_field(o, row.tested ? (row.t.p < RV_COMPARE_ALPHA ? "yes" : "no") : NULL);
+                }
+                if (lat) {
+                    csv_int(o, rv_result_histogram_total(ce->hist));
+                    csv_int(o, ce->hist->overflows);
+                    for (guint k = 0; k < G_N_ELEMENTS(pcts); k++) {
+                        gint64 us;
+                        if (rv_result_histogram_percentile(ce->hist, pcts[k], &us, NULL, NULL) < 0)
+                            csv_field(o, NULL);
+                        else
+                            csv_int(o, us);
+                    }
+                } else {
+                    for (int k = 0; k < 6; k++)
+                        csv_field(o, NULL);
+                }
+                g_string_append_c(o, '\n');
+            }
+        }
+    }
+    return g_string_free(o, FALSE);
+}
+
+char *
+rv_result_compare_format(const RvComparison *c, RvCompareFormat format)
+{
+    switch (format) {
+    case RV_COMPARE_JSON:
+        return format_json(c);
+    case RV_COMPARE_CSV:
+        return format_csv(c);
+    case RV_COMPARE_TEXT:
+    default:
+        return format_text(c);
+    }
+}

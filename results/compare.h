@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * results/compare.h: compare scenarios across one or more run stores.
+ *
+ * Per (workload, target) group and per metric (max_us, avg_us, min_us, any
+ * other scalar a record carries), per scenario: n repetitions, mean,
+ * stddev, SEM, min, max of the per-repetition values, the change of the
+ * mean against the baseline scenario in %, and a two-sided test of the
+ * per-repetition values against the baseline's (Welch's t-test or
+ * Mann-Whitney U) with its p-value and mark.  Per scenario, the latency
+ * percentiles p50/p99/p99.9/p99.99 and the max come from the histograms of
+ * all its repetitions merged (memory: one bucket array per scenario and
+ * group, never the samples).  Records carry virt=kvm|tcg; the output names
+ * it.  Pure: reads RvStore objects, returns text.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "results/stats.h"
+#include "results/store.h"
+
+typedef enum {
+    RV_COMPARE_TEXT,
+    RV_COMPARE_JSON,
+    RV_COMPARE_CSV,
+} RvCompareFormat;
+
+#define RV_COMPARE_ALPHA 0.05
+
+typedef struct RvComparison RvComparison;
+
+/**
+ * rv_result_compare_build:
+ * @stores: RvStore* (at least one), in command-line order
+ * @baseline: (nullable): scenario to compare against; NULL = the first
+ *            scenario of the first store that has records.  A scenario name
+ *            that occurs in several stores is labelled "STOREDIR/scenario"
+ *            (STOREDIR = the directory's base name); @baseline may use
+ *            either form when it is unambiguous.
+ * @test: RV_STATS_WELCH or RV_STATS_MANN_WHITNEY
+ * @ret: (out) (transfer full)
+ *
+ * Returns: 0, or -EINVAL (RV_ERROR_INVALID) for an unknown or ambiguous
+ * baseline (the message lists the scenarios), -ENODATA when no store has
+ * any record.
+ */
+int rv_result_compare_build(GPtrArray *stores, const char *baseline,
+                            RvStatsTest test, RvComparison **ret,
+                            GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_result_compare_format:
+ * Returns: (transfer full): the comparison as a human table, as JSON
+ * (stable keys, "compare_version": 1) or as CSV (RFC 4180, header line).
+ */
+char *rv_result_compare_format(const RvComparison *cmp, RvCompareFormat format);
+
+void rv_result_compare_free(RvComparison *cmp);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvComparison, rv_result_compare_free)
