@@ -212,7 +212,7 @@ load_cpu(RvIni *ini, RvGuestProfile *p, GError **error)
                                       e->value);
         if (!*e->value || strspn(e->value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != strlen(e->value))
             return rv_ini_entry_error(e, error,
-                                      "invalid model '%s' in [cpu]: expected a QEMU CPU model name such as Skylake-Client-v4",
+                                      "invalid model '%s' in [cpu]: expected a libvirt CPU model name such as Skylake-Client (virsh cpu-models x86_64)",
                                       e->value);
         p->cpu_model = g_strdup(e->value);
     } else if (p->cpu_mode == RV_GUEST_CPU_CUSTOM) {

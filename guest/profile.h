@@ -34,7 +34,8 @@
  *                                  # (libvirt <cpu mode>); under TCG the
  *                                  # domain uses mode='maximum' instead of
  *                                  # host-passthrough / host-model
- *   model = Skylake-Client-v4      # <cpu><model> for mode = custom
+ *   model = Skylake-Client       # <cpu><model> for mode = custom: a libvirt
+ *                                  # cpu_map name (virsh cpu-models x86_64)
  *   pmu = false                    # <features><pmu state='on|off'/>
  *
  *   [memory]

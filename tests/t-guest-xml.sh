@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/t-guest-xml.sh: `rtvirt guest xml` end to end on a fixture root made
+# from this build machine's captured sysfs (tests/data/domainxml/topology/
+# sysfs-build-2cpu-nosmt.txt): output = the golden domain of test-domainxml,
+# valid for virt-xml-validate, NOTEs and refusals on stderr, exit codes.
+set -u
+rtvirt=${RV_BUILD:?}/rtvirt
+top=${RV_TOP:?}
+data=$top/tests/data/domainxml
+n=0 fail=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+echo "1..12"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# grep -H dump -> fixture tree ("path:value", "path:" for an empty file)
+root=$tmp/root
+while IFS= read -r line; do
+    path=${line%%:*} value=${line#*:}
+    mkdir -p "$root$(dirname "$path")"
+    printf '%s\n' "$value" >"$root$path"
+done <"$data/topology/sysfs-build-2cpu-nosmt.txt"
+img=(--kernel /var/cache/rtvirt/images/TEST/vmlinuz --initrd /var/cache/rtvirt/images/TEST/initramfs.img)
+
+"$rtvirt" guest xml "$top/profiles/guests/rt-demo.ini" --root "$root" --virt qemu "${img[@]}" \
+    >"$tmp/demo.xml" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && ok "rt-demo places on the 2-CPU host, exit 0" || nok "rt-demo exit $rc: $(cat "$tmp/err")"
+cmp -s "$tmp/demo.xml" "$data/build-2cpu-rt-demo-tcg.xml" \
+    && ok "stdout is the golden build-2cpu-rt-demo-tcg.xml" || nok "stdout differs: $(diff "$tmp/demo.xml" "$data/build-2cpu-rt-demo-tcg.xml" | head -5)"
+virt-xml-validate "$tmp/demo.xml" domain >/dev/null 2>&1 && ok "virt-xml-validate accepts it" || nok "virt-xml-validate rejects it"
+grep -qx "rtvirt: NOTE vCPU1 on CPU 1: the CPU is not isolated (/sys/devices/system/cpu/isolated is empty); its latency includes host housekeeping noise" "$tmp/err" \
+    && ok "NOTE: CPU 1 not isolated" || nok "no NOTE: $(cat "$tmp/err")"
+
+"$rtvirt" guest xml "$top/profiles/guests/rt-demo.ini" --root "$root" "${img[@]}" >"$tmp/kvm.xml" 2>/dev/null
+grep -q '^<domain type="kvm">' "$tmp/kvm.xml" && ok "--virt auto on a fixture root: type kvm" || nok "auto virt: $(head -1 "$tmp/kvm.xml")"
+
+"$rtvirt" guest xml "$top/profiles/guests/rt-guest.ini" --root "$root" "${img[@]}" >"$tmp/out" 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 77 ] && [ ! -s "$tmp/out" ] && \
+  grep -qx "rtvirt: rt-guest.ini: 3 RT vCPUs need 3 isolated CPUs, host has 0 (/sys/devices/system/cpu/isolated is empty)" "$tmp/err"; } \
+    && ok "rt-guest refused with the reason, exit 77, no XML" || nok "rt-guest: rc=$rc $(cat "$tmp/err")"
+
+"$rtvirt" guest xml "$top/profiles/guests/rt-demo.ini" --root "$root" --host-profile "$top/profiles/host/two-cpu.ini" \
+    --virt qemu "${img[@]}" >"$tmp/hp.xml" 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 0 ] && cmp -s "$tmp/hp.xml" "$data/build-2cpu-two-cpu-profile-rt-demo.xml"; } \
+    && ok "--host-profile two-cpu.ini: the golden domain" || nok "host profile: rc=$rc $(cat "$tmp/err")"
+grep -q "NOTE two-cpu.ini isolates CPUs 1, the host has isolated '' now" "$tmp/err" \
+    && ok "NOTE: host not booted with the profile's isolation yet" || nok "no intent NOTE: $(cat "$tmp/err")"
+
+echo 1 >"$root/sys/devices/system/cpu/isolated"
+"$rtvirt" guest xml "$top/profiles/guests/rt-demo.ini" --root "$root" --virt qemu "${img[@]}" >"$tmp/iso.xml" 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '<vcpupin vcpu="1" cpuset="1"/>' "$tmp/iso.xml"; } \
+    && ok "isolcpus=1 on the host: vCPU1 on CPU 1, no NOTE" || nok "isolated: rc=$rc $(cat "$tmp/err")"
+
+"$rtvirt" guest xml "$top/tests/data/guests/bad/rt-all.ini" --root "$root" "${img[@]}" >/dev/null 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 2 ] && grep -q "rt-all.ini:4: invalid rt_vcpus 'all' in \[cpu\]" "$tmp/err"; } \
+    && ok "bad profile: FILE:LINE message, exit 2" || nok "bad profile: rc=$rc $(cat "$tmp/err")"
+"$rtvirt" guest xml "$top/profiles/guests/rt-demo.ini" --root "$root" --kernel /x >/dev/null 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 2 ] && grep -q -- "--kernel and --initrd go together" "$tmp/err"; } \
+    && ok "--kernel without --initrd: exit 2" || nok "kernel alone: rc=$rc $(cat "$tmp/err")"
+"$rtvirt" guest xml "$top/profiles/guests/rt-demo.ini" --root "$root" --virt xen "${img[@]}" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && ok "--virt xen refused, exit 2" || nok "--virt xen: rc=$rc"
+exit $fail
