@@ -100,6 +100,23 @@ rv_guest_libvirt_rt_sched_explanation(void)
            "CONFIG_RT_GROUP_SCHED";
 }
 
+bool
+rv_guest_libvirt_is_memlock_error(const char *message)
+{
+    return message && strstr(message, "cannot limit locked memory") &&
+           strstr(message, "Operation not permitted");
+}
+
+const char *
+rv_guest_libvirt_memlock_explanation(void)
+{
+    return "libvirt could not lock the guest memory: for <memoryBacking><locked/> it raises "
+           "QEMU's RLIMIT_MEMLOCK, which needs CAP_SYS_RESOURCE, and this environment "
+           "(a container?) does not grant it to libvirtd. Fix: run libvirtd with "
+           "CAP_SYS_RESOURCE (a privileged container or the host), or raise the hard "
+           "RLIMIT_MEMLOCK of libvirtd before it starts (ulimit -l unlimited)";
+}
+
 int
 rv_guest_libvirt_start(virConnectPtr conn, const char *xml, virDomainPtr *ret, GError **error)
 {
@@ -107,7 +124,8 @@ rv_guest_libvirt_start(virConnectPtr conn, const char *xml, virDomainPtr *ret, G
 
     if (!dom) {
         const char *msg = virGetLastErrorMessage();
-        int errnum = rv_guest_libvirt_is_rt_sched_error(msg) ? EPERM : EIO;
+        int errnum = rv_guest_libvirt_is_rt_sched_error(msg) ? EPERM
+                   : rv_guest_libvirt_is_memlock_error(msg) ? EACCES : EIO;
 
         return rv_guest_libvirt_error(error, errnum, "Failed to start the domain");
     }

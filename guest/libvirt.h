@@ -76,7 +76,9 @@ bool rv_guest_libvirt_has_virt_type(virConnectPtr conn, const char *virttype);
  * virDomainCreateXML(VIR_DOMAIN_START_AUTODESTROY).
  *
  * Returns: 0; -EPERM when libvirt could not give vCPU threads their
- * real-time scheduler (rv_guest_libvirt_is_rt_sched_error()); -EIO else.
+ * real-time scheduler (rv_guest_libvirt_is_rt_sched_error()); -EACCES when
+ * it could not raise the locked-memory limit
+ * (rv_guest_libvirt_is_memlock_error()); -EIO else.
  */
 int rv_guest_libvirt_start(virConnectPtr conn, const char *xml, virDomainPtr *ret,
                            GError **error) G_GNUC_WARN_UNUSED_RESULT;
@@ -95,6 +97,20 @@ bool rv_guest_libvirt_is_rt_sched_error(const char *message);
 
 /* The cause and the fixes of the RT-group failure, one paragraph for users. */
 const char *rv_guest_libvirt_rt_sched_explanation(void);
+
+/**
+ * rv_guest_libvirt_is_memlock_error:
+ * @message: a libvirt error message
+ *
+ * True for "cannot limit locked memory of process N to M: Operation not
+ * permitted" (src/util/virprocess.c virProcessSetMaxMemLock()): for
+ * <memoryBacking><locked/> libvirt raises QEMU's RLIMIT_MEMLOCK, which
+ * needs CAP_SYS_RESOURCE (setrlimit(2)); containers often lack it.
+ */
+bool rv_guest_libvirt_is_memlock_error(const char *message);
+
+/* The cause and the fixes of the memlock failure, one paragraph for users. */
+const char *rv_guest_libvirt_memlock_explanation(void);
 
 /**
  * rv_guest_libvirt_destroy:

@@ -193,3 +193,30 @@ rv_guest_verify_threads(RvRoot *root, const RvGuestPlacement *expect, const int 
     *ret = g_steal_pointer(&v);
     return r;
 }
+
+int
+rv_guest_verify_locked_memory(RvRoot *root, RvGuestVerification *v, guint64 min_bytes,
+                              GError **error)
+{
+    g_autofree char *path = g_strdup_printf("/proc/%d/status", v->qemu_pid);
+    g_autofree char *status = NULL;
+    g_auto(GStrv) lines = NULL;
+    gint64 kb = -1;
+    bool pass;
+
+    if (v->qemu_pid <= 0)
+        return rv_error_set(error, RV_ERROR_FAILED, ESRCH, "QEMU process id unknown");
+    if (rv_host_root_read(root, path, &status, error) < 0)
+        return -EIO;
+    lines = g_strsplit(status, "\n", -1);
+    for (guint i = 0; lines[i]; i++)
+        if (g_str_has_prefix(lines[i], "VmLck:"))
+            kb = g_ascii_strtoll(lines[i] + 6, NULL, 10);
+    if (kb < 0)
+        return rv_error_set(error, RV_ERROR_FAILED, EPROTO, "No VmLck line in '%s'", path);
+    pass = (guint64) kb * 1024 >= min_bytes;
+    add_check(v, pass, g_strdup_printf("QEMU process %d locked memory (VmLck)", v->qemu_pid),
+              g_strdup_printf(">= %" G_GUINT64_FORMAT " kB", min_bytes / 1024),
+              g_strdup_printf("%" G_GINT64_FORMAT " kB", kb));
+    return pass ? 0 : 1;
+}

@@ -61,3 +61,18 @@ int rv_guest_verify_threads(RvRoot *root, const RvGuestPlacement *expect, const 
 
 /* "other", "fifo", "rr", "batch", "idle", "deadline" or the number. */
 const char *rv_guest_linux_policy_name(int policy);
+
+/**
+ * rv_guest_verify_locked_memory:
+ * @root: as for rv_guest_verify_threads()
+ * @v: a verification whose qemu_pid is known; one check is appended
+ * @min_bytes: guest memory that <memoryBacking><locked/> must keep locked
+ * @error: (optional): RV_ERROR_FAILED naming /proc/PID/status
+ *
+ * Compares VmLck of the QEMU process (/proc/PID/status, proc(5)) with
+ * @min_bytes: less is a FAIL (memory not locked, page faults possible).
+ *
+ * Returns: 1 when the check FAILs, 0 when it passes, or -errno.
+ */
+int rv_guest_verify_locked_memory(RvRoot *root, RvGuestVerification *v, guint64 min_bytes,
+                                  GError **error) G_GNUC_WARN_UNUSED_RESULT;

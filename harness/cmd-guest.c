@@ -6,10 +6,21 @@
 
 #include <gio/gio.h>
 
+#include <math.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
 #include "guest/image.h"
+#include "guest/libvirt.h"
+#include "guest/session.h"
 #include "harness/commands.h"
 #include "harness/log.h"
+#include "harness/signals.h"
+#include "results/cyclictest.h"
 #include "util/error.h"
+#include "util/runner.h"
+#include "util/units.h"
 
 int
 rv_cmd_guest_build(int argc, char **argv)
@@ -55,18 +66,394 @@ rv_cmd_guest_build(int argc, char **argv)
     return RV_EXIT_OK;
 }
 
+/* ------------------------------------------------------------ guest run */
+
+static const double percentiles[] = { 50, 90, 99, 99.9, 99.99 };
+static const char * const percentile_names[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+
+/* The guest vCPU of cyclictest thread @index: threads are pinned with -a
+ * to the measured vCPUs in ascending order (guest/profile.h
+ * rv_guest_profile_cyclictest_argv()). */
+static int
+thread_vcpu(const RvGuestProfile *profile, int index)
+{
+    RvCpuSet measured = profile->rt_vcpus;
+    int cpu = -1;
+
+    if (rv_cpuset_is_empty(&measured))
+        rv_cpuset_set_range(&measured, 0, profile->vcpus - 1);
+    for (int i = 0; i <= index; i++) {
+        cpu = rv_cpuset_next(&measured, cpu + 1);
+        if (cpu < 0)
+            return -1;
+    }
+    return cpu;
+}
+
+static void
+json_add_strings(JsonBuilder *b, const char *name, GPtrArray *strs)
+{
+    json_builder_set_member_name(b, name);
+    json_builder_begin_array(b);
+    for (guint i = 0; strs && i < strs->len; i++)
+        json_builder_add_string_value(b, strs->pdata[i]);
+    json_builder_end_array(b);
+}
+
+static char *
+verdict_text(const RvGuestSession *s)
+{
+    if (!s->untrusted)
+        return g_strdup("TRUSTED");
+    return g_strdup_printf("UNTRUSTED (virt=%s%s%s)", rv_guest_session_virt_label(s->virt),
+                           s->fifo_dropped ? ", no SCHED_FIFO vCPUs" : "",
+                           s->verification && s->verification->n_fail ? ", verification FAIL" : "");
+}
+
+static void
+print_text(const RvGuestProfile *profile, const RvGuestSession *s, guint64 duration_us,
+           const char * const *ct_argv, const RvCyclictestRun *run, int ct_status)
+{
+    g_autofree char *cmd = rv_runner_argv_to_string(ct_argv);
+    g_autofree char *verdict = verdict_text(s);
+
+    printf("guest         %s (domain %s) virt=%s\n", profile->name, s->domain_name,
+           rv_guest_session_virt_label(s->virt));
+    printf("virt          %s\n", s->virt_reason ? s->virt_reason : "");
+    if (s->image)
+        printf("image         %s (kernel %s)\n", s->image->hash, s->image->kernel_release);
+    printf("boot          %.1f s to agent ready\n", s->boot_ms / 1000.0);
+    for (guint i = 0; i < s->placement_notes->len; i++)
+        printf("placement     %s\n", (char *) s->placement_notes->pdata[i]);
+
+    printf("verification  %u FAIL of %u checks\n", s->verification->n_fail,
+           s->verification->checks->len);
+    for (guint i = 0; i < s->verification->checks->len; i++) {
+        const RvGuestCheck *c = s->verification->checks->pdata[i];
+
+        printf("  %-4s %-48s expected %-10s actual %s\n", c->pass ? "PASS" : "FAIL", c->what,
+               c->expected, c->actual);
+    }
+
+    printf("cyclictest    %s (%.0f s, exit %d%s%s)\n", cmd, duration_us / 1e6, ct_status,
+           run && run->version ? ", rt-tests " : "", run && run->version ? run->version : "");
+    if (run) {
+        printf("  %-5s %-6s %10s %8s %8s %8s", "vCPU", "thread", "samples", "min", "avg", "max");
+        for (guint p = 0; p < G_N_ELEMENTS(percentiles); p++)
+            printf(" %8s", percentile_names[p]);
+        printf("   (us)\n");
+        for (guint i = 0; i < run->threads->len; i++) {
+            const RvCyclictestThread *t = run->threads->pdata[i];
+            gint64 samples = t->histogram ? (gint64) rv_result_histogram_total(t->histogram)
+                                          : t->cycles;
+
+            printf("  %-5d %-6d %10" G_GINT64_FORMAT " %8" G_GINT64_FORMAT " %8.1f %8" G_GINT64_FORMAT,
+                   thread_vcpu(profile, t->index), t->index, samples, t->min_us, t->avg_us,
+                   t->max_us);
+            for (guint p = 0; p < G_N_ELEMENTS(percentiles); p++) {
+                gint64 v = -1;
+                gboolean beyond = FALSE;
+                g_autoptr(GError) ignored = NULL;
+
+                g_autofree char *cell = NULL;
+
+                if (t->histogram &&
+                    rv_result_histogram_percentile(t->histogram, percentiles[p], &v, &beyond,
+                                                   &ignored) == 0)
+                    cell = g_strdup_printf("%s%" G_GINT64_FORMAT, beyond ? ">" : "", v);
+                printf(" %8s", cell ? cell : "-");
+            }
+            printf("\n");
+        }
+    }
+    for (guint i = 0; i < s->findings->len; i++)
+        printf("finding       %s\n", (char *) s->findings->pdata[i]);
+    printf("result        %s virt=%s\n", verdict, rv_guest_session_virt_label(s->virt));
+}
+
+static void
+print_json(const RvGuestProfile *profile, const RvGuestSession *s, guint64 duration_us,
+           const char * const *ct_argv, const RvCyclictestRun *run, int ct_status)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = NULL;
+    g_autofree char *out = NULL;
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "format");
+    json_builder_add_string_value(b, "rtvirt-guest-run-1");
+    json_builder_set_member_name(b, "profile");
+    json_builder_add_string_value(b, profile->path ? profile->path : profile->name);
+    json_builder_set_member_name(b, "guest");
+    json_builder_add_string_value(b, profile->name);
+    json_builder_set_member_name(b, "domain");
+    json_builder_add_string_value(b, s->domain_name);
+    json_builder_set_member_name(b, "virt");
+    json_builder_add_string_value(b, rv_guest_session_virt_label(s->virt));
+    json_builder_set_member_name(b, "virt_reason");
+    json_builder_add_string_value(b, s->virt_reason ? s->virt_reason : "");
+    if (s->image) {
+        json_builder_set_member_name(b, "image");
+        json_builder_add_string_value(b, s->image->hash);
+        json_builder_set_member_name(b, "kernel_release");
+        json_builder_add_string_value(b, s->image->kernel_release);
+    }
+    json_builder_set_member_name(b, "boot_ms");
+    json_builder_add_int_value(b, (gint64) s->boot_ms);
+    json_builder_set_member_name(b, "duration_us");
+    json_builder_add_int_value(b, (gint64) duration_us);
+    json_builder_set_member_name(b, "untrusted");
+    json_builder_add_boolean_value(b, s->untrusted);
+    json_builder_set_member_name(b, "fifo_dropped");
+    json_builder_add_boolean_value(b, s->fifo_dropped);
+    json_add_strings(b, "findings", s->findings);
+    json_add_strings(b, "placement_notes", s->placement_notes);
+
+    json_builder_set_member_name(b, "verification");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "fail");
+    json_builder_add_int_value(b, s->verification->n_fail);
+    json_builder_set_member_name(b, "qemu_pid");
+    json_builder_add_int_value(b, s->verification->qemu_pid);
+    json_builder_set_member_name(b, "checks");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < s->verification->checks->len; i++) {
+        const RvGuestCheck *c = s->verification->checks->pdata[i];
+
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "result");
+        json_builder_add_string_value(b, c->pass ? "PASS" : "FAIL");
+        json_builder_set_member_name(b, "what");
+        json_builder_add_string_value(b, c->what);
+        json_builder_set_member_name(b, "expected");
+        json_builder_add_string_value(b, c->expected);
+        json_builder_set_member_name(b, "actual");
+        json_builder_add_string_value(b, c->actual);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+
+    json_builder_set_member_name(b, "cyclictest");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "argv");
+    json_builder_begin_array(b);
+    for (guint i = 0; ct_argv[i]; i++)
+        json_builder_add_string_value(b, ct_argv[i]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "exit_status");
+    json_builder_add_int_value(b, ct_status);
+    if (run && run->version) {
+        json_builder_set_member_name(b, "version");
+        json_builder_add_string_value(b, run->version);
+    }
+    json_builder_set_member_name(b, "threads");
+    json_builder_begin_array(b);
+    for (guint i = 0; run && i < run->threads->len; i++) {
+        const RvCyclictestThread *t = run->threads->pdata[i];
+
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "thread");
+        json_builder_add_int_value(b, t->index);
+        json_builder_set_member_name(b, "vcpu");
+        json_builder_add_int_value(b, thread_vcpu(profile, t->index));
+        json_builder_set_member_name(b, "samples");
+        json_builder_add_int_value(b, t->histogram ? (gint64) rv_result_histogram_total(t->histogram)
+                                                   : t->cycles);
+        json_builder_set_member_name(b, "min_us");
+        json_builder_add_int_value(b, t->min_us);
+        json_builder_set_member_name(b, "avg_us");
+        if (isnan(t->avg_us))
+            json_builder_add_null_value(b);
+        else
+            json_builder_add_double_value(b, t->avg_us);
+        json_builder_set_member_name(b, "max_us");
+        json_builder_add_int_value(b, t->max_us);
+        json_builder_set_member_name(b, "percentiles_us");
+        json_builder_begin_object(b);
+        for (guint p = 0; t->histogram && p < G_N_ELEMENTS(percentiles); p++) {
+            gint64 v = -1;
+            gboolean beyond = FALSE;
+            g_autoptr(GError) ignored = NULL;
+
+            if (rv_result_histogram_percentile(t->histogram, percentiles[p], &v, &beyond,
+                                               &ignored) < 0)
+                continue;
+            json_builder_set_member_name(b, percentile_names[p]);
+            json_builder_add_int_value(b, v);
+        }
+        json_builder_end_object(b);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "result");
+    json_builder_add_string_value(b, s->untrusted ? "untrusted" : "trusted");
+    json_builder_end_object(b);
+
+    root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    json_generator_set_pretty(gen, TRUE);
+    out = json_generator_to_data(gen, NULL);
+    printf("%s\n", out);
+}
+
 int
 rv_cmd_guest_run(int argc, char **argv)
 {
-    (void) argc;
-    rv_log_error("%s: not implemented yet", argv[0]);
-    return RV_EXIT_ERROR;
+    g_autofree char *arg_duration = NULL, *arg_virt = NULL, *arg_uri = NULL;
+    g_autofree char *arg_cache = NULL, *arg_raw = NULL;
+    gboolean arg_json = FALSE, arg_require_fifo = FALSE;
+    GOptionEntry entries[] = {
+        { "duration", 'd', 0, G_OPTION_ARG_STRING, &arg_duration,
+          "cyclictest run length (default: the profile's [cyclictest] duration)", "30s" },
+        { "json", 0, 0, G_OPTION_ARG_NONE, &arg_json, "Print the result as JSON", NULL },
+        { "virt", 0, 0, G_OPTION_ARG_STRING, &arg_virt,
+          "auto (kvm where a guest really boots, else TCG), kvm or tcg", "auto" },
+        { "require-fifo", 0, 0, G_OPTION_ARG_NONE, &arg_require_fifo,
+          "Fail when libvirt cannot give vCPUs SCHED_FIFO (default: run without, marked untrusted)",
+          NULL },
+        { "uri", 0, 0, G_OPTION_ARG_STRING, &arg_uri, "libvirt URI (default qemu:///system)", "URI" },
+        { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &arg_cache, "Image cache directory", "DIR" },
+        { "raw-output", 0, 0, G_OPTION_ARG_FILENAME, &arg_raw,
+          "Also write cyclictest's raw output to FILE", "FILE" },
+        { NULL },
+    };
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("PROFILE - boot a guest, verify it, run cyclictest inside, tear down");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(RvGuestProfile) profile = NULL;
+    g_autoptr(RvGuestSession) session = NULL;
+    g_autoptr(GPtrArray) runs = NULL;
+    g_auto(GStrv) ct_argv = NULL;
+    g_auto(RvGuestExecResult) res = { 0 };
+    RvGuestSessionOptions opts = { 0 };
+    const RvCyclictestRun *run = NULL;
+    guint64 duration_us = 0;
+    guint timeout_ms;
+    int r;
+
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+        rv_log_error("%s: %s", argv[0], error->message);
+        return RV_EXIT_ERROR;
+    }
+    if (argc != 2) {
+        rv_log_error("%s: expected one guest profile (e.g. profiles/guests/rt-demo.ini)", argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    if (arg_duration && (rv_parse_duration_us(arg_duration, &duration_us) < 0 ||
+                         duration_us < 1000000)) {
+        rv_log_error("%s: invalid --duration '%s' (at least 1s, e.g. 10s, 2m)", argv[0],
+                     arg_duration);
+        return RV_EXIT_ERROR;
+    }
+    if (!arg_virt || strcmp(arg_virt, "auto") == 0)
+        opts.virt = RV_GUEST_VIRT_REQUEST_AUTO;
+    else if (strcmp(arg_virt, "kvm") == 0)
+        opts.virt = RV_GUEST_VIRT_REQUEST_KVM;
+    else if (strcmp(arg_virt, "tcg") == 0 || strcmp(arg_virt, "qemu") == 0)
+        opts.virt = RV_GUEST_VIRT_REQUEST_TCG;
+    else {
+        rv_log_error("%s: invalid --virt '%s' (auto, kvm or tcg)", argv[0], arg_virt);
+        return RV_EXIT_ERROR;
+    }
+
+    if (rv_guest_profile_load(argv[1], &profile, &error) < 0)
+        return rv_log_gerror(error, "Failed to load the guest profile");
+    if (!duration_us)
+        duration_us = profile->ct_duration_us;
+
+    rv_harness_signals_install();
+    opts.profile = profile;
+    opts.uri = arg_uri;
+    opts.cache_dir = arg_cache;
+    opts.allow_no_fifo = !arg_require_fifo;
+    opts.cancellable = rv_harness_signals_cancellable();
+
+    rv_log_info("Booting guest '%s' ...", profile->name);
+    if (rv_guest_session_start(&opts, &session, &error) < 0) {
+        rv_harness_signals_uninstall();
+        return rv_log_gerror(error, "Failed to start the guest");
+    }
+    rv_log_info("Guest '%s' ready after %.1f s (virt=%s); running cyclictest for %.0f s",
+                profile->name, session->boot_ms / 1000.0,
+                rv_guest_session_virt_label(session->virt), duration_us / 1e6);
+
+    ct_argv = rv_guest_profile_cyclictest_argv(profile, duration_us);
+    /* cyclictest ends by itself after -D; TCG guests start slowly. */
+    timeout_ms = (guint) MIN((duration_us / 1000) * 2 + 60000, G_MAXUINT);
+    r = rv_guest_session_exec(session, (const char * const *) ct_argv, timeout_ms, 8u << 20,
+                              &res, &error);
+    rv_guest_session_stop(session);
+    rv_harness_signals_uninstall();
+    if (r < 0)
+        return rv_log_gerror(error, "Failed to run cyclictest in the guest");
+    if (arg_raw) {
+        g_autoptr(GError) werr = NULL;
+
+        if (!g_file_set_contents(arg_raw, res.out, (gssize) res.out_len, &werr))
+            rv_log_warn("Failed to write '%s': %s", arg_raw, werr->message);
+    }
+    if (res.exit_status != 0) {
+        rv_log_error("cyclictest in guest '%s' exited with status %d: %.500s", profile->name,
+                     res.exit_status, res.err && *res.err ? res.err : res.out);
+        return RV_EXIT_ERROR;
+    }
+    if (res.truncated) {
+        rv_log_error("cyclictest output from guest '%s' was truncated", profile->name);
+        return RV_EXIT_ERROR;
+    }
+    if (rv_result_cyclictest_parse("guest cyclictest output", res.out, res.out_len, &runs,
+                                   &error) < 0)
+        return rv_log_gerror(error, "Failed to parse the guest's cyclictest output");
+    run = runs->pdata[runs->len - 1];
+
+    if (arg_json)
+        print_json(profile, session, duration_us, (const char * const *) ct_argv, run,
+                   res.exit_status);
+    else
+        print_text(profile, session, duration_us, (const char * const *) ct_argv, run,
+                   res.exit_status);
+    if (session->untrusted)
+        rv_log_warn("Guest '%s': result UNTRUSTED: %s", profile->name,
+                    session->findings->len ? (char *) session->findings->pdata[0] : "see above");
+    return session->verification->n_fail ? RV_EXIT_CHECK : RV_EXIT_OK;
 }
+
+/* ---------------------------------------------------------------- setup */
 
 int
 rv_cmd_setup(int argc, char **argv)
 {
-    (void) argc;
-    rv_log_error("%s: not implemented yet", argv[0]);
-    return RV_EXIT_ERROR;
+    g_autofree char *arg_uri = NULL;
+    gint arg_timeout = 30;
+    GOptionEntry entries[] = {
+        { "uri", 0, 0, G_OPTION_ARG_STRING, &arg_uri, "libvirt URI to wait for", "URI" },
+        { "timeout", 0, 0, G_OPTION_ARG_INT, &arg_timeout,
+          "Seconds to wait until libvirtd answers (default 30)", "S" },
+        { NULL },
+    };
+    g_autoptr(GOptionContext) ctx =
+        g_option_context_new("- start virtlogd and libvirtd where no service manager runs");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(RvRunner) runner = rv_runner_new(false);
+    g_auto(RvGuestSetupReport) rep = { 0 };
+
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+        rv_log_error("%s: %s", argv[0], error->message);
+        return RV_EXIT_ERROR;
+    }
+    if (argc > 1 || arg_timeout <= 0) {
+        rv_log_error("%s: unexpected argument or bad --timeout", argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    if (rv_guest_libvirt_setup(runner, arg_uri, (guint) arg_timeout * 1000, &rep, &error) < 0)
+        return rv_log_gerror(error, "Failed to start the libvirt daemons");
+    printf("virtlogd  %s\n", rep.virtlogd_started ? "started" : "already running");
+    printf("libvirtd  %s\n", rep.libvirtd_started ? "started" : "already running");
+    printf("uri       %s (%s)\n", rep.uri ? rep.uri : "?", rep.version ? rep.version : "?");
+    return RV_EXIT_OK;
 }

@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * guest/session.c: boot, verify, exec, tear down (guest/session.h).
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <json-glib/json-glib.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xpath.h>
+
+#include "guest/libvirt.h"
+#include "guest/session.h"
+#include "util/error.h"
+
+#define DEFAULT_BOOT_TCG_MS 120000
+#define DEFAULT_BOOT_KVM_MS 60000
+#define DEFAULT_KVM_PROBE_MS 30000
+
+const char *
+rv_guest_session_virt_label(RvGuestVirtType virt)
+{
+    return virt == RV_GUEST_VIRT_KVM ? "kvm" : "tcg";
+}
+
+void
+rv_guest_session_stop(RvGuestSession *s)
+{
+    if (!s)
+        return;
+    g_clear_pointer(&s->agent, rv_guest_agent_free);
+    if (s->dom) {
+        rv_guest_libvirt_destroy(s->dom);
+        virDomainFree(s->dom);
+        s->dom = NULL;
+    }
+    if (s->conn) {
+        virConnectClose(s->conn);
+        s->conn = NULL;
+    }
+}
+
+void
+rv_guest_session_free(RvGuestSession *s)
+{
+    if (!s)
+        return;
+    rv_guest_session_stop(s);
+    g_free(s->virt_reason);
+    g_free(s->domain_name);
+    g_free(s->xml);
+    g_free(s->placed_xml);
+    rv_guest_placement_free(s->expect);
+    rv_guest_verification_free(s->verification);
+    rv_guest_image_free(s->image);
+    if (s->findings)
+        g_ptr_array_unref(s->findings);
+    if (s->placement_notes)
+        g_ptr_array_unref(s->placement_notes);
+    g_clear_object(&s->cancellable);
+    g_free(s);
+}
+
+/* The domain XML without the elements @xpath selects (libxml2 tree edit). */
+static int
+strip_elements(const char *xml, const char *xpath, char **ret, GError **error)
+{
+    xmlDocPtr doc = xmlReadMemory(xml, (int) strlen(xml), "domain.xml", NULL,
+                                  XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+    xmlXPathContextPtr ctx = NULL;
+    xmlXPathObjectPtr obj = NULL;
+    xmlChar *out = NULL;
+    int len = 0, r = 0;
+
+    if (!doc)
+        return rv_error_set(error, RV_ERROR_FAILED, EINVAL, "Failed to parse the domain XML");
+    ctx = xmlXPathNewContext(doc);
+    obj = ctx ? xmlXPathEvalExpression((const xmlChar *) xpath, ctx) : NULL;
+    if (!obj) {
+        r = rv_error_set(error, RV_ERROR_FAILED, ENOMEM, "Failed to search the domain XML");
+        goto cleanup;
+    }
+    for (int i = 0; obj->nodesetval && i < obj->nodesetval->nodeNr; i++) {
+        xmlNodePtr n = obj->nodesetval->nodeTab[i];
+
+        xmlUnlinkNode(n);
+        xmlFreeNode(n);
+        obj->nodesetval->nodeTab[i] = NULL;
+    }
+    xmlDocDumpFormatMemory(doc, &out, &len, 1);
+    *ret = g_strndup((const char *) out, len);
+
+cleanup:
+    xmlFree(out);
+    xmlXPathFreeObject(obj);
+    xmlXPathFreeContext(ctx);
+    xmlFreeDoc(doc);
+    return r;
+}
+
+/* ------------------------------------------------------ kvm probe cache */
+
+static char *
+probe_key(const RvGuestSession *s)
+{
+    struct utsname u;
+    struct stat st;
+    g_autofree char *qemu = g_find_program_in_path("qemu-system-x86_64");
+
+    if (uname(&u) < 0)
+        return NULL;
+    if (!qemu || stat(qemu, &st) < 0)
+        return NULL;
+    return g_strdup_printf("qemu=%s:%lld:%lld kernel=%s image=%s", qemu,
+                           (long long) st.st_size, (long long) st.st_mtime, u.release,
+                           s->image ? s->image->hash : "disk");
+}
+
+static char *
+probe_path(const char *cache_dir)
+{
+    return g_build_filename(cache_dir, "virt-probe.json", NULL);
+}
+
+/* Returns the cached outcome ("kvm"/"tcg") with its reason, or NULL. */
+static char *
+probe_cache_read(const char *cache_dir, const char *key, char **ret_reason)
+{
+    g_autofree char *path = probe_path(cache_dir);
+    g_autoptr(JsonParser) parser = json_parser_new();
+    JsonNode *root;
+    JsonObject *o;
+    const char *k, *virt;
+
+    if (!key || !json_parser_load_from_file(parser, path, NULL))
+        return NULL;
+    root = json_parser_get_root(parser);
+    if (!root || !JSON_NODE_HOLDS_OBJECT(root))
+        return NULL;
+    o = json_node_get_object(root);
+    k = json_object_get_string_member_with_default(o, "key", NULL);
+    virt = json_object_get_string_member_with_default(o, "virt", NULL);
+    if (!k || !virt || strcmp(k, key) != 0 ||
+        (strcmp(virt, "kvm") != 0 && strcmp(virt, "tcg") != 0))
+        return NULL;
+    *ret_reason = g_strdup(json_object_get_string_member_with_default(o, "reason", ""));
+    return g_strdup(virt);
+}
+
+static void
+probe_cache_write(const char *cache_dir, const char *key, const char *virt, const char *reason)
+{
+    g_autofree char *path = probe_path(cache_dir);
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = NULL;
+    g_autofree char *data = NULL;
+
+    if (!key)
+        return;
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "key");
+    json_builder_add_string_value(b, key);
+    json_builder_set_member_name(b, "virt");
+    json_builder_add_string_value(b, virt);
+    json_builder_set_member_name(b, "reason");
+    json_builder_add_string_value(b, reason);
+    json_builder_end_object(b);
+    root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    data = json_generator_to_data(gen, NULL);
+    (void) g_mkdir_with_parents(cache_dir, 0755);
+    /* A cache: failure to write only costs the next session a probe. */
+    (void) g_file_set_contents(path, data, -1, NULL);
+}
+
+/* ------------------------------------------------------------ one boot */
+
+/* Builds the XML for @virt, starts it (RT-group fallback), waits for the
+ * agent up to @wait_ms.  On failure the domain is gone. */
+static int
+boot_once(RvGuestSession *s, const RvGuestSessionOptions *opts,
+          const RvGuestPlacement *placement, RvGuestVirtType virt, guint wait_ms,
+          GError **error)
+{
+    RvGuestDomainOptions dopts = { 0 };
+    g_autofree char *xml = NULL;
+    g_autoptr(GError) local = NULL;
+    gint64 t0;
+    int r;
+
+    dopts.virt = virt;
+    dopts.name = s->domain_name;
+    if (s->image) {
+        dopts.kernel = s->image->kernel;
+        dopts.initrd = s->image->initrd;
+    }
+    r = rv_guest_domain_xml_build(opts->profile, placement, &dopts, &xml, error);
+    if (r < 0)
+        return r;
+    g_free(s->placed_xml);
+    s->placed_xml = g_strdup(xml);
+
+    /* Known environment limits: start again without the element, loudly
+     * (finding + untrusted), when the caller allows it.  At most one retry
+     * per limit. */
+    for (guint attempt = 0;; attempt++) {
+        const char *why = NULL, *xpath = NULL, *consequence = NULL;
+        g_autofree char *stripped = NULL;
+
+        t0 = g_get_monotonic_time();
+        r = rv_guest_libvirt_start(s->conn, xml, &s->dom, &local);
+        if (r == 0)
+            break;
+        if (r == -EPERM) {
+            why = rv_guest_libvirt_rt_sched_explanation();
+            xpath = "/domain/cputune/vcpusched";
+            consequence = "the guest runs WITHOUT SCHED_FIFO vCPUs: its latencies are not RT "
+                          "results (see the vCPU scheduler FAILs)";
+        } else if (r == -EACCES) {
+            why = rv_guest_libvirt_memlock_explanation();
+            xpath = "/domain/memoryBacking/locked";
+            consequence = "the guest memory is NOT locked: page faults may add latency "
+                          "(see the locked memory FAIL)";
+        }
+        if (!why || attempt >= 2) {
+            g_propagate_error(error, g_steal_pointer(&local));
+            return r;
+        }
+        if (!opts->allow_no_fifo)
+            return rv_error_set(error, RV_ERROR_FAILED, -r, "%s. %s", local->message, why);
+        if (r == -EPERM && !s->fifo_dropped) {
+            s->fifo_dropped = true;
+            g_ptr_array_add(s->findings, g_strdup_printf("%s. %s", local->message, why));
+            g_ptr_array_add(s->findings, g_strdup(consequence));
+        } else if (r == -EACCES && !s->memlock_dropped) {
+            s->memlock_dropped = true;
+            g_ptr_array_add(s->findings, g_strdup_printf("%s. %s", local->message, why));
+            g_ptr_array_add(s->findings, g_strdup(consequence));
+        }
+        s->untrusted = true;
+        g_clear_error(&local);
+        r = strip_elements(xml, xpath, &stripped, error);
+        if (r < 0)
+            return r;
+        g_free(xml);
+        xml = g_steal_pointer(&stripped);
+    }
+    g_free(s->xml);
+    s->xml = g_steal_pointer(&xml);
+
+    s->agent = rv_guest_agent_new(s->dom);
+    r = rv_guest_agent_wait(s->agent, wait_ms, s->cancellable, error);
+    if (r < 0) {
+        g_clear_pointer(&s->agent, rv_guest_agent_free);
+        rv_guest_libvirt_destroy(s->dom);
+        g_clear_pointer(&s->dom, virDomainFree);
+        return r;
+    }
+    s->boot_ms = (guint64) ((g_get_monotonic_time() - t0) / 1000);
+    s->virt = virt;
+    return 0;
+}
+
+static int
+verify(RvGuestSession *s, const RvGuestProfile *profile, RvRoot *root, GError **error)
+{
+    g_autoptr(GArray) tids = NULL;
+    g_autofree char *name = g_strdup_printf("domain %s", s->domain_name);
+    int r;
+
+    r = rv_guest_domain_xml_read_placement(s->placed_xml, name, &s->expect, error);
+    if (r < 0)
+        return r;
+    r = rv_guest_libvirt_vcpu_tids(s->dom, &tids, error);
+    if (r < 0)
+        return r;
+    r = rv_guest_verify_threads(root, s->expect, (const int *) tids->data, tids->len,
+                                &s->verification, error);
+    if (r < 0)
+        return r;
+    if (profile->locked) {
+        int m = rv_guest_verify_locked_memory(root, s->verification, profile->memory_bytes, error);
+
+        if (m < 0)
+            return m;
+        r += m;
+    }
+    if (r > 0) {
+        s->untrusted = true;
+        g_ptr_array_add(s->findings,
+                        g_strdup_printf("live verification: %d check(s) FAIL: the guest does not "
+                                        "run as its domain XML asks", r));
+    }
+    return 0;
+}
+
+int
+rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, GError **error)
+{
+    g_autoptr(RvGuestSession) s = g_new0(RvGuestSession, 1);
+    g_autoptr(RvRoot) own_root = NULL;
+    g_autoptr(RvGuestPlacement) own_placement = NULL;
+    g_autofree char *cache_dir = NULL, *key = NULL;
+    const RvGuestPlacement *placement = opts->placement;
+    RvRoot *root = opts->root;
+    guint boot_tcg = opts->boot_timeout_ms ? opts->boot_timeout_ms : DEFAULT_BOOT_TCG_MS;
+    guint boot_kvm = opts->boot_timeout_ms ? opts->boot_timeout_ms : DEFAULT_BOOT_KVM_MS;
+    guint probe_ms = opts->kvm_probe_timeout_ms ? opts->kvm_probe_timeout_ms : DEFAULT_KVM_PROBE_MS;
+    bool try_kvm, try_tcg, probing = false;
+    int r;
+
+    s->findings = g_ptr_array_new_with_free_func(g_free);
+    s->placement_notes = g_ptr_array_new_with_free_func(g_free);
+    s->cancellable = opts->cancellable ? g_object_ref(opts->cancellable) : NULL;
+    s->domain_name = opts->domain_name ? g_strdup(opts->domain_name)
+                                       : g_strdup_printf("rtvirt-%s-%d", opts->profile->name,
+                                                         (int) getpid());
+    cache_dir = opts->cache_dir ? g_strdup(opts->cache_dir) : rv_guest_image_default_cache_dir();
+
+    if (!root) {
+        r = rv_host_root_open("/", &own_root, error);
+        if (r < 0)
+            return r;
+        root = own_root;
+    }
+
+    if (opts->profile->image == RV_GUEST_IMAGE_EMBEDDED) {
+        RvGuestImageOptions iopts = { .cache_dir = cache_dir };
+
+        r = rv_guest_image_build(&iopts, &s->image, error);
+        if (r < 0)
+            return r;
+    }
+
+    if (!placement) {
+        g_autoptr(RvGuestHostCpus) host = NULL;
+
+        r = rv_guest_host_cpus_from_root(root, &host, error);
+        if (r < 0)
+            return r;
+        r = rv_guest_place(opts->profile, host, &own_placement, error);
+        if (r < 0)
+            return r;
+        placement = own_placement;
+    }
+    for (guint i = 0; placement->notes && i < placement->notes->len; i++)
+        g_ptr_array_add(s->placement_notes, g_strdup(placement->notes->pdata[i]));
+
+    r = rv_guest_libvirt_connect(opts->uri, &s->conn, error);
+    if (r < 0)
+        return r;
+
+    switch (opts->virt) {
+    case RV_GUEST_VIRT_REQUEST_KVM:
+        try_kvm = true;
+        try_tcg = false;
+        s->virt_reason = g_strdup("kvm requested");
+        break;
+    case RV_GUEST_VIRT_REQUEST_TCG:
+        try_kvm = false;
+        try_tcg = true;
+        s->virt_reason = g_strdup("tcg requested");
+        break;
+    default:
+        try_tcg = true;
+        if (!rv_guest_libvirt_has_virt_type(s->conn, "kvm")) {
+            try_kvm = false;
+            s->virt_reason = g_strdup("libvirt's domain capabilities offer no kvm domain "
+                                      "(no usable /dev/kvm): TCG");
+        } else {
+            g_autofree char *cached_reason = NULL;
+            g_autofree char *cached = NULL;
+
+            key = probe_key(s);
+            cached = probe_cache_read(cache_dir, key, &cached_reason);
+            if (cached) {
+                try_kvm = strcmp(cached, "kvm") == 0;
+                s->virt_reason = g_strdup_printf("%s (cached probe)", cached_reason);
+            } else {
+                try_kvm = true;
+                probing = true;
+            }
+        }
+        break;
+    }
+
+    if (try_kvm) {
+        g_autoptr(GError) kerr = NULL;
+
+        r = boot_once(s, opts, placement, RV_GUEST_VIRT_KVM, probing ? probe_ms : boot_kvm,
+                      try_tcg && probing ? &kerr : error);
+        if (r == 0) {
+            if (probing) {
+                g_free(s->virt_reason);
+                s->virt_reason = g_strdup("kvm probe: the guest booted under KVM");
+                probe_cache_write(cache_dir, key, "kvm", s->virt_reason);
+            }
+            try_tcg = false;
+        } else if (!probing || g_error_matches(kerr, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+                   r == -EPERM) {
+            if (kerr)
+                g_propagate_error(error, g_steal_pointer(&kerr));
+            return r;
+        } else if (g_error_matches(kerr, RV_ERROR, RV_ERROR_TIMEOUT)) {
+            /* Started, never booted: /dev/kvm opens but guests hang
+             * (nested setups).  That is a property of this host: cache it. */
+            g_free(s->virt_reason);
+            s->virt_reason = g_strdup_printf("kvm probe: the guest started under KVM but did "
+                                             "not boot (%s): TCG", kerr->message);
+            probe_cache_write(cache_dir, key, "tcg", s->virt_reason);
+        } else {
+            /* Did not start under KVM for another reason: try TCG, cache nothing. */
+            g_free(s->virt_reason);
+            s->virt_reason = g_strdup_printf("kvm start failed (%s): TCG", kerr->message);
+        }
+    }
+    if (try_tcg) {
+        r = boot_once(s, opts, placement, RV_GUEST_VIRT_QEMU, boot_tcg, error);
+        if (r < 0)
+            return r;
+        s->untrusted = true;
+        g_ptr_array_add(s->findings,
+                        g_strdup("virt=tcg: QEMU emulates the guest CPU (no working KVM); "
+                                 "latencies are emulation artefacts, not RT results"));
+    }
+
+    r = verify(s, opts->profile, root, error);
+    if (r < 0)
+        return r;   /* s is freed: the domain is destroyed */
+    *ret = g_steal_pointer(&s);
+    return 0;
+}
+
+int
+rv_guest_session_exec(RvGuestSession *s, const char * const *argv, guint timeout_ms,
+                      gsize max_output, RvGuestExecResult *ret, GError **error)
+{
+    if (!s->agent)
+        return rv_error_set(error, RV_ERROR_FAILED, ENOTCONN,
+                            "Domain '%s' is not running", s->domain_name);
+    return rv_guest_agent_exec(s->agent, argv, timeout_ms, max_output, s->cancellable, ret,
+                               error);
+}

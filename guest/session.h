@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * guest/session.h: one RT guest from boot to teardown, as a library.
+ *
+ *   rv_guest_session_start()  build/find the embedded image, place the
+ *                             guest, choose kvm or TCG, start a transient
+ *                             auto-destroyed domain, wait for the agent,
+ *                             verify the vCPU/emulator threads
+ *   rv_guest_session_exec()   run a workload command inside, bounded
+ *   rv_guest_session_free()   destroy the domain, close the connection
+ *
+ * `rtvirt guest run` and each repetition of `rtvirt run` use it.  Nothing
+ * here prints: what a user should know is in the session's fields
+ * (virt_reason, findings, verification, untrusted).
+ *
+ * Virtualization type (virt=kvm|tcg): with RV_GUEST_VIRT_REQUEST_AUTO,
+ * kvm is tried when libvirt's domain capabilities offer it; a kvm guest
+ * that does not answer the agent within the probe time (nested setups
+ * where /dev/kvm opens but guests hang) is destroyed and the guest starts
+ * again under TCG.  The outcome is cached per QEMU binary, host kernel and
+ * image in CACHE/virt-probe.json, so only the first session pays the probe.
+ * Under TCG the latencies are emulation artefacts (milliseconds): the
+ * session is marked untrusted with that finding, never presented as RT.
+ *
+ * RT-group trap: when libvirt cannot give vCPU threads SCHED_FIFO
+ * (guest/libvirt.h rv_guest_libvirt_is_rt_sched_error()), the session
+ * fails with the cause and fix, or, with allow_no_fifo, starts the domain
+ * once more without <vcpusched>, records the explanation as a finding and
+ * marks the session untrusted; the verification, which compares against
+ * the domain XML as placed (with FIFO), then reports the vCPU policy
+ * mismatch as FAIL.  Never silently.  The same holds for locked memory
+ * where libvirt may not raise RLIMIT_MEMLOCK (no CAP_SYS_RESOURCE): the
+ * domain starts without <locked/>, and the verification's locked-memory
+ * check (VmLck of the QEMU process, proc(5)) FAILs.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <gio/gio.h>
+#include <libvirt/libvirt.h>
+
+#include "guest/agent.h"
+#include "guest/domain-xml.h"
+#include "guest/image.h"
+#include "guest/placement.h"
+#include "guest/profile.h"
+#include "guest/verify.h"
+#include "host/fsroot.h"
+
+typedef enum {
+    RV_GUEST_VIRT_REQUEST_AUTO,  /* kvm where it really boots, else TCG */
+    RV_GUEST_VIRT_REQUEST_KVM,   /* kvm or fail */
+    RV_GUEST_VIRT_REQUEST_TCG,   /* type='qemu' */
+} RvGuestVirtRequest;
+
+typedef struct {
+    const RvGuestProfile *profile;       /* required */
+    const RvGuestPlacement *placement;   /* NULL: rv_guest_place() on @root's CPUs */
+    RvRoot *root;                        /* /proc and /sys; NULL: the live host */
+    const char *uri;                     /* NULL: $RTVIRT_LIBVIRT_URI or qemu:///system */
+    const char *cache_dir;               /* NULL: rv_guest_image_default_cache_dir() */
+    RvGuestVirtRequest virt;
+    const char *domain_name;             /* NULL: "rtvirt-NAME-PID" */
+    bool allow_no_fifo;                  /* see the RT-group and memlock traps above */
+    guint boot_timeout_ms;               /* agent wait; 0: 120000 (TCG), 60000 (kvm) */
+    guint kvm_probe_timeout_ms;          /* 0: 30000 */
+    GCancellable *cancellable;           /* (nullable) Ctrl-C */
+} RvGuestSessionOptions;
+
+typedef struct {
+    /* Read-only results. */
+    RvGuestVirtType virt;
+    char *virt_reason;            /* why this virt type ("kvm probe: ...") */
+    char *domain_name;
+    char *xml;                    /* domain XML as started */
+    char *placed_xml;             /* domain XML as placed (the expectation) */
+    RvGuestPlacement *expect;     /* read back from placed_xml */
+    RvGuestVerification *verification;
+    RvGuestImage *image;          /* embedded image, NULL for disk images */
+    guint64 boot_ms;              /* domain create -> agent answers (ms) */
+    bool fifo_dropped;            /* started without <vcpusched> (RT-group trap) */
+    bool memlock_dropped;         /* started without <memoryBacking><locked/>
+                                   * (no CAP_SYS_RESOURCE for RLIMIT_MEMLOCK) */
+    bool untrusted;               /* results must not count as RT results */
+    GPtrArray *findings;          /* char*: one sentence each, why untrusted and
+                                   * what the user should know */
+    GPtrArray *placement_notes;   /* char*: the placement's NOTE lines */
+
+    /* Private. */
+    virConnectPtr conn;
+    virDomainPtr dom;
+    RvGuestAgent *agent;
+    GCancellable *cancellable;
+} RvGuestSession;
+
+/**
+ * rv_guest_session_start:
+ * @opts: options (profile required)
+ * @ret: (out): the running session, written only on success
+ * @error: (optional): the failing step's error: image build, placement
+ *         (refused with the reason), libvirt start (with the RT-group
+ *         explanation appended when that is the cause), agent timeout,
+ *         G_IO_ERROR_CANCELLED
+ *
+ * On every failure path the domain is destroyed before returning.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret,
+                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_guest_session_exec:
+ * @session: a started session
+ * @argv: command inside the guest
+ * @timeout_ms: wall-clock limit in ms
+ * @max_output: bytes kept per stream
+ * @ret: (out): the result (see guest/agent.h)
+ *
+ * Returns: 0 or -errno (a non-zero exit status is not an error).
+ */
+int rv_guest_session_exec(RvGuestSession *session, const char * const *argv,
+                          guint timeout_ms, gsize max_output, RvGuestExecResult *ret,
+                          GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* Destroys the domain now (idempotent); the report fields stay. */
+void rv_guest_session_stop(RvGuestSession *session);
+
+/* Stops the session and frees it; accepts NULL. */
+void rv_guest_session_free(RvGuestSession *session);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestSession, rv_guest_session_free)
+
+/* "kvm" or "tcg", as every output reports virt=. */
+const char *rv_guest_session_virt_label(RvGuestVirtType virt);
