@@ -21,12 +21,14 @@
  * Core scheduling cannot make siblings switch at the same instant: the CPU
  * doing the core-wide pick switches first and sends the sibling a
  * reschedule IPI (kernel/sched/core.c pick_next_task()), so the sibling runs
- * its old task until it takes the IPI.  Such a "handover" overlap ends with
- * the stale sibling's FIRST sched_switch after the overlap began.  An
- * overlap is a violation when the stale sibling switched during it and the
- * pair stayed mixed (it picked an incompatible task itself), or when it
- * lasted longer than a grace time (the stale sibling never got the IPI).
- * The report gives both counts and the longest overlaps.
+ * its old task until it takes the IPI, and a sibling may re-pick before the
+ * first one took its IPI.  Such "handover" overlaps last as long as an IPI
+ * takes to be served: microseconds on hardware, up to a host time slice in
+ * a TCG lab VM whose vCPU threads share few host CPUs.  Siblings that run
+ * two cookies without core scheduling overlap for whole time slices and
+ * longer.  So an overlap longer than a grace time is a violation; the
+ * report gives the counts, the longest of each kind, and the share of the
+ * time both siblings were busy that was mixed.
  */
 #pragma once
 
@@ -54,7 +56,7 @@ typedef struct {
 
 /* One mixed overlap on two siblings. */
 typedef struct {
-    guint cpu_a, cpu_b;     /* the switching CPU and the stale sibling */
+    guint cpu_a, cpu_b;     /* the CPU whose switch began it, and its sibling */
     pid_t pid_a, pid_b;     /* tasks when it began */
     guint64 label_a, label_b;
     guint64 start_ns, end_ns;
@@ -71,7 +73,7 @@ typedef struct {
     guint n_violations;     /* ... that were violations */
     guint64 longest_handover_ns;
     guint64 longest_violation_ns;
-    GArray *violations;     /* RvSchedOverlap, the first 32 violations in time order */
+    GArray *violations;     /* RvSchedOverlap: up to 32 violations (the first to end), by start */
 } RvSchedReport;
 
 void rv_host_schedtrace_report_free(RvSchedReport *rep);
@@ -104,7 +106,8 @@ int rv_host_schedtrace_parse(const char *text, GArray **ret_events, guint *ret_l
  *            SMT siblings; -1 = unknown, left out)
  * @n_cpus: length of @cpu_core; events on CPUs >= @n_cpus are ignored
  * @labels: RvSchedLabel sorted by tid; a task not in it has label 0
- * @grace_ns: a handover longer than this is a violation; 0 = no limit
+ * @grace_ns: a mixed overlap longer than this (ns) is a violation; 0 =
+ *            every mixed overlap is one
  * @ret: (out): the report
  *
  * Pure.  A CPU's running task is unknown until its first event (then it is

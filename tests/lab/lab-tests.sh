@@ -1,0 +1,185 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# lab-tests.sh: TAP tests run INSIDE the lab VM (2 cores x 2 threads,
+# isolcpus=2-3 nohz_full=2-3 rcu_nocbs=2-3, kernel with CONFIG_SCHED_CORE).
+# Every check runs rtvirt's own code: the rtvirt binary, and rv-lab, a thin
+# driver over the same librtvirt functions `rtvirt run` calls (SMT control
+# through the journal, core cookies, the sched_switch analysis).
+#
+# Files for the host (traces) are sent inside the TAP stream as comment
+# lines: "#file NAME", then "#b64 <base64 of gzip>" lines, then "#end".
+# busybox sh.
+
+J=/var/lib/rtvirt/journal
+GRACE_MS=${GRACE_MS:-50}
+TRACE_S=${TRACE_S:-3}
+n=0
+pids=
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
+diag() { sed 's/^/#   /'; }
+# check DESCRIPTION CONDITION-EXIT-STATUS
+check() { if [ "$2" -eq 0 ]; then ok "$1"; else notok "$1"; fi; }
+send_file() {
+	[ -f "$2" ] || return 0
+	echo "#file $1"
+	gzip -c "$2" | base64 | sed 's/^/#b64 /'
+	echo "#end"
+}
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	echo 1 >/sys/devices/system/cpu/cpu3/online 2>/dev/null
+}
+trap cleanup EXIT
+
+echo "# lab VM: $(uname -r) $(cat /proc/cmdline)"
+
+# ---- topology and isolation, read by rtvirt's host code -----------------
+topo=$(rv-lab topology 2>&1); rc=$?
+echo "$topo" | diag
+case "$topo" in
+*"threads_per_core: 2"*"threads=0-1"*"threads=2-3"*) [ $rc -eq 0 ]; check "topology: 2 cores x 2 threads (siblings 0-1, 2-3)" $? ;;
+*) notok "topology: 2 cores x 2 threads (siblings 0-1, 2-3)" ;;
+esac
+
+iso=$(cat /sys/devices/system/cpu/isolated); nohz=$(cat /sys/devices/system/cpu/nohz_full)
+[ "$iso" = 2-3 ] && [ "$nohz" = 2-3 ]
+check "kernel: isolated '$iso', nohz_full '$nohz' (want 2-3, 2-3)" $?
+
+out=$(rtvirt host show 2>&1); rc=$?
+echo "$out" | diag
+if echo "$out" | grep -q "not implemented"; then
+	skip "rtvirt host show: still a placeholder"
+else
+	echo "$out" | grep -q "2-3" && [ $rc -eq 0 ]
+	check "rtvirt host show: runs and names the isolated CPUs 2-3" $?
+fi
+
+out=$(rtvirt host check /lab/lab-host.ini 2>&1); rc=$?
+echo "$out" | diag
+if echo "$out" | grep -q "not implemented"; then
+	skip "rtvirt host check: still a placeholder"
+elif [ ! -f /lab/lab-host.ini ]; then
+	skip "rtvirt host check: no lab host profile"
+else
+	[ $rc -eq 0 ]
+	check "rtvirt host check /lab/lab-host.ini passes (exit $rc)" $?
+fi
+
+out=$(rv-lab coresched-check 2>&1); rc=$?
+echo "$out" | diag
+check "core scheduling usable (prctl PR_SCHED_CORE_GET)" $rc
+
+# ---- SMT off and on again through the journal -----------------------------
+smt_round() {       # $1: label
+	before=$(rv-lab smt-state)
+	echo "before: $before" | diag
+	out=$(rv-lab smt $J off 2>&1); rc=$?
+	echo "$out" | diag
+	during=$(rv-lab smt-state)
+	case "$during" in
+	*"control=off active=0"*) [ $rc -eq 0 ]; check "$1: SMT off (exit $rc): $during" $? ;;
+	*) notok "$1: SMT off (exit $rc): $during" ;;
+	esac
+	# siblings 1 and 3 must be offline now
+	on1=$(cat /sys/devices/system/cpu/cpu1/online); on3=$(cat /sys/devices/system/cpu/cpu3/online)
+	[ "$on1" = 0 ] && [ "$on3" = 0 ]
+	check "$1: sibling threads 1 and 3 offline (online files: $on1 $on3)" $?
+
+	out=$(rv-lab coresched-check 2>&1); rc=$?
+	echo "$out" | diag
+	[ $rc -eq 77 ] && echo "$out" | grep -q "SKIPPED: .*ENODEV"
+	check "$1: core scheduling with SMT off is SKIPPED with ENODEV (exit $rc)" $?
+	sleep 100 & sp=$!
+	out=$(rv-lab tag self=$sp 2>&1); rc=$?
+	kill $sp
+	echo "$out" | diag
+	[ $rc -eq 77 ] && echo "$out" | grep -q "SKIPPED: .*SMT is off"
+	check "$1: tagging a process with SMT off is SKIPPED naming SMT off (exit $rc)" $?
+
+	out=$(rv-lab revert $J 2>&1); rc=$?
+	echo "$out" | diag
+	after=$(rv-lab smt-state)
+	echo "after: $after" | diag
+	[ $rc -eq 0 ] && [ "$before" = "$after" ] && [ ! -e $J ]
+	check "$1: journal revert restores exactly: '$after'" $?
+}
+smt_round "all CPUs online"
+
+# A CPU that was offline before SMT off must be offline again after the
+# revert, although writing "on" to smt/control onlines every present CPU.
+echo 0 >/sys/devices/system/cpu/cpu3/online
+smt_round "CPU 3 offline beforehand"
+echo 1 >/sys/devices/system/cpu/cpu3/online
+[ "$(cat /sys/devices/system/cpu/online)" = 0-3 ]
+check "all 4 CPUs online again" $?
+
+# ---- two real QEMU processes, one cookie each ------------------------------
+qemu() {
+	qemu-system-x86_64 -name "$1" -M pc -accel tcg,tb-size=8 -m 16 -smp 1 \
+		-nodefaults -display none -bios /lab/spin.bin </dev/null >/tmp/"$1".log 2>&1 &
+}
+qemu vmA; pa=$!
+qemu vmB; pb=$!
+sh -c 'while :; do :; done' & busy=$!
+pids="$pa $pb $busy"
+sleep 2
+kill -0 $pa && kill -0 $pb
+check "two QEMU processes run (pids $pa $pb), busy loop $busy" $?
+cat /tmp/vmA.log /tmp/vmB.log 2>/dev/null | diag
+
+out=$(rv-lab tag vmA=$pa vmB=$pb 2>&1); rc=$?
+echo "$out" | diag
+check "tag: each QEMU gets one cookie on every thread, the two differ" $rc
+nthreads=$(echo "$out" | grep -c "^  thread ")
+[ "$nthreads" -ge 4 ]
+check "tag: every thread listed ($nthreads threads)" $?
+
+out=$(rv-lab read vmA=$pa vmB=$pb 2>&1); rc=$?
+echo "$out" | diag
+ca=$(echo "$out" | sed -n "s/^VM vmA .*cookie \(0x[0-9a-f]*\)$/\1/p")
+cb=$(echo "$out" | sed -n "s/^VM vmB .*cookie \(0x[0-9a-f]*\)$/\1/p")
+[ $rc -eq 0 ] && [ -n "$ca" ] && [ "$ca" != 0x0 ] && [ -n "$cb" ] && [ "$cb" != 0x0 ] && [ "$ca" != "$cb" ]
+check "read back by another process: vmA $ca, vmB $cb (non-zero, different)" $?
+
+# ---- sched_switch: never two cookies on SMT siblings at once ----------------
+out=$(rv-lab trace $TRACE_S $GRACE_MS cookies /tmp/trace-tagged.txt vmA=$pa vmB=$pb 2>&1); rc=$?
+echo "$out" | diag
+echo "$out" | grep -q "mixed overlaps" && [ $rc -eq 0 ]
+check "tagged: SMT siblings never ran two cookies at once beyond ${GRACE_MS} ms handovers" $?
+send_file trace-tagged.txt /tmp/trace-tagged.txt
+send_file trace-tagged.txt.labels /tmp/trace-tagged.txt.labels
+
+out=$(rv-lab untag vmA=$pa vmB=$pb 2>&1); rc=$?
+echo "$out" | diag
+check "untag: every thread back to cookie 0" $rc
+
+out=$(rv-lab trace $TRACE_S $GRACE_MS groups /tmp/trace-untagged.txt vmA=$pa vmB=$pb 2>&1); rc=$?
+echo "$out" | diag
+[ $rc -eq 1 ] && echo "$out" | grep -q "violations [1-9]"
+check "untagged: the same tasks DO run on SMT siblings at once (violations shown, exit $rc)" $?
+send_file trace-untagged.txt /tmp/trace-untagged.txt
+send_file trace-untagged.txt.labels /tmp/trace-untagged.txt.labels
+
+for p in $pids; do kill "$p" 2>/dev/null; done
+wait 2>/dev/null
+pids=
+
+# ---- rtvirt pert and cyclictest on isolated CPU 3 --------------------------
+out=$(rtvirt pert --cpu 3 --duration 2s 2>&1); rc=$?
+echo "$out" | diag
+if echo "$out" | grep -q "not implemented"; then
+	skip "rtvirt pert: still a placeholder"
+else
+	check "rtvirt pert --cpu 3 runs on isolated CPU 3 (exit $rc)" $rc
+fi
+
+out=$(cyclictest -q -m -a 3 -t 1 -p 80 -i 1000 -D 2 2>&1); rc=$?
+echo "$out" | diag
+echo "$out" | grep -q "Max:" && [ $rc -eq 0 ]
+check "cyclictest runs on isolated CPU 3" $?
+
+echo "1..$n"
