@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tests/test-journal.c: host/journal on throw-away roots (and, for kernel
+ * thread scheduling, on a child process of the live host): old values
+ * recorded before changes, restores newest first and byte-identical, first
+ * original kept across processes, files with their content/mode/absence,
+ * directories, custom entries, failures kept, torn and corrupt journals,
+ * the lock.  The SIGKILL-after-each-change loop runs in
+ * tests/t-apply-revert.sh through RV_TEST_KILL_AFTER.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "host/journal.h"
+#include "host/journal-priv.h"
+#include "util/error.h"
+
+typedef struct {
+    char *dir;
+    RvRoot *root;
+} Fixture;
+
+static void
+put(const char *dir, const char *rel, const char *contents)
+{
+    g_autofree char *path = g_build_filename(dir, rel, NULL);
+    g_autofree char *parent = g_path_get_dirname(path);
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(g_mkdir_with_parents(parent, 0755), ==, 0);
+    g_file_set_contents(path, contents, -1, &err);
+    g_assert_no_error(err);
+}
+
+static char *
+get(const char *dir, const char *rel)
+{
+    g_autofree char *path = g_build_filename(dir, rel, NULL);
+    char *s = NULL;
+
+    if (!g_file_get_contents(path, &s, NULL, NULL))
+        return NULL;
+    return s;
+}
+
+static void
+fixture_setup(Fixture *f, gconstpointer data)
+{
+    g_autoptr(GError) err = NULL;
+
+    (void) data;
+    f->dir = g_dir_make_tmp("rv-journal-XXXXXX", &err);
+    g_assert_no_error(err);
+    put(f->dir, "proc/sys/kernel/sched_rt_runtime_us", "950000\n");
+    put(f->dir, "proc/sys/kernel/timer_migration", "1\n");
+    put(f->dir, "proc/irq/24/smp_affinity_list", "0-1\n");
+    put(f->dir, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+    put(f->dir, "etc/libvirt/qemu.conf", "# qemu.conf\n#sched_core = \"none\"\n");
+    g_assert_cmpint(rv_host_root_open(f->dir, &f->root, &err), ==, 0);
+}
+
+static void
+fixture_teardown(Fixture *f, gconstpointer data)
+{
+    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", f->dir);
+
+    (void) data;
+    rv_host_root_free(f->root);
+    g_assert_cmpint(system(cmd), ==, 0);
+    g_free(f->dir);
+}
+
+static RvJournal *
+open_journal(Fixture *f)
+{
+    g_autoptr(GError) err = NULL;
+    RvJournal *j = NULL;
+
+    g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j, &err), ==, 0);
+    g_assert_no_error(err);
+    return j;
+}
+
+static void
+revert_ok(RvJournal *j, guint want_restored)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GPtrArray) notes = NULL;
+    guint restored = 99;
+
+    g_assert_cmpint(rv_host_journal_revert(j, &restored, &notes, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_cmpuint(restored, ==, want_restored);
+    g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 0);
+}
+
+static void
+test_normalize(void)
+{
+    static const char *const cases[][2] = {
+        { "950000\n", "950000" },
+        { "  0-1 \n", "0-1" },
+        { "always [madvise] never\n", "madvise" },
+        { "[none] mq-deadline kyber bfq\n", "none" },
+        { "[always] defer defer+madvise madvise never", "always" },
+        { "", "" },
+        { "[x]", "[x]" },   /* one word: not a choice list */
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *got = rv_host_journal_normalize_value(cases[i][0]);
+        g_assert_cmpstr(got, ==, cases[i][1]);
+    }
+}
+
+static void
+test_value(Fixture *f, gconstpointer data)
+{
+    g_autoptr(RvJournal) j = open_journal(f);
+    g_autoptr(GError) err = NULL;
+    g_autofree char *jtext = NULL;
+    g_autofree char *v = NULL;
+
+    (void) data;
+    g_assert_cmpint(rv_host_journal_set_value(j, "/proc/sys/kernel/sched_rt_runtime_us", "-1",
+                                              &err), ==, 1);
+    g_assert_no_error(err);
+    /* already at the value: nothing recorded, nothing written */
+    g_assert_cmpint(rv_host_journal_set_value(j, "/proc/sys/kernel/sched_rt_runtime_us", "-1",
+                                              &err), ==, 0);
+    g_assert_cmpint(rv_host_journal_set_value(j, "/sys/kernel/mm/transparent_hugepage/enabled",
+                                              "madvise", &err), ==, 0);
+    g_assert_cmpint(rv_host_journal_set_value(j, "/sys/kernel/mm/transparent_hugepage/enabled",
+                                              "never", &err), ==, 1);
+    g_assert_cmpint(rv_host_journal_set_value(j, "/proc/irq/24/smp_affinity_list", "0", &err),
+                    ==, 1);
+    g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 3);
+    v = get(f->dir, "proc/sys/kernel/sched_rt_runtime_us");
+    g_assert_cmpstr(v, ==, "-1");
+    g_clear_pointer(&v, g_free);
+    v = get(f->dir, "sys/kernel/mm/transparent_hugepage/enabled");
+    g_assert_cmpstr(v, ==, "never");
+    g_clear_pointer(&v, g_free);
+
+    /* the record is on disk before the change: header + 3 lines */
+    jtext = get(f->dir, "var/lib/rtvirt/journal");
+    g_assert_nonnull(jtext);
+    g_assert_nonnull(strstr(jtext, "\"old\":\"950000\\n\""));
+    g_assert_nonnull(strstr(jtext, "\"old\":\"always [madvise] never\\n\""));
+
+    revert_ok(j, 3);
+    /* byte-identical on a fixture root */
+    v = get(f->dir, "proc/sys/kernel/sched_rt_runtime_us");
+    g_assert_cmpstr(v, ==, "950000\n");
+    g_clear_pointer(&v, g_free);
+    v = get(f->dir, "sys/kernel/mm/transparent_hugepage/enabled");
+    g_assert_cmpstr(v, ==, "always [madvise] never\n");
+    g_clear_pointer(&v, g_free);
+    v = get(f->dir, "proc/irq/24/smp_affinity_list");
+    g_assert_cmpstr(v, ==, "0-1\n");
+    /* journal removed; a second revert has nothing to do */
+    g_assert_false(rv_host_root_exists(f->root, "/var/lib/rtvirt/journal"));
+    revert_ok(j, 0);
+}
+
+/* A second process (a second `host apply`) must not record the tuned value
+ * as the original. */
+static void
+test_first_original_kept(Fixture *f, gconstpointer data)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *v = NULL;
+
+    (void) data;
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+        g_assert_cmpint(rv_host_journal_set_value(j, "/proc/sys/kernel/timer_migration", "0",
+                                                  &err), ==, 1);
+    }
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+        g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 1);
+        g_assert_true(rv_host_journal_has_path(j, "/proc/sys/kernel/timer_migration"));
+        g_assert_cmpint(rv_host_journal_set_value(j, "/proc/sys/kernel/timer_migration", "2",
+                                                  &err), ==, 1);
+        g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 1);
+    }
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+        revert_ok(j, 1);
+    }
+    v = get(f->dir, "proc/sys/kernel/timer_migration");
+    g_assert_cmpstr(v, ==, "1\n");
+}
+
+static void
+test_files(Fixture *f, gconstpointer data)
+{
+    g_autoptr(RvJournal) j = open_journal(f);
+    g_autoptr(GError) err = NULL;
+    g_autofree char *conf = g_build_filename(f->dir, "etc/libvirt/qemu.conf", NULL);
+    g_autofree char *v = NULL;
+    struct stat st;
+
+    (void) data;
+    g_assert_cmpint(chmod(conf, 0640), ==, 0);
+    g_assert_cmpint(rv_host_journal_set_file(j, "/etc/libvirt/qemu.conf",
+                                             "sched_core = \"vcpus\"\n", -1, 0600, &err), ==, 1);
+    g_assert_no_error(err);
+    g_assert_cmpint(stat(conf, &st), ==, 0);
+    g_assert_cmpint(st.st_mode & 07777, ==, 0640);   /* an existing file keeps its mode */
+    /* a new file in a new directory: both recorded */
+    g_assert_cmpint(rv_host_journal_set_file(j, "/etc/default/grub.d/rtvirt.cfg", "X=1\n", -1,
+                                             0644, &err), ==, 1);
+    g_assert_no_error(err);
+    g_assert_true(rv_host_root_exists(f->root, "/etc/default/grub.d/rtvirt.cfg"));
+    /* same content: nothing to do */
+    g_assert_cmpint(rv_host_journal_set_file(j, "/etc/default/grub.d/rtvirt.cfg", "X=1\n", -1,
+                                             0644, &err), ==, 0);
+    /* removing a file that exists records its content */
+    put(f->dir, "etc/modprobe.d/kvm.conf", "options kvm x=1\n");
+    g_assert_cmpint(rv_host_journal_set_file(j, "/etc/modprobe.d/kvm.conf", NULL, 0, 0, &err),
+                    ==, 1);
+    g_assert_false(rv_host_root_exists(f->root, "/etc/modprobe.d/kvm.conf"));
+    /* entries: qemu.conf, dir /etc/default, dir grub.d, rtvirt.cfg, kvm.conf */
+    g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 5);
+
+    revert_ok(j, 5);
+    v = get(f->dir, "etc/libvirt/qemu.conf");
+    g_assert_cmpstr(v, ==, "# qemu.conf\n#sched_core = \"none\"\n");
+    g_assert_cmpint(stat(conf, &st), ==, 0);
+    g_assert_cmpint(st.st_mode & 07777, ==, 0640);
+    g_assert_false(rv_host_root_exists(f->root, "/etc/default/grub.d"));
+    g_assert_false(rv_host_root_exists(f->root, "/etc/default"));
+    g_clear_pointer(&v, g_free);
+    v = get(f->dir, "etc/modprobe.d/kvm.conf");
+    g_assert_cmpstr(v, ==, "options kvm x=1\n");
+}
+
+typedef struct {
+    GPtrArray *calls;
+    int fail;     /* errno to fail with, 0 = succeed */
+} CustomLog;
+
+static int
+custom_restore(RvRoot *root, const char *key, const char *data, gpointer user_data,
+               GError **error)
+{
+    CustomLog *log = user_data;
+
+    (void) root;
+    g_ptr_array_add(log->calls, g_strdup_printf("%s:%s", key, data));
+    if (log->fail)
+        return rv_error_set(error, RV_ERROR_FAILED, log->fail, "cannot undo %s", key);
+    return 0;
+}
+
+/* Restores run newest first; an entry that fails stays in the journal,
+ * the others are dropped; a later revert finishes. */
+static void
+test_custom_and_failures(Fixture *f, gconstpointer data)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GPtrArray) calls = g_ptr_array_new_with_free_func(g_free);
+    CustomLog log = { calls, 0 };
+    g_autofree char *v = NULL;
+
+    (void) data;
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+
+        g_assert_cmpint(rv_host_journal_record_custom(j, "domain", "rt-1", "uuid-1", &err), ==, 1);
+        g_assert_cmpint(rv_host_journal_set_value(j, "/proc/sys/kernel/timer_migration", "0",
+                                                  &err), ==, 1);
+        g_assert_cmpint(rv_host_journal_record_custom(j, "domain", "rt-2", "uuid-2", &err), ==, 1);
+        g_assert_cmpint(rv_host_journal_record_custom(j, "domain", "rt-2", "uuid-2", &err), ==, 0);
+        g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 3);
+    }
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+
+        /* no handler: both custom entries fail, the value is restored */
+        g_assert_cmpint(rv_host_journal_revert(j, NULL, NULL, &err), <, 0);
+        g_assert_error(err, RV_ERROR, RV_ERROR_FAILED);
+        g_assert_nonnull(strstr(err->message, "2 journal entries could not be restored"));
+        g_clear_error(&err);
+        g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 2);
+        v = get(f->dir, "proc/sys/kernel/timer_migration");
+        g_assert_cmpstr(v, ==, "1\n");
+    }
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+
+        g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 2);   /* rewritten on disk */
+        log.fail = EBUSY;
+        rv_host_journal_set_custom_handler(j, "domain", custom_restore, &log);
+        g_assert_cmpint(rv_host_journal_revert(j, NULL, NULL, &err), ==, -EBUSY);
+        g_assert_nonnull(strstr(err->message, "cannot undo rt-2; cannot undo rt-1"));
+        g_clear_error(&err);
+        log.fail = 0;
+        g_ptr_array_set_size(calls, 0);
+        revert_ok(j, 2);
+        g_assert_cmpuint(calls->len, ==, 2);
+        g_assert_cmpstr(calls->pdata[0], ==, "rt-2:uuid-2");   /* newest first */
+        g_assert_cmpstr(calls->pdata[1], ==, "rt-1:uuid-1");
+    }
+}
+
+/* A value whose restore fails stays; the error names the file. */
+static void
+test_restore_failure_kept(Fixture *f, gconstpointer data)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *path = g_build_filename(f->dir, "proc/irq/24/smp_affinity_list", NULL);
+
+    (void) data;
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+        g_assert_cmpint(rv_host_journal_set_value(j, "/proc/irq/24/smp_affinity_list", "0",
+                                                  &err), ==, 1);
+        g_assert_cmpint(rv_host_journal_set_value(j, "/proc/sys/kernel/timer_migration", "0",
+                                                  &err), ==, 1);
+    }
+    /* the file became a directory: writing it back fails with EISDIR */
+    g_assert_cmpint(unlink(path), ==, 0);
+    g_assert_cmpint(mkdir(path, 0755), ==, 0);
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+
+        g_assert_cmpint(rv_host_journal_revert(j, NULL, NULL, &err), ==, -EISDIR);
+        g_assert_nonnull(strstr(err->message, "smp_affinity_list"));
+        g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 1);
+        g_clear_error(&err);
+    }
+    g_assert_cmpint(rmdir(path), ==, 0);
+    put(f->dir, "proc/irq/24/smp_affinity_list", "0\n");
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+        g_autofree char *v = NULL;
+
+        revert_ok(j, 1);
+        v = get(f->dir, "proc/irq/24/smp_affinity_list");
+        g_assert_cmpstr(v, ==, "0-1\n");
+    }
+}
+
+/* A missing file (an IRQ freed since) needs nothing: restored, with a note. */
+static void
+test_gone(Fixture *f, gconstpointer data)
+{
+    g_autoptr(RvJournal) j = open_journal(f);
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GPtrArray) notes = NULL;
+    g_autofree char *dir = g_build_filename(f->dir, "proc/irq/24", NULL);
+    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
+    guint restored = 0;
+
+    (void) data;
+    g_assert_cmpint(rv_host_journal_set_value(j, "/proc/irq/24/smp_affinity_list", "0", &err),
+                    ==, 1);
+    g_assert_cmpint(system(cmd), ==, 0);
+    g_assert_cmpint(rv_host_journal_revert(j, &restored, &notes, &err), ==, 0);
+    g_assert_cmpuint(restored, ==, 1);
+    g_assert_cmpuint(notes->len, ==, 1);
+    g_assert_nonnull(strstr(notes->pdata[0], "is gone"));
+}
+
+static void
+test_lock(Fixture *f, gconstpointer data)
+{
+    g_autoptr(RvJournal) j = open_journal(f);
+    g_autoptr(RvJournal) j2 = NULL;
+    g_autoptr(GError) err = NULL;
+
+    (void) data;
+    g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j2, &err), ==, -EBUSY);
+    g_assert_null(j2);
+    g_assert_nonnull(strstr(err->message, "in use by another rtvirt process"));
+    g_clear_pointer(&j, rv_host_journal_close);
+    g_clear_error(&err);
+    g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j2, &err), ==, 0);
+}
+
+static void
+test_torn_and_corrupt(Fixture *f, gconstpointer data)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *jpath = g_build_filename(f->dir, "var/lib/rtvirt/journal", NULL);
+    g_autofree char *text = NULL;
+    g_autofree char *torn = NULL;
+    g_autofree char *after = NULL;
+
+    (void) data;
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+        g_assert_cmpint(rv_host_journal_set_value(j, "/proc/sys/kernel/timer_migration", "0",
+                                                  &err), ==, 1);
+    }
+    text = get(f->dir, "var/lib/rtvirt/journal");
+    /* a crash in the middle of the next record's write */
+    torn = g_strconcat(text, "{\"kind\":\"value\",\"path\":\"/proc/sys/ker", NULL);
+    g_file_set_contents(jpath, torn, -1, &err);
+    g_assert_no_error(err);
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+        g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 1);
+    }
+    after = get(f->dir, "var/lib/rtvirt/journal");
+    g_assert_cmpstr(after, ==, text);   /* the torn tail was cut */
+
+    /* a complete line that is no entry: refused, naming file and line */
+    g_clear_pointer(&torn, g_free);
+    torn = g_strconcat(text, "{\"kind\":\"bogus\"}\n", NULL);
+    g_file_set_contents(jpath, torn, -1, &err);
+    {
+        g_autoptr(RvJournal) j = NULL;
+        g_autofree char *where = g_strdup_printf("%s:3:", jpath);
+
+        g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j, &err), ==, -EINVAL);
+        g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+        g_assert_true(g_str_has_prefix(err->message, where));
+        g_clear_error(&err);
+    }
+    /* a journal of the live host is not applied to a fixture root */
+    g_clear_pointer(&torn, g_free);
+    torn = g_strdup("{\"rtvirt-journal\":1,\"root\":\"/\",\"live\":true}\n");
+    g_file_set_contents(jpath, torn, -1, &err);
+    {
+        g_autoptr(RvJournal) j = NULL;
+
+        g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j, &err), ==, -EINVAL);
+        g_assert_nonnull(strstr(err->message, "written for root '/'"));
+    }
+}
+
+static void
+test_sched_fixture(Fixture *f, gconstpointer data)
+{
+    g_autoptr(RvJournal) j = open_journal(f);
+    g_autoptr(GError) err = NULL;
+
+    (void) data;
+    g_assert_cmpint(rv_host_journal_set_sched(j, 1, SCHED_FIFO, 1, NULL, &err), ==, -EOPNOTSUPP);
+    g_assert_error(err, RV_ERROR, RV_ERROR_UNSUPPORTED);
+}
+
+/* Kernel-thread scheduling on the live host, with a child process standing
+ * for the thread: changed, restored, and left alone once the pid is gone. */
+static void
+test_sched_live(void)
+{
+    g_autofree char *dir = NULL;
+    g_autofree char *jpath = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *cmd = NULL;
+    struct sched_param sp;
+    cpu_set_t set;
+    pid_t child;
+    int r;
+
+    if (geteuid() != 0) {
+        g_test_skip("needs root for SCHED_FIFO");
+        return;
+    }
+    dir = g_dir_make_tmp("rv-journal-live-XXXXXX", &err);
+    jpath = g_build_filename(dir, "journal", NULL);
+    g_assert_cmpint(rv_host_root_open("/", &root, &err), ==, 0);
+    child = fork();
+    g_assert_cmpint(child, >=, 0);
+    if (child == 0) {
+        pause();
+        _exit(0);
+    }
+    {
+        g_autoptr(RvJournal) j = NULL;
+        RvCpuSet cpu0;
+
+        g_assert_cmpint(rv_host_journal_open(root, jpath, &j, &err), ==, 0);
+        rv_cpuset_zero(&cpu0);
+        rv_cpuset_set(&cpu0, 0);
+        r = rv_host_journal_set_sched(j, child, SCHED_FIFO, 3, &cpu0, &err);
+        g_assert_no_error(err);
+        g_assert_cmpint(r, ==, 1);
+        g_assert_cmpint(sched_getscheduler(child), ==, SCHED_FIFO);
+        g_assert_cmpint(sched_getaffinity(child, sizeof(set), &set), ==, 0);
+        g_assert_cmpint(CPU_COUNT(&set), ==, 1);
+        /* already so */
+        g_assert_cmpint(rv_host_journal_set_sched(j, child, SCHED_FIFO, 3, &cpu0, &err), ==, 0);
+        revert_ok(j, 1);
+        g_assert_cmpint(sched_getscheduler(child), ==, SCHED_OTHER);
+        g_assert_cmpint(sched_getparam(child, &sp), ==, 0);
+        g_assert_cmpint(sp.sched_priority, ==, 0);
+        g_assert_cmpint(sched_getaffinity(child, sizeof(set), &set), ==, 0);
+        g_assert_cmpint(CPU_COUNT(&set), ==, (int) g_get_num_processors());
+    }
+    {
+        g_autoptr(RvJournal) j = NULL;
+        g_autoptr(GPtrArray) notes = NULL;
+        guint restored = 0;
+
+        g_assert_cmpint(rv_host_journal_open(root, jpath, &j, &err), ==, 0);
+        g_assert_cmpint(rv_host_journal_set_sched(j, child, SCHED_FIFO, 2, NULL, &err), ==, 1);
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+        g_assert_cmpint(rv_host_journal_revert(j, &restored, &notes, &err), ==, 0);
+        g_assert_cmpuint(restored, ==, 1);
+        g_assert_cmpuint(notes->len, ==, 1);
+        g_assert_nonnull(strstr(notes->pdata[0], "is gone"));
+    }
+    cmd = g_strdup_printf("rm -rf '%s'", dir);
+    g_assert_cmpint(system(cmd), ==, 0);
+}
+
+int
+main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/journal/normalize", test_normalize);
+#define ADD(name, fn) g_test_add("/journal/" name, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+    ADD("value", test_value);
+    ADD("first-original-kept", test_first_original_kept);
+    ADD("files", test_files);
+    ADD("custom-and-failures", test_custom_and_failures);
+    ADD("restore-failure-kept", test_restore_failure_kept);
+    ADD("gone", test_gone);
+    ADD("lock", test_lock);
+    ADD("torn-and-corrupt", test_torn_and_corrupt);
+    ADD("sched-fixture", test_sched_fixture);
+#undef ADD
+    g_test_add_func("/journal/sched-live", test_sched_live);
+    return g_test_run();
+}
