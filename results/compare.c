@@ -359,12 +359,14 @@ compute_row(const RvComparison *c, guint g, guint s, const char *metric, Row *ro
     }
     if (rv_result_stats_summary((double *) b->data, b->len, &bs, NULL) == 0)
         row->change = rv_result_stats_change_pct(bs.mean, row->sum.mean);
+    /* scenario first: t > 0 (U above n_a n_b / 2) when it is larger than
+     * the baseline, the same sign as the change */
     if (c->test == RV_STATS_WELCH)
-        r = rv_result_stats_welch((double *) b->data, b->len, (double *) v->data,
-                                  v->len, &row->t, NULL);
+        r = rv_result_stats_welch((double *) v->data, v->len, (double *) b->data,
+                                  b->len, &row->t, NULL);
     else
-        r = rv_result_stats_mann_whitney((double *) b->data, b->len,
-                                         (double *) v->data, v->len, &row->t, NULL);
+        r = rv_result_stats_mann_whitney((double *) v->data, v->len,
+                                         (double *) b->data, b->len, &row->t, NULL);
     row->tested = r == 0;
     row->untested = row->tested ? NULL : "n<2";
 }
@@ -493,6 +495,8 @@ format_text(const RvComparison *c)
                     g_string_append_printf(o, " %9s %-3s", s == c->baseline ? "" : row.untested, "");
                 if (ce->failed)
                     g_string_append_printf(o, " (%u failed)", ce->failed);
+                if (!rv_result_store_get_trusted(c->stores->pdata[sc->store]))
+                    g_string_append(o, " (UNTRUSTED store)");
                 g_string_append_c(o, '\n');
                 /* trailing spaces of the last columns are noise */
                 while (o->len && o->str[o->len - 2] == ' ')

@@ -103,7 +103,14 @@ rv_result_histogram_percentile(const RvHistogram *h, double p,
     /* Nearest rank: the ceil(p/100 * N)-th smallest sample, at least the
      * first.  Computed in long double so that p99.99 of 10^9 samples does
      * not round to the neighbour rank. */
-    rank = (guint64) ceill((long double) p / 100.0L * (long double) total);
+    {
+        /* p arrives as a binary double (99.9 is 99.900000000000006), so an
+         * exact integer product can come out a hair above it; snap to the
+         * integer when within rounding error before taking the ceiling. */
+        long double x = (long double) p / 100.0L * (long double) total;
+        long double r = roundl(x);
+        rank = (guint64) (fabsl(x - r) <= 1e-9L * (x > 1 ? x : 1) ? r : ceill(x));
+    }
     if (rank < 1)
         rank = 1;
 

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tests/test-compare.c: `rtvirt compare` on stores in tests/data/compare.
+ *
+ * welch/: per-repetition max_us of baseline and pinned are the two samples
+ * of the published Welch example (Wikipedia "Welch's t-test", Example 1:
+ * t = -2.46, df = 24.99, p = 0.021), "noisy" is baseline +-0.3 (inside the
+ * noise); each baseline repetition carries the histogram {10 us: 9000,
+ * 20 us: 990, 50 us: 9, 100 us: 1}, so the merged percentiles are by hand
+ * p50 = 10, p99 = 20, p99.9 = 20 (rank 149850 is the last 20), p99.99 = 50.
+ * tcg/: virt=tcg records, a SKIPPED scenario with its reason, a failed
+ * repetition, an untrusted store, and a second (kvm) store with a scenario
+ * of the same name.
+ *
+ * Golden outputs NAME.{txt,json,csv} beside them; RV_REGENERATE=1 rewrites.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "results/compare.h"
+#include "results/store.h"
+#include "util/error.h"
+
+static char *
+data_dir(void)
+{
+    const char *top = g_getenv("RV_TOP");
+    return g_build_filename(top ? top : ".", "tests", "data", "compare", NULL);
+}
+
+static char *
+rtvirt_bin(void)
+{
+    const char *b = g_getenv("RV_BUILD");
+    return g_build_filename(b ? b : "build", "rtvirt", NULL);
+}
+
+/* runs rtvirt compare in tests/data/compare (relative paths keep the
+ * output independent of the checkout) */
+static int
+run_compare(const char *const *args, char **ret_out, char **ret_err)
+{
+    g_autofree char *dir = data_dir();
+    g_autofree char *bin = rtvirt_bin();
+    g_autoptr(GPtrArray) argv = g_ptr_array_new();
+    g_autoptr(GError) err = NULL;
+    int status;
+
+    g_ptr_array_add(argv, bin);
+    g_ptr_array_add(argv, (char *) "compare");
+    for (int i = 0; args[i]; i++)
+        g_ptr_array_add(argv, (char *) args[i]);
+    g_ptr_array_add(argv, NULL);
+    if (!g_spawn_sync(dir, (char **) argv->pdata, NULL, 0, NULL, NULL,
+                      ret_out, ret_err, &status, &err))
+        g_error("%s: %s", bin, err->message);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+typedef struct {
+    const char *name;          /* golden file, without extension */
+    const char *ext;
+    const char *args[6];
+} Golden;
+
+static const Golden goldens[] = {
+    { "welch", "txt", { "welch/20261130-140000-demo", NULL } },
+    { "welch", "json", { "--json", "welch/20261130-140000-demo", NULL } },
+    { "welch", "csv", { "--csv", "welch/20261130-140000-demo", NULL } },
+    { "welch-mann-whitney", "txt", { "--test", "mann-whitney", "welch/20261130-140000-demo", NULL } },
+    { "welch-baseline-pinned", "txt", { "--baseline", "pinned", "welch/20261130-140000-demo", NULL } },
+    { "tcg", "txt", { "tcg/20261130-141500-demo", NULL } },
+    { "tcg", "json", { "--json", "tcg/20261130-141500-demo", NULL } },
+    { "tcg", "csv", { "--csv", "tcg/20261130-141500-demo", NULL } },
+    { "tcg-two-stores", "txt", { "tcg/20261130-141500-demo", "tcg/20261130-150000-kvmhost",
+                                 "--baseline", "20261130-150000-kvmhost/baseline", NULL } },
+};
+
+static void
+test_golden(gconstpointer data)
+{
+    const Golden *g = data;
+    g_autofree char *out = NULL, *err = NULL, *want = NULL;
+    g_autofree char *dir = data_dir();
+    g_autofree char *fname = g_strdup_printf("%s.%s", g->name, g->ext);
+    g_autofree char *path = g_build_filename(dir, fname, NULL);
+    g_autoptr(GError) e = NULL;
+
+    g_assert_cmpint(run_compare(g->args, &out, &err), ==, 0);
+    g_assert_cmpstr(err, ==, "");
+    if (g_getenv("RV_REGENERATE")) {
+        g_assert_true(g_file_set_contents(path, out, -1, NULL));
+        return;
+    }
+    if (!g_file_get_contents(path, &want, NULL, &e))
+        g_error("%s (RV_REGENERATE=1 writes it)", e->message);
+    g_assert_cmpstr(out, ==, want);
+}
+
+static RvComparison *
+build(const char *const *dirs, const char *baseline, RvStatsTest test)
+{
+    g_autofree char *d = data_dir();
+    g_autoptr(GPtrArray) stores = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_store_free);
+    g_autoptr(GError) err = NULL;
+    RvComparison *c = NULL;
+
+    for (int i = 0; dirs[i]; i++) {
+        g_autofree char *p = g_build_filename(d, dirs[i], NULL);
+        RvStore *st = NULL;
+        if (rv_result_store_open(p, &st, &err) < 0)
+            g_error("%s", err->message);
+        g_ptr_array_add(stores, st);
+    }
+    if (rv_result_compare_build(stores, baseline, test, &c, &err) < 0)
+        g_error("%s", err->message);
+    return c;
+}
+
+static JsonObject *
+json_row(JsonObject *root, guint group, const char *metric, const char *scenario)
+{
+    JsonArray *groups = json_object_get_array_member(root, "groups");
+    JsonObject *g = json_array_get_object_element(groups, group);
+    JsonArray *metrics = json_object_get_array_member(g, "metrics");
+
+    for (guint i = 0; i < json_array_get_length(metrics); i++) {
+        JsonObject *m = json_array_get_object_element(metrics, i);
+        JsonArray *rows;
+        if (!g_str_equal(json_object_get_string_member(m, "name"), metric))
+            continue;
+        rows = json_object_get_array_member(m, "rows");
+        for (guint k = 0; k < json_array_get_length(rows); k++) {
+            JsonObject *r = json_array_get_object_element(rows, k);
+            if (g_str_equal(json_object_get_string_member(r, "scenario"), scenario))
+                return r;
+        }
+    }
+    g_error("no row %s/%s", metric, scenario);
+}
+
+static void
+test_welch_values(void)
+{
+    static const char *const dirs[] = { "welch/20261130-140000-demo", NULL };
+    g_autoptr(RvComparison) c = build(dirs, NULL, RV_STATS_WELCH);
+    g_autofree char *json = rv_result_compare_format(c, RV_COMPARE_JSON);
+    g_autofree char *text = rv_result_compare_format(c, RV_COMPARE_TEXT);
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *root, *row, *lat;
+
+    g_assert_true(json_parser_load_from_data(p, json, -1, NULL));
+    root = json_node_get_object(json_parser_get_root(p));
+    g_assert_cmpstr(json_object_get_string_member(root, "baseline"), ==, "baseline");
+    g_assert_cmpstr(json_object_get_string_member(root, "test_name"), ==, "Welch's t-test");
+
+    row = json_row(root, 0, "max_us", "baseline");
+    g_assert_cmpint(json_object_get_int_member(row, "n"), ==, 15);
+    g_assert_cmpfloat_with_epsilon(json_object_get_double_member(row, "mean"), 20.82, 1e-9);
+    g_assert_true(json_node_is_null(json_object_get_member(row, "p")));
+
+    row = json_row(root, 0, "max_us", "pinned");
+    g_assert_cmpfloat_with_epsilon(json_object_get_double_member(row, "statistic"), 2.455356, 1e-6);
+    g_assert_cmpfloat_with_epsilon(json_object_get_double_member(row, "df"), 24.98853, 1e-5);
+    g_assert_cmpfloat_with_epsilon(json_object_get_double_member(row, "p"), 0.021378, 1e-6);
+    g_assert_true(json_object_get_boolean_member(row, "significant"));
+    /* +10.4 %: (22.98667 - 20.82) / 20.82 */
+    g_assert_cmpfloat_with_epsilon(json_object_get_double_member(row, "change_pct"),
+                                   100 * (22.986666666666668 - 20.82) / 20.82, 1e-9);
+
+    row = json_row(root, 0, "max_us", "noisy");     /* inside the noise */
+    g_assert_false(json_object_get_boolean_member(row, "significant"));
+    g_assert_cmpfloat(json_object_get_double_member(row, "p"), >, 0.9);
+
+    lat = json_array_get_object_element(json_object_get_array_member(
+              json_array_get_object_element(json_object_get_array_member(root, "groups"), 0),
+              "latency"), 0);
+    g_assert_cmpstr(json_object_get_string_member(lat, "scenario"), ==, "baseline");
+    g_assert_cmpint(json_object_get_int_member(lat, "samples"), ==, 150000);
+    g_assert_cmpint(json_object_get_int_member(lat, "p50"), ==, 10);
+    g_assert_cmpint(json_object_get_int_member(lat, "p99"), ==, 20);
+    g_assert_cmpint(json_object_get_int_member(lat, "p99_9"), ==, 20);
+    g_assert_cmpint(json_object_get_int_member(lat, "p99_99"), ==, 50);
+    g_assert_cmpint(json_object_get_int_member(lat, "max"), ==, 100);
+
+    g_assert_nonnull(strstr(text, "significance: Welch's t-test"));
+    g_assert_nonnull(strstr(text, "0.0214 *"));
+    g_assert_nonnull(strstr(text, "0.985 ~"));
+    g_assert_null(strstr(text, "virt=tcg"));
+}
+
+static void
+test_mann_whitney(void)
+{
+    static const char *const dirs[] = { "welch/20261130-140000-demo", NULL };
+    g_autoptr(RvComparison) c = build(dirs, NULL, RV_STATS_MANN_WHITNEY);
+    g_autofree char *text = rv_result_compare_format(c, RV_COMPARE_TEXT);
+
+    g_assert_nonnull(strstr(text, "significance: Mann-Whitney U test"));
+}
+
+static void
+test_tcg(void)
+{
+    static const char *const dirs[] = { "tcg/20261130-141500-demo", NULL };
+    g_autoptr(RvComparison) c = build(dirs, NULL, RV_STATS_WELCH);
+    g_autofree char *text = rv_result_compare_format(c, RV_COMPARE_TEXT);
+    g_autofree char *csv = rv_result_compare_format(c, RV_COMPARE_CSV);
+
+    g_assert_nonnull(strstr(text, "== cyclictest on guest:rt0 [virt=tcg] =="));
+    g_assert_nonnull(strstr(text, "NOTE: virt=tcg"));
+    g_assert_nonnull(strstr(text, "SKIPPED: SMT not available: /sys/devices/system/cpu/smt/control is 'notsupported'"));
+    g_assert_nonnull(strstr(text, "UNTRUSTED: host not as profile requires: isolcpus missing"));
+    g_assert_nonnull(strstr(text, "(1 failed)"));
+    g_assert_nonnull(strstr(csv, ",tcg,"));
+    /* every CSV line has the header's 25 fields (no reason here has a comma) */
+    {
+        g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+        for (guint i = 0; lines[i] && *lines[i]; i++) {
+            g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
+            g_assert_cmpuint(g_strv_length(f), ==, 25);
+        }
+    }
+}
+
+static void
+test_cli_errors(void)
+{
+    static const char *const ambiguous[] = { "tcg/20261130-141500-demo",
+                                              "tcg/20261130-150000-kvmhost", "--baseline",
+                                              "baseline", NULL };
+    static const char *const unknown[] = { "--baseline", "nope", "welch/20261130-140000-demo", NULL };
+    static const char *const missing[] = { "does-not-exist", NULL };
+    static const char *const none[] = { NULL };
+    static const char *const both[] = { "--json", "--csv", "welch/20261130-140000-demo", NULL };
+    g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL, *o3 = NULL, *e3 = NULL;
+    g_autofree char *o4 = NULL, *e4 = NULL, *o5 = NULL, *e5 = NULL;
+
+    g_assert_cmpint(run_compare(ambiguous, &o1, &e1), ==, 2);
+    g_assert_nonnull(strstr(e1, "Baseline 'baseline' is ambiguous"));
+    g_assert_cmpint(run_compare(unknown, &o2, &e2), ==, 2);
+    g_assert_nonnull(strstr(e2, "Baseline 'nope' is not a scenario; scenarios: baseline, pinned, noisy"));
+    g_assert_cmpint(run_compare(missing, &o3, &e3), ==, 2);
+    g_assert_nonnull(strstr(e3, "does-not-exist/run.json"));
+    g_assert_cmpint(run_compare(none, &o4, &e4), ==, 2);
+    g_assert_cmpint(run_compare(both, &o5, &e5), ==, 2);
+    g_assert_cmpstr(o1, ==, "");
+}
+
+int
+main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/compare/welch-values", test_welch_values);
+    g_test_add_func("/compare/mann-whitney", test_mann_whitney);
+    g_test_add_func("/compare/tcg", test_tcg);
+    g_test_add_func("/compare/cli-errors", test_cli_errors);
+    for (guint i = 0; i < G_N_ELEMENTS(goldens); i++) {
+        g_autofree char *p = g_strdup_printf("/compare/golden/%s.%s", goldens[i].name, goldens[i].ext);
+        g_test_add_data_func(p, &goldens[i], test_golden);
+    }
+    return g_test_run();
+}
