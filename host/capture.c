@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * host/capture.c: a fixture tree of exactly the files rtvirt reads.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "host/capture.h"
+#include "host/state.h"
+#include "host/threads.h"
+#include "util/error.h"
+
+typedef struct {
+    RvRoot *root;
+    const char *dir;
+    unsigned files;
+    GError *error;     /* first write error */
+} Cap;
+
+static void
+put(Cap *c, const char *path, const char *contents, gssize len)
+{
+    g_autofree char *file = NULL, *parent = NULL;
+    g_autoptr(GError) err = NULL;
+
+    if (c->error)
+        return;
+    file = g_build_filename(c->dir, path, NULL);
+    parent = g_path_get_dirname(file);
+    if (g_mkdir_with_parents(parent, 0755) < 0) {
+        int e = errno;
+        rv_error_set(&c->error, RV_ERROR_FAILED, e, "Failed to create '%s': %s", parent, g_strerror(e));
+        return;
+    }
+    if (!g_file_set_contents(file, contents, len, &err)) {
+        rv_error_set(&c->error, RV_ERROR_FAILED, EIO, "Failed to write '%s': %s", file, err->message);
+        return;
+    }
+    c->files++;
+}
+
+static void
+copy(Cap *c, const char *path)
+{
+    g_autofree char *text = NULL;
+    gssize n = rv_host_root_read(c->root, path, &text, NULL);
+
+    if (n >= 0)
+        put(c, path, text, n);
+}
+
+static void
+copyf(Cap *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void
+copyf(Cap *c, const char *fmt, ...)
+{
+    va_list ap;
+    g_autofree char *p = NULL;
+
+    va_start(ap, fmt);
+    p = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    copy(c, p);
+}
+
+static bool
+numbered(const char *name, const char *prefix)
+{
+    size_t l = strlen(prefix);
+
+    if (strncmp(name, prefix, l) != 0 || !name[l])
+        return false;
+    for (const char *p = name + l; *p; p++)
+        if (!g_ascii_isdigit(*p))
+            return false;
+    return true;
+}
+
+static void
+capture_cpus(Cap *c)
+{
+    static const char *const top[] = {
+        "possible", "present", "online", "offline", "isolated", "nohz_full", "kernel_max",
+        "smt/control", "smt/active", "cpuidle/current_driver", "cpuidle/current_governor",
+        "cpuidle/current_governor_ro",
+    };
+    static const char *const topo[] = {
+        "physical_package_id", "die_id", "core_id", "cluster_id", "core_cpus_list",
+        "thread_siblings_list", "core_cpus", "thread_siblings", "core_siblings_list",
+        "package_cpus_list", "die_cpus_list", "cluster_cpus_list",
+    };
+    g_autoptr(GPtrArray) names = NULL;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(top); i++)
+        copyf(c, "/sys/devices/system/cpu/%s", top[i]);
+    if (rv_host_root_list(c->root, "/sys/devices/system/cpu", &names, NULL) < 0)
+        return;
+    for (guint i = 0; i < names->len; i++) {
+        const char *n = names->pdata[i];
+        g_autofree char *idir = NULL;
+        g_autoptr(GPtrArray) states = NULL;
+
+        if (!numbered(n, "cpu"))
+            continue;
+        copyf(c, "/sys/devices/system/cpu/%s/online", n);
+        for (size_t k = 0; k < G_N_ELEMENTS(topo); k++)
+            copyf(c, "/sys/devices/system/cpu/%s/topology/%s", n, topo[k]);
+        copyf(c, "/sys/devices/system/cpu/%s/cpufreq/scaling_governor", n);
+        copyf(c, "/sys/devices/system/cpu/%s/cpufreq/scaling_driver", n);
+        idir = g_strdup_printf("/sys/devices/system/cpu/%s/cpuidle", n);
+        if (rv_host_root_list(c->root, idir, &states, NULL) < 0)
+            continue;
+        for (guint k = 0; k < states->len; k++) {
+            if (!numbered(states->pdata[k], "state"))
+                continue;
+            copyf(c, "%s/%s/name", idir, (char *) states->pdata[k]);
+            copyf(c, "%s/%s/latency", idir, (char *) states->pdata[k]);
+            copyf(c, "%s/%s/disable", idir, (char *) states->pdata[k]);
+        }
+    }
+}
+
+static void
+capture_nodes(Cap *c)
+{
+    g_autoptr(GPtrArray) names = NULL;
+
+    if (rv_host_root_list(c->root, "/sys/devices/system/node", &names, NULL) < 0)
+        return;
+    for (guint i = 0; i < names->len; i++)
+        if (numbered(names->pdata[i], "node"))
+            copyf(c, "/sys/devices/system/node/%s/cpulist", (char *) names->pdata[i]);
+}
+
+static void
+capture_cgroup(Cap *c)
+{
+    g_autoptr(RvHostState) st = NULL;
+
+    if (rv_host_state_load(c->root, 0, &st, NULL) < 0 || !st->cgroup_v1_cpu_mount)
+        return;
+    static const char *const files[] = {
+        "cpu.rt_runtime_us", "cpu.rt_period_us", "cpu.shares",
+        "machine/cpu.rt_runtime_us", "machine.slice/cpu.rt_runtime_us",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+        g_autofree char *p = g_build_filename(st->cgroup_v1_cpu_mount, files[i], NULL);
+        copy(c, p);
+    }
+}
+
+static void
+capture_irqs(Cap *c)
+{
+    g_autoptr(GPtrArray) names = NULL;
+
+    copy(c, "/proc/irq/default_smp_affinity");
+    copy(c, "/proc/interrupts");
+    if (rv_host_root_list(c->root, "/proc/irq", &names, NULL) < 0)
+        return;
+    for (guint i = 0; i < names->len; i++) {
+        if (!numbered(names->pdata[i], ""))
+            continue;
+        copyf(c, "/proc/irq/%s/smp_affinity_list", (char *) names->pdata[i]);
+        copyf(c, "/proc/irq/%s/effective_affinity_list", (char *) names->pdata[i]);
+    }
+}
+
+/* status trimmed to the lines rtvirt reads */
+static void
+copy_status(Cap *c, const char *dir)
+{
+    g_autofree char *path = g_strdup_printf("%s/status", dir);
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    GString *out;
+
+    if (rv_host_root_read(c->root, path, &text, NULL) < 0)
+        return;
+    out = g_string_new(NULL);
+    lines = g_strsplit(text, "\n", -1);
+    for (guint i = 0; lines[i]; i++) {
+        static const char *const keep[] = { "Name:", "Pid:", "PPid:", "Kthread:", "Cpus_allowed_list:" };
+
+        for (size_t k = 0; k < G_N_ELEMENTS(keep); k++)
+            if (g_str_has_prefix(lines[i], keep[k]))
+                g_string_append_printf(out, "%s\n", lines[i]);
+    }
+    put(c, path, out->str, out->len);
+    g_string_free(out, TRUE);
+}
+
+static void
+capture_tasks(Cap *c)
+{
+    g_autoptr(GArray) rt = NULL;
+    g_autoptr(GArray) on = NULL;
+    g_autoptr(RvHostState) st = NULL;
+    RvCpuSet iso;
+
+    if (rv_host_rt_threads_load(c->root, &rt, NULL, NULL) == 0) {
+        for (guint i = 0; i < rt->len; i++) {
+            g_autofree char *dir = g_strdup_printf("/proc/%d", g_array_index(rt, RvTask, i).pid);
+            g_autofree char *stat = g_strdup_printf("%s/stat", dir);
+
+            copy(c, stat);
+            copy_status(c, dir);
+        }
+    }
+    rv_cpuset_zero(&iso);
+    if (rv_host_state_load(c->root, 0, &st, NULL) == 0) {
+        if (st->isolated.known)
+            rv_cpuset_or(&iso, &iso, &st->isolated.set);
+        if (st->nohz_full.known)
+            rv_cpuset_or(&iso, &iso, &st->nohz_full.set);
+    }
+    if (!rv_cpuset_is_empty(&iso) && rv_host_tasks_on_cpus(c->root, &iso, &on, NULL) == 0) {
+        for (guint i = 0; i < on->len; i++) {
+            const RvTask *t = &g_array_index(on, RvTask, i);
+            g_autofree char *pdir = g_strdup_printf("/proc/%d", t->tgid);
+            g_autofree char *tdir = g_strdup_printf("/proc/%d/task/%d", t->tgid, t->pid);
+            g_autofree char *pstat = g_strdup_printf("%s/stat", pdir);
+            g_autofree char *tstat = g_strdup_printf("%s/stat", tdir);
+
+            copy(c, pstat);
+            copy(c, tstat);
+            copy_status(c, tdir);
+        }
+    }
+}
+
+int
+rv_host_capture(RvRoot *root, const char *dir, unsigned *ret_files, GError **error)
+{
+    Cap c = { .root = root, .dir = dir };
+    g_autoptr(GDir) d = NULL;
+
+    if (g_file_test(dir, G_FILE_TEST_EXISTS)) {
+        d = g_dir_open(dir, 0, NULL);
+        if (!d || g_dir_read_name(d))
+            return rv_error_set(error, RV_ERROR_INVALID, EEXIST,
+                                "Capture directory '%s' exists and is not an empty directory", dir);
+    }
+    if (g_mkdir_with_parents(dir, 0755) < 0) {
+        int e = errno;
+        return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to create '%s': %s", dir, g_strerror(e));
+    }
+
+    capture_cpus(&c);
+    capture_nodes(&c);
+    static const char *const files[] = {
+        "/sys/devices/virtual/workqueue/cpumask", "/sys/kernel/realtime",
+        "/sys/kernel/mm/transparent_hugepage/enabled", "/sys/kernel/mm/transparent_hugepage/defrag",
+        "/sys/kernel/mm/ksm/run", "/proc/cmdline", "/proc/mounts",
+        "/proc/sys/kernel/osrelease", "/proc/sys/kernel/version",
+        "/proc/sys/kernel/sched_rt_runtime_us", "/proc/sys/kernel/sched_rt_period_us",
+        "/proc/sys/kernel/timer_migration", "/proc/sys/kernel/numa_balancing",
+        "/proc/sys/kernel/nmi_watchdog",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
+        copy(&c, files[i]);
+    capture_cgroup(&c);
+    capture_irqs(&c);
+    capture_tasks(&c);
+    if (rv_host_root_is_live(root)) {
+        int e = 0;
+        RvCoreSchedState s = rv_host_coresched_probe(&e);
+        const char *rec = s == RV_CORESCHED_USABLE ? "usable\n"
+                        : s == RV_CORESCHED_NO_SMT ? "ENODEV\n"
+                        : s == RV_CORESCHED_UNSUPPORTED ? "EINVAL\n" : NULL;
+        if (rec)
+            put(&c, "/rtvirt/coresched", rec, -1);
+    } else {
+        copy(&c, "/rtvirt/coresched");
+    }
+    if (c.error) {
+        int e = c.error->code == RV_ERROR_FAILED ? EIO : EINVAL;
+        g_propagate_error(error, c.error);
+        return -e;
+    }
+    if (ret_files)
+        *ret_files = c.files;
+    return 0;
+}
