@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "harness/commands.h"
+#include "harness/lock.h"
 #include "harness/log.h"
 #include "harness/run.h"
 #include "harness/signals.h"
@@ -140,6 +141,7 @@ rv_cmd_host_apply(int argc, char **argv)
     g_autoptr(RvJournal) journal = NULL;
     g_autoptr(RvRunner) runner = NULL;
     g_autoptr(RvTuneReport) report = NULL;
+    g_autoptr(RvLock) lock = NULL;
     int n, r, ret = RV_EXIT_OK;
 
     n = parse_options(argc, argv, entries, "PROFILE",
@@ -162,6 +164,9 @@ rv_cmd_host_apply(int argc, char **argv)
     /* a fixture root stands for another host: its daemons are not ours */
     runner = rv_runner_new(arg_dry_run || !rv_host_root_is_live(s.root));
     if (!arg_dry_run) {
+        /* never under a running `rtvirt run` on this host */
+        if (rv_host_root_is_live(s.root) && rv_harness_lock_acquire(NULL, &lock, &err) < 0)
+            return rv_log_gerror(err, "apply failed");
         if (rv_host_journal_open(s.root, arg_journal, &journal, &err) < 0)
             return rv_log_gerror(err, "apply failed");
         rv_harness_signals_install();
@@ -226,6 +231,7 @@ rv_cmd_host_revert(int argc, char **argv)
     g_autofree char *apply_path = NULL;
     const char *paths[2];
     const char *names[2];
+    g_autoptr(RvLock) lock = NULL;
     int n, ret = RV_EXIT_OK;
 
     n = parse_options(argc, argv, entries, "",
@@ -238,6 +244,10 @@ rv_cmd_host_revert(int argc, char **argv)
         return RV_EXIT_ERROR;
     }
     if (rv_host_root_open(arg_root, &root, &err) < 0)
+        return rv_log_gerror(err, "revert failed");
+    /* a running `rtvirt run` reverts its own settings when it ends; a
+     * killed one released the lock with its death */
+    if (rv_host_root_is_live(root) && rv_harness_lock_acquire(NULL, &lock, &err) < 0)
         return rv_log_gerror(err, "revert failed");
     runner = rv_runner_new(!rv_host_root_is_live(root));
 

@@ -1,0 +1,111 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/t-apply-revert.sh: `rtvirt host apply` / `host revert` on a writable
+# copy of tests/data/apply-root (see its .source.txt):
+#  - apply changes the tree, revert makes every file byte-identical (content
+#    and mode) and removes the journal; a second revert has nothing to do;
+#  - a second apply records nothing new (first original kept);
+#  - SIGKILL after each single change (RV_TEST_KILL_AFTER=N, the journal's
+#    test hook), then revert: identical, for every N until apply completes;
+#  - a crash, a new full apply, then revert: identical (the tuned values of
+#    the crashed apply are not taken as originals);
+#  - a second process while the journal is locked: refused, nothing changed.
+# TAP output.
+set -u
+
+RTVIRT=${RV_BUILD:?}/rtvirt
+FIX=${RV_TOP:?}/tests/data/apply-root
+PROFILE=$RV_TOP/profiles/host/realtime-virtual-host.ini
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+R=$tmp/root
+n=0
+
+ok()    { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$1"; then ok "$2"; else notok "$2"; fi; }
+
+fresh() { rm -rf "$R"; cp -a "$FIX" "$R"; }
+# content and mode of every file but rtvirt's state directory
+listing() { (cd "$1" && find . -path ./var -prune -o -printf '%p %m\n' | sort); }
+same() {
+    diff -r -x var "$FIX" "$R" >"$tmp/diff" 2>&1 &&
+        [ "$(listing "$FIX")" = "$(listing "$R")" ]
+}
+journal_gone() { [ ! -e "$R/var/lib/rtvirt/journal" ]; }
+apply() { "$RTVIRT" host apply --no-check --root "$R" "$PROFILE" >"$tmp/apply.out" 2>&1; }
+revert() { "$RTVIRT" host revert --root "$R" >"$tmp/revert.out" 2>&1; }
+
+# 1. apply, revert, revert again
+fresh
+apply; rc=$?
+check '[ $rc -eq 0 ]' "apply on the fixture root exits 0 (rc=$rc)"
+check '! same' "apply changed the tree"
+check 'grep -qx -- -1 "$R/proc/sys/kernel/sched_rt_runtime_us"' "RT throttling off"
+check 'grep -qx 0 "$R/proc/irq/24/smp_affinity_list"' "IRQ 24 moved to housekeeping CPU 0"
+check 'grep -qx never "$R/sys/kernel/mm/transparent_hugepage/enabled"' "THP never"
+check 'grep -qx 1 "$R/sys/devices/system/cpu/cpu1/cpuidle/state2/disable"' "C6 disabled on isolated CPU 1"
+check 'grep -qx 0 "$R/sys/devices/system/cpu/cpu0/cpuidle/state2/disable"' "C6 kept on housekeeping CPU 0"
+check 'grep -qx performance "$R/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"' "governor performance"
+check 'grep -qx "sched_core = \"vcpus\"" "$R/etc/libvirt/qemu.conf"' "qemu.conf sched_core set"
+changes=$(sed -n 's/^apply: \([0-9]*\) changed.*/\1/p' "$tmp/apply.out")
+check '[ "${changes:-0}" -gt 10 ]' "apply reports its changes (${changes:-none})"
+revert; rc=$?
+check '[ $rc -eq 0 ] && same' "revert: every file byte-identical (rc=$rc)"
+[ -s "$tmp/diff" ] && sed 's/^/# /' "$tmp/diff" | head -20
+check 'journal_gone' "revert removed the journal"
+revert; rc=$?
+check '[ $rc -eq 0 ] && grep -q "nothing to revert" "$tmp/revert.out" && same' "second revert: nothing to do"
+
+# 2. apply twice: the second records nothing
+fresh
+apply
+e1=$(grep -c '"kind"' "$R/var/lib/rtvirt/journal")
+apply
+e2=$(grep -c '"kind"' "$R/var/lib/rtvirt/journal")
+check '[ "$e1" = "$e2" ] && grep -q "^apply: 0 changed" "$tmp/apply.out"' "second apply records nothing ($e1 = $e2 entries)"
+revert
+check 'same && journal_gone' "revert after two applies: identical"
+
+# 3. SIGKILL after each single change
+k=1
+killed=0
+while [ $k -le 500 ]; do
+    fresh
+    RV_TEST_KILL_AFTER=$k "$RTVIRT" host apply --no-check --root "$R" "$PROFILE" >/dev/null 2>&1
+    rc=$?
+    [ $rc -ne 137 ] && break
+    killed=$((killed + 1))
+    revert; rrc=$?
+    if [ $rrc -ne 0 ] || ! same || ! journal_gone; then
+        notok "kill after change $k, revert: identical (revert rc=$rrc)"
+        sed 's/^/# /' "$tmp/diff" "$tmp/revert.out" | head -20
+        break
+    fi
+    k=$((k + 1))
+done
+check '[ $rc -eq 0 ] && [ $killed -ge "${changes:-1}" ]' "killed after each of $killed changes, each reverted to identical; apply completes after them (rc=$rc)"
+
+# 4. crash, full apply, revert
+fresh
+RV_TEST_KILL_AFTER=3 "$RTVIRT" host apply --no-check --root "$R" "$PROFILE" >/dev/null 2>&1
+rc=$?
+apply
+revert
+check '[ $rc -eq 137 ] && same && journal_gone' "crash after 3 changes, apply again, revert: identical"
+
+# 5. a locked journal: the second process is refused and changes nothing
+fresh
+mkdir -p "$R/var/lib/rtvirt"
+flock "$R/var/lib/rtvirt/journal.lock" "$RTVIRT" host apply --no-check --root "$R" "$PROFILE" >"$tmp/lock.out" 2>&1
+rc=$?
+check '[ $rc -eq 2 ] && grep -q "in use by another rtvirt process" "$tmp/lock.out" && same' "journal locked: apply refused (rc=$rc), nothing changed"
+
+# 6. dry run changes nothing and writes no journal
+fresh
+"$RTVIRT" host apply --dry-run --root "$R" "$PROFILE" >"$tmp/dry.out" 2>&1
+rc=$?
+check '[ $rc -eq 0 ] && same && journal_gone && grep -q "^isolated: 1$" "$tmp/dry.out"' "dry run: plan printed, nothing changed"
+
+echo "1..$n"
