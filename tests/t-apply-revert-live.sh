@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/t-apply-revert-live.sh: `rtvirt host apply
+# profiles/host/realtime-virtual-host.ini` then `rtvirt host revert` on THIS
+# machine leaves /proc and /sys as they were (issue 7, Done when).
+#
+# Snapshots, before apply and after revert: every sysctl and sysfs file the
+# profile's knobs live in (IRQ affinities, workqueue mask, THP, KSM, module
+# parameters, governors, idle states, qemu.conf) and the scheduling
+# (policy, RT priority, CPU affinity) of every kernel thread.  Every path
+# the journal recorded must be in the snapshot, so the snapshot cannot miss
+# what apply touched.  Kernel threads are compared for the pids present in
+# both snapshots (kworkers come and go).
+#
+# Skipped (TAP SKIP) when not root, or while another rtvirt holds the host
+# lock.  The journal is a temp file (--journal), so a user's own
+# /var/lib/rtvirt/journal is never mixed in.
+set -u
+
+RTVIRT=${RV_BUILD:?}/rtvirt
+PROFILE=${RV_TOP:?}/profiles/host/realtime-virtual-host.ini
+LOCK=${RTVIRT_LOCK_FILE:-/run/rtvirt.lock}
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "1..0 # SKIP needs root to tune the live host"
+    exit 0
+fi
+if [ -e "$LOCK" ] && ! flock -n "$LOCK" true; then
+    echo "1..0 # SKIP another rtvirt holds $LOCK"
+    exit 0
+fi
+
+tmp=$(mktemp -d)
+J=$tmp/journal
+n=0
+ok()    { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { if eval "$1"; then ok "$2"; else notok "$2"; fi; }
+
+# Safety net: whatever happens below, leave the host reverted.
+cleanup() {
+    if [ -e "$J" ]; then
+        "$RTVIRT" host revert --journal "$J" >/dev/null 2>&1 ||
+            echo "# WARNING: revert in cleanup failed; run: rtvirt host revert --journal $J"
+    fi
+    [ -e "$J" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+files() {
+    ls -d /proc/sys/kernel/sched_rt_runtime_us /proc/sys/kernel/timer_migration \
+        /proc/sys/kernel/numa_balancing /proc/sys/kernel/nmi_watchdog \
+        /proc/sys/kernel/hung_task_timeout_secs /proc/sys/vm/stat_interval \
+        /proc/sys/vm/swappiness /sys/kernel/mm/transparent_hugepage/enabled \
+        /sys/kernel/mm/ksm/run /sys/devices/virtual/workqueue/cpumask \
+        /proc/irq/default_smp_affinity /proc/irq/*/smp_affinity_list \
+        /sys/module/kvm/parameters/* /sys/module/kvm_intel/parameters/* \
+        /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor \
+        /sys/devices/system/cpu/cpu*/cpuidle/state*/disable \
+        /etc/libvirt/qemu.conf 2>/dev/null
+}
+
+snap_files() {
+    files | while read -r f; do
+        [ -r "$f" ] || continue
+        printf '%s: %s\n' "$f" "$(tr '\n' ' ' <"$f" 2>/dev/null | cksum)"
+    done
+}
+
+# pid policy rt_priority affinity, for kernel threads (PF_KTHREAD)
+snap_kthreads() {
+    for s in /proc/[0-9]*/stat; do
+        line=$(cat "$s" 2>/dev/null) || continue
+        pid=${line%% *}
+        rest=${line##*) }
+        # shellcheck disable=SC2086
+        set -- $rest
+        [ $# -ge 39 ] || continue
+        [ $(( $7 & 0x200000 )) -ne 0 ] || continue
+        aff=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+        echo "$pid ${39} ${38} $aff"
+    done | sort
+}
+
+snap_files >"$tmp/files.before"
+snap_kthreads >"$tmp/kthreads.before"
+
+"$RTVIRT" host apply --journal "$J" "$PROFILE" >"$tmp/apply.out" 2>&1
+rc=$?
+sed 's/^/# apply: /' "$tmp/apply.out" | grep -v ' already ' | head -60
+check '[ $rc -eq 0 ] || [ $rc -eq 1 ]' "host apply ran (rc=$rc)"
+check '! grep -q "^failed " "$tmp/apply.out"' "no knob failed"
+snap_files >"$tmp/files.applied"
+check '! cmp -s "$tmp/files.before" "$tmp/files.applied"' "apply changed the host"
+check 'grep -qx -- -1 /proc/sys/kernel/sched_rt_runtime_us' "RT throttling off while applied"
+
+# every path apply recorded is covered by the snapshot
+missing=0
+for p in $(grep -o '"path":"[^"]*"' "$J" 2>/dev/null | sed 's/"path":"//; s/"$//'); do
+    grep -q "^$p: " "$tmp/files.before" || { echo "# not in snapshot: $p"; missing=$((missing + 1)); }
+done
+check '[ -s "$J" ] && [ $missing -eq 0 ]' "the snapshot covers every journaled path"
+
+"$RTVIRT" host revert --journal "$J" >"$tmp/revert.out" 2>&1
+rc=$?
+sed 's/^/# revert: /' "$tmp/revert.out"
+check '[ $rc -eq 0 ] && [ ! -e "$J" ]' "host revert succeeded and removed the journal (rc=$rc)"
+
+snap_files >"$tmp/files.after"
+snap_kthreads >"$tmp/kthreads.after"
+if cmp -s "$tmp/files.before" "$tmp/files.after"; then
+    ok "sysctl/sysfs files identical after revert ($(wc -l <"$tmp/files.before") files)"
+else
+    notok "sysctl/sysfs files identical after revert"
+    diff "$tmp/files.before" "$tmp/files.after" | sed 's/^/# /'
+fi
+join "$tmp/kthreads.before" "$tmp/kthreads.after" |
+    awk '$2 != $5 || $3 != $6 || $4 != $7' >"$tmp/kthreads.diff"
+common=$(join "$tmp/kthreads.before" "$tmp/kthreads.after" | wc -l)
+if [ -s "$tmp/kthreads.diff" ]; then
+    notok "kernel threads: policy, priority and affinity restored"
+    sed 's/^/# pid before(policy prio aff) after: /' "$tmp/kthreads.diff"
+else
+    ok "kernel threads: policy, priority and affinity restored ($common threads)"
+fi
+
+echo "1..$n"
