@@ -562,8 +562,19 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
         c->ok_runs++;
         status = rep.summary ? g_strdup_printf("ok: %s", rep.summary) : g_strdup("ok");
     }
-    if (rep.virt && !c->virt)
+    if (rep.virt && !c->virt) {
+        /* the first guest decided kvm or tcg (guest/session.h probe) */
+        JsonNode *facts;
+
         c->virt = g_strdup(rep.virt);
+        if (strcmp(c->virt, "tcg") == 0)
+            rv_result_store_set_untrusted(c->store,
+                                          "virt=tcg: QEMU emulates the guests without KVM; "
+                                          "latencies measured this way are no real-time results");
+        facts = host_facts(c);
+        rv_result_store_set_host(c->store, facts);
+        json_node_unref(facts);
+    }
     rv_harness_run_repetition_clear(&rep);
     rv_harness_progress_end(c->progress, status, true);
     return 0;
@@ -583,9 +594,11 @@ print_summary(Ctx *c)
     if (!rv_result_store_get_trusted(c->store)) {
         GPtrArray *why = rv_result_store_get_untrusted_reasons(c->store);
 
-        printf("Trusted: no\n");
-        for (guint i = 0; why && i < why->len; i++)
-            printf("  - %s\n", (char *) why->pdata[i]);
+        printf("Trusted: no (%u reason%s in run.json)\n", why ? why->len : 0,
+               why && why->len == 1 ? "" : "s");
+        for (guint i = 0; why && i < why->len && i < 4; i++)
+            printf("  - %.160s%s\n", (char *) why->pdata[i],
+                   strlen(why->pdata[i]) > 160 ? "..." : "");
     } else {
         printf("Trusted: yes\n");
     }
@@ -804,11 +817,6 @@ rv_cmd_run(int argc, char **argv)
     /* the guests' common part: libvirt, the image, virt type */
     if (rv_harness_run_env_new(c.matrix, c.root, &c.env, &err) < 0)
         goto fail;
-    c.virt = g_strdup(rv_harness_run_env_virt(c.env));
-    if (strcmp(c.virt, "tcg") == 0)
-        rv_result_store_set_untrusted(c.store,
-                                      "virt=tcg: QEMU emulates the guests without KVM; "
-                                      "latencies measured this way are no real-time results");
     {
         JsonNode *facts = host_facts(&c);
 
