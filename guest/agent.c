@@ -25,11 +25,12 @@ static char *
 libvirt_transport(gpointer user_data, const char *cmd, int timeout_s, GError **error)
 {
     virDomainPtr dom = user_data;
+    /* Every libvirt call resets the last error: take the name first. */
+    g_autofree char *name = g_strdup(virDomainGetName(dom));
     char *reply = virDomainQemuAgentCommand(dom, cmd, timeout_s, 0);
 
     if (!reply)
-        rv_guest_libvirt_error(error, EIO, "Guest agent command failed in domain '%s'",
-                               virDomainGetName(dom));
+        rv_guest_libvirt_error(error, EIO, "Guest agent command failed in domain '%s'", name);
     return reply;
 }
 

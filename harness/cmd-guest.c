@@ -207,6 +207,8 @@ print_json(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
     json_builder_add_boolean_value(b, s->untrusted);
     json_builder_set_member_name(b, "fifo_dropped");
     json_builder_add_boolean_value(b, s->fifo_dropped);
+    json_builder_set_member_name(b, "memlock_dropped");
+    json_builder_add_boolean_value(b, s->memlock_dropped);
     json_add_strings(b, "findings", s->findings);
     json_add_strings(b, "placement_notes", s->placement_notes);
 
@@ -270,6 +272,11 @@ print_json(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
             json_builder_add_double_value(b, t->avg_us);
         json_builder_set_member_name(b, "max_us");
         json_builder_add_int_value(b, t->max_us);
+        json_builder_set_member_name(b, "histogram_buckets");
+        json_builder_add_int_value(b, t->histogram ? t->histogram->n_buckets : 0);
+        /* Percentiles from the histogram (results/histogram.h, nearest
+         * rank).  One that falls among the overflows is listed in
+         * percentiles_beyond: its value is then max_us, an upper bound. */
         json_builder_set_member_name(b, "percentiles_us");
         json_builder_begin_object(b);
         for (guint p = 0; t->histogram && p < G_N_ELEMENTS(percentiles); p++) {
@@ -284,6 +291,18 @@ print_json(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
             json_builder_add_int_value(b, v);
         }
         json_builder_end_object(b);
+        json_builder_set_member_name(b, "percentiles_beyond");
+        json_builder_begin_array(b);
+        for (guint p = 0; t->histogram && p < G_N_ELEMENTS(percentiles); p++) {
+            gint64 v = -1;
+            gboolean beyond = FALSE;
+            g_autoptr(GError) ignored = NULL;
+
+            if (rv_result_histogram_percentile(t->histogram, percentiles[p], &v, &beyond,
+                                               &ignored) == 0 && beyond)
+                json_builder_add_string_value(b, percentile_names[p]);
+        }
+        json_builder_end_array(b);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
