@@ -96,6 +96,7 @@ typedef struct {
     GPtrArray *placements;      /* per scenario: GPtrArray of RvGuestPlacement*
                                  * (index = position in scenario->guests) */
     bool rt_group_trap;         /* host/state.h rt_group_trap == YES */
+    int coresched_errno;        /* host/state.h coresched probe (or fixture record) */
     unsigned failed_runs;
     unsigned ok_runs;
     char *virt;                 /* "kvm" | "tcg" once known */
@@ -241,6 +242,11 @@ scenario_skip_reason(Ctx *c, const RvMatrixScenario *sc)
     if (sc->coresched == RV_MATRIX_CORESCHED_VM || sc->coresched == RV_MATRIX_CORESCHED_VCPU) {
         g_autoptr(GError) cs = NULL;
 
+        /* a fixture root has no prctl: its captured record speaks for it */
+        if (!rv_host_root_is_live(c->root) && c->coresched_errno)
+            return g_strdup_printf("coresched = %s: Core scheduling unavailable: %s",
+                                   rv_harness_matrix_coresched_name(sc->coresched),
+                                   rv_host_coresched_reason(c->coresched_errno));
         if (rv_host_coresched_check(c->root, &cs) < 0)
             return g_strdup_printf("coresched = %s: %s",
                                    rv_harness_matrix_coresched_name(sc->coresched), cs->message);
@@ -420,10 +426,12 @@ revert_scenario(Ctx *c, GError **error)
 static const char *
 describe_settings(const RvMatrixScenario *sc, char *buf, size_t len)
 {
-    g_snprintf(buf, len, "smt=%s coresched=%s placement=%s",
+    g_snprintf(buf, len, "smt=%s coresched=%s placement=%s%s",
                rv_harness_matrix_smt_name(sc->smt),
                rv_harness_matrix_coresched_name(sc->coresched),
-               rv_harness_matrix_placement_name(sc->placement));
+               rv_harness_matrix_placement_name(sc->placement),
+               sc->placement == RV_MATRIX_PLACEMENT_PINNED && sc->vcpu_sched_other
+                   ? " vcpu_sched=other" : "");
     return buf;
 }
 
@@ -717,8 +725,13 @@ rv_cmd_run(int argc, char **argv)
     {
         g_autoptr(RvHostState) st = NULL;
 
-        if (rv_host_state_load(c.root, c.host_cpus->nr_cpu_ids, &st, NULL) == 0)
+        if (rv_host_state_load(c.root, c.host_cpus->nr_cpu_ids, &st, NULL) == 0) {
             c.rt_group_trap = st->rt_group_trap == RV_TRI_YES;
+            if (st->coresched == RV_CORESCHED_UNSUPPORTED)
+                c.coresched_errno = st->coresched_errno ? st->coresched_errno : EINVAL;
+            else if (st->coresched == RV_CORESCHED_NO_SMT)
+                c.coresched_errno = st->coresched_errno ? st->coresched_errno : ENODEV;
+        }
     }
     c.skip = g_ptr_array_new_with_free_func(g_free);
     for (guint s = 0; s < c.matrix->scenarios->len; s++) {
