@@ -29,6 +29,7 @@ typedef struct {
 typedef struct {
     GHashTable *values;       /* metric -> GArray<double> (one per repetition) */
     guint ok, failed, skipped;
+    const char *first_failure; /* reason of the first failed repetition */
     RvHistogram *hist;        /* "latency" of every ok repetition merged */
     guint hist_reps;
     guint hist_missing;       /* ok repetitions without a "latency" histogram */
@@ -239,7 +240,8 @@ rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest tes
                 continue;
             }
             if (!g_str_equal(r->status, "ok")) {
-                ce->failed++;
+                if (!ce->failed++)
+                    ce->first_failure = r->reason;
                 continue;
             }
             ce->ok++;
@@ -448,6 +450,21 @@ format_text(const RvComparison *c)
             g_string_append(o, "NOTE: virt=tcg: the guest ran under QEMU's TCG emulator, not "
                             "KVM; its latencies measure emulation, not what an RT guest "
                             "would see on a KVM host\n");
+        if (gr->metrics->len == 0) {
+            /* no repetition of this workload succeeded anywhere */
+            g_string_append(o, "\nno values:\n");
+            for (guint s = 0; s < c->scens->len; s++) {
+                const Scen *sc = c->scens->pdata[s];
+                const Cell *ce = cell(c, g, s);
+                if (g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0)
+                    g_string_append_printf(o, "  %-*s SKIPPED: %s\n", w, sc->label,
+                                           sc->reason ? sc->reason : "(no reason recorded)");
+                else if (ce->failed)
+                    g_string_append_printf(o, "  %-*s %u repetition(s) failed, first: %s\n",
+                                           w, sc->label, ce->failed,
+                                           ce->first_failure ? ce->first_failure : "(no reason recorded)");
+            }
+        }
         for (guint m = 0; m < gr->metrics->len; m++) {
             const char *metric = gr->metrics->pdata[m];
             const char *unit = g_hash_table_lookup(gr->units, metric);

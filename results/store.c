@@ -283,11 +283,15 @@ rv_result_store_record_add_cyclictest(RvStoreRecord *rec,
             max = t->max_us;
         if (t->min_us >= 0 && (min < 0 || t->min_us < min))
             min = t->min_us;
-        if (t->cycles > 0) {
-            cycles += t->cycles;
-            if (isfinite(t->avg_us)) {
-                wsum += (long double) t->avg_us * t->cycles;
-                wcycles += t->cycles;
+        {
+            /* -q -h output has no "C:"; the histogram counts every cycle */
+            gint64 n = t->cycles > 0 ? t->cycles
+                     : t->histogram && t->histogram_total >= 0
+                       ? t->histogram_total + (gint64) t->histogram->overflows : 0;
+            cycles += n;
+            if (n > 0 && isfinite(t->avg_us)) {
+                wsum += (long double) t->avg_us * n;
+                wcycles += n;
             }
         }
         if (t->histogram && t->histogram_complete) {
