@@ -50,7 +50,7 @@ static char *arg_seed = NULL;
 static char *arg_root = NULL;
 static char *arg_duration = NULL;
 static char *arg_warmup = NULL;
-static int arg_repetitions = 0;
+static int arg_repetitions = -1;   /* -1: the matrix's */
 static gboolean arg_plan_only = FALSE;
 static gboolean arg_verbose = FALSE;
 
@@ -681,7 +681,7 @@ rv_cmd_run(int argc, char **argv)
     if (arg_duration || arg_warmup)
         c.matrix->timeout_us = MAX(c.matrix->timeout_us,
                                    c.matrix->duration_us + c.matrix->warmup_us + 120 * G_USEC_PER_SEC);
-    if (arg_repetitions) {
+    if (arg_repetitions != -1) {
         if (arg_repetitions < 1 || arg_repetitions > 1000) {
             rv_error_set(&err, RV_ERROR_INVALID, EINVAL, "--repetitions %d: expected 1-1000",
                          arg_repetitions);

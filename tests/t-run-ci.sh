@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/t-run-ci.sh: the short CI matrix for real (issue 4, "Done when"):
+# `rtvirt run profiles/matrix/ci.ini` -- 2 scenarios x 2 repetitions of the
+# RT demo guest, one scenario changing runtime knobs through the run
+# journal -- then `rtvirt compare` on its store.  Checks the store (schema,
+# complete, 2 x 2 cyclictest records with raw outputs, host counter
+# snapshots, virt=kvm|tcg and untrusted under TCG, the plan and seed), the
+# compare table, the host knobs back as before, no domain left, the lock
+# released, and a second run refused while one holds the lock.
+# Needs root, libvirtd and QEMU (as tests/t-guest-run.sh); skips otherwise.
+set -u
+rtvirt=${RV_BUILD:?}/rtvirt
+top=${RV_TOP:?}
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+
+for need in qemu-system-x86_64 virsh python3; do
+    command -v "$need" >/dev/null 2>&1 || { echo "1..0 # SKIP $need is not installed"; exit 0; }
+done
+if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP qemu:///system needs root"; exit 0; fi
+export PATH=$PATH:/usr/sbin
+if ! "$rtvirt" setup >/dev/null 2>&1; then echo "1..0 # SKIP rtvirt setup failed: no libvirtd"; exit 0; fi
+
+files="/proc/sys/kernel/timer_migration /proc/sys/kernel/sched_rt_runtime_us"
+snapshot() { for f in $files; do printf '%s=%s\n' "$f" "$(cat "$f")"; done; }
+domains() { virsh -c qemu:///system list --all --name 2>/dev/null | grep -E '^rtvirt-ci-' || true; }
+tmp=$(mktemp -d)
+cleanup() {
+    for d in $(domains); do virsh -c qemu:///system destroy "$d" >/dev/null 2>&1; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+echo "1..17"
+snapshot >"$tmp/before"
+
+# A second run while the first holds the lock is refused (exit 2), before
+# it changes anything.
+"$rtvirt" run --out "$tmp/results" "$top/profiles/matrix/ci.ini" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 1 300); do grep -q "Run 1/4" "$tmp/err" 2>/dev/null && break; sleep 0.1; done
+"$rtvirt" run --out "$tmp/results2" "$top/profiles/matrix/ci.ini" >/dev/null 2>"$tmp/err2"; rc2=$?
+check "a second run is refused while one runs: exit 2 ($(cat "$tmp/err2"))" \
+    eval '[ $rc2 -eq 2 ] && grep -q "Another rtvirt run (pid $pid)" "$tmp/err2" && [ ! -e "$tmp/results2" ]'
+wait $pid; rc=$?
+check "rtvirt run ci.ini exits 0 ($(tail -n 3 "$tmp/err" | tr '\n' ' ' | cut -c1-300))" [ $rc -eq 0 ]
+
+store=$(sed -n 's/^Results: //p' "$tmp/out")
+check "the summary names the store ($store)" [ -f "$store/run.json" ]
+python3 - "$store" >"$tmp/py" 2>&1 <<'PY'
+import json, sys, os
+store = sys.argv[1]
+d = json.load(open(os.path.join(store, "run.json")))
+def say(ok, what):
+    print(("ok " if ok else "FAIL ") + what)
+say(d["schema_version"] == 1 and d["complete"] is True, "schema 1, complete")
+ct = [r for r in d["records"] if r["workload"] == "cyclictest"]
+cells = sorted((r["scenario"], r["repetition"]) for r in ct)
+say(cells == [("pinned-knobs", 1), ("pinned-knobs", 2), ("unpinned", 1), ("unpinned", 2)],
+    "2 scenarios x 2 repetitions of cyclictest: %s" % cells)
+say(all(r["status"] == "ok" and r["metrics"]["max_us"]["value"] > 0 for r in ct),
+    "every cyclictest record ok with max_us")
+say(all(r["raw"] and os.path.isfile(os.path.join(store, r["raw"][0])) for r in ct),
+    "raw cyclictest outputs are files in the store")
+virt = {r["virt"] for r in ct}
+say(len(virt) == 1 and virt <= {"kvm", "tcg"}, "virt recorded: %s" % virt)
+say("tcg" not in virt or (d["trusted"] is False and
+    any("virt=tcg" in u for u in d["untrusted_reasons"])), "virt=tcg is never trusted")
+hc = [r for r in d["records"] if r["workload"] == "host-counters"]
+say(len(hc) == 4 and all("interrupts" in r["details"] and "cpus" in r["details"] for r in hc),
+    "host counter snapshots for every run")
+say(any(v["what"] == "run order" and "seed 4242" in v["detail"] for v in d["verifications"]),
+    "the order and its seed are recorded")
+say(os.path.isfile(os.path.join(store, "raw", "plan.txt")), "raw/plan.txt")
+say(sorted(s["status"] for s in d["scenarios"]) == ["ran", "ran"], "both scenarios ran")
+PY
+while read -r word rest; do
+    check "run.json: $rest" [ "$word" = ok ]
+done <"$tmp/py"
+
+"$rtvirt" compare "$store" >"$tmp/cmp" 2>&1; rc=$?
+check "rtvirt compare exits 0 and shows both scenarios with n=2 against the baseline" \
+    eval '[ $rc -eq 0 ] && grep -qE "^  unpinned +2 " "$tmp/cmp" && grep -qE "^  pinned-knobs +2 " "$tmp/cmp" && grep -q "baseline: unpinned" "$tmp/cmp"'
+
+snapshot >"$tmp/after"
+check "runtime knobs are as before ($(diff "$tmp/before" "$tmp/after" | tr '\n' ' '))" \
+    cmp -s "$tmp/before" "$tmp/after"
+check "no domain of the run remains" [ -z "$(domains)" ]
