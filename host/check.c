@@ -10,6 +10,7 @@
  *   coresched.available  coresched.no-smt  coresched.unavailable  coresched.unknown
  *   cmdline.unknown  cmdline.problem
  *   bootarg.ok  bootarg.missing  bootarg.mismatch  bootarg.ignored  bootarg.not-in-effect
+ *   mce.ignore_ce  irq.irqbalance
  *   nohz_full.mismatch-isolcpus  nohz_full.unsupported  rcu_nocbs.mismatch-nohz_full
  *   irqaffinity.missing  irqaffinity.overlaps-isolated
  *   irq.default-affinity  irq.on-isolated  irq.ok
@@ -43,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/bootargs.h"
 #include "host/check.h"
 #include "host/cmdline.h"
 #include "host/partition.h"
@@ -59,6 +61,8 @@ typedef struct {
     RvCmdline *cmd;          /* NULL when /proc/cmdline is unreadable */
     RvHostState *st;
     RvCheckReport *rep;
+    RvHostPartition *plan;   /* whole-core plan of the profile, NULL when invalid */
+    GArray *tasks;           /* RvTask per process (/proc/PID/stat), lazily read */
     bool smt_active;         /* some core has two online threads */
     RvCpuSet iso_actual;     /* isolated now: sysfs isolated | nohz_full */
     bool iso_actual_known;
@@ -231,11 +235,11 @@ parse_qemu_conf(const char *text)
     return h;
 }
 
-/* Kernel threads (PF_KTHREAD) from every /proc/PID/stat, parsed by
- * host/threads.h; a profile may name any kthread, not only the RT-relevant
- * ones rv_host_rt_threads_load() keeps. */
+/* Every process from /proc/PID/stat, parsed by host/threads.h: a profile
+ * may name any kthread, not only the RT-relevant ones
+ * rv_host_rt_threads_load() keeps, and daemons (irqbalance) matter too. */
 static GArray *
-read_kthreads(RvRoot *root)
+read_tasks(RvRoot *root)
 {
     g_autoptr(GPtrArray) names = NULL;
     GArray *out = g_array_new(FALSE, TRUE, sizeof(RvTask));
@@ -256,13 +260,17 @@ read_kthreads(RvRoot *root)
             continue;
         if (rv_host_parse_proc_stat(text, &t) < 0)
             continue;
-        if (!t.kthread) {
-            rv_host_task_clear(&t);
-            continue;
-        }
         g_array_append_val(out, t);
     }
     return out;
+}
+
+static GArray *
+tasks(Ctx *c)
+{
+    if (!c->tasks)
+        c->tasks = read_tasks(c->root);
+    return c->tasks;
 }
 
 static char *
@@ -355,7 +363,7 @@ static void
 check_partition(Ctx *c)
 {
     const RvHostProfile *p = c->p;
-    g_autoptr(RvHostPartition) plan = NULL;
+    RvHostPartition *plan = NULL;
     g_autoptr(GError) err = NULL;
     bool per_socket = !p->has_isolated && !p->has_housekeeping;
     bool wants_isolation = p->isolcpus == RV_HOST_TRI_YES || p->nohz_full == RV_HOST_TRI_YES ||
@@ -367,6 +375,7 @@ check_partition(Ctx *c)
             "fix [cpus] in the profile for this host's topology",
             "the profile's CPU partition does not fit this host: %s", err->message);
     } else {
+        c->plan = plan;
         c->rep->has_partition = true;
         c->rep->isolated = plan->isolated_online;
         c->rep->housekeeping = plan->housekeeping_online;
@@ -587,7 +596,14 @@ check_flag_arg(Ctx *c, const char *name, const char *want_value)
     g_autofree char *expect = want_value ? g_strdup_printf("%s=%s", name, want_value)
                                          : g_strdup(name);
 
-    if (!v) {
+    if (!v && strcmp(name, "cpufreq.default_governor") == 0) {
+        /* the [cpu] governor is a runtime knob (checked under "governor");
+         * the boot argument only makes it the default from boot on */
+        add(c, RV_CHECK_NOTE, "bootarg.missing", NULL, expect, NULL,
+            "rtvirt host bootargs PROFILE --install, then reboot",
+            "%s is not on the kernel command line: the governor is set at runtime only",
+            expect);
+    } else if (!v) {
         add(c, RV_CHECK_FAIL, "bootarg.missing", NULL, expect, NULL,
             "rtvirt host bootargs PROFILE --install, then reboot",
             "%s is not on the kernel command line", expect);
@@ -650,18 +666,38 @@ check_bootargs(Ctx *c)
         check_cpulist_arg(c, "rcu_nocbs", &cmd->rcu_nocbs, p->rcu_nocbs == RV_HOST_TRI_YES, iso, NULL);
         check_cpulist_arg(c, "irqaffinity", &cmd->irqaffinity, p->irqaffinity == RV_HOST_TRI_YES, hk, NULL);
     }
-    if (p->rcu_nocb_poll == RV_HOST_TRI_YES)
-        check_flag_arg(c, "rcu_nocb_poll", NULL);
-    if (p->skew_tick == RV_HOST_TRI_YES)
-        check_flag_arg(c, "skew_tick", "1");
-    if (p->nohz)
-        check_flag_arg(c, "nohz", p->nohz);
-    for (int i = 0; p->extra_bootargs && p->extra_bootargs[i]; i++) {
-        const char *a = p->extra_bootargs[i];
-        const char *eq = strchr(a, '=');
-        g_autofree char *name = eq ? g_strndup(a, eq - a) : g_strdup(a);
+    /* The other arguments `rtvirt host bootargs` installs for this profile
+     * (host/bootargs.h), so that after the reboot check and bootargs agree;
+     * the cpulists are compared as sets above, nosmt under smt.*. */
+    {
+        g_auto(GStrv) args = NULL;
 
-        check_flag_arg(c, name, eq ? eq + 1 : NULL);
+        if (c->plan && rv_host_bootargs_compute(p, c->plan, &args, NULL) >= 0) {
+            static const char * const as_sets[] = { "isolcpus", "nohz_full", "rcu_nocbs",
+                                                    "irqaffinity", "nosmt", NULL };
+
+            for (int i = 0; args[i]; i++) {
+                const char *eq = strchr(args[i], '=');
+                g_autofree char *name = eq ? g_strndup(args[i], eq - args[i]) : g_strdup(args[i]);
+
+                if (!g_strv_contains(as_sets, name))
+                    check_flag_arg(c, name, eq ? eq + 1 : NULL);
+            }
+        } else {
+            if (p->rcu_nocb_poll == RV_HOST_TRI_YES)
+                check_flag_arg(c, "rcu_nocb_poll", NULL);
+            if (p->skew_tick == RV_HOST_TRI_YES)
+                check_flag_arg(c, "skew_tick", "1");
+            if (p->nohz)
+                check_flag_arg(c, "nohz", p->nohz);
+            for (int i = 0; p->extra_bootargs && p->extra_bootargs[i]; i++) {
+                const char *a = p->extra_bootargs[i];
+                const char *eq = strchr(a, '=');
+                g_autofree char *name = eq ? g_strndup(a, eq - a) : g_strdup(a);
+
+                check_flag_arg(c, name, eq ? eq + 1 : NULL);
+            }
+        }
     }
 
     /* written versus in effect */
@@ -805,6 +841,23 @@ check_irqs(Ctx *c)
     for (guint i = 0; i < irqs->problems->len; i++)
         add(c, RV_CHECK_WARN, "state.problem", NULL, NULL, NULL, NULL, "%s",
             (char *) irqs->problems->pdata[i]);
+
+    /* tuned realtime bans the isolated CPUs in irqbalance ([irqbalance]
+     * banned_cpus); a running irqbalance otherwise spreads IRQs back. */
+    for (guint i = 0; i < tasks(c)->len; i++) {
+        const RvTask *t = &g_array_index(tasks(c), RvTask, i);
+
+        if (!t->kthread && strcmp(t->comm, "irqbalance") == 0) {
+            g_autofree char *iso = fmt_cpus(&c->iso_actual);
+            g_autofree char *act = g_strdup_printf("irqbalance pid %d", t->pid);
+            add(c, RV_CHECK_WARN, "irq.irqbalance", &c->iso_actual, NULL, act,
+                "stop irqbalance, or set IRQBALANCE_BANNED_CPULIST to the isolated CPUs in "
+                "/etc/default/irqbalance and restart it",
+                "irqbalance is running (pid %d): it moves IRQs onto isolated CPUs %s unless "
+                "they are banned in its configuration", t->pid, iso);
+            break;
+        }
+    }
 }
 
 /* ---- kernel, RT group, runtime knobs ----------------------------------- */
@@ -907,6 +960,38 @@ check_runtime(Ctx *c)
     check_int(c, "nmi_watchdog", "kernel.nmi_watchdog", &p->nmi_watchdog,
               &c->st->nmi_watchdog, apply);
     check_int(c, "ksm", "/sys/kernel/mm/ksm/run", &p->ksm_run, &c->st->ksm_run, apply);
+    if (p->mce_ignore_ce.set) {
+        g_autoptr(GPtrArray) names = NULL;
+        g_autoptr(GString) bad = g_string_new(NULL);
+        g_autofree char *w = g_strdup_printf("%" G_GINT64_FORMAT, p->mce_ignore_ce.value);
+        unsigned n = 0;
+
+        if (rv_host_root_list(c->root, "/sys/devices/system/machinecheck", &names, NULL) >= 0) {
+            for (guint i = 0; i < names->len; i++) {
+                g_autofree char *path = g_strdup_printf("/sys/devices/system/machinecheck/%s/ignore_ce",
+                                                        (char *) names->pdata[i]);
+                gint64 v;
+
+                if (rv_host_root_read_int(c->root, path, &v, NULL) < 0)
+                    continue;
+                n++;
+                if (v != p->mce_ignore_ce.value)
+                    g_string_append_printf(bad, "%s%s", bad->len ? "," : "",
+                                           (char *) names->pdata[i] + strlen("machinecheck"));
+            }
+        }
+        if (n == 0)
+            add(c, RV_CHECK_NOTE, "mce.ignore_ce", NULL, w, c->rep->live ? "none" : "unknown", NULL,
+                "no /sys/devices/system/machinecheck/machinecheckN/ignore_ce %s",
+                c->rep->live ? "on this host (no x86 MCE)" : "in this root");
+        else if (bad->len)
+            add(c, RV_CHECK_FAIL, "mce.ignore_ce", NULL, w, bad->str, apply,
+                "machine-check ignore_ce differs from %s on CPUs %s: corrected-error polling "
+                "timers still fire", w, bad->str);
+        else
+            add(c, RV_CHECK_PASS, "mce.ignore_ce", NULL, w, w, NULL,
+                "machine-check ignore_ce = %s on all %u CPUs", w, n);
+    }
 
     if (p->thp != RV_HOST_THP_UNSET) {
         const char *w = rv_host_thp_name(p->thp);
@@ -1047,11 +1132,11 @@ kthread_matches(const char *comm, const char *name)
 static void
 check_kthreads(Ctx *c)
 {
-    g_autoptr(GArray) kts = NULL;
+    GArray *kts;
 
     if (c->p->kthreads->len == 0)
         return;
-    kts = read_kthreads(c->root);
+    kts = tasks(c);
     if (kts->len == 0) {
         add(c, RV_CHECK_NOTE, "kthread.priority", NULL, NULL, "unknown", NULL,
             "no kernel threads readable under /proc: priorities not checked");
@@ -1066,7 +1151,7 @@ check_kthreads(Ctx *c)
         for (guint k = 0; k < kts->len; k++) {
             const RvTask *t = &g_array_index(kts, RvTask, k);
 
-            if (!kthread_matches(t->comm, want->name))
+            if (!t->kthread || !kthread_matches(t->comm, want->name))
                 continue;
             n++;
             if (t->policy != want->policy ||
@@ -1314,6 +1399,8 @@ rv_host_check_run(RvRoot *root, const RvHostProfile *profile, RvCheckReport **re
         add(&c, RV_CHECK_WARN, "state.problem", NULL, NULL, NULL, NULL, "%s",
             (char *) st->problems->pdata[i]);
 
+    g_clear_pointer(&c.plan, rv_host_partition_free);
+    g_clear_pointer(&c.tasks, g_array_unref);
     *ret_report = g_steal_pointer(&rep);
     return 0;
 }

@@ -381,7 +381,8 @@ load_sched_mm_kernel(RvIni *ini, RvHostProfile *p, GError **error)
         (r = get_opt_int(ini, "sched", "timer_migration", 0, 1, &p->timer_migration, error)) < 0 ||
         (r = get_opt_int(ini, "sched", "numa_balancing", 0, 1, &p->numa_balancing, error)) < 0 ||
         (r = get_opt_int(ini, "mm", "ksm_run", 0, 2, &p->ksm_run, error)) < 0 ||
-        (r = get_opt_int(ini, "kernel", "nmi_watchdog", 0, 1, &p->nmi_watchdog, error)) < 0)
+        (r = get_opt_int(ini, "kernel", "nmi_watchdog", 0, 1, &p->nmi_watchdog, error)) < 0 ||
+        (r = get_opt_int(ini, "kernel", "mce_ignore_ce", 0, 1, &p->mce_ignore_ce, error)) < 0)
         return r;
     v = p->thp;
     r = rv_ini_get_enum(ini, "mm", "transparent_hugepage", thp_names, &v, error);
@@ -591,6 +592,7 @@ rv_host_profile_format(const RvHostProfile *p)
         { "sched.numa_balancing", &p->numa_balancing },
         { "mm.ksm_run", &p->ksm_run },
         { "kernel.nmi_watchdog", &p->nmi_watchdog },
+        { "kernel.mce_ignore_ce", &p->mce_ignore_ce },
     };
 
     g_string_append_printf(s, "name = %s\n", p->name);

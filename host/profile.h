@@ -52,6 +52,9 @@
  *               irq_affinity = housekeeping | CPULIST   runtime IRQ affinity
  *                                              (default_smp_affinity and every
  *                                              movable IRQ)
+ *               mce_ignore_ce = 0|1            /sys/devices/system/machinecheck/
+ *                                              machinecheckN/ignore_ce (no
+ *                                              corrected-error polling timer)
  *   [sysctl]    NAME = VALUE                   any other sysctl (dots), as
  *                                              tuned [sysctl]
  *   [modules]   MODULE.PARAM = VALUE           /sys/module/M/parameters/P
@@ -191,6 +194,7 @@ typedef struct {
     RvCpuSet workqueue_cpus;          /* when LIST */
     RvHostCpuSel irq_affinity;        /* HOUSEKEEPING or LIST */
     RvCpuSet irq_cpus;                /* when LIST */
+    RvHostOptInt mce_ignore_ce;       /* machinecheckN/ignore_ce (tuned realtime: 1) */
 
     /* [sysctl], [modules]: RvHostKnob *, in file order */
     GPtrArray *sysctls;

@@ -121,6 +121,8 @@ test_realtime_virtual_host_covers_tuned(void)
     /* realtime [sysfs] workqueue cpumask = not isolated; irqbalance banned = isolated */
     g_assert_cmpint(p->workqueue_cpumask, ==, RV_HOST_CPUSEL_HOUSEKEEPING);
     g_assert_cmpint(p->irq_affinity, ==, RV_HOST_CPUSEL_HOUSEKEEPING);
+    /* realtime machinecheck ignore_ce = 1 */
+    g_assert_true(p->mce_ignore_ce.set && p->mce_ignore_ce.value == 1);
     /* latency-performance governor=performance */
     g_assert_cmpstr(p->governor, ==, "performance");
     /* what tuned misses: whole cores, SMT policy, core scheduling */
