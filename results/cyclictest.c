@@ -25,7 +25,8 @@
 /* Bounds that keep a hostile or corrupt file from costing memory out of
  * proportion to its size. */
 #define MAX_THREADS  4096
-#define MAX_BUCKETS  (1u << 22)       /* 4 s of 1-us buckets */
+#define MAX_BUCKETS  (1u << 20)       /* 1 s of 1-us buckets per thread */
+#define MAX_CELLS    (1u << 24)       /* buckets of all threads of a run: 128 MiB */
 #define MAX_FILE     (256u << 20)
 
 static void
@@ -290,8 +291,11 @@ hist_finish(Parser *ps, GError **error)
 
     n_buckets = ps->n_rows;
     if (ps->hist_requested > 0 && (guint) ps->hist_requested > n_buckets &&
-        (guint) ps->hist_requested <= MAX_BUCKETS)
+        (guint64) ps->hist_requested * nthreads <= MAX_CELLS)
         n_buckets = ps->hist_requested;
+    if ((guint64) n_buckets * nthreads > MAX_CELLS)
+        return PERR(ps, error, ps->hist_line, "histogram of %u threads x %u us is "
+                    "larger than rtvirt accepts", nthreads, n_buckets);
 
     for (guint j = 0; j < nthreads; j++) {
         RvCyclictestThread *t = run_thread(run, j);
@@ -526,6 +530,10 @@ parse_verbose(Parser *ps, int idx, gint64 lat, GError **error)
     t = run_thread(cur_run(ps), idx);
     if (t->tid >= 0)
         return 0;   /* a status line says it better */
+    if ((guint64) (lat + 1) * ps->cur->threads->len > MAX_CELLS)
+        return PERR(ps, error, ps->lineno, "sample latency %" G_GINT64_FORMAT
+                    " us of %u threads is more than rtvirt accepts", lat,
+                    ps->cur->threads->len);
     if (!t->histogram) {
         t->histogram = rv_result_histogram_new(0);
         t->histogram_complete = TRUE;
@@ -534,7 +542,7 @@ parse_verbose(Parser *ps, int idx, gint64 lat, GError **error)
         t->histogram_total = 0;
     }
     if ((guint64) lat >= t->histogram->n_buckets)
-        rv_result_histogram_grow(t->histogram, MAX((guint) lat + 1, t->histogram->n_buckets * 2));
+        rv_result_histogram_grow(t->histogram, MIN(MAX((guint) lat + 1, t->histogram->n_buckets * 2), MAX_BUCKETS));
     rv_result_histogram_add(t->histogram, lat, 1);
     t->avg_us = (t->avg_us * t->cycles + lat) / (t->cycles + 1);
     t->cycles++;
@@ -640,6 +648,9 @@ parse_hist_row(Parser *ps, const char *line, GError **error)
     if (row >= MAX_BUCKETS)
         return PERR(ps, error, ps->lineno, "histogram row %" G_GUINT64_FORMAT
                     " beyond %u us", row, MAX_BUCKETS);
+    if ((guint64) (row + 1) * (vals->len - 1) > MAX_CELLS)
+        return PERR(ps, error, ps->lineno, "histogram of %u columns up to row %"
+                    G_GUINT64_FORMAT " is larger than rtvirt accepts", vals->len - 1, row);
     if (ps->ncols == 0) {
         ps->ncols = vals->len - 1;
         if (ps->ncols > MAX_THREADS + 1)
@@ -1022,6 +1033,8 @@ parse_json(const char *name, const char *data, gsize len, GPtrArray **ret_runs,
                     " but %u thread objects", num_threads,
                     json_object_get_size(threads));
 
+    guint64 cells = 0;
+
     for (int i = 0; i < num_threads; i++) {
         char key[16];
         JsonObject *to, *ho = NULL;
@@ -1070,6 +1083,10 @@ parse_json(const char *name, const char *data, gsize len, GPtrArray **ret_runs,
                                 "histogram bucket \"%s\"", i, k);
                 top = MAX(top, (guint) b + 1);
             }
+            cells += MAX(top, (guint) hist_req);
+            if (cells > MAX_CELLS)
+                return JERR(error, name, "cyclictest JSON: histograms larger than "
+                            "rtvirt accepts (thread %d)", i);
             h = rv_result_histogram_new(MAX(top, (guint) hist_req));
             t->histogram = h;
             for (GList *l = members; l; l = l->next) {

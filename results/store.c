@@ -909,7 +909,7 @@ read_histogram(Reader *rd, const char *where, JsonObject *o, RvHistogram **ret)
     JsonArray *counts;
     g_autoptr(RvHistogram) h = NULL;
 
-    if (!get_int(o, "buckets", &nb) || nb < 0 || nb > (1 << 26) ||
+    if (!get_int(o, "buckets", &nb) || nb < 0 || nb > (1 << 24) ||
         !get_int(o, "overflows", &ovf) || ovf < 0 ||
         !(counts = get_array(o, "counts")))
         return BAD(rd, "%s: histogram needs buckets, overflows and counts", where);
