@@ -423,7 +423,9 @@ check_partition(Ctx *c)
         g_autofree char *e = c->rep->has_partition ? fmt_cpus(&c->rep->isolated) : NULL;
         add(c, RV_CHECK_FAIL, "isolation.none", NULL, e, "(none)",
             "rtvirt host bootargs PROFILE --install, then reboot",
-            "no CPU is isolated: /sys/devices/system/cpu/isolated and nohz_full are empty");
+            "no CPU is isolated: /sys/devices/system/cpu/isolated is %s and nohz_full is %s",
+            c->st->isolated.known ? "empty" : "unreadable",
+            c->st->nohz_full.known ? "empty" : "absent (kernel without CONFIG_NO_HZ_FULL?)");
     } else if (!per_socket && c->rep->has_partition &&
                !rv_cpuset_equal(&c->iso_actual, &c->rep->isolated)) {
         g_autofree char *e = fmt_cpus(&c->rep->isolated), *a = fmt_cpus(&c->iso_actual);

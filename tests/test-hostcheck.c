@@ -14,6 +14,8 @@
  *                   as it is (optional);
  *                 - tree: a directory in tests/data (a captured root, e.g.
  *                   tests/data/hosts/NAME) used INSTEAD of topology/cmdline;
+ *                   with a files.dump beside, a copy of it with the dump
+ *                   applied on top (a captured host in another state);
  *                 - profile: relative to the repository (or "profile.ini"
  *                   in the case directory);
  *   files.dump    optional, `grep -H` lines "/path:value" written into the
@@ -186,6 +188,33 @@ rm_rf(const char *path)
     }
 }
 
+static void
+copy_tree(const char *from, const char *to)
+{
+    if (g_file_test(from, G_FILE_TEST_IS_SYMLINK)) {
+        g_autofree char *target = g_file_read_link(from, NULL);
+
+        g_assert_nonnull(target);
+        g_assert_cmpint(symlink(target, to), ==, 0);
+    } else if (g_file_test(from, G_FILE_TEST_IS_DIR)) {
+        g_autoptr(GDir) d = g_dir_open(from, 0, NULL);
+        const char *n;
+
+        g_assert_cmpint(g_mkdir_with_parents(to, 0755), ==, 0);
+        while (d && (n = g_dir_read_name(d))) {
+            g_autofree char *a = g_build_filename(from, n, NULL);
+            g_autofree char *b = g_build_filename(to, n, NULL);
+            copy_tree(a, b);
+        }
+    } else {
+        g_autofree char *data = NULL;
+        gsize len = 0;
+
+        g_assert_true(g_file_get_contents(from, &data, &len, NULL));
+        g_assert_true(g_file_set_contents(to, data, len, NULL));
+    }
+}
+
 static char *
 replace_all(const char *text, const char *what, const char *with)
 {
@@ -234,8 +263,15 @@ test_case(gconstpointer data)
     g_assert_no_error(err);
     tree = g_key_file_get_string(kf, "case", "tree", NULL);
 
-    if (tree) {
+    if (tree && !g_file_test(dump = g_build_filename(dir, "files.dump", NULL), G_FILE_TEST_EXISTS)) {
         root_dir = g_strdup(tree);
+    } else if (tree) {
+        /* a captured tree with changes on top: copy, then apply files.dump */
+        tmp = g_dir_make_tmp("rv-hostcheck-XXXXXX", &err);
+        g_assert_no_error(err);
+        root_dir = g_build_filename(tmp, "root", NULL);
+        copy_tree(tree, root_dir);
+        apply_dump(root_dir, dump);
     } else {
         tmp = g_dir_make_tmp("rv-hostcheck-XXXXXX", &err);
         g_assert_no_error(err);
@@ -275,6 +311,7 @@ test_case(gconstpointer data)
             g_assert_true(g_file_get_contents(path, &line, NULL, &err));
             write_file(root_dir, "/proc/cmdline", g_strchomp(line), false);
         }
+        g_free(dump);
         dump = g_build_filename(dir, "files.dump", NULL);
         apply_dump(root_dir, dump);
     }
