@@ -21,9 +21,10 @@ validate(const char *name, const char *xml)
     g_autoptr(GError) err = NULL;
     g_autoptr(RvRunner) runner = rv_runner_new(false);
     g_auto(RvRunResult) res = { 0 };
+    g_autofree char *validator = g_find_program_in_path("virt-xml-validate");
     int fd;
 
-    if (!g_find_program_in_path("virt-xml-validate")) {
+    if (!validator) {
         /* libvirt-clients is in build-aux/debian-packages.txt: a missing
          * validator is a broken test machine, not a pass */
         g_test_fail_printf("virt-xml-validate not found (Debian package libvirt-clients)");
