@@ -22,7 +22,7 @@
  * Installation:
  *  - Debian (/etc/default/grub in the root): a drop-in
  *    /etc/default/grub.d/rtvirt.cfg appending the arguments to
- *    GRUB_CMDLINE_LINUX_DEFAULT (grub-mkconfig sources grub.d/*.cfg after
+ *    GRUB_CMDLINE_LINUX_DEFAULT (grub-mkconfig sources grub.d/NAME.cfg after
  *    /etc/default/grub), then `update-grub`;
  *  - grubby (Fedora/RHEL BLS) where present on the live host:
  *    `grubby --update-kernel=ALL --args=...`.
