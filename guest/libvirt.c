@@ -9,7 +9,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include <libvirt/libvirt-qemu.h>
 #include <libvirt/virterror.h>
 
@@ -117,9 +120,63 @@ rv_guest_libvirt_memlock_explanation(void)
            "RLIMIT_MEMLOCK of libvirtd before it starts (ulimit -l unlimited)";
 }
 
+/* The domain name of @xml, or NULL. */
+static char *
+xml_domain_name(const char *xml)
+{
+    xmlDocPtr doc = xmlReadMemory(xml, (int) strlen(xml), "domain.xml", NULL, XML_PARSE_NONET);
+    xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
+    char *name = NULL;
+
+    for (xmlNodePtr n = root ? root->children : NULL; n; n = n->next) {
+        if (n->type == XML_ELEMENT_NODE && xmlStrEqual(n->name, (const xmlChar *) "name")) {
+            xmlChar *c = xmlNodeGetContent(n);
+
+            name = g_strdup((const char *) c);
+            xmlFree(c);
+            break;
+        }
+    }
+    xmlFreeDoc(doc);
+    return name;
+}
+
+static char *
+qemu_log_path(const char *name)
+{
+    const char *dir = g_getenv("RTVIRT_LIBVIRT_QEMU_LOG_DIR");
+
+    return g_strdup_printf("%s/%s.log", dir && *dir ? dir : "/var/log/libvirt/qemu", name);
+}
+
+static goffset
+file_size(const char *path)
+{
+    GStatBuf st;
+
+    return g_stat(path, &st) == 0 ? (goffset) st.st_size : 0;
+}
+
+/* What QEMU's log gained since @from (at most 64 KiB), or NULL. */
+static char *
+log_since(const char *path, goffset from)
+{
+    g_autofree char *all = NULL;
+    gsize len = 0;
+
+    if (!g_file_get_contents(path, &all, &len, NULL) || (gsize) from >= len)
+        return NULL;
+    if (len - (gsize) from > 65536)
+        from = (goffset) (len - 65536);
+    return g_strndup(all + from, len - (gsize) from);
+}
+
 int
 rv_guest_libvirt_start(virConnectPtr conn, const char *xml, virDomainPtr *ret, GError **error)
 {
+    g_autofree char *name = xml_domain_name(xml);
+    g_autofree char *log = name ? qemu_log_path(name) : NULL;
+    goffset log_from = log ? file_size(log) : 0;
     virDomainPtr dom = virDomainCreateXML(conn, xml, VIR_DOMAIN_START_AUTODESTROY);
 
     if (!dom) {
@@ -127,6 +184,24 @@ rv_guest_libvirt_start(virConnectPtr conn, const char *xml, virDomainPtr *ret, G
         int errnum = rv_guest_libvirt_is_rt_sched_error(msg) ? EPERM
                    : rv_guest_libvirt_is_memlock_error(msg) ? EACCES : EIO;
 
+        /* libvirt reads the child's error from QEMU's log asynchronously:
+         * "Process exited prior to exec" sometimes comes without it.  The
+         * log itself (libvirt.org/kbase/debuglogs.html) has the line. */
+        if (errnum == EIO && log && msg && strstr(msg, "prior to exec")) {
+            g_autofree char *tail = log_since(log, log_from);
+            g_autofree char *copy = g_strdup(msg);
+
+            if (rv_guest_libvirt_is_memlock_error(tail) || rv_guest_libvirt_is_rt_sched_error(tail)) {
+                const char *line = strstr(tail, "error : ");
+                g_autofree char *why = line ? g_strndup(line + 8, strcspn(line + 8, "\n"))
+                                            : g_strdup("(see the QEMU log)");
+
+                errnum = rv_guest_libvirt_is_rt_sched_error(tail) ? EPERM : EACCES;
+                virResetLastError();
+                return rv_error_set(error, RV_ERROR_FAILED, errnum,
+                                    "Failed to start the domain: %s %s", copy, g_strstrip(why));
+            }
+        }
         return rv_guest_libvirt_error(error, errnum, "Failed to start the domain");
     }
     *ret = dom;

@@ -312,6 +312,7 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
     guint boot_kvm = opts->boot_timeout_ms ? opts->boot_timeout_ms : DEFAULT_BOOT_KVM_MS;
     guint probe_ms = opts->kvm_probe_timeout_ms ? opts->kvm_probe_timeout_ms : DEFAULT_KVM_PROBE_MS;
     bool try_kvm, try_tcg, probing = false;
+    gint64 t_start = g_get_monotonic_time();
     int r;
 
     s->findings = g_ptr_array_new_with_free_func(g_free);
@@ -429,6 +430,7 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
                                  "latencies are emulation artefacts, not RT results"));
     }
 
+    s->ready_ms = (guint64) ((g_get_monotonic_time() - t_start) / 1000);
     r = verify(s, opts->profile, root, error);
     if (r < 0)
         return r;   /* s is freed: the domain is destroyed */

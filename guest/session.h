@@ -78,6 +78,9 @@ typedef struct {
     RvGuestVerification *verification;
     RvGuestImage *image;          /* embedded image, NULL for disk images */
     guint64 boot_ms;              /* domain create -> agent answers (ms) */
+    guint64 ready_ms;             /* rv_guest_session_start() called -> agent
+                                   * answers (ms): image lookup, probe, failed
+                                   * starts included (bench/boot.sh) */
     bool fifo_dropped;            /* started without <vcpusched> (RT-group trap) */
     bool memlock_dropped;         /* started without <memoryBacking><locked/>
                                    * (no CAP_SYS_RESOURCE for RLIMIT_MEMLOCK) */

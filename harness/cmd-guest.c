@@ -122,7 +122,8 @@ print_text(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
     printf("virt          %s\n", s->virt_reason ? s->virt_reason : "");
     if (s->image)
         printf("image         %s (kernel %s)\n", s->image->hash, s->image->kernel_release);
-    printf("boot          %.1f s to agent ready\n", s->boot_ms / 1000.0);
+    printf("boot          %.1f s to agent ready (%.1f s since start)\n", s->boot_ms / 1000.0,
+           s->ready_ms / 1000.0);
     for (guint i = 0; i < s->placement_notes->len; i++)
         printf("placement     %s\n", (char *) s->placement_notes->pdata[i]);
 
@@ -201,6 +202,8 @@ print_json(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
     }
     json_builder_set_member_name(b, "boot_ms");
     json_builder_add_int_value(b, (gint64) s->boot_ms);
+    json_builder_set_member_name(b, "ready_ms");
+    json_builder_add_int_value(b, (gint64) s->ready_ms);
     json_builder_set_member_name(b, "duration_us");
     json_builder_add_int_value(b, (gint64) duration_us);
     json_builder_set_member_name(b, "untrusted");
