@@ -275,6 +275,38 @@ select_cpus(Ctx *ctx, RvHostCpuSel sel, const RvCpuSet *list)
     }
 }
 
+/* Corrected machine-check errors are polled by a per-CPU timer unless
+ * ignore_ce is set (Documentation/arch/x86/x86_64/machinecheck.rst). */
+static int
+apply_mce(Ctx *ctx, GError **error)
+{
+    g_autoptr(GPtrArray) names = NULL;
+    g_autofree char *value = NULL;
+    int r;
+
+    if (!ctx->profile->mce_ignore_ce.set)
+        return 0;
+    value = g_strdup_printf("%" G_GINT64_FORMAT, ctx->profile->mce_ignore_ce.value);
+    if (rv_host_root_list(ctx->root, "/sys/devices/system/machinecheck", &names, NULL) < 0) {
+        add_item(ctx, RV_TUNE_SKIPPED, "mce ignore_ce", NULL, value,
+                 "no /sys/devices/system/machinecheck (no x86 MCE or a virtual machine)");
+        return 0;
+    }
+    for (guint i = 0; i < names->len; i++) {
+        const char *mc = names->pdata[i];
+        g_autofree char *path = NULL;
+        g_autofree char *knob = NULL;
+
+        if (!g_str_has_prefix(mc, "machinecheck"))
+            continue;
+        path = g_strdup_printf("/sys/devices/system/machinecheck/%s/ignore_ce", mc);
+        knob = g_strdup_printf("mce %s ignore_ce", mc);
+        if ((r = set_knob(ctx, knob, path, value, CMP_STRING, false, error)) < 0)
+            return r;
+    }
+    return 0;
+}
+
 static int
 apply_workqueue(Ctx *ctx, GError **error)
 {
@@ -864,6 +896,7 @@ rv_host_tune_apply(RvRoot *root, RvJournal *journal, const RvHostProfile *profil
     if ((r = apply_sysctls(&ctx, error)) < 0 ||
         (r = apply_mm(&ctx, error)) < 0 ||
         (r = apply_modules(&ctx, error)) < 0 ||
+        (r = apply_mce(&ctx, error)) < 0 ||
         (r = apply_workqueue(&ctx, error)) < 0 ||
         (r = apply_irqs(&ctx, error)) < 0 ||
         (r = apply_kthreads(&ctx, error)) < 0 ||

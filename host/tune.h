@@ -12,6 +12,7 @@
  *    (Documentation/admin-guide/mm/transhuge.rst, ksm.rst);
  *  - [modules] M.P = V in /sys/module/M/parameters/P (a read-only parameter
  *    is reported: it is set at module load, in /etc/modprobe.d);
+ *  - /sys/devices/system/machinecheck/machinecheckN/ignore_ce;
  *  - the unbound workqueue cpumask /sys/devices/virtual/workqueue/cpumask
  *    (Documentation/core-api/workqueue.rst);
  *  - IRQ affinity: /proc/irq/default_smp_affinity and every

@@ -58,7 +58,10 @@ files() {
         /sys/module/kvm/parameters/* /sys/module/kvm_intel/parameters/* \
         /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor \
         /sys/devices/system/cpu/cpu*/cpuidle/state*/disable \
+        /sys/devices/system/machinecheck/machinecheck*/ignore_ce \
         /etc/libvirt/qemu.conf 2>/dev/null
+    # and every sysctl the profile names (from the dry-run listing)
+    sed -n 's|^[a-z ]*  *sysctl \([^:]*\):.*|\1|p' "$tmp/dry.out" | tr . / | sed 's|^|/proc/sys/|'
 }
 
 snap_files() {
@@ -83,6 +86,7 @@ snap_kthreads() {
     done | sort
 }
 
+"$RTVIRT" host apply --dry-run -v "$PROFILE" >"$tmp/dry.out" 2>&1
 snap_files >"$tmp/files.before"
 snap_kthreads >"$tmp/kthreads.before"
 
