@@ -60,10 +60,11 @@ dump(const RvMatrix *m, const RvPlan *plan)
     for (guint i = 0; i < m->scenarios->len; i++) {
         const RvMatrixScenario *sc = m->scenarios->pdata[i];
 
-        g_string_append_printf(s, "scenario %s smt %s coresched %s placement %s guests",
+        g_string_append_printf(s, "scenario %s smt %s coresched %s placement %s%s guests",
                                sc->name, rv_harness_matrix_smt_name(sc->smt),
                                rv_harness_matrix_coresched_name(sc->coresched),
-                               rv_harness_matrix_placement_name(sc->placement));
+                               rv_harness_matrix_placement_name(sc->placement),
+                               sc->vcpu_sched_other ? " vcpu_sched other" : "");
         for (guint j = 0; j < sc->guests->len; j++)
             g_string_append_printf(s, " %s", ((RvMatrixGuest *) sc->guests->pdata[j])->name);
         g_string_append_c(s, '\n');
