@@ -174,6 +174,15 @@ add_cpu(xmlNodePtr dom, const RvGuestProfile *profile, RvGuestVirtType virt)
     prop(topo, "dies", "1");
     propf(topo, "cores", "%u", profile->vcpus / T);
     propf(topo, "threads", "%u", T);
+    /* the guest's LAPIC timer in TSC-deadline mode, KVM-emulated without
+     * a VM exit per programming (kbase kvm-realtime: "<feature
+     * policy='require' name='tsc-deadline'/>"); TCG is no RT target */
+    if (virt == RV_GUEST_VIRT_KVM) {
+        xmlNodePtr f = child(cpu, "feature");
+
+        prop(f, "policy", "require");
+        prop(f, "name", "tsc-deadline");
+    }
 }
 
 static void

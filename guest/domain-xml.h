@@ -62,8 +62,9 @@ typedef struct {
  * (rv_guest_profile_kernel_cmdline()); <features> acpi, apic, pmu
  * on/off, and for kvm <kvm><hint-dedicated state='on'/></kvm> when every
  * vCPU is pinned to one CPU; <cpu> with mode (host-passthrough /
- * host-model / custom model; 'maximum' under TCG for the host modes) and
- * <topology sockets='1' dies='1' cores='vcpus/T' threads='T'>; <clock> with
+ * host-model / custom model; 'maximum' under TCG for the host modes),
+ * <topology sockets='1' dies='1' cores='vcpus/T' threads='T'> and, for kvm,
+ * <feature policy='require' name='tsc-deadline'/>; <clock> with
  * kvm-clock; devices: the disk (virtio, cache none, io native) for a disk
  * image, a serial console, <channel type='unix'> with target virtio
  * name='org.qemu.guest_agent.0', and <memballoon model='none'/>.

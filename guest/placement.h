@@ -22,6 +22,10 @@
  *    CPU is not isolated.
  * An impossible or unsafe placement is refused with the reason.
  *
+ * Unlike the kbase, which pins even the non-RT vCPU 1:1 to an isolated CPU,
+ * rtvirt keeps non-RT vCPUs with the emulator threads on housekeeping CPUs
+ * (issue 3): an isolated CPU is worth more than a vCPU doing guest I/O.
+ *
  * The result is also the verification expectation: what libvirt must have
  * applied to each vCPU thread and to the emulator threads (issue 3 item 8).
  * guest/domain-xml.h reads a domain's <cputune> back into the same shape.
