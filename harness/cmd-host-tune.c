@@ -188,10 +188,11 @@ rv_cmd_host_apply(int argc, char **argv)
         return RV_EXIT_ERROR;
     }
     if (journal)
-        printf("journal: %s (%u entr%s; `rtvirt host revert%s%s` restores them)\n",
+        printf("journal: %s (%u entr%s; `rtvirt host revert%s%s%s%s` restores them)\n",
                rv_host_journal_path(journal), rv_host_journal_n_entries(journal),
                rv_host_journal_n_entries(journal) == 1 ? "y" : "ies",
-               arg_root ? " --root " : "", arg_root ? arg_root : "");
+               arg_root ? " --root " : "", arg_root ? arg_root : "",
+               arg_journal ? " --journal " : "", arg_journal ? arg_journal : "");
     if (report->counts[RV_TUNE_FAILED])
         ret = RV_EXIT_CHECK;
 

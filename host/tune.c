@@ -162,6 +162,11 @@ set_knob(Ctx *ctx, const char *knob, const char *path, const char *value, CmpKin
         add_item(ctx, RV_TUNE_SKIPPED, knob, cur, value,
                  "managed IRQ: the kernel keeps its affinity (EIO); isolcpus=managed_irq "
                  "keeps it off isolated CPUs at boot");
+    else if (eio_is_managed)
+        /* kernel/irq/proc.c write_irq_affinity(): the irqchip or the
+         * vector domain refuses (per-CPU, or no affinity support) */
+        add_item(ctx, RV_TUNE_SKIPPED, knob, cur, value,
+                 "the kernel does not let this IRQ move (%s); not fought", g_strerror(-r));
     else if (r == -EACCES || r == -EPERM)
         add_item(ctx, RV_TUNE_SKIPPED, knob, cur, value,
                  "read-only at runtime (%s)", g_strerror(-r));

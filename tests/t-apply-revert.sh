@@ -108,4 +108,22 @@ fresh
 rc=$?
 check '[ $rc -eq 0 ] && same && journal_gone && grep -q "^isolated: 1$" "$tmp/dry.out"' "dry run: plan printed, nothing changed"
 
+# 7. bootargs --install/--remove through the command, on the same root with
+#    Debian 12's /etc/default/grub: the drop-in, update-grub in dry-run,
+#    then the tree as before
+fresh
+mkdir -p "$R/etc/default"
+cp "$RV_TOP/tests/data/grub/debian12/etc/default/grub" "$R/etc/default/grub"
+cp -a "$R" "$tmp/root.grub"
+"$RTVIRT" host bootargs --install --root "$R" "$PROFILE" >"$tmp/ba.out" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/ba.out"
+check '[ $rc -eq 0 ] && grep -qx "dry-run: update-grub" "$tmp/ba.out" && grep -q "reboot" "$tmp/ba.out"' "bootargs --install: update-grub (dry-run), reboot needed (rc=$rc)"
+check 'grep -q "^GRUB_CMDLINE_LINUX_DEFAULT=\"\$GRUB_CMDLINE_LINUX_DEFAULT isolcpus=managed_irq,domain,1 nohz=on nohz_full=1 rcu_nocbs=1 irqaffinity=0 " "$R/etc/default/grub.d/rtvirt.cfg"' "drop-in holds the 2-CPU arguments"
+"$RTVIRT" host bootargs --remove --root "$R" >"$tmp/ba.out" 2>&1
+rc=$?
+check '[ $rc -eq 0 ] && grep -qx "dry-run: update-grub" "$tmp/ba.out" && diff -r -x var "$tmp/root.grub" "$R" >/dev/null' "bootargs --remove: tree as before (rc=$rc)"
+"$RTVIRT" host bootargs --remove --root "$R" >"$tmp/ba.out" 2>&1
+check 'grep -q "nothing installed" "$tmp/ba.out"' "second --remove: nothing installed"
+
 echo "1..$n"
