@@ -19,6 +19,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "host/cpulist.h"
 #include "results/cyclictest.h"
 #include "util/error.h"
 
@@ -1179,4 +1180,128 @@ rv_result_cyclictest_run_histogram(const RvCyclictestRun *run,
                             "cyclictest run has no threads");
     *ret_hist = g_steal_pointer(&h);
     return 0;
+}
+
+/* ---- checks ---- */
+
+void
+rv_result_cyclictest_finding_free(RvCyclictestFinding *f)
+{
+    if (!f)
+        return;
+    g_free(f->status);
+    g_free(f->what);
+    g_free(f->detail);
+    g_free(f);
+}
+
+static int G_GNUC_PRINTF(4, 5)
+finding(GPtrArray *out, const char *status, const char *what, const char *fmt, ...)
+{
+    RvCyclictestFinding *f = g_new0(RvCyclictestFinding, 1);
+    va_list ap;
+
+    f->status = g_strdup(status);
+    f->what = g_strdup(what);
+    va_start(ap, fmt);
+    f->detail = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_ptr_array_add(out, f);
+    return g_str_equal(status, "WARN") || g_str_equal(status, "FAIL");
+}
+
+int
+rv_result_cyclictest_check(const RvCyclictestRun *run, const RvCyclictestExpect *want,
+                           GPtrArray **ret_findings, GError **error)
+{
+    g_autoptr(GPtrArray) out =
+        g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_cyclictest_finding_free);
+    const char *pol = run->policy ? run->policy : "policy unknown";
+    int bad = 0;
+
+    if (want->priority >= 0) {
+        g_autoptr(GString) off = g_string_new(NULL);
+        guint known = 0;
+        for (guint i = 0; i < run->threads->len; i++) {
+            const RvCyclictestThread *t = run->threads->pdata[i];
+            if (t->priority < 0)
+                continue;
+            known++;
+            if (t->priority != want->priority)
+                g_string_append_printf(off, "%sT%d at %d", off->len ? ", " : "",
+                                       t->index, t->priority);
+        }
+        if (!known)
+            bad += finding(out, "NOTE", "priority", "the output shows no P: priority "
+                           "(quiet histogram or JSON): priority %d not verified",
+                           want->priority);
+        else if (off->len) {
+            const RvCyclictestThread *t0 = run->threads->pdata[0];
+            bad += finding(out, "WARN", "priority", "measurement threads at %s %d, asked %d (%s)",
+                           run->policy ? run->policy : "priority",
+                           t0->priority >= 0 ? t0->priority : want->priority,
+                           want->priority, off->str);
+        } else
+            bad += finding(out, "PASS", "priority", "%u thread(s) at priority %d (%s)",
+                           known, want->priority, pol);
+    }
+    if (want->policy) {
+        if (!run->policy)
+            bad += finding(out, "NOTE", "policy", "the output shows no 'policy:' line: "
+                           "policy %s not verified", want->policy);
+        else if (g_ascii_strcasecmp(run->policy, want->policy) != 0)
+            bad += finding(out, "WARN", "policy", "threads ran with policy %s, asked %s",
+                           run->policy, want->policy);
+        else
+            bad += finding(out, "PASS", "policy", "policy %s", run->policy);
+    }
+    if (want->cpus) {
+        g_autoptr(GString) off = g_string_new(NULL);
+        RvCpuSet allowed;
+        guint known = 0;
+        int r = rv_host_cpulist_parse(want->cpus, 0, &allowed, error);
+
+        if (r < 0)
+            return r;
+        for (guint i = 0; i < run->threads->len; i++) {
+            const RvCyclictestThread *t = run->threads->pdata[i];
+            if (t->cpu < 0)
+                continue;
+            known++;
+            if (t->cpu >= RV_CPUSET_MAX || !rv_cpuset_isset(&allowed, t->cpu))
+                g_string_append_printf(off, "%sT%d on CPU %d", off->len ? ", " : "",
+                                       t->index, t->cpu);
+        }
+        if (!known)
+            bad += finding(out, "NOTE", "cpus", "the output does not tell the CPUs "
+                           "(only --json does): placement on %s not verified", want->cpus);
+        else if (off->len)
+            bad += finding(out, "FAIL", "cpus", "threads outside CPUs %s: %s",
+                           want->cpus, off->str);
+        else
+            bad += finding(out, "PASS", "cpus", "%u thread(s) on CPUs %s", known, want->cpus);
+    }
+    if (want->max_us_limit >= 0) {
+        const RvCyclictestThread *worst = NULL;
+        for (guint i = 0; i < run->threads->len; i++) {
+            const RvCyclictestThread *t = run->threads->pdata[i];
+            if (t->max_us >= 0 && (!worst || t->max_us > worst->max_us))
+                worst = t;
+        }
+        if (!worst)
+            bad += finding(out, "FAIL", "max latency", "no max latency in the output: "
+                           "budget %" G_GINT64_FORMAT " us not verified", want->max_us_limit);
+        else if (worst->max_us > want->max_us_limit)
+            bad += finding(out, "FAIL", "max latency", "max %" G_GINT64_FORMAT " us on thread %d"
+                           " > %" G_GINT64_FORMAT " us", worst->max_us, worst->index,
+                           want->max_us_limit);
+        else
+            bad += finding(out, "PASS", "max latency", "max %" G_GINT64_FORMAT " us on thread %d"
+                           " <= %" G_GINT64_FORMAT " us", worst->max_us, worst->index,
+                           want->max_us_limit);
+    }
+    for (guint i = 0; i < run->notes->len; i++)
+        bad += finding(out, "NOTE", "output", "%s", (char *) run->notes->pdata[i]);
+    *ret_findings = g_steal_pointer(&out);
+    return bad;
 }
