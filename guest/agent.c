@@ -196,9 +196,15 @@ decode_stream(JsonObject *o, const char *key, gsize max, char **ret, gsize *ret_
         return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
                             "Malformed guest-exec-status reply: \"%s\" is not base64", key);
     keep = len;
-    if (len / 4 * 3 > max) {
+    /* Exact decoded size: 3 bytes per 4 chars, less the '=' padding. */
+    if (len / 4 * 3 - (len && s[len - 1] == '=') - (len > 1 && s[len - 2] == '=') > max) {
         keep = (max + 2) / 3 * 4;
         *truncated = true;
+    }
+    if (keep == 0) {   /* g_base64_decode_inplace() wants >= 2 chars */
+        *ret = g_strdup("");
+        *ret_len = 0;
+        return 0;
     }
     copy = g_strndup(s, keep);
     bin = g_base64_decode_inplace(copy, &bin_len);

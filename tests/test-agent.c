@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tests/test-agent.c: qemu-guest-agent replies (guest/agent.h).
+ *
+ * Real replies captured from qemu-ga 7.2 in the embedded guest
+ * (tests/data/agent/, see agent.source.txt), hand-broken ones beside
+ * them (bad-*.json) for what a hostile or broken guest can send, and the
+ * exec/wait loops over a scripted transport: a mock only for what a real
+ * agent cannot be made to do on demand (never exit, refuse, lie).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "guest/agent.h"
+#include "util/error.h"
+
+static char *
+read_data(const char *name)
+{
+    g_autofree char *path = g_build_filename(g_getenv("RV_TOP") ? g_getenv("RV_TOP") : ".",
+                                             "tests/data/agent", name, NULL);
+    g_autoptr(GError) err = NULL;
+    char *s = NULL;
+
+    g_file_get_contents(path, &s, NULL, &err);
+    g_assert_no_error(err);
+    return s;
+}
+
+static void
+parse_ok(const char *name, gsize max, bool *exited, RvGuestExecResult *res)
+{
+    g_autofree char *reply = read_data(name);
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(rv_guest_agent_parse_status(reply, max, exited, res, &err), ==, 0);
+    g_assert_no_error(err);
+}
+
+static void
+test_real_cyclictest(void)
+{
+    g_auto(RvGuestExecResult) res = { 0 };
+    bool exited = false;
+
+    parse_ok("cyclictest-hist20.json", 1 << 20, &exited, &res);
+    g_assert_true(exited);
+    g_assert_cmpint(res.exit_status, ==, 0);
+    g_assert_false(res.truncated);
+    g_assert_cmpuint(res.out_len, ==, strlen(res.out));
+    g_assert_nonnull(strstr(res.out, "# Histogram\n"));
+    g_assert_nonnull(strstr(res.out, "# Max Latencies:"));
+    g_assert_cmpuint(res.err_len, ==, 0);
+}
+
+static void
+test_real_running(void)
+{
+    g_auto(RvGuestExecResult) res = { 0 };
+    bool exited = true;
+
+    parse_ok("cyclictest-hist20-running.json", 1 << 20, &exited, &res);
+    g_assert_false(exited);
+    g_assert_null(res.out);
+}
+
+static void
+test_real_exit3(void)
+{
+    g_auto(RvGuestExecResult) res = { 0 };
+    bool exited = false;
+
+    parse_ok("exit3-stderr.json", 1 << 20, &exited, &res);
+    g_assert_true(exited);
+    g_assert_cmpint(res.exit_status, ==, 3);
+    g_assert_cmpstr(res.out, ==, "to-stdout\n");
+    g_assert_cmpstr(res.err, ==, "to-stderr\n");
+}
+
+static void
+test_real_killed(void)
+{
+    g_auto(RvGuestExecResult) res = { 0 };
+    bool exited = false;
+
+    parse_ok("killed.json", 1 << 20, &exited, &res);
+    g_assert_true(exited);
+    g_assert_cmpint(res.exit_status, ==, 128 + 9);
+}
+
+/* Our own bound: only max_output bytes survive, flagged truncated. */
+static void
+test_bound(void)
+{
+    g_auto(RvGuestExecResult) full = { 0 };
+    g_auto(RvGuestExecResult) cut = { 0 };
+    bool exited = false;
+
+    parse_ok("cyclictest-hist20.json", 1 << 20, &exited, &full);
+    for (gsize max = 0; max < 12; max++) {
+        g_auto(RvGuestExecResult) r = { 0 };
+
+        parse_ok("cyclictest-hist20.json", max, &exited, &r);
+        g_assert_cmpuint(r.out_len, ==, max);
+        g_assert_true(r.truncated);
+        g_assert_cmpint(memcmp(r.out, full.out, max), ==, 0);
+        g_assert_cmpint(r.out[max], ==, '\0');
+    }
+    parse_ok("cyclictest-hist20.json", full.out_len, &exited, &cut);
+    g_assert_false(cut.truncated);
+    g_assert_cmpstr(cut.out, ==, full.out);
+}
+
+/* Each broken reply is refused with a message naming what is wrong. */
+static const struct {
+    const char *file;
+    const char *message;
+} bad[] = {
+    { "bad-base64.json", "\"out-data\" is not base64" },
+    { "bad-base64-padding.json", "\"err-data\" is not base64" },
+    { "bad-out-data-number.json", "\"out-data\" is not a string" },
+    { "bad-no-exited.json", "no boolean \"exited\"" },
+    { "bad-exitcode-300.json", "exitcode 300" },
+    { "bad-no-exitcode.json", "exited without exitcode or signal" },
+    { "bad-return-array.json", "\"return\" is not an object" },
+    { "bad-not-json.json", "not a JSON object" },
+    { "bad-error-reply.json", "Guest agent refused guest-exec-status: Invalid parameter 'pid'" },
+};
+
+static void
+test_bad(gconstpointer data)
+{
+    guint i = GPOINTER_TO_UINT(data);
+    g_autofree char *reply = read_data(bad[i].file);
+    g_auto(RvGuestExecResult) res = { 0 };
+    g_autoptr(GError) err = NULL;
+    bool exited = false;
+
+    g_assert_cmpint(rv_guest_agent_parse_status(reply, 1 << 20, &exited, &res, &err), <, 0);
+    g_assert_nonnull(err);
+    if (!strstr(err->message, bad[i].message))
+        g_error("%s: got '%s', want '%s'", bad[i].file, err->message, bad[i].message);
+    g_assert_null(res.out);
+}
+
+/* ------------------------------------------------- scripted transport */
+
+typedef struct {
+    GPtrArray *sent;       /* commands received */
+    const char **replies;  /* NULL entry: fail with an error; cycles on the last */
+    guint n, next;
+} Script;
+
+static char *
+scripted(gpointer user_data, const char *cmd, int timeout_s, GError **error)
+{
+    Script *s = user_data;
+    const char *r = s->replies[MIN(s->next, s->n - 1)];
+
+    g_assert_cmpint(timeout_s, >, 0);
+    g_ptr_array_add(s->sent, g_strdup(cmd));
+    s->next++;
+    if (!r) {
+        rv_error_set(error, RV_ERROR_FAILED, EIO, "QEMU guest agent is not connected");
+        return NULL;
+    }
+    return g_strdup(r);
+}
+
+static void
+test_exec_script(void)
+{
+    const char *replies[] = {
+        "{\"return\":{\"pid\":7}}",
+        "{\"return\":{\"exited\":false}}",
+        "{\"return\":{\"exited\":true,\"exitcode\":0,\"out-data\":\"aGVsbG8K\"}}",
+    };
+    Script s = { g_ptr_array_new_with_free_func(g_free), replies, 3, 0 };
+    g_autoptr(RvGuestAgent) agent = rv_guest_agent_new_with_transport(scripted, &s);
+    g_auto(RvGuestExecResult) res = { 0 };
+    g_autoptr(GError) err = NULL;
+    g_autoptr(JsonParser) p = json_parser_new();
+    const char *argv[] = { "cyclictest", "-q", "a \"quoted\" arg", NULL };
+    JsonObject *args;
+
+    g_assert_cmpint(rv_guest_agent_exec(agent, argv, 60000, 1024, NULL, &res, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_cmpstr(res.out, ==, "hello\n");
+    g_assert_cmpuint(s.sent->len, ==, 3);
+    /* The command is real JSON, built with json-glib: quotes survive. */
+    g_assert_true(json_parser_load_from_data(p, s.sent->pdata[0], -1, NULL));
+    g_assert_cmpstr(json_object_get_string_member(json_node_get_object(json_parser_get_root(p)),
+                                                  "execute"), ==, "guest-exec");
+    args = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)), "arguments");
+    g_assert_cmpstr(json_object_get_string_member(args, "path"), ==, "cyclictest");
+    g_assert_cmpstr(json_array_get_string_element(json_object_get_array_member(args, "arg"), 1),
+                    ==, "a \"quoted\" arg");
+    g_assert_true(json_object_get_boolean_member(args, "capture-output"));
+    g_assert_nonnull(strstr(s.sent->pdata[1], "\"pid\":7"));
+    g_ptr_array_unref(s.sent);
+}
+
+/* A guest command that never ends: RV_ERROR_TIMEOUT, result marked. */
+static void
+test_exec_timeout(void)
+{
+    const char *replies[] = { "{\"return\":{\"pid\":9}}", "{\"return\":{\"exited\":false}}" };
+    Script s = { g_ptr_array_new_with_free_func(g_free), replies, 2, 0 };
+    g_autoptr(RvGuestAgent) agent = rv_guest_agent_new_with_transport(scripted, &s);
+    g_auto(RvGuestExecResult) res = { 0 };
+    g_autoptr(GError) err = NULL;
+    const char *argv[] = { "sleep", "1000", NULL };
+
+    g_assert_cmpint(rv_guest_agent_exec(agent, argv, 0, 1024, NULL, &res, &err), ==, -ETIMEDOUT);
+    g_assert_error(err, RV_ERROR, RV_ERROR_TIMEOUT);
+    g_assert_true(res.timed_out);
+    g_assert_false(res.exited);
+    g_ptr_array_unref(s.sent);
+}
+
+/* A guest that returns a bogus pid is refused before any status poll. */
+static void
+test_exec_bad_pid(void)
+{
+    const char *replies[] = { "{\"return\":{\"pid\":-1}}" };
+    Script s = { g_ptr_array_new_with_free_func(g_free), replies, 1, 0 };
+    g_autoptr(RvGuestAgent) agent = rv_guest_agent_new_with_transport(scripted, &s);
+    g_auto(RvGuestExecResult) res = { 0 };
+    g_autoptr(GError) err = NULL;
+    const char *argv[] = { "true", NULL };
+
+    g_assert_cmpint(rv_guest_agent_exec(agent, argv, 1000, 1024, NULL, &res, &err), <, 0);
+    g_assert_error(err, RV_ERROR, RV_ERROR_FAILED);
+    g_assert_nonnull(strstr(err->message, "no valid \"pid\""));
+    g_assert_cmpuint(s.sent->len, ==, 1);
+    g_ptr_array_unref(s.sent);
+}
+
+static void
+test_wait(void)
+{
+    const char *replies[] = { NULL, NULL, "{\"return\":{}}" };
+    Script s = { g_ptr_array_new_with_free_func(g_free), replies, 3, 0 };
+    g_autoptr(RvGuestAgent) agent = rv_guest_agent_new_with_transport(scripted, &s);
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(rv_guest_agent_wait(agent, 600000, NULL, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_cmpuint(s.sent->len, ==, 3);
+    g_assert_nonnull(strstr(s.sent->pdata[0], "guest-ping"));
+    g_ptr_array_unref(s.sent);
+}
+
+static void
+test_wait_timeout_and_cancel(void)
+{
+    const char *replies[] = { NULL };
+    Script s = { g_ptr_array_new_with_free_func(g_free), replies, 1, 0 };
+    g_autoptr(RvGuestAgent) agent = rv_guest_agent_new_with_transport(scripted, &s);
+    g_autoptr(GCancellable) c = g_cancellable_new();
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(rv_guest_agent_wait(agent, 0, NULL, &err), ==, -ETIMEDOUT);
+    g_assert_error(err, RV_ERROR, RV_ERROR_TIMEOUT);
+    g_assert_nonnull(strstr(err->message, "QEMU guest agent is not connected"));
+    g_clear_error(&err);
+    g_cancellable_cancel(c);
+    g_assert_cmpint(rv_guest_agent_wait(agent, 600000, c, &err), ==, -ECANCELED);
+    g_assert_error(err, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_ptr_array_unref(s.sent);
+}
+
+int
+main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/agent/real/cyclictest", test_real_cyclictest);
+    g_test_add_func("/agent/real/running", test_real_running);
+    g_test_add_func("/agent/real/exit3-stderr", test_real_exit3);
+    g_test_add_func("/agent/real/killed", test_real_killed);
+    g_test_add_func("/agent/bound", test_bound);
+    for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autofree char *path = g_strdup_printf("/agent/bad/%s", bad[i].file);
+
+        g_test_add_data_func(path, GUINT_TO_POINTER(i), test_bad);
+    }
+    g_test_add_func("/agent/exec/script", test_exec_script);
+    g_test_add_func("/agent/exec/timeout", test_exec_timeout);
+    g_test_add_func("/agent/exec/bad-pid", test_exec_bad_pid);
+    g_test_add_func("/agent/wait", test_wait);
+    g_test_add_func("/agent/wait/timeout-cancel", test_wait_timeout_and_cancel);
+    return g_test_run();
+}
