@@ -702,9 +702,12 @@ check_bootargs(Ctx *c)
         }
     }
 
-    /* written versus in effect */
-    check_in_effect(c, "isolcpus", &cmd->isolcpus, &c->st->isolated,
-                    "/sys/devices/system/cpu/isolated");
+    /* written versus in effect; /sys/devices/system/cpu/isolated lists the
+     * HK_TYPE_DOMAIN CPUs only (drivers/base/cpu.c print_cpus_isolated()),
+     * so isolcpus= without the domain flag leaves it empty */
+    if (cmd->isolcpus_flags & RV_ISOL_DOMAIN)
+        check_in_effect(c, "isolcpus", &cmd->isolcpus, &c->st->isolated,
+                        "/sys/devices/system/cpu/isolated");
     if (cmd->nohz_full.present && !c->st->nohz_full.known &&
         !rv_host_root_exists(c->root, "/sys/devices/system/cpu/nohz_full") &&
         rv_host_root_exists(c->root, "/sys/devices/system/cpu/online"))

@@ -26,7 +26,9 @@
  *   expected.json the JSON document, same substitution;
  *   source.txt    where the case comes from and the verdict it must reach;
  *   verdict       the worst level ("WARN") the case must reach, asserted
- *                 independently of the expected files.
+ *                 independently of the expected files;
+ *   must          "LEVEL ID" lines that must be among the findings, and
+ *                 "NONE ID" lines for ids that must not appear (from source.txt).
  * RV_REGENERATE=1 rewrites expected.txt/expected.json (review the diff).
  */
 #include <errno.h>
@@ -366,6 +368,13 @@ test_case(gconstpointer data)
 
                 if (!w[0] || !*w[0] || w[0][0] == '#')
                     continue;
+                g_assert_nonnull(w[1]);
+                if (strcmp(w[0], "NONE") == 0) {
+                    /* "NONE ID": no finding with that id at any level */
+                    if (rv_host_check_find(rep, w[1]))
+                        g_error("%s: unexpected finding '%s'", dir, w[1]);
+                    continue;
+                }
                 for (guint k = 0; k < rep->findings->len && !found; k++) {
                     const RvCheckFinding *f = rep->findings->pdata[k];
                     found = strcmp(f->id, w[1]) == 0 &&
