@@ -4,7 +4,8 @@
  *
  * Each directory tests/data/check/CASE/ holds:
  *   case.conf     [case] topology = KIND:PATH, cmdline = PATH, profile = PATH, tree = PATH
- *                 - topology: "hwloc:FILE" / "text:FILE" (relative to RV_CASES,
+ *                 - topology: "hwloc:FILE" / "text:FILE" / "sysfs:FILE" (a
+ *                   `grep -H` dump written as it is; relative to RV_CASES,
  *                   i.e. ../shared/cases) or "synthetic:SxCxT" (S packages x C
  *                   cores x T threads, Linux's usual numbering: thread t of
  *                   core c of package s is CPU t*S*C + s*C + c);
@@ -282,6 +283,12 @@ test_case(gconstpointer data)
         g_assert_nonnull(topo_spec);
         if (g_str_has_prefix(topo_spec, "synthetic:")) {
             write_synthetic(root_dir, topo_spec + 10);
+        } else if (g_str_has_prefix(topo_spec, "sysfs:")) {
+            /* a `grep -H` sysfs dump from the cases, as it is */
+            g_autofree char *path = g_build_filename(cases_dir, topo_spec + 6, NULL);
+
+            g_assert_cmpint(rv_host_sysfs_dump_to_tree(path, root_dir, &err), >, 0);
+            g_assert_no_error(err);
         } else {
             g_autoptr(RvTopology) src = NULL, back = NULL;
             g_autoptr(RvRoot) r = NULL;
