@@ -55,10 +55,13 @@ copy_with_libs "$build/tests/lab/rv-lab" /usr/bin/rv-lab
 copy_with_libs "$cyclictest"
 copy_with_libs "$qemu"
 [ -e "$tcg" ] && copy_with_libs "$tcg"
+# the pc machine looks for this option ROM (only used with KVM; silences a warning)
+[ -e /usr/share/qemu/kvmvapic.bin ] && mkdir -p "$root/usr/share/qemu" &&
+	cp /usr/share/qemu/kvmvapic.bin "$root/usr/share/qemu/"
 
 install -m 0755 "$here/init" "$root/init"
 install -m 0755 "$here/lab-tests.sh" "$root/lab/lab-tests.sh"
-cp "$here/kernel.config" "$root/lab/"
+cp "$here/kernel.config" "$here/lab-host.ini" "$root/lab/"
 
 # Firmware for the inner QEMUs: 64 KiB of hlt with "jmp $" at the reset
 # vector (0xffff0), so each inner vCPU thread spins at 100 % in TCG

@@ -280,14 +280,15 @@ main(int argc, char **argv)
         r = rv_host_journal_open(root, argv[2], &j, &err);
         if (r < 0)
             return report(err);
-        r = rv_host_smt_set(root, j, strcmp(argv[3], "on") == 0, &err);
-        if (r < 0)
+        int changed = rv_host_smt_set(root, j, strcmp(argv[3], "on") == 0, &err);
+
+        if (changed < 0)
             return report(err);
         r = rv_host_smt_state_read(root, &st, &err);
         if (r < 0)
             return report(err);
         s = rv_host_smt_state_format(&st);
-        printf("smt %s: %s; %s\n", argv[3], r ? "changed" : "already so", s);
+        printf("smt %s: %s; %s\n", argv[3], changed ? "changed" : "already so", s);
         return 0;
     }
     if (strcmp(cmd, "revert") == 0 && argc == 3) {
