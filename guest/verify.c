@@ -101,7 +101,11 @@ read_thread(RvRoot *root, int tid, ThreadInfo *ret, GError **error)
                             sp, tp);
     }
     t.comm = g_strndup(open_paren + 1, close_paren - open_paren - 1);
-    fields = g_strsplit(g_strstrip(g_strdup(close_paren + 1)), " ", -1);
+    {
+        g_autofree char *rest = g_strstrip(g_strdup(close_paren + 1));
+
+        fields = g_strsplit(rest, " ", -1);
+    }
     /* Fields after ')' start at field 3 (state): field N is fields[N-3]. */
     if (g_strv_length(fields) < 41 - 2) {
         thread_info_clear(&t);

@@ -217,7 +217,6 @@ test_cpio(void)
     rv_guest_cpio_add(c, "/dev", S_IFDIR | 0755, 0, 0, NULL, 0);
     rv_guest_cpio_add(c, "/dev/console", S_IFCHR | 0600, 5, 1, NULL, 0);
     a = rv_guest_cpio_finish(c);
-    g_steal_pointer(&c);
     g_assert_cmpuint(g_bytes_get_size(a) % 4, ==, 0);
     list = cpio_list(a, NULL);
     g_assert_cmpstr(list, ==, "bin\nbin/hello\nbin/sh\ndev\ndev/console\n");
