@@ -311,6 +311,14 @@ rv_guest_domain_xml_build(const RvGuestProfile *profile, const RvGuestPlacement 
         prop(n, "placement", "static");
     }
     add_cputune(dom, placement);
+    if (placement->has_numa_node) {
+        /* guest memory from the RT vCPUs' node only (formatdomain "NUMA
+         * Node Tuning"; kbase kvm-realtime: hugepages of that node) */
+        xmlNodePtr nt = child(dom, "numatune"), m = child(nt, "memory");
+
+        prop(m, "mode", "strict");
+        propf(m, "nodeset", "%u", placement->numa_node);
+    }
 
     os = child(dom, "os");
     n = text_child(os, "type", "hvm");

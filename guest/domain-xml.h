@@ -56,6 +56,8 @@ typedef struct {
  *
  * The domain holds: <vcpu placement='static'>; <cputune> with one vcpupin
  * per pinned vCPU, emulatorpin, one vcpusched per RT vCPU (fifo, priority);
+ * <numatune><memory mode='strict' nodeset='N'/> when the RT vCPUs sit on
+ * host NUMA node N of several;
  * <memory>/<currentMemory> in KiB; <memoryBacking> (hugepages [page size],
  * nosharepages, locked) as the profile asks; <os> with q35 and, for the
  * embedded image, <kernel>/<initrd>/<cmdline>

@@ -19,6 +19,7 @@ rv_guest_host_cpus_new(unsigned nr_cpu_ids)
 
     host->nr_cpu_ids = nr_cpu_ids;
     host->cores = g_array_new(FALSE, TRUE, sizeof(RvCpuSet));
+    host->groups = g_array_new(FALSE, TRUE, sizeof(RvCpuGroup));
     host->isolated_source = g_strdup("/sys/devices/system/cpu/isolated");
     return host;
 }
@@ -31,6 +32,8 @@ rv_guest_host_cpus_free(RvGuestHostCpus *host)
     g_free(host->isolated_source);
     if (host->cores)
         g_array_unref(host->cores);
+    if (host->groups)
+        g_array_unref(host->groups);
     g_free(host);
 }
 
@@ -80,6 +83,20 @@ rv_guest_host_cpus_from_topology(const RvTopology *topo, RvGuestHostCpus **ret)
         rv_cpuset_andnot(&t, &t, &seen);
         rv_cpuset_or(&seen, &seen, &t);
         rv_guest_host_cpus_add_core(host, &t);
+    }
+    /* locality groups: NUMA nodes where the source knows them, else packages */
+    {
+        bool nodes = topo->nodes && topo->nodes->len > 1;
+        const GArray *src = nodes ? topo->nodes : topo->packages;
+
+        host->groups_are_nodes = nodes;
+        for (guint i = 0; src && i < src->len; i++) {
+            RvCpuGroup g = g_array_index(src, RvCpuGroup, i);
+
+            rv_cpuset_and(&g.cpus, &g.cpus, &topo->online);
+            if (!rv_cpuset_is_empty(&g.cpus))
+                g_array_append_val(host->groups, g);
+        }
     }
     /* online CPUs of unknown core: each its own core */
     rv_cpuset_andnot(&seen, &topo->online, &seen);
@@ -180,6 +197,7 @@ rv_guest_placement_new(unsigned n_vcpus)
         p->vcpus[i].vcpu = i;
     p->threads_per_core = 1;
     p->notes = g_ptr_array_new_with_free_func(g_free);
+    p->has_numa_node = false;
     return p;
 }
 
@@ -225,19 +243,167 @@ typedef struct {
     bool whole;         /* every online thread is a candidate */
 } CoreCand;
 
+/* Why pick_rt() found no room. */
+typedef enum {
+    PICK_OK,
+    PICK_SHORT_CPUS,   /* fewer candidate CPUs than RT vCPUs */
+    PICK_SHORT_CORES,  /* enough CPUs, not enough suitable (whole / T-thread) cores */
+} PickResult;
+
+/*
+ * Picks host CPUs for the RT vCPUs among @candidates, in host core order:
+ * fills their cpusets, @p->rt_cpus, @p->idle_siblings and NOTEs.  On
+ * failure *ret_have is the number of candidate CPUs (PICK_SHORT_CPUS) or of
+ * suitable cores (PICK_SHORT_CORES), and *ret_split the threads that keep
+ * candidate cores from being whole; @p is then in an unspecified state.
+ */
+static PickResult
+pick_rt(const RvGuestProfile *profile, const RvGuestHostCpus *host, const RvCpuSet *candidates,
+        const RvCpuSet *kept_idle, unsigned need_cores, RvGuestPlacement *p,
+        unsigned *ret_have, RvCpuSet *ret_split)
+{
+    g_autoptr(GArray) cands = g_array_new(FALSE, TRUE, sizeof(CoreCand));
+    unsigned T = p->threads_per_core;
+    unsigned n_rt = rv_cpuset_count(&profile->rt_vcpus), n_usable = 0, have = 0;
+    bool idle = profile->host_sibling == RV_GUEST_SIBLING_IDLE;
+    RvCpuSet free_or_idle;
+
+    rv_cpuset_zero(ret_split);
+    rv_cpuset_or(&free_or_idle, candidates, kept_idle);
+    for (guint i = 0; i < host->cores->len; i++) {
+        const RvCpuSet *c = &g_array_index(host->cores, RvCpuSet, i);
+        RvCpuSet other;
+        CoreCand cc;
+
+        cc.threads = *c;
+        rv_cpuset_and(&cc.usable, c, candidates);
+        if (rv_cpuset_is_empty(&cc.usable))
+            continue;
+        rv_cpuset_andnot(&other, c, &free_or_idle);
+        cc.whole = rv_cpuset_is_empty(&other);
+        rv_cpuset_or(ret_split, ret_split, &other);
+        n_usable += rv_cpuset_count(&cc.usable);
+        if ((idle ? cc.whole : true) && rv_cpuset_count(&cc.usable) >= T)
+            have++;
+        g_array_append_val(cands, cc);
+    }
+    if (n_usable < n_rt) {
+        *ret_have = n_usable;
+        return PICK_SHORT_CPUS;
+    }
+
+    rv_cpuset_zero(&p->rt_cpus);
+    rv_cpuset_zero(&p->idle_siblings);
+    if (T == 1 && !idle) {
+        /* Pack RT vCPUs onto candidate threads, whole cores first. */
+        int vcpu = rv_cpuset_next(&profile->rt_vcpus, 0);
+
+        for (int pass = 0; pass < 2 && vcpu >= 0; pass++) {
+            for (guint i = 0; i < cands->len && vcpu >= 0; i++) {
+                const CoreCand *cc = &g_array_index(cands, CoreCand, i);
+
+                if (cc->whole != (pass == 0))
+                    continue;
+                rv_cpuset_foreach(cpu, &cc->usable) {
+                    if (vcpu < 0)
+                        break;
+                    rv_cpuset_zero(&p->vcpus[vcpu].cpuset);
+                    rv_cpuset_set(&p->vcpus[vcpu].cpuset, cpu);
+                    rv_cpuset_set(&p->rt_cpus, cpu);
+                    if (!cc->whole) {
+                        RvCpuSet other;
+                        g_autofree char *ol = NULL;
+
+                        rv_cpuset_andnot(&other, &cc->threads, candidates);
+                        ol = rv_host_cpulist_format(&other);
+                        add_note(p, "NOTE vCPU%d on CPU %d shares its core with non-isolated CPUs %s",
+                                 vcpu, cpu, ol);
+                    }
+                    vcpu = rv_cpuset_next(&profile->rt_vcpus, vcpu + 1);
+                }
+            }
+        }
+        return PICK_OK;
+    }
+
+    /* Whole host cores per guest core (T == 1: one RT vCPU per core with
+     * idle siblings; T > 1: the guest core's T vCPUs on T threads of one
+     * host core, guest SMT siblings = host SMT siblings). */
+    if (have < need_cores) {
+        *ret_have = have;
+        return PICK_SHORT_CORES;
+    }
+    for (unsigned k = 0, ci = 0; k < profile->vcpus / T; k++) {
+        const CoreCand *cc = NULL;
+        int cpu;
+
+        if (!rv_cpuset_isset(&profile->rt_vcpus, k * T))
+            continue;
+        for (; ci < cands->len; ci++) {
+            cc = &g_array_index(cands, CoreCand, ci);
+            if ((idle ? cc->whole : true) && rv_cpuset_count(&cc->usable) >= T)
+                break;
+        }
+        g_assert(ci < cands->len);
+        cc = &g_array_index(cands, CoreCand, ci++);
+        cpu = rv_cpuset_next(&cc->usable, 0);
+        for (unsigned t = 0; t < T; t++, cpu = rv_cpuset_next(&cc->usable, cpu + 1)) {
+            rv_cpuset_zero(&p->vcpus[k * T + t].cpuset);
+            rv_cpuset_set(&p->vcpus[k * T + t].cpuset, cpu);
+            rv_cpuset_set(&p->rt_cpus, cpu);
+        }
+        if (idle) {
+            RvCpuSet rest;
+
+            rv_cpuset_andnot(&rest, &cc->threads, &p->rt_cpus);
+            rv_cpuset_or(&p->idle_siblings, &p->idle_siblings, &rest);
+        } else if (!cc->whole) {
+            RvCpuSet other;
+            g_autofree char *ol = NULL;
+
+            rv_cpuset_andnot(&other, &cc->threads, candidates);
+            ol = rv_host_cpulist_format(&other);
+            add_note(p, "NOTE guest core %u shares its host core with non-isolated CPUs %s", k, ol);
+        }
+    }
+    return PICK_OK;
+}
+
+/* "node 1" / "package 1" / "nodes 0-1", for NOTEs. */
+static char *
+groups_spanned(const RvGuestHostCpus *host, const RvCpuSet *cpus, unsigned *ret_n)
+{
+    RvCpuSet ids;
+    g_autofree char *l = NULL;
+    unsigned n;
+
+    rv_cpuset_zero(&ids);
+    for (guint i = 0; i < host->groups->len; i++) {
+        const RvCpuGroup *g = &g_array_index(host->groups, RvCpuGroup, i);
+
+        if (g->id >= 0 && rv_cpuset_intersects(&g->cpus, cpus))
+            rv_cpuset_set(&ids, (unsigned) g->id);
+    }
+    n = rv_cpuset_count(&ids);
+    *ret_n = n;
+    l = rv_host_cpulist_format(&ids);
+    return g_strdup_printf("%s%s %s", host->groups_are_nodes ? "NUMA node" : "package",
+                           n == 1 ? "" : "s", l);
+}
+
 int
 rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
                RvGuestPlacement **ret, GError **error)
 {
     g_autoptr(RvGuestPlacement) p = NULL;
     g_autofree char *base = g_path_get_basename(profile->path ? profile->path : profile->name);
-    g_autoptr(GArray) cands = g_array_new(FALSE, TRUE, sizeof(CoreCand));
-    RvCpuSet candidates, housekeeping, nonrt_vcpus, all_vcpus, rt_taken, kept_idle, split_sib;
+    RvCpuSet candidates, housekeeping, nonrt_vcpus, all_vcpus, kept_idle, split_sib;
     unsigned n_rt = rv_cpuset_count(&profile->rt_vcpus);
     unsigned T = profile->threads_per_core ? profile->threads_per_core : 1;
     bool idle = profile->host_sibling == RV_GUEST_SIBLING_IDLE;
     bool fallback = false;
-    unsigned need_cores, n_whole = 0, n_usable_cpus = 0;
+    const RvCpuGroup *group = NULL;
+    unsigned need_cores, have = 0;
 
     rv_cpuset_zero(&all_vcpus);
     rv_cpuset_set_range(&all_vcpus, 0, profile->vcpus - 1);
@@ -280,28 +446,6 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
                             base, l);
     }
 
-    /* Candidate cores, host order; split_sib collects the threads that
-     * keep a candidate core from being whole (for the refusal message). */
-    rv_cpuset_zero(&split_sib);
-    for (guint i = 0; i < host->cores->len; i++) {
-        const RvCpuSet *c = &g_array_index(host->cores, RvCpuSet, i);
-        CoreCand cc;
-
-        RvCpuSet free_or_idle, other;
-
-        cc.threads = *c;
-        rv_cpuset_and(&cc.usable, c, &candidates);
-        if (rv_cpuset_is_empty(&cc.usable))
-            continue;
-        rv_cpuset_or(&free_or_idle, &candidates, &kept_idle);
-        rv_cpuset_andnot(&other, c, &free_or_idle);
-        cc.whole = rv_cpuset_is_empty(&other);
-        rv_cpuset_or(&split_sib, &split_sib, &other);
-        n_whole += cc.whole && rv_cpuset_count(&cc.usable) >= T;
-        n_usable_cpus += rv_cpuset_count(&cc.usable);
-        g_array_append_val(cands, cc);
-    }
-
     /* Guest cores: with T > 1 a guest core must be all RT or all non-RT. */
     need_cores = 0;
     for (unsigned k = 0; k < profile->vcpus / T; k++) {
@@ -320,68 +464,45 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         need_cores += !rv_cpuset_is_empty(&rt_in);
     }
 
-    if (n_usable_cpus < n_rt) {
-        g_autofree char *l = fmt_list(&candidates);
-        g_autofree char *res = NULL;
-        RvCpuSet r;
+    if (n_rt > 0) {
+        PickResult r = PICK_OK;
 
-        rv_cpuset_and(&r, &host->reserved, &host->isolated);
-        res = rv_host_cpulist_format(&r);
-        return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                            "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has %u (%s)%s%s%s",
-                            base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt), n_usable_cpus, l,
-                            *res ? "; " : "", *res ? res : "",
-                            *res ? " held by other guests" : "");
-    }
+        /* One NUMA node (or package) for all RT vCPUs when one can hold
+         * them: shared last-level cache and local memory (kbase
+         * kvm-realtime places the whole guest on one host node). */
+        for (guint i = 0; host->groups->len > 1 && i < host->groups->len; i++) {
+            const RvCpuGroup *g = &g_array_index(host->groups, RvCpuGroup, i);
+            g_autoptr(RvGuestPlacement) tryp = rv_guest_placement_new(profile->vcpus);
+            RvCpuSet cand_g, split_g;
+            unsigned have_g;
 
-    rv_cpuset_zero(&rt_taken);
-    rv_cpuset_zero(&p->idle_siblings);
-    if (T == 1 && !idle) {
-        /* Pack RT vCPUs onto candidate threads, whole cores first. */
-        unsigned v = 0;
-        int vcpu = rv_cpuset_next(&profile->rt_vcpus, 0);
-
-        for (int pass = 0; pass < 2 && vcpu >= 0; pass++) {
-            for (guint i = 0; i < cands->len && vcpu >= 0; i++) {
-                const CoreCand *cc = &g_array_index(cands, CoreCand, i);
-
-                if (cc->whole != (pass == 0))
-                    continue;
-                rv_cpuset_foreach(cpu, &cc->usable) {
-                    if (vcpu < 0)
-                        break;
-                    rv_cpuset_zero(&p->vcpus[vcpu].cpuset);
-                    rv_cpuset_set(&p->vcpus[vcpu].cpuset, cpu);
-                    rv_cpuset_set(&rt_taken, cpu);
-                    if (!cc->whole) {
-                        RvCpuSet other;
-                        g_autofree char *ol = NULL;
-
-                        rv_cpuset_andnot(&other, &cc->threads, &candidates);
-                        ol = rv_host_cpulist_format(&other);
-                        add_note(p, "NOTE vCPU%d on CPU %d shares its core with non-isolated CPUs %s",
-                                 vcpu, cpu, ol);
-                    }
-                    vcpu = rv_cpuset_next(&profile->rt_vcpus, vcpu + 1);
-                    v++;
-                }
+            rv_cpuset_and(&cand_g, &candidates, &g->cpus);
+            if (rv_cpuset_is_empty(&cand_g))
+                continue;
+            tryp->threads_per_core = T;
+            if (pick_rt(profile, host, &cand_g, &kept_idle, need_cores, tryp, &have_g, &split_g) == PICK_OK) {
+                rv_guest_placement_free(p);
+                p = g_steal_pointer(&tryp);
+                group = g;
+                break;
             }
         }
-        (void) v;
-    } else {
-        /* Whole host cores per guest core (T == 1: one RT vCPU per core
-         * with idle siblings; T > 1: the guest core's T vCPUs on T
-         * threads of one host core). */
-        guint ci = 0;
-        unsigned have = 0;
+        if (!group)
+            r = pick_rt(profile, host, &candidates, &kept_idle, need_cores, p, &have, &split_sib);
+        if (r == PICK_SHORT_CPUS) {
+            g_autofree char *l = fmt_list(&candidates);
+            g_autofree char *res = NULL;
+            RvCpuSet held;
 
-        for (guint i = 0; i < cands->len; i++) {
-            const CoreCand *cc = &g_array_index(cands, CoreCand, i);
-
-            if ((idle ? cc->whole : true) && rv_cpuset_count(&cc->usable) >= T)
-                have++;
+            rv_cpuset_and(&held, &host->reserved, &host->isolated);
+            res = rv_host_cpulist_format(&held);
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                                "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has %u (%s)%s%s%s",
+                                base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt), have, l,
+                                *res ? "; " : "", *res ? res : "",
+                                *res ? " held by other guests" : "");
         }
-        if (have < need_cores) {
+        if (r == PICK_SHORT_CORES) {
             g_autofree char *l = fmt_list(&candidates);
             g_autofree char *sl = rv_host_cpulist_format(&split_sib);
             g_autofree char *why = *sl && idle
@@ -397,41 +518,34 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
                                 base, need_cores, PL(need_cores), T, need_cores == 1 ? "s" : "", need_cores, PL(need_cores), T,
                                 idle ? " (whole cores, host_sibling = idle)" : "", have, l, why);
         }
-        for (unsigned k = 0; k < profile->vcpus / T; k++) {
-            const CoreCand *cc = NULL;
-            int cpu;
+        if (!group && host->groups->len > 1) {
+            unsigned n;
+            g_autofree char *span = groups_spanned(host, &p->rt_cpus, &n);
 
-            if (!rv_cpuset_isset(&profile->rt_vcpus, k * T))
-                continue;
-            for (; ci < cands->len; ci++) {
-                cc = &g_array_index(cands, CoreCand, ci);
-                if ((idle ? cc->whole : true) && rv_cpuset_count(&cc->usable) >= T)
-                    break;
-            }
-            g_assert(ci < cands->len);
-            cc = &g_array_index(cands, CoreCand, ci++);
-            cpu = rv_cpuset_next(&cc->usable, 0);
-            for (unsigned t = 0; t < T; t++, cpu = rv_cpuset_next(&cc->usable, cpu + 1)) {
-                rv_cpuset_zero(&p->vcpus[k * T + t].cpuset);
-                rv_cpuset_set(&p->vcpus[k * T + t].cpuset, cpu);
-                rv_cpuset_set(&rt_taken, cpu);
-            }
-            if (idle) {
-                RvCpuSet rest;
-
-                rv_cpuset_andnot(&rest, &cc->threads, &rt_taken);
-                rv_cpuset_or(&p->idle_siblings, &p->idle_siblings, &rest);
-            } else if (!cc->whole) {
-                RvCpuSet other;
-                g_autofree char *ol = NULL;
-
-                rv_cpuset_andnot(&other, &cc->threads, &candidates);
-                ol = rv_host_cpulist_format(&other);
-                add_note(p, "NOTE guest core %u shares its host core with non-isolated CPUs %s", k, ol);
-            }
+            if (n > 1)
+                add_note(p, "NOTE the RT vCPUs span %s: no single one has enough isolated CPUs", span);
         }
     }
-    p->rt_cpus = rt_taken;
+
+    /* Emulator threads and non-RT vCPUs near the RT vCPUs when that node
+     * has housekeeping CPUs (kbase: emulatorpin on the guest's node). */
+    if (group) {
+        RvCpuSet local;
+
+        rv_cpuset_and(&local, &housekeeping, &group->cpus);
+        if (!rv_cpuset_is_empty(&local)) {
+            housekeeping = local;
+        } else {
+            g_autofree char *hl = rv_host_cpulist_format(&housekeeping);
+
+            add_note(p, "NOTE %s %d of the RT vCPUs has no housekeeping CPU: emulator threads on CPUs %s",
+                     host->groups_are_nodes ? "NUMA node" : "package", group->id, hl);
+        }
+        if (host->groups_are_nodes && group->id >= 0) {
+            p->has_numa_node = true;
+            p->numa_node = (unsigned) group->id;
+        }
+    }
 
     rv_cpuset_foreach(vcpu, &profile->rt_vcpus) {
         RvGuestVcpuPlacement *vp = &p->vcpus[vcpu];
@@ -472,7 +586,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s: emulator CPUs %s: CPUs %s are not online", base, l, b);
         }
-        rv_cpuset_or(&bad, &rt_taken, &p->idle_siblings);
+        rv_cpuset_or(&bad, &p->rt_cpus, &p->idle_siblings);
         rv_cpuset_and(&bad, &bad, &profile->emulator_cpus);
         if (!rv_cpuset_is_empty(&bad)) {
             g_autofree char *b = rv_host_cpulist_format(&bad);

@@ -14,8 +14,11 @@
  *    of RT vCPUs lands on the threads of one host core (guest SMT siblings
  *    are host SMT siblings); a guest core mixing RT and non-RT vCPUs is
  *    refused;
+ *  - all RT vCPUs on one NUMA node (or package, where nodes are unknown)
+ *    when one can hold them, else spread with a NOTE; the first such node
+ *    in CPU order wins;
  *  - non-RT vCPUs and emulator threads float over the housekeeping CPUs
- *    (SCHED_OTHER);
+ *    (SCHED_OTHER), those of the RT vCPUs' node when it has any;
  *  - on a host with no isolated CPU, a profile with require_isolated = false
  *    still places: housekeeping = the first online core (the boot CPU's),
  *    RT candidates = the other online CPUs, with a NOTE per RT vCPU that its
@@ -62,6 +65,10 @@ typedef struct {
                              * profile rt-host.ini" */
     GArray *cores;          /* RvCpuSet per core: its ONLINE threads (SMT
                              * siblings), ordered by lowest CPU */
+    GArray *groups;         /* RvCpuGroup (host/topology.h): locality
+                             * groups, online CPUs only: NUMA nodes where
+                             * there are several, else packages; may be empty */
+    bool groups_are_nodes;
 } RvGuestHostCpus;
 
 RvGuestHostCpus *rv_guest_host_cpus_new(unsigned nr_cpu_ids);
@@ -134,6 +141,8 @@ typedef struct {
     RvCpuSet rt_cpus;            /* host CPUs taken by RT vCPUs */
     unsigned threads_per_core;   /* guest topology */
     GPtrArray *notes;            /* "NOTE ..." lines (char *), never NULL */
+    bool has_numa_node;          /* the RT vCPUs sit on one host NUMA node of several */
+    unsigned numa_node;          /* that node: guest memory comes from it */
 } RvGuestPlacement;
 
 /* An empty placement of @n_vcpus unpinned SCHED_OTHER vCPUs. */
