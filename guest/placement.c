@@ -470,7 +470,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         /* One NUMA node (or package) for all RT vCPUs when one can hold
          * them: shared last-level cache and local memory (kbase
          * kvm-realtime places the whole guest on one host node). */
-        for (guint i = 0; host->groups->len > 1 && i < host->groups->len; i++) {
+        for (guint i = 0; host->groups && host->groups->len > 1 && i < host->groups->len; i++) {
             const RvCpuGroup *g = &g_array_index(host->groups, RvCpuGroup, i);
             g_autoptr(RvGuestPlacement) tryp = rv_guest_placement_new(profile->vcpus);
             RvCpuSet cand_g, split_g;
@@ -518,7 +518,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
                                 base, need_cores, PL(need_cores), T, need_cores == 1 ? "s" : "", need_cores, PL(need_cores), T,
                                 idle ? " (whole cores, host_sibling = idle)" : "", have, l, why);
         }
-        if (!group && host->groups->len > 1) {
+        if (!group && host->groups && host->groups->len > 1) {
             unsigned n;
             g_autofree char *span = groups_spanned(host, &p->rt_cpus, &n);
 
