@@ -311,7 +311,7 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
     guint boot_tcg = opts->boot_timeout_ms ? opts->boot_timeout_ms : DEFAULT_BOOT_TCG_MS;
     guint boot_kvm = opts->boot_timeout_ms ? opts->boot_timeout_ms : DEFAULT_BOOT_KVM_MS;
     guint probe_ms = opts->kvm_probe_timeout_ms ? opts->kvm_probe_timeout_ms : DEFAULT_KVM_PROBE_MS;
-    bool try_kvm, try_tcg, probing = false;
+    bool try_kvm, try_tcg, probing = false, cache_tcg = false;
     gint64 t_start = g_get_monotonic_time();
     int r;
 
@@ -413,7 +413,7 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
             g_free(s->virt_reason);
             s->virt_reason = g_strdup_printf("kvm probe: the guest started under KVM but did "
                                              "not boot (%s): TCG", kerr->message);
-            probe_cache_write(cache_dir, key, "tcg", s->virt_reason);
+            cache_tcg = true;   /* once the same guest boots under TCG */
         } else {
             /* Did not start under KVM for another reason: try TCG, cache nothing. */
             g_free(s->virt_reason);
@@ -424,6 +424,10 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
         r = boot_once(s, opts, placement, RV_GUEST_VIRT_QEMU, boot_tcg, error);
         if (r < 0)
             return r;
+        /* Only now is "KVM hangs, TCG boots" a fact about this host rather
+         * than a broken image. */
+        if (cache_tcg)
+            probe_cache_write(cache_dir, key, "tcg", s->virt_reason);
         s->untrusted = true;
         g_ptr_array_add(s->findings,
                         g_strdup("virt=tcg: QEMU emulates the guest CPU (no working KVM); "

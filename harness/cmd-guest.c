@@ -325,7 +325,7 @@ int
 rv_cmd_guest_run(int argc, char **argv)
 {
     g_autofree char *arg_duration = NULL, *arg_virt = NULL, *arg_uri = NULL;
-    g_autofree char *arg_cache = NULL, *arg_raw = NULL;
+    g_autofree char *arg_cache = NULL, *arg_raw = NULL, *arg_name = NULL;
     gboolean arg_json = FALSE, arg_require_fifo = FALSE;
     GOptionEntry entries[] = {
         { "duration", 'd', 0, G_OPTION_ARG_STRING, &arg_duration,
@@ -338,6 +338,8 @@ rv_cmd_guest_run(int argc, char **argv)
           NULL },
         { "uri", 0, 0, G_OPTION_ARG_STRING, &arg_uri, "libvirt URI (default qemu:///system)", "URI" },
         { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &arg_cache, "Image cache directory", "DIR" },
+        { "name", 0, 0, G_OPTION_ARG_STRING, &arg_name,
+          "Domain name (default rtvirt-PROFILE-PID)", "NAME" },
         { "raw-output", 0, 0, G_OPTION_ARG_FILENAME, &arg_raw,
           "Also write cyclictest's raw output to FILE", "FILE" },
         { NULL },
@@ -391,6 +393,7 @@ rv_cmd_guest_run(int argc, char **argv)
     opts.profile = profile;
     opts.uri = arg_uri;
     opts.cache_dir = arg_cache;
+    opts.domain_name = arg_name;
     opts.allow_no_fifo = !arg_require_fifo;
     opts.cancellable = rv_harness_signals_cancellable();
 

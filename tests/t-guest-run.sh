@@ -29,7 +29,9 @@ fi
 
 echo "1..17"
 tmp=$(mktemp -d)
-leftover() { virsh -c qemu:///system list --name 2>/dev/null | grep -E '^rtvirt-rt-demo-' || true; }
+# Our own domain names: other rtvirt users on this host are left alone.
+dom=rtvirt-test-$$
+leftover() { virsh -c qemu:///system list --name 2>/dev/null | grep -E "^$dom-" || true; }
 cleanup() {
     # Never leave a VM: destroy any of ours that survived a failed run.
     for d in $(leftover); do virsh -c qemu:///system destroy "$d" >/dev/null 2>&1; done
@@ -56,7 +58,7 @@ check "--out holds a gzip initramfs and the kernel" \
     eval 'gzip -t "$tmp/img/initramfs.img" && [ -s "$tmp/img/vmlinuz" ]'
 
 # 6-15: guest run --json, for real
-"$rtvirt" guest run "$profile" --duration 2s --json --raw-output "$tmp/raw" \
+"$rtvirt" guest run "$profile" --name "$dom-json" --duration 2s --json --raw-output "$tmp/raw" \
     >"$tmp/run.json" 2>"$tmp/run.err"; rc=$?
 check "guest run --json exits 0 or 1 (got $rc: $(tail -1 "$tmp/run.err"))" \
     eval '[ $rc -eq 0 ] || [ $rc -eq 1 ]'
@@ -104,14 +106,14 @@ check "vCPUs without FIFO (RT-group trap) show as a scheduler FAIL, never silent
 check "--raw-output holds cyclictest's histogram" grep -q "^# Max Latencies:" "$tmp/raw"
 
 # 16: text output
-"$rtvirt" guest run "$profile" --duration 1s >"$tmp/run.txt" 2>"$tmp/run2.err"; rc2=$?
+"$rtvirt" guest run "$profile" --name "$dom-text" --duration 1s >"$tmp/run.txt" 2>"$tmp/run2.err"; rc2=$?
 check "text output: virt=, verification, per-vCPU table with percentiles, result (exit $rc2)" \
     eval '{ [ $rc2 -eq 0 ] || [ $rc2 -eq 1 ]; } &&
-          grep -Eq "^guest .* virt=(kvm|tcg)$" "$tmp/run.txt" &&
+          grep -Eq "^guest +rt-demo \(domain $dom-text\) virt=(kvm|tcg)$" "$tmp/run.txt" &&
           grep -q "^verification " "$tmp/run.txt" &&
           grep -Eq "^  vCPU +thread +samples +min +avg +max +p50 +p90 +p99 " "$tmp/run.txt" &&
           grep -Eq "^  1 +0 +[0-9]+ " "$tmp/run.txt" &&
           grep -Eq "^result +(TRUSTED|UNTRUSTED).* virt=(kvm|tcg)$" "$tmp/run.txt"'
 
 # 17: nothing left running
-check "no rtvirt-rt-demo domain left running" [ -z "$(leftover)" ]
+check "no $dom-* domain left running" [ -z "$(leftover)" ]
