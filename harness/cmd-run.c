@@ -476,6 +476,7 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
     test_kill_point("applied");
 
     if (rv_host_snapshot_take(c->root, &before, &local) < 0) {
+        rv_harness_progress_clear(c->progress);
         rv_log_warn("%s", local->message);
         g_clear_error(&local);
     }
@@ -512,10 +513,12 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
             text = json_generator_to_data(gen, NULL);
             name = g_strdup_printf("%s-r%02u-host-counters.json", run->cell_name, run->round + 1);
             g_strdelimit(name, "@", '-');
-            if (rv_result_store_write_raw(c->store, name, text, strlen(text), &rel, &derr) == 0)
+            if (rv_result_store_write_raw(c->store, name, text, strlen(text), &rel, &derr) == 0) {
                 rv_result_store_record_add_raw(rec, rel);
-            else
+            } else {
+                rv_harness_progress_clear(c->progress);
                 rv_log_warn("%s", derr->message);
+            }
             /* totals over all CPUs: the per-CPU split is in details */
             for (guint i = 0; i < G_N_ELEMENTS(srcs); i++) {
                 JsonObject *t = json_object_get_object_member(o, srcs[i]);
@@ -535,6 +538,7 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
             rv_result_store_record_set_times(rec, started, NULL);
             rv_result_store_add_record(c->store, g_steal_pointer(&rec));
         } else {
+            rv_harness_progress_clear(c->progress);
             rv_log_warn("%s", derr->message);
         }
     }

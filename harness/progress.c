@@ -211,3 +211,13 @@ rv_harness_progress_end(RvProgress *p, const char *status, bool timed)
     p->done = MIN(p->done + 1, p->total);
     g_mutex_unlock(&p->lock);
 }
+
+void
+rv_harness_progress_clear(RvProgress *p)
+{
+    if (!p)
+        return;
+    g_mutex_lock(&p->lock);
+    clear_line_locked(p);
+    g_mutex_unlock(&p->lock);
+}

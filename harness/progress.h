@@ -45,5 +45,9 @@ void rv_harness_progress_phase(RvProgress *p, const char *phase, guint64 phase_u
  * @timed: whether it took wall time that should feed the ETA. */
 void rv_harness_progress_end(RvProgress *p, const char *status, bool timed);
 
+/* Clears the live line so that a log line can be printed on its own; the
+ * next tick draws it again.  No-op for plain log lines. */
+void rv_harness_progress_clear(RvProgress *p);
+
 /* "1h02m", "3m05s", "42s": @us rounded to seconds. Transfer full. */
 char *rv_harness_progress_format_eta(guint64 us);

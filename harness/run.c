@@ -481,10 +481,12 @@ record_cyclictest(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
 
         g_strdelimit(name, "@", '-');
         if (rv_result_store_write_raw(rep->store, name, g->res.out, g->res.out_len, &rel,
-                                      &perr) == 0)
+                                      &perr) == 0) {
             rv_result_store_record_add_raw(rec, rel);
-        else
+        } else {
+            rv_harness_progress_clear(rep->progress);
             rv_log_warn("%s", perr->message);
+        }
         g_clear_error(&perr);
         if (g->res.exit_status != 0) {
             g_autofree char *err1 = g_strndup(g->res.err ? g->res.err : "", 200);
@@ -668,10 +670,12 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
             if (!env->virt_known) {
                 env->virt_known = true;
                 env->virt = g->session->virt;
-                if (env->virt != RV_GUEST_VIRT_KVM)
+                if (env->virt != RV_GUEST_VIRT_KVM) {
+                    rv_harness_progress_clear(rep->progress);
                     rv_log_warn("Guests run under TCG (virt=tcg): %s; their latencies are no "
                                 "real-time results",
                                 g->session->virt_reason ? g->session->virt_reason : "no KVM");
+                }
             }
             env->boot_estimate_us = (guint64) (g_get_monotonic_time() - t0);
         }
@@ -679,6 +683,7 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
         if (g->session->verification)
             g->qemu_pid = g->session->verification->qemu_pid;
         if (rv_guest_libvirt_vcpu_tids(g->session->dom, &g->vcpu_tids, &err) < 0) {
+            rv_harness_progress_clear(rep->progress);
             rv_log_warn("guest %s: vCPU threads unknown: %s", g->mg->name, err->message);
             g_clear_error(&err);
         }
