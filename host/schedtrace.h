@@ -128,7 +128,10 @@ typedef struct RvSchedTrace RvSchedTrace;
 /**
  * rv_host_schedtrace_start:
  * @root: the live host (tracefs files written through it)
- * @buffer_kb: per-CPU ring buffer size in KiB (0 keeps the current one)
+ * @buffer_kb: per-CPU ring buffer size in KiB (0 keeps the current one;
+ *             the kernel rounds a written size up to whole 4080-byte
+ *             data pages, so the restored size may read 2 KiB more, e.g.
+ *             1408 -> 1410)
  * @ret: (out): the recording
  * @error: (optional): RV_ERROR_UNSUPPORTED when no tracefs with
  *         events/sched/sched_switch is mounted ("mount -t tracefs nodev
