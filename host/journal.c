@@ -135,6 +135,45 @@ rv_host_journal_normalize_value(const char *raw)
     return g_steal_pointer(&s);
 }
 
+/* "always [madvise] never" + "never" -> "always madvise [never]\n"; NULL
+ * when @raw is no choice list holding @value. */
+static char *
+choice_shown(const char *raw, const char *value)
+{
+    g_autofree char *norm = rv_host_journal_normalize_value(raw);
+    g_autofree char *stripped = g_strstrip(g_strdup(raw));
+    g_auto(GStrv) words = NULL;
+    GString *out;
+    bool found = false;
+
+    if (strcmp(norm, stripped) == 0)
+        return NULL;   /* no [selection]: not a choice list */
+    words = g_strsplit(stripped, " ", -1);
+    out = g_string_new(NULL);
+    for (char **w = words; *w; w++) {
+        g_autofree char *bare = g_strdup(*w);
+
+        if (bare[0] == '[' && bare[strlen(bare) - 1] == ']') {
+            memmove(bare, bare + 1, strlen(bare));
+            bare[strlen(bare) - 1] = '\0';
+        }
+        if (out->len)
+            g_string_append_c(out, ' ');
+        if (strcmp(bare, value) == 0) {
+            found = true;
+            g_string_append_printf(out, "[%s]", bare);
+        } else {
+            g_string_append(out, bare);
+        }
+    }
+    g_string_append_c(out, '\n');
+    if (!found) {
+        g_string_free(out, TRUE);
+        return NULL;
+    }
+    return g_string_free(out, FALSE);
+}
+
 int
 rv_host_journal_pid_starttime(RvRoot *root, pid_t pid, guint64 *ret_starttime)
 {
@@ -646,6 +685,7 @@ rv_host_journal_set_value(RvJournal *j, const char *path, const char *value, GEr
 {
     g_autofree char *raw = NULL;
     g_autofree char *current = NULL;
+    g_autofree char *shown = NULL;
     gssize n;
     int r;
 
@@ -655,6 +695,10 @@ rv_host_journal_set_value(RvJournal *j, const char *path, const char *value, GEr
     current = rv_host_journal_normalize_value(raw);
     if (strcmp(current, value) == 0)
         return 0;
+    /* a fixture file standing for a choice attribute is written the way
+     * the kernel shows it afterwards: "always madvise [never]" */
+    if (!rv_host_root_is_live(j->root))
+        shown = choice_shown(raw, value);
     if (!rv_host_journal_has_path(j, path)) {
         Entry *e = g_new0(Entry, 1);
 
@@ -666,7 +710,7 @@ rv_host_journal_set_value(RvJournal *j, const char *path, const char *value, GEr
         if (r < 0)
             return r;
     }
-    r = rv_host_root_write(j->root, path, value, error);
+    r = rv_host_root_write(j->root, path, shown ? shown : value, error);
     if (r < 0)
         return r;
     journal_note_change();

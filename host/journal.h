@@ -96,7 +96,9 @@ bool rv_host_journal_has_path(const RvJournal *journal, const char *path);
  * Otherwise records the old value (first original per path only), fsync()s
  * the journal, then writes @value.  A "choice" attribute that reads as
  * "always [madvise] never" (THP, block scheduler) is restored to the
- * bracketed word.
+ * bracketed word.  On a fixture root (regular files) such an attribute is
+ * written the way the kernel would show it afterwards ("always madvise
+ * [never]"), and restored byte for byte.
  *
  * Returns: 1 when the value was changed, 0 when it already was @value, or
  * -errno.
