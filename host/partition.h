@@ -49,6 +49,7 @@ typedef struct {
                               * housekeeping: SMT sibling of CPU 0" */
 } RvHostPartition;
 
+/* Frees a partition; accepts NULL. */
 void rv_host_partition_free(RvHostPartition *part);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvHostPartition, rv_host_partition_free)
 

@@ -68,6 +68,7 @@ typedef struct {
     bool dry_run;
 } RvTuneReport;
 
+/* Frees a report; accepts NULL. */
 void rv_host_tune_report_free(RvTuneReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvTuneReport, rv_host_tune_report_free)
 

@@ -92,6 +92,11 @@ snap_kthreads >"$tmp/kthreads.before"
 
 "$RTVIRT" host apply --journal "$J" "$PROFILE" >"$tmp/apply.out" 2>&1
 rc=$?
+if [ $rc -eq 2 ] && grep -q "holds" "$tmp/apply.out"; then
+    # a run started between the lock probe and apply: nothing was changed
+    echo "1..0 # SKIP $(grep holds "$tmp/apply.out" | head -1)"
+    exit 0
+fi
 sed 's/^/# apply: /' "$tmp/apply.out" | grep -v ' already ' | head -60
 check '[ $rc -eq 0 ] || [ $rc -eq 1 ]' "host apply ran (rc=$rc)"
 check '! grep -q "^failed " "$tmp/apply.out"' "no knob failed"
