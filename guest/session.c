@@ -15,6 +15,7 @@
 
 #include "guest/libvirt.h"
 #include "guest/session.h"
+#include "host/state.h"
 #include "util/error.h"
 
 #define DEFAULT_BOOT_TCG_MS 120000
@@ -435,6 +436,21 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
     }
 
     s->ready_ms = (guint64) ((g_get_monotonic_time() - t_start) / 1000);
+    if (s->fifo_dropped) {
+        /* Cross-check the cause with the host inspector (host/state.h). */
+        g_autoptr(RvHostState) st = NULL;
+        g_autoptr(GError) ignored = NULL;
+
+        if (rv_host_state_load(root, 0, &st, &ignored) == 0 && st->rt_group_trap == RV_TRI_YES)
+            g_ptr_array_add(s->findings,
+                            g_strdup_printf("host state confirms the RT-group trap: cgroup v1 cpu "
+                                            "hierarchy at %s with CONFIG_RT_GROUP_SCHED, machine "
+                                            "group cpu.rt_runtime_us = %s",
+                                            st->cgroup_v1_cpu_mount ? st->cgroup_v1_cpu_mount : "?",
+                                            st->machine_rt_runtime_us.known
+                                                ? (st->machine_rt_runtime_us.value == 0 ? "0" : "non-zero")
+                                                : "unknown"));
+    }
     r = verify(s, opts->profile, root, error);
     if (r < 0)
         return r;   /* s is freed: the domain is destroyed */
