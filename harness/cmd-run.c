@@ -52,6 +52,7 @@ static char *arg_duration = NULL;
 static char *arg_warmup = NULL;
 static int arg_repetitions = -1;   /* -1: the matrix's */
 static gboolean arg_plan_only = FALSE;
+static int arg_wait_lock = 0;
 static gboolean arg_verbose = FALSE;
 
 /* Test hook: RV_TEST_KILL_AT=PHASE[:N] raises SIGKILL the N-th time (default
@@ -632,6 +633,9 @@ rv_cmd_run(int argc, char **argv)
           "Warm-up time per repetition (overrides [main] warmup)", "TIME" },
         { "repetitions", 0, 0, G_OPTION_ARG_INT, &arg_repetitions,
           "Repetitions per scenario (overrides [main] repetitions)", "N" },
+        { "wait-lock", 0, 0, G_OPTION_ARG_INT, &arg_wait_lock,
+          "Wait up to SECONDS for another rtvirt run on this host to end (default: refuse)",
+          "SECONDS" },
         { "plan", 0, 0, G_OPTION_ARG_NONE, &arg_plan_only,
           "Validate, print the plan and the skip reasons, change nothing", NULL },
         { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
@@ -721,7 +725,17 @@ rv_cmd_run(int argc, char **argv)
 
     if (!arg_plan_only) {
         /* 2. one run per host; from here on the host may change */
-        if (rv_harness_lock_acquire(NULL, &lock, &err) < 0)
+        if (arg_wait_lock < 0) {
+            rv_error_set(&err, RV_ERROR_INVALID, EINVAL, "--wait-lock %d: expected seconds >= 0",
+                         arg_wait_lock);
+            goto fail;
+        }
+        if (arg_wait_lock > 0) {
+            /* Ctrl-C must end the wait */
+            rv_harness_signals_install();
+        }
+        if (rv_harness_lock_acquire_wait(NULL, (guint) arg_wait_lock,
+                                         rv_harness_signals_cancellable(), &lock, &err) < 0)
             goto fail;
         test_kill_point("locked");
     }

@@ -73,3 +73,25 @@ rv_harness_lock_release(RvLock *lock)
     g_free(lock->path);
     g_free(lock);
 }
+
+int
+rv_harness_lock_acquire_wait(const char *path, guint timeout_s, GCancellable *cancellable,
+                             RvLock **ret, GError **error)
+{
+    gint64 end = g_get_monotonic_time() + (gint64) timeout_s * G_USEC_PER_SEC;
+
+    for (;;) {
+        g_autoptr(GError) local = NULL;
+        int r = rv_harness_lock_acquire(path, ret, &local);
+
+        if (r != -EBUSY || g_get_monotonic_time() >= end) {
+            if (r < 0)
+                g_propagate_error(error, g_steal_pointer(&local));
+            return r;
+        }
+        if (g_cancellable_is_cancelled(cancellable))
+            return rv_error_set(error, RV_ERROR_FAILED, ECANCELED,
+                                "Cancelled while waiting for the host lock: %s", local->message);
+        g_usleep(G_USEC_PER_SEC);
+    }
+}

@@ -9,7 +9,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #define RV_HARNESS_LOCK_DEFAULT "/run/rtvirt.lock"
 
@@ -27,6 +27,20 @@ typedef struct RvLock RvLock;
  */
 int rv_harness_lock_acquire(const char *path, RvLock **ret,
                             GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_harness_lock_acquire_wait:
+ * @timeout_s: how long to wait for another run to end, in seconds (0: do
+ *             not wait, as rv_harness_lock_acquire())
+ * @cancellable: (nullable): stops the wait
+ *
+ * As rv_harness_lock_acquire(), retrying once a second while another
+ * process holds the lock.
+ *
+ * Returns: 0, -EBUSY when still held after @timeout_s, -ECANCELED, -errno.
+ */
+int rv_harness_lock_acquire_wait(const char *path, guint timeout_s, GCancellable *cancellable,
+                                 RvLock **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /* Releases the lock (the file stays; an empty file is not a lock). */
 void rv_harness_lock_release(RvLock *lock);

@@ -445,6 +445,23 @@ cyclictest_argv(const RvMatrix *m, const RvGuestProfile *p)
     return rv_guest_profile_cyclictest_argv(&tmp, m->duration_us);
 }
 
+/* Test hooks for tests/t-run-faults.sh, real guests misbehaving on cue:
+ * RV_TEST_GUEST_HANG=CELL runs a command that never ends instead of
+ * cyclictest in the RT guests of that cell (the timeout must end it);
+ * RV_TEST_GUEST_GARBAGE=CELL one that prints a cyclictest-looking line
+ * and random bytes (the parser must reject it). */
+static char **
+test_guest_argv(const char *cell)
+{
+    if (g_strcmp0(g_getenv("RV_TEST_GUEST_HANG"), cell) == 0)
+        return g_strdupv((char *[]) { "sleep", "100000", NULL });
+    if (g_strcmp0(g_getenv("RV_TEST_GUEST_GARBAGE"), cell) == 0)
+        return g_strdupv((char *[]) { "sh", "-c",
+                                      "echo 'T: 0 ( 123) P:95 I:1000 C: garbage Min: x'; "
+                                      "head -c 4096 /dev/urandom", NULL });
+    return NULL;
+}
+
 static void
 note_failure(RvRunRepetition *rep, const char *why)
 {
@@ -618,7 +635,10 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
     HostJob host = { 0 };
     GThread *host_th = NULL;
     g_autofree char *host_skip = NULL;
-    guint boot_timeout_ms = (guint) MIN(m->timeout_us / 1000, (guint64) G_MAXUINT);
+    /* booting under TCG on a loaded host takes minutes: the matrix's
+     * timeout bounds the workloads, boots get at least 3 minutes */
+    guint boot_timeout_ms = (guint) MIN(MAX(m->timeout_us / 1000, (guint64) 180000),
+                                        (guint64) G_MAXUINT);
     bool cancelled = false;
 
 
@@ -712,7 +732,9 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
             } else {
                 if (g->mg->workload != RV_MATRIX_WORKLOAD_CYCLICTEST)
                     continue;
-                g->argv = cyclictest_argv(m, g->profile);
+                g->argv = test_guest_argv(rep->cell);
+                if (!g->argv)
+                    g->argv = cyclictest_argv(m, g->profile);
                 g->delay_us = m->warmup_us;
             }
             g->timeout_ms = (guint) MIN(m->timeout_us / 1000, (guint64) G_MAXUINT);

@@ -39,9 +39,9 @@ snapshot >"$tmp/before"
 
 # A second run while the first holds the lock is refused (exit 2), before
 # it changes anything.
-"$rtvirt" run --out "$tmp/results" "$top/profiles/matrix/ci.ini" >"$tmp/out" 2>"$tmp/err" &
+"$rtvirt" run --wait-lock 1800 --out "$tmp/results" "$top/profiles/matrix/ci.ini" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 1 300); do grep -q "Run 1/4" "$tmp/err" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 1 18000); do grep -q "Run 1/4" "$tmp/err" 2>/dev/null && break; sleep 0.1; done
 "$rtvirt" run --out "$tmp/results2" "$top/profiles/matrix/ci.ini" >/dev/null 2>"$tmp/err2"; rc2=$?
 check "a second run is refused while one runs: exit 2 ($(cat "$tmp/err2"))" \
     eval '[ $rc2 -eq 2 ] && grep -q "Another rtvirt run (pid $pid)" "$tmp/err2" && [ ! -e "$tmp/results2" ]'
