@@ -548,6 +548,7 @@ check_cpulist_arg(Ctx *c, const char *name, const RvCmdlineCpus *arg, bool wante
     g_autofree char *expect = g_strdup_printf("%s=%s%s", name, want_prefix ? want_prefix : "", w);
     g_autofree char *found = arg->present ? g_strdup_printf("%s=%s", name, arg->value ? arg->value : "")
                                           : NULL;
+    RvCpuSet eff_on, want_on;
 
     if (!wanted)
         return;
@@ -564,7 +565,11 @@ check_cpulist_arg(Ctx *c, const char *name, const RvCmdlineCpus *arg, bool wante
             arg->note ? arg->note : "invalid cpulist");
         return;
     }
-    if (!rv_cpuset_equal(&arg->effective, want)) {
+    /* compared on online CPUs: the kernel keeps known-offline CPUs in the
+     * lists (host bootargs writes whole cores, offline threads included) */
+    rv_cpuset_and(&eff_on, &arg->effective, &c->topo->online);
+    rv_cpuset_and(&want_on, want, &c->topo->online);
+    if (!rv_cpuset_equal(&eff_on, &want_on)) {
         g_autofree char *a = fmt_cpus(&arg->effective);
         add(c, RV_CHECK_FAIL, "bootarg.mismatch", want, expect, found,
             "rtvirt host bootargs PROFILE --install, then reboot",
@@ -1392,6 +1397,8 @@ rv_host_check_run(RvRoot *root, const RvHostProfile *profile, RvCheckReport **re
         rv_cpuset_or(&c.iso_actual, &c.iso_actual, &st->nohz_full.set);
         c.iso_actual_known = true;
     }
+    /* offline CPUs may stay listed; nothing runs there */
+    rv_cpuset_and(&c.iso_actual, &c.iso_actual, &topo->online);
 
     check_partition(&c);
     check_smt(&c);
