@@ -5,7 +5,7 @@
  * Finding ids (stable; FAIL/WARN/NOTE/PASS depends on the case):
  *   partition.plan  partition.invalid  partition.housekeeping-cores
  *   isolation.none  isolation.mismatch  isolation.sibling-housekeeping
- *   isolation.smt-clean  isolation.unknown
+ *   isolation.smt-clean  isolation.unknown  isolation.stray-tasks
  *   smt.absent  smt.active  smt.off  smt.nosmt-missing  smt.idle-siblings  smt.shared-cores
  *   coresched.available  coresched.no-smt  coresched.unavailable  coresched.unknown
  *   cmdline.unknown  cmdline.problem
@@ -874,6 +874,44 @@ check_irqs(Ctx *c)
     }
 }
 
+/* User threads that last ran on an isolated CPU although their affinity
+ * also allows housekeeping CPUs: not placed there on purpose (a vCPU pinned
+ * to isolated CPUs is), so the isolation leaks (tuned realtime's
+ * [scheduler] isolated_cores moves them off). */
+static void
+check_stray_tasks(Ctx *c)
+{
+    g_autoptr(GArray) ts = NULL;
+    g_autoptr(GString) list = g_string_new(NULL);
+    RvCpuSet hit;
+    unsigned n = 0;
+
+    if (rv_cpuset_is_empty(&c->iso_actual))
+        return;
+    if (rv_host_tasks_on_cpus(c->root, &c->iso_actual, &ts, NULL) < 0)
+        return;
+    rv_cpuset_zero(&hit);
+    for (guint i = 0; i < ts->len; i++) {
+        const RvTask *t = &g_array_index(ts, RvTask, i);
+
+        if (t->kthread || (t->has_affinity && rv_cpuset_is_subset(&t->affinity, &c->iso_actual)))
+            continue;
+        n++;
+        rv_cpuset_set(&hit, t->last_cpu);
+        if (n <= 8)
+            g_string_append_printf(list, "%s%s(%d) on CPU %d", list->len ? ", " : "", t->comm,
+                                   t->pid, t->last_cpu);
+    }
+    if (n) {
+        g_autofree char *h = fmt_cpus(&hit);
+        add(c, RV_CHECK_WARN, "isolation.stray-tasks", &hit, NULL, list->str,
+            "restrict their affinity to housekeeping CPUs (taskset -a -p), or boot with "
+            "isolcpus= (domain) so the scheduler does not place them there",
+            "%u user thread(s) last ran on isolated CPUs %s though their affinity also allows "
+            "housekeeping CPUs: %s%s", n, h, list->str, n > 8 ? ", ..." : "");
+    }
+}
+
 /* ---- kernel, RT group, runtime knobs ----------------------------------- */
 
 static void
@@ -1405,6 +1443,7 @@ rv_host_check_run(RvRoot *root, const RvHostProfile *profile, RvCheckReport **re
     check_coresched(&c);
     check_bootargs(&c);
     check_irqs(&c);
+    check_stray_tasks(&c);
     check_kernel(&c);
     check_rtgroup(&c);
     check_runtime(&c);
