@@ -332,7 +332,8 @@ rv_cmd_guest_run(int argc, char **argv)
           "cyclictest run length (default: the profile's [cyclictest] duration)", "30s" },
         { "json", 0, 0, G_OPTION_ARG_NONE, &arg_json, "Print the result as JSON", NULL },
         { "virt", 0, 0, G_OPTION_ARG_STRING, &arg_virt,
-          "auto (kvm where a guest really boots, else TCG), kvm or tcg", "auto" },
+          "auto (kvm where a guest really boots, else TCG), kvm or tcg (default: $RTVIRT_VIRT or auto)",
+          "auto" },
         { "require-fifo", 0, 0, G_OPTION_ARG_NONE, &arg_require_fifo,
           "Fail when libvirt cannot give vCPUs SCHED_FIFO (default: run without, marked untrusted)",
           NULL },
@@ -373,6 +374,8 @@ rv_cmd_guest_run(int argc, char **argv)
                      arg_duration);
         return RV_EXIT_ERROR;
     }
+    if (!arg_virt && g_getenv("RTVIRT_VIRT") && *g_getenv("RTVIRT_VIRT"))
+        arg_virt = g_strdup(g_getenv("RTVIRT_VIRT"));   /* as `rtvirt run` */
     if (!arg_virt || strcmp(arg_virt, "auto") == 0)
         opts.virt = RV_GUEST_VIRT_REQUEST_AUTO;
     else if (strcmp(arg_virt, "kvm") == 0)
