@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "guest/agent.h"
 #include "guest/domain-xml.h"
@@ -27,6 +28,8 @@
 #include "host/coresched.h"
 #include "host/profile.h"
 #include "results/cyclictest.h"
+#include "results/histogram.h"
+#include "results/pert.h"
 #include "util/error.h"
 #include "util/runner.h"
 
@@ -588,11 +591,122 @@ host_thread(gpointer data)
     return NULL;
 }
 
+/* `rtvirt pert` (harness/cmd-pert.c) on one host CPU: this same binary,
+ * run as a program so that the spin loop owns its CPU. */
+typedef struct {
+    RvRunRepetition *rep;
+    int cpu;
+    char *json_path;
+    RvRunResult res;
+    GError *error;
+    GThread *thread;
+    GDateTime *t_start, *t_end;
+} PertJob;
+
+static gpointer
+pert_thread(gpointer data)
+{
+    PertJob *j = data;
+    const RvMatrix *m = j->rep->matrix;
+    g_autoptr(RvRunner) runner = rv_runner_new(false);
+    g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+    g_autofree char *cpu = g_strdup_printf("%d", j->cpu);
+    g_autofree char *dur = g_strdup_printf("%" G_GUINT64_FORMAT "ms", m->duration_us / 1000);
+    const char *argv[] = { self ? self : "rtvirt", "pert", "--cpu", cpu, "--duration", dur,
+                           "--json", j->json_path, NULL };
+
+    if (!sleep_cancellable(m->warmup_us, j->rep->cancellable))
+        return NULL;
+    j->t_start = g_date_time_new_now_utc();
+    if (rv_runner_run(runner, argv, NULL, (guint) (m->timeout_us / 1000), RUN_MAX_OUTPUT,
+                      &j->res, &j->error) < 0) {
+        /* error says why */
+    }
+    j->t_end = g_date_time_new_now_utc();
+    return NULL;
+}
+
+/* One record per CPU: workload "pert", target "host:cpuN", the summary of
+ * the probe's JSON (count, max, mean, stolen time, overhead) and its
+ * histogram of perturbation lengths. */
+static void
+record_pert(RvRunRepetition *rep, PertJob *j)
+{
+    g_autofree char *target = g_strdup_printf("host:cpu%d", j->cpu);
+    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(rep->cell, rep->repetition,
+                                                              "pert", target);
+    g_autofree char *why = NULL, *text = NULL;
+    gsize len = 0;
+    g_autoptr(GError) err = NULL;
+
+    rv_result_store_record_set_times(rec, j->t_start, j->t_end);
+    if (j->error) {
+        why = g_strdup_printf("rtvirt pert on CPU %d: %s", j->cpu, j->error->message);
+    } else if (j->res.exit_status != 0) {
+        why = g_strdup_printf("rtvirt pert on CPU %d exited with status %d: %.200s", j->cpu,
+                              j->res.exit_status, j->res.err ? j->res.err : "");
+    } else if (!g_file_get_contents(j->json_path, &text, &len, &err)) {
+        why = g_strdup_printf("rtvirt pert on CPU %d wrote no JSON: %s", j->cpu, err->message);
+    } else {
+        g_autoptr(JsonParser) parser = json_parser_new();
+        g_autofree char *name = g_strdup_printf("%s-r%02u-host-cpu%d-pert.json", rep->cell,
+                                                rep->repetition, j->cpu);
+        g_autofree char *rel = NULL;
+        JsonObject *root, *sum;
+
+        g_strdelimit(name, "@", '-');
+        if (rv_result_store_write_raw(rep->store, name, text, len, &rel, NULL) == 0)
+            rv_result_store_record_add_raw(rec, rel);
+        if (!json_parser_load_from_data(parser, text, (gssize) len, &err) ||
+            !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser)) ||
+            !(root = json_node_get_object(json_parser_get_root(parser))) ||
+            !json_object_has_member(root, "summary") ||
+            !(sum = json_object_get_object_member(root, "summary"))) {
+            why = g_strdup_printf("rtvirt pert JSON of CPU %d unreadable: %s", j->cpu,
+                                  err ? err->message : "no \"summary\" object");
+        } else {
+            static const struct { const char *key, *metric, *unit; } m[] = {
+                { "count", "count", "count" }, { "max_us", "max_us", "us" },
+                { "avg_us", "avg_us", "us" }, { "sum_us", "stolen_us", "us" },
+                { "overhead_pct", "overhead_pct", "%" },
+            };
+            for (guint i = 0; i < G_N_ELEMENTS(m); i++)
+                if (json_object_has_member(sum, m[i].key))
+                    rv_result_store_record_add_metric(rec, m[i].metric,
+                                                      json_object_get_double_member(sum, m[i].key),
+                                                      m[i].unit);
+            if (json_object_has_member(sum, "histogram_us")) {
+                JsonArray *a = json_object_get_array_member(sum, "histogram_us");
+                g_autoptr(RvHistogram) h = rv_result_histogram_new(RV_PERT_HIST_US);
+
+                for (guint i = 0; a && i < json_array_get_length(a); i++) {
+                    JsonArray *pair = json_array_get_array_element(a, i);
+
+                    if (pair && json_array_get_length(pair) == 2)
+                        rv_result_histogram_add(h, (guint64) json_array_get_int_element(pair, 0),
+                                                (guint64) json_array_get_int_element(pair, 1));
+                }
+                if (json_object_has_member(sum, "overflows"))
+                    h->overflows += (guint64) json_object_get_int_member(sum, "overflows");
+                if (json_object_has_member(sum, "max_us"))
+                    h->max_us = (gint64) json_object_get_double_member(sum, "max_us");
+                rv_result_store_record_add_histogram(rec, "perturbation", h);
+            }
+        }
+    }
+    if (why) {
+        rv_result_store_record_set_status(rec, "failed", why);
+        note_failure(rep, why);
+    }
+    rv_result_store_add_record(rep->store, g_steal_pointer(&rec));
+}
+
 static void
 record_host(RvRunRepetition *rep, HostJob *h, const char *precondition_failure)
 {
-    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(rep->cell, rep->repetition,
-                                                              "cyclictest", "host");
+    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(
+        rep->cell, rep->repetition,
+        rv_harness_matrix_workload_name(rep->matrix->host_workload), "host");
     g_autofree char *why = NULL;
 
     rv_result_store_record_set_times(rec, h->t_start, h->t_end);
@@ -635,6 +749,8 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
     HostJob host = { 0 };
     GThread *host_th = NULL;
     g_autofree char *host_skip = NULL;
+    g_autoptr(GPtrArray) perts = g_ptr_array_new();   /* PertJob* */
+    g_autofree char *pert_dir = NULL;
     /* booting under TCG on a loaded host takes minutes: the matrix's
      * timeout bounds the workloads, boots get at least 3 minutes */
     guint boot_timeout_ms = (guint) MIN(MAX(m->timeout_us / 1000, (guint64) 180000),
@@ -756,8 +872,30 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
             else
                 host_th = g_thread_new("rv-host", host_thread, &host);
         } else if (m->host_workload == RV_MATRIX_WORKLOAD_PERT) {
-            host_skip = g_strdup("host workload pert: not wired into rtvirt run yet "
-                                 "(run 'rtvirt pert' by hand)");
+            g_autoptr(RvGuestHostCpus) hc = NULL;
+            RvCpuSet cpus;
+
+            rv_cpuset_zero(&cpus);
+            if (!m->host_cpus_isolated)
+                cpus = m->host_cpus;
+            else if (rv_guest_host_cpus_from_root(rep->root, &hc, NULL) == 0)
+                cpus = hc->isolated;
+            if (rv_cpuset_is_empty(&cpus)) {
+                host_skip = g_strdup("host pert: no isolated CPU on this host "
+                                     "(set [host] cpus = LIST)");
+            } else {
+                pert_dir = g_dir_make_tmp("rtvirt-pert-XXXXXX", NULL);
+                rv_cpuset_foreach(cpu, &cpus) {
+                    PertJob *j = g_new0(PertJob, 1);
+
+                    j->rep = rep;
+                    j->cpu = cpu;
+                    j->json_path = g_strdup_printf("%s/cpu%d.json", pert_dir ? pert_dir : "/tmp",
+                                                   cpu);
+                    j->thread = g_thread_new("rv-pert", pert_thread, j);
+                    g_ptr_array_add(perts, j);
+                }
+            }
         }
         if (m->warmup_us) {
             rv_harness_progress_phase(rep->progress, "warm-up", m->warmup_us);
@@ -772,6 +910,12 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
             }
         if (host_th)
             g_thread_join(host_th);
+        for (guint i = 0; i < perts->len; i++) {
+            PertJob *j = perts->pdata[i];
+
+            g_thread_join(j->thread);
+            j->thread = NULL;
+        }
         cancelled |= g_cancellable_is_cancelled(rep->cancellable);
     }
     if (rep->kill_point)
@@ -805,13 +949,31 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
                 }
             }
         }
-        if (m->host_workload != RV_MATRIX_WORKLOAD_NONE)
+        if (m->host_workload == RV_MATRIX_WORKLOAD_CYCLICTEST ||
+            (m->host_workload == RV_MATRIX_WORKLOAD_PERT && host_skip))
             record_host(rep, &host, host_skip);
+        for (guint i = 0; i < perts->len; i++)
+            record_pert(rep, perts->pdata[i]);
     }
 
     rv_harness_progress_phase(rep->progress, "tearing down", 0);
     for (guint i = 0; i < n; i++)
         guest_clear(&guests[i]);
+    for (guint i = 0; i < perts->len; i++) {
+        PertJob *j = perts->pdata[i];
+
+        if (j->thread)
+            g_thread_join(j->thread);
+        g_unlink(j->json_path);
+        g_free(j->json_path);
+        rv_run_result_clear(&j->res);
+        g_clear_error(&j->error);
+        g_clear_pointer(&j->t_start, g_date_time_unref);
+        g_clear_pointer(&j->t_end, g_date_time_unref);
+        g_free(j);
+    }
+    if (pert_dir)
+        g_rmdir(pert_dir);
     rv_run_result_clear(&host.res);
     g_clear_error(&host.error);
     g_clear_pointer(&host.t_start, g_date_time_unref);
