@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "host/coresched.h"
+#include "host/smt.h"
 #include "host/tune.h"
 #include "util/error.h"
 
@@ -778,6 +779,9 @@ rv_host_tune_set_handlers(RvJournal *journal, RvRunner *runner)
 {
     rv_host_journal_set_custom_handler(journal, "libvirt-restart", libvirt_restart_restore,
                                        runner);
+    /* SMT off by `rtvirt run` journals CPUs that were offline before
+     * (host/smt.h): `host revert` after a crash must put them back */
+    rv_host_smt_journal_register(journal);
 }
 
 static int
