@@ -37,7 +37,11 @@
  *
  *   [host]
  *   workload = none              none | cyclictest | pert: measured on host
- *                                CPUs beside the guests
+ *                                CPUs beside the guests, after the warm-up,
+ *                                for the duration: cyclictest -a CPUS -t N
+ *                                (one record, target "host"), or
+ *                                `rtvirt pert --cpu C` on each CPU (one
+ *                                record per CPU, target "host:cpuC")
  *   cpus = isolated              isolated | a cpulist (default isolated)
  *
  *   [guest:NAME]                 one per VM, NAME = the domain name suffix
@@ -52,6 +56,9 @@
  *                                neighbour guest (0 = neighbours idle)
  *
  *   [scenario:NAME]              in file order; NAME is what compare shows
+ *                                (with several load levels: NAME@LOAD).
+ *                                A section needs at least one key (an
+ *                                empty one is invisible to util/ini.h)
  *   description = ...
  *   smt = keep                   keep | on | off (off: smt/control through
  *                                the journal)
@@ -63,7 +70,8 @@
  *                                profile's rt_priority) | other (pinned,
  *                                but SCHED_OTHER: for hosts where libvirt
  *                                cannot give vCPUs FIFO)
- *   guests = rt0, busy0          subset of guests (default all)
+ *   guests = rt0, busy0          subset of guests (default all; empty:
+ *                                host workload only)
  *   rt_runtime_us = -1           optional runtime knob
  *                                (/proc/sys/kernel/sched_rt_runtime_us)
  *   timer_migration = 0          optional runtime knob (0|1)
