@@ -56,7 +56,8 @@ for i in $(seq 1 "$reps"); do
         -display none -serial null -monitor none -no-reboot -nodefaults \
         -kernel "$tmp/img/vmlinuz" -initrd "$tmp/img/initramfs.img" -append "$cmdline" \
         -chardev socket,path="$sock",server=on,wait=off,id=qga0 \
-        -device virtio-serial-pci -device virtserialport,chardev=qga0,name=org.qemu.guest_agent.0 &
+        -device virtio-serial-pci -device virtserialport,chardev=qga0,name=org.qemu.guest_agent.0 \
+        2>/dev/null &
     qpid=$!
     perl -MIO::Socket::UNIX -MIO::Select -e '
         my ($sock) = @ARGV; my $s; my $end = time + 300;
