@@ -82,7 +82,7 @@ echo "$out" | diag
 check "core scheduling usable (prctl PR_SCHED_CORE_GET)" $rc
 
 # ---- SMT off and on again through the journal -----------------------------
-smt_round() {       # $1: label
+smt_round() {       # $1: label, $2...: the revert command
 	before=$(rv-lab smt-state)
 	echo "before: $before" | diag
 	out=$(rv-lab smt $J off 2>&1); rc=$?
@@ -108,19 +108,21 @@ smt_round() {       # $1: label
 	[ $rc -eq 77 ] && echo "$out" | grep -q "SKIPPED: .*SMT is off"
 	check "$1: tagging a process with SMT off is SKIPPED naming SMT off (exit $rc)" $?
 
-	out=$(rv-lab revert $J 2>&1); rc=$?
+	label=$1; shift
+	out=$("$@" 2>&1); rc=$?
 	echo "$out" | diag
 	after=$(rv-lab smt-state)
 	echo "after: $after" | diag
 	[ $rc -eq 0 ] && [ "$before" = "$after" ] && [ ! -e $J ]
-	check "$1: journal revert restores exactly: '$after'" $?
+	check "$label: '$*' restores exactly: '$after'" $?
 }
-smt_round "all CPUs online"
+smt_round "all CPUs online" rv-lab revert $J
 
 # A CPU that was offline before SMT off must be offline again after the
 # revert, although writing "on" to smt/control onlines every present CPU.
 echo 0 >/sys/devices/system/cpu/cpu3/online
-smt_round "CPU 3 offline beforehand"
+# ... reverted by the real command, as after a crashed `rtvirt run`
+smt_round "CPU 3 offline beforehand" rtvirt host revert --journal $J
 echo 1 >/sys/devices/system/cpu/cpu3/online
 [ "$(cat /sys/devices/system/cpu/online)" = 0-3 ]
 check "all 4 CPUs online again" $?
