@@ -22,12 +22,13 @@ buckets=${RV_BENCH_BUCKETS:-1000}
 work=${RV_BENCH_DIR:-$(mktemp -d /tmp/rv-bench-compare.XXXXXX)}
 trap 'rm -rf "$work"' EXIT INT TERM
 
-[ -x "$build/rtvirt" ] && [ -f "$build/librtvirt.a" ] || {
-    echo "bench/compare.sh: build first: make O=$build" >&2; exit 2; }
+if [ ! -x "$build/rtvirt" ] || [ ! -f "$build/librtvirt.a" ]; then
+    echo "bench/compare.sh: build first: make O=$build" >&2; exit 2
+fi
 [ -x /usr/bin/time ] || { echo "bench/compare.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 77; }
 
 pkgs="glib-2.0 json-glib-1.0 gsl"
-# shellcheck disable=SC2046
+# shellcheck disable=SC2046,SC2086
 cc -O2 -std=gnu11 -I"$top" $(pkg-config --cflags $pkgs) -o "$work/gen-store" \
     "$top/bench/gen-store.c" "$build/librtvirt.a" \
     $(pkg-config --libs glib-2.0 gio-2.0 json-glib-1.0 libxml-2.0 hwloc gsl libvirt libvirt-qemu) -lm
@@ -40,10 +41,9 @@ small=$(gen small 100000)
 measure() {
     label=$1; shift
     best=
-    for i in 1 2 3 4 5; do
+    for _ in 1 2 3 4 5; do
         /usr/bin/time -f '%e %M' -o "$work/time.out" "$@" > "$work/out.$label" 2> "$work/err.$label" || {
             echo "bench/compare.sh: $label failed:" >&2; cat "$work/err.$label" >&2; exit 2; }
-        set -- "$@"
         t=$(cut -d' ' -f1 "$work/time.out")
         best=$(awk -v a="$t" -v b="$best" 'BEGIN { print (b == "" || a < b) ? a : b }')
     done
@@ -72,6 +72,8 @@ if [ -n "$py" ]; then
 fi
 echo "(*_floor: the program starting and exiting with no data, for scale)"
 echo
+# m_* and t_* are set by measure() through eval
+# shellcheck disable=SC2154
 awk -v a="$m_rtvirt_big" -v b="$m_rtvirt_small" -v s="$samples" \
     'BEGIN { printf "memory vs samples: %d KiB at %d samples/repetition, %d KiB at 100000 (ratio %.2f)\n", a, s, b, a / b }'
 if [ -n "$peer" ]; then
