@@ -6,12 +6,14 @@
  * below were recomputed in pure Python with Simpson integration of the t
  * density, no GSL), and second methods computed here: numerical integration
  * of the t density for p-values, full enumeration of rank assignments for
- * the exact Mann-Whitney distribution, two-pass formulas for the summary.
+ * the exact Mann-Whitney distribution, two-pass formulas for the summary,
+ * a sorted array of raw samples for histogram percentiles.
  */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
+#include "results/histogram.h"
 #include "results/stats.h"
 #include "util/error.h"
 
@@ -231,6 +233,80 @@ test_change(void)
     g_assert_true(isnan(rv_result_stats_change_pct(0, 5)));
 }
 
+static int
+cmp_i64(gconstpointer a, gconstpointer b)
+{
+    gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+    return x < y ? -1 : x > y;
+}
+
+/* Histogram percentiles against a sorted array of the same samples
+ * (second method: the nearest-rank definition applied to raw values). */
+static void
+test_histogram_percentiles(void)
+{
+    g_autoptr(RvHistogram) h = rv_result_histogram_new(128);
+    g_autoptr(GArray) raw = g_array_new(FALSE, FALSE, sizeof(gint64));
+    static const double ps[] = { 0, 1, 25, 50, 90, 99, 99.9, 99.99, 100 };
+    guint32 seed = 12345;
+
+    for (int i = 0; i < 100000; i++) {
+        gint64 v;
+        seed = seed * 1103515245u + 12345u;           /* fixed LCG: reproducible */
+        v = (seed >> 16) % 97;
+        if (i % 20000 == 0)
+            v = 97 + i / 20000;                          /* a few in the tail */
+        rv_result_histogram_add(h, v, 1);
+        g_array_append_val(raw, v);
+    }
+    g_array_sort(raw, cmp_i64);
+    for (guint k = 0; k < G_N_ELEMENTS(ps); k++) {
+        gint64 us;
+        gboolean beyond;
+        guint64 rank = (guint64) ceil(ps[k] / 100 * raw->len - 1e-9);
+        if (rank < 1)
+            rank = 1;
+        g_assert_cmpint(rv_result_histogram_percentile(h, ps[k], &us, &beyond, NULL), ==, 0);
+        g_assert_false(beyond);
+        g_assert_cmpint(us, ==, g_array_index(raw, gint64, rank - 1));
+    }
+    g_assert_cmpuint(rv_result_histogram_total(h), ==, 100000);
+    g_assert_cmpint(rv_result_histogram_percentile(h, 100.5, NULL, NULL, NULL), ==, -EINVAL);
+}
+
+static void
+test_histogram_merge(void)
+{
+    g_autoptr(RvHistogram) a = rv_result_histogram_new(10);
+    g_autoptr(RvHistogram) b = rv_result_histogram_new(50);
+    g_autoptr(RvHistogram) e = rv_result_histogram_new(0);
+    gint64 us;
+    gboolean beyond;
+
+    rv_result_histogram_add(a, 5, 10);
+    rv_result_histogram_add(a, 30, 2);    /* beyond 10: overflow */
+    a->max_us = 30;
+    rv_result_histogram_add(b, 5, 1);
+    rv_result_histogram_add(b, 40, 3);
+    b->max_us = 40;
+    rv_result_histogram_merge(a, b);
+    g_assert_cmpuint(a->n_buckets, ==, 50);
+    g_assert_cmpuint(a->buckets[5], ==, 11);
+    g_assert_cmpuint(a->buckets[40], ==, 3);
+    g_assert_cmpuint(a->overflows, ==, 2);   /* stays an overflow: bucket unknown */
+    g_assert_cmpuint(rv_result_histogram_total(a), ==, 16);
+    g_assert_cmpint(a->max_us, ==, 40);
+    /* rank 16 of 16 is an overflow: bounded by the max */
+    g_assert_cmpint(rv_result_histogram_percentile(a, 100, &us, &beyond, NULL), ==, 0);
+    g_assert_true(beyond);
+    g_assert_cmpint(us, ==, 40);
+    g_assert_cmpint(rv_result_histogram_percentile(a, 50, &us, &beyond, NULL), ==, 0);
+    g_assert_false(beyond);
+    g_assert_cmpint(us, ==, 5);
+    g_assert_cmpint(rv_result_histogram_percentile(e, 50, &us, NULL, NULL), ==, -ENODATA);
+    g_assert_true(isnan(rv_result_histogram_mean(e)));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -242,5 +318,7 @@ main(int argc, char **argv)
     g_test_add_func("/stats/mann-whitney/exact", test_mann_whitney_exact);
     g_test_add_func("/stats/mann-whitney/ties", test_mann_whitney_ties);
     g_test_add_func("/stats/change", test_change);
+    g_test_add_func("/histogram/percentiles", test_histogram_percentiles);
+    g_test_add_func("/histogram/merge", test_histogram_merge);
     return g_test_run();
 }
