@@ -610,6 +610,187 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
     return 0;
 }
 
+static bool
+is_rt_policy(RvGuestSchedPolicy policy)
+{
+    return policy == RV_GUEST_SCHED_FIFO || policy == RV_GUEST_SCHED_RR;
+}
+
+static void G_GNUC_PRINTF(2, 3)
+finding(GPtrArray *list, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    g_ptr_array_add(list, g_strdup_vprintf(fmt, ap));
+    va_end(ap);
+}
+
+GPtrArray *
+rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host)
+{
+    g_autoptr(GPtrArray) fail = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) warn = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) ok = g_ptr_array_new_with_free_func(g_free);
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    RvCpuSet rt_cpus, rt_vcpus, other_work;
+    bool rt_exact = true;
+
+    rv_cpuset_zero(&rt_cpus);
+    rv_cpuset_zero(&rt_vcpus);
+    rv_cpuset_zero(&other_work);
+    for (unsigned i = 0; i < pl->n_vcpus; i++) {
+        const RvGuestVcpuPlacement *v = &pl->vcpus[i];
+        g_autofree char *l = rv_host_cpulist_format(&v->cpuset);
+
+        if (!is_rt_policy(v->policy)) {
+            if (v->pinned)
+                rv_cpuset_or(&other_work, &other_work, &v->cpuset);
+            continue;
+        }
+        rv_cpuset_set(&rt_vcpus, i);
+        if (!v->pinned) {
+            finding(fail, "FAIL vCPU%u not pinned: an RT vCPU needs exactly one host CPU", i);
+            rt_exact = false;
+            continue;
+        }
+        if (rv_cpuset_count(&v->cpuset) != 1) {
+            finding(fail, "FAIL vCPU%u pinned to host CPUs %s: an RT vCPU needs exactly one", i, l);
+            rt_exact = false;
+        }
+        rv_cpuset_or(&rt_cpus, &rt_cpus, &v->cpuset);
+    }
+    /* two vCPUs that may run on one host CPU, at least one of them RT */
+    for (unsigned i = 0; i < pl->n_vcpus; i++)
+        for (unsigned j = i + 1; j < pl->n_vcpus; j++) {
+            const RvGuestVcpuPlacement *a = &pl->vcpus[i], *b = &pl->vcpus[j];
+            RvCpuSet both;
+            g_autofree char *l = NULL;
+
+            if (!a->pinned || !b->pinned || (!is_rt_policy(a->policy) && !is_rt_policy(b->policy)))
+                continue;
+            rv_cpuset_and(&both, &a->cpuset, &b->cpuset);
+            if (rv_cpuset_is_empty(&both))
+                continue;
+            l = rv_host_cpulist_format(&both);
+            finding(fail, "FAIL host CPU%s %s shared by %svCPU%u and %svCPU%u",
+                    rv_cpuset_count(&both) == 1 ? "" : "s", l,
+                    is_rt_policy(a->policy) ? "RT " : "", i, is_rt_policy(b->policy) ? "RT " : "", j);
+            rt_exact = false;
+        }
+    if (!rv_cpuset_is_empty(&rt_vcpus)) {
+        g_autofree char *rl = rv_host_cpulist_format(&rt_cpus);
+
+        if (!pl->emulator_pinned) {
+            finding(fail, "FAIL emulator threads not pinned while RT vCPUs are: they may run on CPUs %s", rl);
+        } else if (rv_cpuset_intersects(&pl->emulator, &rt_cpus)) {
+            g_autofree char *el = rv_host_cpulist_format(&pl->emulator);
+
+            finding(fail, "FAIL emulator threads on CPUs %s, which RT vCPUs use (%s)", el, rl);
+        } else {
+            g_autofree char *el = rv_host_cpulist_format(&pl->emulator);
+
+            finding(ok, "OK emulator threads on CPU%s %s, apart from the RT vCPUs",
+                    rv_cpuset_count(&pl->emulator) == 1 ? "" : "s", el);
+        }
+        if (rt_exact) {
+            g_autofree char *vl = rv_host_cpulist_format(&rt_vcpus);
+
+            finding(ok, "OK RT vCPU%s %s pinned 1:1 to CPU%s %s",
+                    rv_cpuset_count(&rt_vcpus) == 1 ? "" : "s", vl,
+                    rv_cpuset_count(&rt_cpus) == 1 ? "" : "s", rl);
+        }
+    }
+    if (pl->emulator_pinned)
+        rv_cpuset_or(&other_work, &other_work, &pl->emulator);
+
+    if (host && !rv_cpuset_is_empty(&rt_vcpus)) {
+        RvCpuSet not_iso;
+
+        rv_cpuset_andnot(&not_iso, &rt_cpus, &host->isolated);
+        rv_cpuset_foreach(i, &rt_vcpus) {
+            const RvGuestVcpuPlacement *v = &pl->vcpus[i];
+            int cpu = rv_cpuset_next(&v->cpuset, 0);
+
+            if (!v->pinned || rv_cpuset_count(&v->cpuset) != 1)
+                continue;
+            if (rv_cpuset_isset(&not_iso, cpu)) {
+                g_autofree char *il = fmt_list(&host->isolated);
+
+                finding(fail, "FAIL vCPU%d on CPU %d, which is not isolated (isolated CPUs: %s)",
+                        i, cpu, il);
+            }
+            for (guint c = 0; c < host->cores->len; c++) {
+                const RvCpuSet *core = &g_array_index(host->cores, RvCpuSet, c);
+                RvCpuSet sib, busy;
+
+                if (!rv_cpuset_isset(core, cpu))
+                    continue;
+                sib = *core;
+                rv_cpuset_clear(&sib, cpu);
+                /* a sibling that is housekeeping, or runs vCPUs/emulator */
+                rv_cpuset_andnot(&busy, &sib, &host->isolated);
+                {
+                    RvCpuSet used, others = rt_cpus, own;
+                    unsigned T = pl->threads_per_core ? pl->threads_per_core : 1;
+                    unsigned first = (unsigned) i / T * T;
+
+                    rv_cpuset_clear(&others, cpu);
+                    rv_cpuset_or(&used, &other_work, &others);
+                    rv_cpuset_and(&used, &used, &sib);
+                    rv_cpuset_or(&busy, &busy, &used);
+                    /* the vCPU's own guest SMT siblings belong there */
+                    rv_cpuset_zero(&own);
+                    for (unsigned t = first; t < first + T && t < pl->n_vcpus; t++)
+                        if (t != (unsigned) i && is_rt_policy(pl->vcpus[t].policy))
+                            rv_cpuset_or(&own, &own, &pl->vcpus[t].cpuset);
+                    rv_cpuset_andnot(&busy, &busy, &own);
+                }
+                if (!rv_cpuset_is_empty(&busy)) {
+                    g_autofree char *bl = rv_host_cpulist_format(&busy);
+
+                    finding(warn, "WARN vCPU%d on CPU %d: its SMT sibling%s %s run%s other work",
+                            i, cpu, rv_cpuset_count(&busy) == 1 ? "" : "s", bl,
+                            rv_cpuset_count(&busy) == 1 ? "s" : "");
+                }
+            }
+        }
+        if (rv_cpuset_is_empty(&not_iso) && rt_exact) {
+            g_autofree char *rl = rv_host_cpulist_format(&rt_cpus);
+
+            finding(ok, "OK RT vCPUs on isolated CPU%s %s", rv_cpuset_count(&rt_cpus) == 1 ? "" : "s", rl);
+        }
+        if (pl->emulator_pinned && !rv_cpuset_intersects(&pl->emulator, &host->isolated)) {
+            g_autofree char *el = rv_host_cpulist_format(&pl->emulator);
+
+            finding(ok, "OK emulator threads on housekeeping CPU%s %s",
+                    rv_cpuset_count(&pl->emulator) == 1 ? "" : "s", el);
+        }
+    }
+
+    for (guint i = 0; i < fail->len; i++)
+        g_ptr_array_add(out, g_strdup(fail->pdata[i]));
+    for (guint i = 0; i < warn->len; i++)
+        g_ptr_array_add(out, g_strdup(warn->pdata[i]));
+    for (guint i = 0; pl->notes && i < pl->notes->len; i++)
+        g_ptr_array_add(out, g_strdup(pl->notes->pdata[i]));
+    for (guint i = 0; i < ok->len; i++)
+        g_ptr_array_add(out, g_strdup(ok->pdata[i]));
+    if (out->len == 0)
+        g_ptr_array_add(out, g_strdup("OK no RT vCPU"));
+    return out;
+}
+
+guint
+rv_guest_placement_check_failures(const GPtrArray *findings)
+{
+    guint n = 0;
+
+    for (guint i = 0; i < findings->len; i++)
+        n += g_str_has_prefix(findings->pdata[i], "FAIL");
+    return n;
+}
+
 char *
 rv_guest_placement_format(const RvGuestPlacement *placement)
 {

@@ -169,6 +169,32 @@ int rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
                    RvGuestPlacement **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
+ * rv_guest_placement_check:
+ * @placement: a placement: ours, or one read from any domain's <cputune>
+ *             (rv_guest_domain_xml_read_placement())
+ * @host: (nullable): the host's CPUs, for the isolation and SMT checks
+ *
+ * Judges a placement with the RT rules above (libvirt kbase kvm-realtime):
+ * "FAIL vCPU1 not pinned: an RT vCPU needs exactly one host CPU",
+ * "FAIL vCPU0 pinned to host CPUs 1,3-4: an RT vCPU needs exactly one",
+ * "FAIL host CPUs 4 shared by RT vCPU0 and vCPU3",
+ * "FAIL emulator threads on CPUs 1-3, which RT vCPUs use (1-4)",
+ * "FAIL emulator threads not pinned while RT vCPUs are",
+ * with @host also "FAIL vCPU1 on CPU 1, which is not isolated (isolated
+ * CPUs: none)",
+ * "WARN vCPU1 on CPU 1: its SMT siblings 17 run other work",
+ * and "OK ..." lines for what holds: one line each, FAIL first, then WARN,
+ * NOTE (the placement's notes), OK.
+ *
+ * Returns: (transfer full) (element-type utf8): the findings, never empty.
+ */
+GPtrArray *rv_guest_placement_check(const RvGuestPlacement *placement,
+                                    const RvGuestHostCpus *host);
+
+/* Number of "FAIL" lines in the result of rv_guest_placement_check(). */
+guint rv_guest_placement_check_failures(const GPtrArray *findings);
+
+/**
  * rv_guest_placement_format:
  * @placement: a placement
  *

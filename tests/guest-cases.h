@@ -101,6 +101,7 @@ typedef struct {
     char *name;
     RvGuestProfile *profile;
     RvGuestPlacement *placement;   /* NULL when refused */
+    RvGuestHostCpus *host;         /* the host it was placed on */
     GError *refused;               /* the reason, when refused */
     RvGuestVirtType virt;
     bool xml;
@@ -114,6 +115,7 @@ gc_result_free(GcResult *r)
     g_free(r->name);
     rv_guest_profile_free(r->profile);
     rv_guest_placement_free(r->placement);
+    rv_guest_host_cpus_free(r->host);
     g_clear_error(&r->refused);
     g_free(r);
 }
@@ -238,6 +240,7 @@ gc_run_case(const char *name)
         g_assert_nonnull(res->refused);
     else
         g_assert_null(res->refused);
+    res->host = g_steal_pointer(&host);
     return g_steal_pointer(&res);
 }
 

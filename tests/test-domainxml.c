@@ -231,6 +231,41 @@ test_libvirt_case(gconstpointer data)
     g_file_get_contents(exp_path, &expected, NULL, &err);
     g_assert_no_error(err);
     g_assert_cmpstr(got, ==, expected);
+
+    /* the RT verdicts of the .source.txt (see libvirt/README) */
+    {
+        g_autofree char *check_path = g_strdup_printf("%s/tests/data/domainxml/libvirt/%s.check",
+                                                      gc_top_dir(), name);
+        g_autofree char *want = NULL;
+        g_autoptr(RvGuestHostCpus) host = NULL;
+        g_autoptr(GPtrArray) f = NULL;
+        g_autoptr(GString) text = g_string_new(NULL);
+
+        if (g_str_has_prefix(name, "seapath-")) {
+            /* SEAPATH's host example isolcpus=4-N on an 8-CPU host, no SMT */
+            RvCpuSet iso;
+
+            host = rv_guest_host_cpus_new(8);
+            for (unsigned c = 0; c < 8; c++) {
+                RvCpuSet one;
+
+                rv_cpuset_zero(&one);
+                rv_cpuset_set(&one, c);
+                rv_guest_host_cpus_add_core(host, &one);
+            }
+            rv_cpuset_zero(&iso);
+            rv_cpuset_set_range(&iso, 4, 7);
+            rv_guest_host_cpus_set_isolated(host, &iso, "isolcpus=4-N");
+        }
+        f = rv_guest_placement_check(p, host);
+        for (guint i = 0; i < f->len; i++)
+            g_string_append_printf(text, "%s\n", (const char *) f->pdata[i]);
+        g_file_get_contents(check_path, &want, NULL, &err);
+        g_assert_no_error(err);
+        g_assert_cmpstr(text->str, ==, want);
+        g_assert_cmpuint(rv_guest_placement_check_failures(f), ==,
+                         g_str_has_prefix(name, "seapath-") ? 0 : 9);
+    }
 }
 
 /* Bad domains are refused with the document and line named. */
