@@ -41,12 +41,43 @@ probe_virt(RvRoot *root)
     return RV_GUEST_VIRT_KVM;
 }
 
+/* `--check FILE`: a domain's <cputune> read back (guest/domain-xml.h) and
+ * judged by rv_guest_placement_check() against the host's CPUs. */
+static int
+check_domain(const char *prog, const char *path, const char *root_dir, int argc)
+{
+    g_autoptr(GError) error = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(RvGuestHostCpus) host = NULL;
+    g_autoptr(RvGuestPlacement) placement = NULL;
+    g_autoptr(GPtrArray) findings = NULL;
+    g_autofree char *xml = NULL;
+
+    if (argc != 1) {
+        rv_log_error("%s: --check takes no guest profile", prog);
+        return RV_EXIT_ERROR;
+    }
+    if (!g_file_get_contents(path, &xml, NULL, &error))
+        return rv_log_gerror(error, "Failed to read the domain XML");
+    if (rv_guest_domain_xml_read_placement(xml, path, &placement, &error) < 0)
+        return rv_log_gerror(error, "Failed to read the domain's CPU tuning");
+    if (rv_host_root_open(root_dir, &root, &error) < 0)
+        return rv_log_gerror(error, "Failed to open the host root");
+    if (rv_guest_host_cpus_from_root(root, &host, &error) < 0)
+        return rv_log_gerror(error, "Failed to read the host CPUs");
+    findings = rv_guest_placement_check(placement, host);
+    for (guint i = 0; i < findings->len; i++)
+        printf("%s\n", (const char *) findings->pdata[i]);
+    return rv_guest_placement_check_failures(findings) ? RV_EXIT_CHECK : RV_EXIT_OK;
+}
+
 int
 rv_cmd_guest_xml(int argc, char **argv)
 {
     g_autofree char *arg_host_profile = NULL, *arg_root = NULL, *arg_virt = NULL;
     g_autofree char *arg_kernel = NULL, *arg_initrd = NULL, *arg_disk = NULL;
     g_autofree char *arg_name = NULL, *arg_agent = NULL, *arg_serial_log = NULL;
+    g_autofree char *arg_check = NULL;
     gboolean arg_show_placement = FALSE;
     GOptionEntry entries[] = {
         { "host-profile", 'H', 0, G_OPTION_ARG_FILENAME, &arg_host_profile,
@@ -70,6 +101,9 @@ rv_cmd_guest_xml(int argc, char **argv)
           "Log the serial console to FILE", "FILE" },
         { "show-placement", 0, 0, G_OPTION_ARG_NONE, &arg_show_placement,
           "Also print the placement, one line per vCPU, on stderr", NULL },
+        { "check", 0, 0, G_OPTION_ARG_FILENAME, &arg_check,
+          "Instead of building: judge the <cputune> of an existing domain XML FILE against this host (exit 1 on FAIL)",
+          "FILE" },
         { NULL },
     };
     g_autoptr(GOptionContext) ctx =
@@ -93,6 +127,8 @@ rv_cmd_guest_xml(int argc, char **argv)
         rv_log_error("%s: %s", argv[0], error->message);
         return RV_EXIT_ERROR;
     }
+    if (arg_check)
+        return check_domain(argv[0], arg_check, arg_root, argc);
     if (argc != 2) {
         rv_log_error("%s: expected one guest profile, e.g. profiles/guests/rt-demo.ini", argv[0]);
         return RV_EXIT_ERROR;

@@ -11,7 +11,7 @@ data=$top/tests/data/domainxml
 n=0 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
-echo "1..12"
+echo "1..15"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # grep -H dump -> fixture tree ("path:value", "path:" for an empty file)
@@ -60,4 +60,15 @@ echo 1 >"$root/sys/devices/system/cpu/isolated"
     && ok "--kernel without --initrd: exit 2" || nok "kernel alone: rc=$rc $(cat "$tmp/err")"
 "$rtvirt" guest xml "$top/profiles/guests/rt-demo.ini" --root "$root" --virt xen "${img[@]}" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && ok "--virt xen refused, exit 2" || nok "--virt xen: rc=$rc"
+# --check: judge an existing domain against the host (exit 1 on FAIL)
+"$rtvirt" guest xml --check "$tmp/iso.xml" --root "$root" >"$tmp/out" 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 0 ] && grep -qx "OK RT vCPUs on isolated CPU 1" "$tmp/out"; } \
+    && ok "--check of our own domain on the isolated host: OK, exit 0" || nok "--check: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+"$rtvirt" guest xml --check "${RV_CASES:?}/libvirt/libvirt-formatdomain-cputune-example.xml" --root "$root" >"$tmp/out" 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 1 ] && grep -qx "FAIL emulator threads on CPUs 1-3, which RT vCPUs use (0-4)" "$tmp/out"; } \
+    && ok "--check of the formatdomain example: FAIL, exit 1" || nok "--check formatdomain: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+echo '<domain><vcpu>x</vcpu></domain>' >"$tmp/bad.xml"
+"$rtvirt" guest xml --check "$tmp/bad.xml" --root "$root" >/dev/null 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 2 ] && grep -q "bad.xml: line 1: invalid <vcpu> 'x'" "$tmp/err"; } \
+    && ok "--check of a bad domain: named error, exit 2" || nok "--check bad: rc=$rc $(cat "$tmp/err")"
 exit $fail
