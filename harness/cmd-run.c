@@ -98,6 +98,7 @@ typedef struct {
                                  * (index = position in scenario->guests) */
     bool rt_group_trap;         /* host/state.h rt_group_trap == YES */
     int coresched_errno;        /* host/state.h coresched probe (or fixture record) */
+    RvCoreSchedState coresched_state;
     unsigned failed_runs;
     unsigned ok_runs;
     char *virt;                 /* "kvm" | "tcg" once known */
@@ -138,6 +139,32 @@ scenario_index(const RvMatrix *m, const RvMatrixScenario *sc)
         if (m->scenarios->pdata[i] == sc)
             return i;
     g_assert_not_reached();
+}
+
+/* The host's CPUs as a scenario with smt = off leaves them: one thread per
+ * core online (the kernel keeps the primary thread, the lowest CPU of
+ * the core: kernel/cpu.c cpuhp_smt_disable() / topology_is_primary_thread()),
+ * the isolated and housekeeping sets restricted to it. */
+static RvGuestHostCpus *
+host_cpus_without_smt(const RvGuestHostCpus *h)
+{
+    RvGuestHostCpus *n = rv_guest_host_cpus_new(h->nr_cpu_ids);
+    RvCpuSet iso;
+
+    for (guint i = 0; i < h->cores->len; i++) {
+        const RvCpuSet *threads = &g_array_index(h->cores, RvCpuSet, i);
+        RvCpuSet first;
+        int cpu = rv_cpuset_next(threads, 0);
+
+        if (cpu < 0)
+            continue;
+        rv_cpuset_zero(&first);
+        rv_cpuset_set(&first, (unsigned) cpu);
+        rv_guest_host_cpus_add_core(n, &first);
+    }
+    rv_cpuset_and(&iso, &h->isolated, &n->online);
+    rv_guest_host_cpus_set_isolated(n, &iso, h->isolated_source);
+    return n;
 }
 
 static int
@@ -183,8 +210,13 @@ validate(Ctx *c, GError **error)
         const RvMatrixScenario *sc = m->scenarios->pdata[s];
         GPtrArray *pls = g_ptr_array_new_with_free_func((GDestroyNotify) rv_guest_placement_free);
 
+        g_autoptr(RvGuestHostCpus) nosmt = NULL;
+        RvGuestHostCpus *hc = c->host_cpus;
+
         g_ptr_array_add(c->placements, pls);
-        rv_cpuset_zero(&c->host_cpus->reserved);
+        if (sc->smt == RV_MATRIX_SMT_OFF)
+            hc = nosmt = host_cpus_without_smt(c->host_cpus);
+        rv_cpuset_zero(&hc->reserved);
         /* Guests of one scenario run together: each takes its RT CPUs away
          * from the next one. */
         for (guint i = 0; i < sc->guests->len; i++) {
@@ -193,7 +225,7 @@ validate(Ctx *c, GError **error)
             RvGuestPlacement *pl = NULL;
             g_autoptr(GError) local = NULL;
 
-            if (rv_guest_place(p, c->host_cpus, &pl, &local) < 0) {
+            if (rv_guest_place(p, hc, &pl, &local) < 0) {
                 RvErrorCode code = local->domain == RV_ERROR ? local->code : RV_ERROR_INVALID;
 
                 if (code != RV_ERROR_UNSUPPORTED)
@@ -203,13 +235,13 @@ validate(Ctx *c, GError **error)
                                     sc->file, sc->line, sc->name, g->name, local->message);
             }
             if (sc->placement == RV_MATRIX_PLACEMENT_UNPINNED)
-                rv_harness_run_unpin(pl, &c->host_cpus->online);
+                rv_harness_run_unpin(pl, &hc->online);
             else if (sc->vcpu_sched_other)
                 for (unsigned v = 0; v < pl->n_vcpus; v++) {
                     pl->vcpus[v].policy = RV_GUEST_SCHED_OTHER;
                     pl->vcpus[v].priority = 0;
                 }
-            rv_cpuset_or(&c->host_cpus->reserved, &c->host_cpus->reserved, &pl->rt_cpus);
+            rv_cpuset_or(&hc->reserved, &hc->reserved, &pl->rt_cpus);
             g_ptr_array_add(pls, pl);
         }
     }
@@ -244,11 +276,16 @@ scenario_skip_reason(Ctx *c, const RvMatrixScenario *sc)
         g_autoptr(GError) cs = NULL;
 
         /* a fixture root has no prctl: its captured record speaks for it */
-        if (!rv_host_root_is_live(c->root) && c->coresched_errno)
-            return g_strdup_printf("coresched = %s: Core scheduling unavailable: %s",
-                                   rv_harness_matrix_coresched_name(sc->coresched),
-                                   rv_host_coresched_reason(c->coresched_errno));
-        if (rv_host_coresched_check(c->root, &cs) < 0)
+        if (!rv_host_root_is_live(c->root)) {
+            if (c->coresched_state == RV_CORESCHED_UNKNOWN)
+                return g_strdup_printf("coresched = %s: the fixture root has no core "
+                                       "scheduling record (rtvirt/coresched)",
+                                       rv_harness_matrix_coresched_name(sc->coresched));
+            if (c->coresched_errno)
+                return g_strdup_printf("coresched = %s: Core scheduling unavailable: %s",
+                                       rv_harness_matrix_coresched_name(sc->coresched),
+                                       rv_host_coresched_reason(c->coresched_errno));
+        } else if (rv_host_coresched_check(c->root, &cs) < 0)
             return g_strdup_printf("coresched = %s: %s",
                                    rv_harness_matrix_coresched_name(sc->coresched), cs->message);
         /* Cookies only matter with an SMT sibling online; a scenario that
@@ -745,6 +782,7 @@ rv_cmd_run(int argc, char **argv)
 
         if (rv_host_state_load(c.root, c.host_cpus->nr_cpu_ids, &st, NULL) == 0) {
             c.rt_group_trap = st->rt_group_trap == RV_TRI_YES;
+            c.coresched_state = st->coresched;
             if (st->coresched == RV_CORESCHED_UNSUPPORTED)
                 c.coresched_errno = st->coresched_errno ? st->coresched_errno : EINVAL;
             else if (st->coresched == RV_CORESCHED_NO_SMT)

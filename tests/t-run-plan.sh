@@ -9,7 +9,11 @@
 #  - `--plan --root` on the captured build machine
 #    (tests/data/hosts/debian12-2cpu-nosmt-rtgroup): the plan and the SKIPPED
 #    reasons of profiles/matrix/demo.ini, against
-#    tests/data/run/plan-debian12-demo.expected (RV_REGENERATE=1 rewrites).
+#    tests/data/run/plan-debian12-demo.expected (RV_REGENERATE=1 rewrites);
+#  - `--plan --root` on a synthetic SMT host with core scheduling
+#    (tests/data/run/smt-2s4c2t, see its .source.txt): every scenario of
+#    profiles/matrix/coresched-vs-nosmt.ini runs, RT guests on whole isolated
+#    cores apart from each other, nosmt placed on the primary threads only.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
@@ -23,7 +27,7 @@ cd "$top" || exit 1
 export RTVIRT_LOCK_FILE=$tmp/lock
 
 bad=$(ls tests/data/matrix/bad/*.ini)
-echo "1..$(( $(echo "$bad" | wc -l) * 2 + 7 ))"
+echo "1..$(( $(echo "$bad" | wc -l) * 2 + 9 ))"
 
 for f in $bad; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -67,3 +71,13 @@ check "--plan on the captured build machine matches $exp ($(diff "$exp" "$tmp/pl
 check "--seed changes the order, not the runs" \
     eval '! cmp -s <(grep -v "^#" "$tmp/plan") <(grep -v "^#" "$tmp/plan1") &&
           cmp -s <(grep -v "^#" "$tmp/plan" | cut -d" " -f2- | sort) <(grep -v "^#" "$tmp/plan1" | cut -d" " -f2- | sort)'
+
+smt=tests/data/run/smt-2s4c2t
+"$rtvirt" run --plan --seed 1 --root "$smt" profiles/matrix/coresched-vs-nosmt.ini \
+    >"$tmp/smt" 2>"$tmp/err"; rc=$?
+exp=tests/data/run/plan-smt-coresched-vs-nosmt.expected
+[ "${RV_REGENERATE:-}" = 1 ] && cp "$tmp/smt" "$exp"
+check "coresched-vs-nosmt on an SMT host: every scenario runs ($(grep '^# scenario' "$tmp/smt" | grep -v ': runs' | cut -c1-200))" \
+    eval '[ $rc -eq 0 ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/smt")" = 4 ]'
+check "coresched-vs-nosmt on an SMT host matches $exp ($(diff "$exp" "$tmp/smt" | head -5 | tr '\n' ' '))" \
+    diff -q "$exp" "$tmp/smt"
