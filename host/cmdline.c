@@ -95,32 +95,35 @@ static const char *const userspace_params[] = {
 /* Optimal string alignment distance (Damerau-Levenshtein without
  * overlapping edits): "pcie_asmp" is 1 transposition from "pcie_aspm". */
 static unsigned
-osa_distance(const char *a, const char *b)
+osa_distance(const char *a, const char *b, unsigned limit)
 {
     size_t la = strlen(a), lb = strlen(b);
-    g_autofree unsigned *d = NULL;
+    unsigned d[33][33];
 
-    if (la > 64 || lb > 64)
+    /* callers only care about distances up to @limit */
+    if (la > 32 || lb > 32 || (la > lb ? la - lb : lb - la) > limit)
         return 99;
-    d = g_new0(unsigned, (la + 1) * (lb + 1));
-#define D(i, j) d[(i) * (lb + 1) + (j)]
     for (size_t i = 0; i <= la; i++)
-        D(i, 0) = i;
+        d[i][0] = i;
     for (size_t j = 0; j <= lb; j++)
-        D(0, j) = j;
+        d[0][j] = j;
     for (size_t i = 1; i <= la; i++) {
+        unsigned row_min = 99;
+
         for (size_t j = 1; j <= lb; j++) {
             unsigned cost = a[i - 1] != b[j - 1];
-            unsigned v = MIN(MIN(D(i - 1, j) + 1, D(i, j - 1) + 1), D(i - 1, j - 1) + cost);
+            unsigned v = MIN(MIN(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
 
             if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                v = MIN(v, D(i - 2, j - 2) + 1);
-            D(i, j) = v;
+                v = MIN(v, d[i - 2][j - 2] + 1);
+            d[i][j] = v;
+            row_min = MIN(row_min, v);
         }
+        /* a transposition may lower the next row by one at most */
+        if (row_min > limit + 1)
+            return 99;
     }
-    unsigned r = D(la, lb);
-#undef D
-    return r;
+    return d[la][lb];
 }
 
 static bool
@@ -152,7 +155,7 @@ classify_param(RvCmdlineParam *p)
     }
     limit = strlen(p->name) <= 5 ? 1 : 2;
     for (size_t i = 0; i < G_N_ELEMENTS(known_params); i++) {
-        unsigned d = osa_distance(p->name, known_params[i]);
+        unsigned d = osa_distance(p->name, known_params[i], limit);
 
         if (d < best_d) {
             best_d = d;
