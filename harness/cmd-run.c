@@ -930,9 +930,13 @@ rv_cmd_run(int argc, char **argv)
             rv_result_store_set_scenario_status(
                 c.store, ((RvMatrixScenario *) c.matrix->scenarios->pdata[run->scenario])->name,
                 "ran", NULL);
-        if (rv_result_store_commit(c.store, r == 0 ? &err : NULL) < 0) {
-            rv_log_error("%s", err->message);
-            g_clear_error(&err);
+        {
+            /* a store that cannot be written is logged; the matrix goes on
+             * (the next commit rewrites run.json whole) */
+            g_autoptr(GError) cerr = NULL;
+
+            if (rv_result_store_commit(c.store, &cerr) < 0)
+                rv_log_error("%s", cerr->message);
         }
         test_kill_point("committed");
         if (r == -ECANCELED) {
