@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <json-glib/json-glib.h>
 
 #include "host/capture.h"
@@ -187,6 +188,76 @@ test_sysfs_case_tree(void)
     rm_rf(tmp);
 }
 
+/* A copy of the captured host with CPU 1 isolated: the same kernel
+ * threads and IRQs now sit on an isolated CPU.  The capture had no task/
+ * directories (nothing was isolated then); each kernel thread is single-
+ * threaded, so its task/PID/stat is its stat. */
+static void
+test_isolated_copy(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *tmp = g_dir_make_tmp("rv-iso-XXXXXX", &err);
+    g_autofree char *dir = g_build_filename(tmp, "host", NULL);
+    g_autofree char *cmd = g_strdup_printf(
+        "cp -r '%s' '%s' && chmod -R u+w '%s' && echo 1 > '%s/sys/devices/system/cpu/isolated' && "
+        "cd '%s/proc' && for p in [0-9]*; do mkdir -p $p/task/$p && cp $p/stat $p/task/$p/stat && "
+        "cp $p/status $p/task/$p/status; done",
+        real_host(), dir, dir, dir, dir);
+    g_autoptr(RvHostReport) rep = NULL;
+    g_autofree char *text = NULL;
+    bool saw_mig1 = false, saw_mig0 = false, saw_irq25 = false;
+
+    g_assert_no_error(err);
+    g_assert_cmpint(system(cmd), ==, 0);
+    rep = load(dir);
+    g_assert_true(rv_cpuset_isset(&rep->isolated, 1));
+    g_assert_cmpuint(rv_cpuset_count(&rep->isolated), ==, 1);
+    g_assert_nonnull(rep->tasks_on_isolated);
+    for (guint i = 0; i < rep->tasks_on_isolated->len; i++) {
+        const RvTask *t = &g_array_index(rep->tasks_on_isolated, RvTask, i);
+
+        g_assert_cmpint(t->last_cpu, ==, 1);
+        saw_mig1 = saw_mig1 || !strcmp(t->comm, "migration/1");
+        saw_mig0 = saw_mig0 || !strcmp(t->comm, "migration/0");
+    }
+    g_assert_true(saw_mig1);
+    g_assert_false(saw_mig0);
+    for (guint i = 0; i < rep->irqs->irqs->len; i++) {
+        const RvIrq *irq = &g_array_index(rep->irqs->irqs, RvIrq, i);
+
+        if (irq->irq == 25) {
+            saw_irq25 = true;
+            g_assert_cmpstr(irq->name, ==, "ACPI:Ged");
+            g_assert_cmpuint(rv_host_irq_count_on(irq, &rep->isolated), ==, 1);
+        }
+    }
+    g_assert_true(saw_irq25);
+    text = rv_host_report_to_text(rep);
+    g_assert_nonnull(strstr(text, "Tasks that last ran on isolated CPUs ("));
+    g_assert_nonnull(strstr(text, "IRQs touching isolated CPUs: 19 of 19"));
+    rm_rf(tmp);
+}
+
+/* On the live host every thread last ran on some online CPU: asking for
+ * all of them must find this very process. */
+static void
+test_live_tasks(void)
+{
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(GArray) tasks = NULL;
+    g_autoptr(GError) err = NULL;
+    RvCpuSet all;
+    bool me = false;
+
+    g_assert_cmpint(rv_host_root_open("/", &root, &err), ==, 0);
+    rv_cpuset_zero(&all);
+    rv_cpuset_set_range(&all, 0, RV_CPUSET_MAX - 1);
+    g_assert_cmpint(rv_host_tasks_on_cpus(root, &all, &tasks, &err), ==, 0);
+    for (guint i = 0; i < tasks->len; i++)
+        me = me || g_array_index(tasks, RvTask, i).pid == getpid();
+    g_assert_true(me);
+}
+
 /* capture of a fixture root gives a tree with the same report */
 static void
 test_capture_roundtrip(void)
@@ -330,6 +401,8 @@ main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/hostshow/real-host-fixture", test_real_host_fixture);
     g_test_add_func("/hostshow/sysfs-case-tree", test_sysfs_case_tree);
+    g_test_add_func("/hostshow/isolated-copy", test_isolated_copy);
+    g_test_add_func("/hostshow/live-tasks", test_live_tasks);
     g_test_add_func("/hostshow/capture-roundtrip", test_capture_roundtrip);
     g_test_add_func("/hostshow/command", test_command);
     g_test_add_func("/hostshow/live", test_live);
