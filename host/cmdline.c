@@ -556,7 +556,12 @@ rv_host_cmdline_parse_full(const char *text, unsigned nr_cpu_ids, unsigned boot_
                         n, par.suggestion);
             continue;
         }
-        if (!strcmp(n, "isolcpus") && v) {
+        if (!v && (!strcmp(n, "isolcpus") || !strcmp(n, "nohz_full") ||
+                   !strcmp(n, "irqaffinity") || !strcmp(n, "kthread_cpus"))) {
+            /* __setup("isolcpus=") only matches with the '=' */
+            problem(cmd, "'%s' without '=' is not the %s= parameter: the kernel passes it to init "
+                    "and isolates nothing", n, n);
+        } else if (!strcmp(n, "isolcpus") && v) {
             isolcpus_setup(cmd, &hk, v);
         } else if (!strcmp(n, "nohz_full") && v) {
             cpus_reset(&cmd->nohz_full, v);

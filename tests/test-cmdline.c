@@ -428,6 +428,12 @@ test_kernel_rules(void)
         g_assert_cmpstr(cmd->init_args[0], ==, "--init-flag");
         g_assert_cmpstr(cmd->init_args[1], ==, "isolcpus=2");
     }
+    {
+        g_autoptr(RvCmdline) cmd = parse("isolcpus nohz_full=", 4);
+        g_assert_false(cmd->isolcpus.present);
+        g_assert_true(has_problem(cmd, "'isolcpus' without '='"));
+        g_assert_true(cmd->nohz_full.ignored);   /* empty list */
+    }
     /* another boot CPU */
     {
         g_autoptr(RvCmdline) cmd = NULL;
