@@ -33,7 +33,8 @@ echo "== rtvirt run profiles/matrix/demo.ini"
 log=$(mktemp) || exit 2
 trap 'rm -f "$log"' EXIT
 # progress goes to stderr, live; stdout is the summary with the store
-"$rtvirt" run --out "$results" "$top/profiles/matrix/demo.ini" >"$log"
+# on a shared machine another matrix may be running: wait for it
+"$rtvirt" run --wait-lock 1800 --out "$results" "$top/profiles/matrix/demo.ini" >"$log"
 rc=$?
 cat "$log"
 store=$(sed -n 's/^Results: //p' "$log" | tail -n 1)

@@ -771,9 +771,20 @@ rv_cmd_run(int argc, char **argv)
             /* Ctrl-C must end the wait */
             rv_harness_signals_install();
         }
-        if (rv_harness_lock_acquire_wait(NULL, (guint) arg_wait_lock,
-                                         rv_harness_signals_cancellable(), &lock, &err) < 0)
-            goto fail;
+        {
+            g_autoptr(GError) busy = NULL;
+            int r = rv_harness_lock_acquire(NULL, &lock, &busy);
+
+            if (r == -EBUSY && arg_wait_lock > 0) {
+                rv_log_info("%s; waiting up to %d s for it to end", busy->message, arg_wait_lock);
+                r = rv_harness_lock_acquire_wait(NULL, (guint) arg_wait_lock,
+                                                 rv_harness_signals_cancellable(), &lock, &err);
+            } else if (r < 0) {
+                g_propagate_error(&err, g_steal_pointer(&busy));
+            }
+            if (r < 0)
+                goto fail;
+        }
         test_kill_point("locked");
     }
 
