@@ -732,11 +732,11 @@ rv_host_report_to_text(const RvHostReport *r)
         g_string_append_printf(s, "  %-18s %s (%s)\n", "core scheduling",
                                rv_host_coresched_state_to_string(st->coresched), why);
     }
-    g_string_append_printf(s, "  %-18s %s %s: PREEMPT_RT %s (%s)\n", "kernel",
+    g_string_append_printf(s, "  %-18s %s%s%s (PREEMPT_RT: %s, preemption model: %s)\n", "kernel",
                            st->kernel_release ? st->kernel_release : "unknown",
-                           st->kernel_version ? st->kernel_version : "",
+                           st->kernel_version ? " " : "", st->kernel_version ? st->kernel_version : "",
                            tri(st->preempt_rt, "yes", "no"),
-                           st->preempt_model ? st->preempt_model : "model unknown");
+                           st->preempt_model ? st->preempt_model : "unknown");
     text_int(s, "sched_rt_runtime", &st->rt_runtime_us, " us");
     text_int(s, "sched_rt_period", &st->rt_period_us, " us");
     if (st->rt_group_trap == RV_TRI_YES) {
@@ -766,25 +766,51 @@ rv_host_report_to_text(const RvHostReport *r)
     g_string_append_printf(s, "  %-18s driver=%s governor=%s\n", "cpuidle",
                            st->cpuidle_driver ? st->cpuidle_driver : "unknown",
                            st->cpuidle_governor ? st->cpuidle_governor : "unknown");
-    g_string_append_printf(s, "  %4s %-12s %-14s %s\n", "CPU", "GOVERNOR", "FREQ DRIVER", "IDLE STATES (name/exit latency us, * = disabled)");
-    for (guint i = 0; i < st->cpus->len; i++) {
-        const RvCpuPower *p = &g_array_index(st->cpus, RvCpuPower, i);
-        GString *is = g_string_new(NULL);
+    /* one line per distinct (governor, driver, idle states), with its CPUs */
+    {
+        g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GArray) sets = g_array_new(FALSE, TRUE, sizeof(RvCpuSet));
 
-        for (guint k = 0; k < p->idle_states->len; k++) {
-            const RvIdleState *x = &g_array_index(p->idle_states, RvIdleState, k);
+        for (guint i = 0; i < st->cpus->len; i++) {
+            const RvCpuPower *p = &g_array_index(st->cpus, RvCpuPower, i);
+            GString *is = g_string_new(NULL);
+            char *key;
+            guint k;
 
-            g_string_append_printf(is, "%s%s/", is->len ? " " : "", x->name ? x->name : "?");
-            if (x->latency_us.known)
-                g_string_append_printf(is, "%" G_GINT64_FORMAT, x->latency_us.value);
-            else
-                g_string_append(is, "?");
-            if (x->disabled == RV_TRI_YES)
-                g_string_append_c(is, '*');
+            for (guint j = 0; j < p->idle_states->len; j++) {
+                const RvIdleState *x = &g_array_index(p->idle_states, RvIdleState, j);
+
+                g_string_append_printf(is, "%s%s/", is->len ? " " : "", x->name ? x->name : "?");
+                if (x->latency_us.known)
+                    g_string_append_printf(is, "%" G_GINT64_FORMAT, x->latency_us.value);
+                else
+                    g_string_append(is, "?");
+                if (x->disabled == RV_TRI_YES)
+                    g_string_append_c(is, '*');
+            }
+            key = g_strdup_printf("%-12s %-14s %s", p->governor ? p->governor : "-",
+                                  p->driver ? p->driver : "-", is->len ? is->str : "-");
+            g_string_free(is, TRUE);
+            for (k = 0; k < keys->len; k++)
+                if (!strcmp(keys->pdata[k], key))
+                    break;
+            if (k == keys->len) {
+                RvCpuSet z;
+
+                rv_cpuset_zero(&z);
+                g_ptr_array_add(keys, key);
+                g_array_append_val(sets, z);
+            } else {
+                g_free(key);
+            }
+            rv_cpuset_set(&g_array_index(sets, RvCpuSet, k), p->cpu);
         }
-        g_string_append_printf(s, "  %4u %-12s %-14s %s\n", p->cpu, p->governor ? p->governor : "-",
-                               p->driver ? p->driver : "-", is->len ? is->str : "-");
-        g_string_free(is, TRUE);
+        g_string_append_printf(s, "  %-10s %-12s %-14s %s\n", "CPUS", "GOVERNOR", "FREQ DRIVER",
+                               "IDLE STATES (name/exit latency us, * = disabled)");
+        for (guint k = 0; k < keys->len; k++) {
+            g_autofree char *l = rv_host_cpulist_format(&g_array_index(sets, RvCpuSet, k));
+            g_string_append_printf(s, "  %-10s %s\n", l, (char *) keys->pdata[k]);
+        }
     }
 
     /* threads */
