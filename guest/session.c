@@ -15,6 +15,7 @@
 
 #include "guest/libvirt.h"
 #include "guest/session.h"
+#include "host/kvm.h"
 #include "host/state.h"
 #include "util/error.h"
 
@@ -306,7 +307,7 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
     g_autoptr(RvGuestSession) s = g_new0(RvGuestSession, 1);
     g_autoptr(RvRoot) own_root = NULL;
     g_autoptr(RvGuestPlacement) own_placement = NULL;
-    g_autofree char *cache_dir = NULL, *key = NULL;
+    g_autofree char *cache_dir = NULL, *key = NULL, *kvm_reason = NULL;
     const RvGuestPlacement *placement = opts->placement;
     RvRoot *root = opts->root;
     guint boot_tcg = opts->boot_timeout_ms ? opts->boot_timeout_ms : DEFAULT_BOOT_TCG_MS;
@@ -370,7 +371,11 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
         break;
     default:
         try_tcg = true;
-        if (!rv_guest_libvirt_has_virt_type(s->conn, "kvm")) {
+        if (rv_host_kvm_detect(root, &kvm_reason) == RV_HOST_KVM_PVM) {
+            /* No probe: a PVM guest kernel does not boot in useful time. */
+            try_kvm = false;
+            s->virt_reason = g_strdup_printf("%s: TCG", kvm_reason);
+        } else if (!rv_guest_libvirt_has_virt_type(s->conn, "kvm")) {
             try_kvm = false;
             s->virt_reason = g_strdup("libvirt's domain capabilities offer no kvm domain "
                                       "(no usable /dev/kvm): TCG");

@@ -17,28 +17,22 @@
 #include "harness/commands.h"
 #include "harness/log.h"
 #include "host/partition.h"
+#include "host/kvm.h"
 #include "host/profile.h"
 #include "host/topology.h"
 #include "util/error.h"
 
 /*
- * The domain type: a fixture root describes another (KVM) host, so kvm; on
- * the live host kvm when /dev/kvm can be opened read-write, as QEMU opens
- * it (accel/kvm/kvm-all.c), else qemu (TCG).  `rtvirt guest run` also
- * probes that QEMU really starts a KVM guest.
+ * The domain type: kvm where the host offers hardware-assisted KVM
+ * (host/kvm.h: /dev/kvm opens and is not PVM; a fixture root with
+ * /sys/module/kvm counts as a KVM host), else qemu (TCG).  `rtvirt guest
+ * run` also probes that QEMU really boots a KVM guest.
  */
 static RvGuestVirtType
-probe_virt(RvRoot *root)
+probe_virt(RvRoot *root, char **ret_reason)
 {
-    int fd;
-
-    if (!rv_host_root_is_live(root))
-        return RV_GUEST_VIRT_KVM;
-    fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-    if (fd < 0)
-        return RV_GUEST_VIRT_QEMU;
-    close(fd);
-    return RV_GUEST_VIRT_KVM;
+    return rv_host_kvm_detect(root, ret_reason) == RV_HOST_KVM_HW ? RV_GUEST_VIRT_KVM
+                                                                  : RV_GUEST_VIRT_QEMU;
 }
 
 /* `--check FILE`: a domain's <cputune> read back (guest/domain-xml.h) and
@@ -196,9 +190,11 @@ rv_cmd_guest_xml(int argc, char **argv)
     }
 
     if ((int) opts.virt < 0) {
-        opts.virt = probe_virt(root);
+        g_autofree char *why = NULL;
+
+        opts.virt = probe_virt(root, &why);
         if (opts.virt == RV_GUEST_VIRT_QEMU)
-            rv_log_info("NOTE /dev/kvm cannot be opened: domain type 'qemu' (TCG), virt=tcg");
+            rv_log_info("NOTE %s: domain type 'qemu' (TCG), virt=tcg", why);
     }
     if (profile->image == RV_GUEST_IMAGE_EMBEDDED && !arg_kernel) {
         if (rv_guest_image_build(NULL, &image, &error) < 0)

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tests/test-kvm.c: host/kvm.h on fixture roots shaped like the module
+ * directories of a hardware KVM host, a PVM sandbox (the build machine:
+ * /sys/module/{kvm,kvm_pvm}, no kvm_intel) and a host without KVM.
+ */
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "host/kvm.h"
+
+static RvHostKvm
+detect_with(const char * const *modules, char **ret_reason)
+{
+    g_autofree char *dir = g_dir_make_tmp("rv-kvm-XXXXXX", NULL);
+    g_autoptr(RvRoot) root = NULL;
+    RvHostKvm kind;
+
+    g_assert_nonnull(dir);
+    for (int i = 0; modules[i]; i++) {
+        g_autofree char *p = g_build_filename(dir, "sys/module", modules[i], NULL);
+        g_assert_cmpint(g_mkdir_with_parents(p, 0755), ==, 0);
+    }
+    g_assert_cmpint(rv_host_root_open(dir, &root, NULL), ==, 0);
+    kind = rv_host_kvm_detect(root, ret_reason);
+    for (int i = 0; modules[i]; i++) {
+        g_autofree char *p = g_build_filename(dir, "sys/module", modules[i], NULL);
+        g_rmdir(p);
+    }
+    {
+        g_autofree char *m = g_build_filename(dir, "sys/module", NULL);
+        g_autofree char *s = g_build_filename(dir, "sys", NULL);
+        g_rmdir(m);
+        g_rmdir(s);
+        g_rmdir(dir);
+    }
+    return kind;
+}
+
+static void
+test_kinds(void)
+{
+    const char * const hw[] = { "kvm", "kvm_intel", NULL };
+    const char * const amd[] = { "kvm", "kvm_amd", NULL };
+    const char * const pvm[] = { "kvm", "kvm_pvm", NULL };
+    const char * const none[] = { "virtio_net", NULL };
+    g_autofree char *why = NULL;
+
+    g_assert_cmpint(detect_with(hw, NULL), ==, RV_HOST_KVM_HW);
+    g_assert_cmpint(detect_with(amd, NULL), ==, RV_HOST_KVM_HW);
+    g_assert_cmpint(detect_with(none, NULL), ==, RV_HOST_KVM_NONE);
+    g_assert_cmpint(detect_with(pvm, &why), ==, RV_HOST_KVM_PVM);
+    g_assert_nonnull(strstr(why, "PVM"));
+}
+
+int
+main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/kvm/kinds", test_kinds);
+    return g_test_run();
+}
