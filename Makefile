@@ -11,6 +11,7 @@
 #   make SANITIZE=1 ...  ASan + UBSan build (use another O=, e.g. O=build-san)
 #   make fuzz            libFuzzer targets (clang) in $(O)/fuzz/
 #   make O=DIR           out-of-tree build directory (default: build)
+#   make V=1             show the full compiler command lines
 
 O        ?= build
 CC       ?= cc
@@ -35,6 +36,15 @@ CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 LDFLAGS  += -fsanitize=address,undefined
 endif
 
+# V=1 shows the full compiler command lines.
+ifeq ($(V),1)
+Q :=
+quiet = @true
+else
+Q := @
+quiet = @printf '  %-6s %s\n'
+endif
+
 LAYERS   := util host guest results harness
 MAIN_SRCS := harness/main.c harness/pert-main.c
 LIB_SRCS := $(filter-out $(MAIN_SRCS),$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
@@ -56,22 +66,27 @@ all: $(O)/rtvirt $(O)/rtvirt-pert
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(quiet) CC $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/librtvirt.a: $(LIB_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(quiet) AR $@
+	$(Q)$(AR) rcs $@ $^
 
 $(O)/rtvirt: $(O)/harness/main.o $(O)/librtvirt.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The probe alone for guests: GLib and json-glib only (see harness/pert-main.c).
 PERT_LIBS := $(shell pkg-config --libs glib-2.0 json-glib-1.0 2>/dev/null) -lm
 $(O)/rtvirt-pert: $(O)/harness/pert-main.o $(O)/librtvirt.a
-	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(PERT_LIBS)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(PERT_LIBS)
 
 $(O)/tests/%: $(O)/tests/%.o $(O)/librtvirt.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # libFuzzer targets: the same sources, rebuilt with clang's fuzzer
 # instrumentation in their own directory so they never mix with $(O).
