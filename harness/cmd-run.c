@@ -906,8 +906,12 @@ rv_cmd_run(int argc, char **argv)
     if (rv_result_store_commit(c.store, &err) < 0)
         goto fail;
 
-    if (rv_host_journal_open(c.root, rv_harness_run_journal_path(c.root), &c.journal, &err) < 0)
-        goto fail;
+    {
+        g_autofree char *journal_path = rv_harness_run_journal_path(c.root);
+
+        if (rv_host_journal_open(c.root, journal_path, &c.journal, &err) < 0)
+            goto fail;
+    }
     /* A journal left by a killed run is reverted before anything else. */
     if (rv_host_journal_n_entries(c.journal) > 0) {
         rv_log_warn("Run journal '%s' holds %u entr%s from an interrupted run: reverting them first",
