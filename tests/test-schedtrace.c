@@ -188,6 +188,107 @@ test_backwards(void)
     g_assert_null(rep);
 }
 
+static void
+put(const char *dir, const char *rel, const char *contents)
+{
+    g_autofree char *path = g_build_filename(dir, rel, NULL);
+    g_autofree char *parent = g_path_get_dirname(path);
+
+    g_assert_cmpint(g_mkdir_with_parents(parent, 0755), ==, 0);
+    g_assert_true(g_file_set_contents(path, contents, -1, NULL));
+}
+
+static char *
+get(const char *dir, const char *rel)
+{
+    g_autofree char *path = g_build_filename(dir, rel, NULL);
+    char *s = NULL;
+
+    g_assert_true(g_file_get_contents(path, &s, NULL, NULL));
+    return g_strstrip(s);
+}
+
+/* Recording on a tree shaped like tracefs (the build machines have no
+ * tracefs mounted; the real one is exercised in the lab VM): what is saved
+ * is put back, someone else's tracer is left alone, a missing tracefs is
+ * "unsupported" with the mount command. */
+static void
+test_record_fixture(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("rv-schedtrace-XXXXXX", NULL);
+    g_autofree char *rm = g_strdup_printf("rm -rf '%s'", dir);
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(RvSchedTrace) t = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *text = NULL;
+    const char *T = "sys/kernel/tracing/";
+    static const char * const files[][2] = {
+        { "current_tracer", "nop" },
+        { "tracing_on", "1" },
+        { "trace_clock", "[local] global counter uptime perf mono mono_raw boot" },
+        { "buffer_size_kb", "7 (expanded: 1408)" },
+        { "events/sched/sched_switch/enable", "0" },
+        { "trace", "# tracer: nop\n" },
+    };
+
+    g_assert_cmpint(rv_host_root_open(dir, &root, NULL), ==, 0);
+    g_assert_cmpint(rv_host_schedtrace_start(root, 0, &t, &err), ==, -ENOENT);
+    g_assert_error(err, RV_ERROR, RV_ERROR_UNSUPPORTED);
+    g_assert_nonnull(strstr(err->message, "mount -t tracefs nodev /sys/kernel/tracing"));
+    g_clear_error(&err);
+
+    for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+        g_autofree char *rel = g_strconcat(T, files[i][0], NULL);
+
+        put(dir, rel, files[i][1]);
+    }
+    {
+        g_autofree char *rel = g_strconcat(T, "current_tracer", NULL);
+
+        put(dir, rel, "function");
+        g_assert_cmpint(rv_host_schedtrace_start(root, 0, &t, &err), ==, -EBUSY);
+        g_assert_nonnull(strstr(err->message, "someone else is tracing"));
+        g_clear_error(&err);
+        put(dir, rel, "nop");
+    }
+
+    g_assert_cmpint(rv_host_schedtrace_start(root, 4096, &t, &err), ==, 0);
+    g_assert_no_error(err);
+    {
+        g_autofree char *clock = get(dir, "sys/kernel/tracing/trace_clock");
+        g_autofree char *on = get(dir, "sys/kernel/tracing/tracing_on");
+        g_autofree char *en = get(dir, "sys/kernel/tracing/events/sched/sched_switch/enable");
+        g_autofree char *kb = get(dir, "sys/kernel/tracing/buffer_size_kb");
+        g_autofree char *tr = get(dir, "sys/kernel/tracing/trace");
+
+        g_assert_cmpstr(clock, ==, "global");
+        g_assert_cmpstr(on, ==, "1");
+        g_assert_cmpstr(en, ==, "1");
+        g_assert_cmpstr(kb, ==, "4096");
+        g_assert_cmpstr(tr, ==, "");            /* cleared */
+    }
+    put(dir, "sys/kernel/tracing/trace", "# tracer: nop\n  sh-1 [000] d..2. 1.000000: sched_switch: "
+        "prev_comm=sh prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n");
+    g_assert_cmpint(rv_host_schedtrace_stop(t, &text, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_nonnull(strstr(text, "sched_switch: prev_comm=sh"));
+    g_assert_cmpint(rv_host_schedtrace_stop(t, &text, &err), ==, -EALREADY);
+    g_clear_error(&err);
+    {
+        g_autofree char *clock = get(dir, "sys/kernel/tracing/trace_clock");
+        g_autofree char *on = get(dir, "sys/kernel/tracing/tracing_on");
+        g_autofree char *en = get(dir, "sys/kernel/tracing/events/sched/sched_switch/enable");
+        g_autofree char *kb = get(dir, "sys/kernel/tracing/buffer_size_kb");
+
+        g_assert_cmpstr(clock, ==, "local");    /* the selected clock */
+        g_assert_cmpstr(on, ==, "1");
+        g_assert_cmpstr(en, ==, "0");
+        g_assert_cmpstr(kb, ==, "1408");        /* the expanded size */
+    }
+    g_clear_pointer(&t, rv_host_schedtrace_free);
+    g_assert_cmpint(system(rm), ==, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -200,6 +301,7 @@ main(int argc, char **argv)
     g_test_add_func("/schedtrace/parse-formats", test_parse_formats);
     g_test_add_func("/schedtrace/parse-errors", test_parse_errors);
     g_test_add_func("/schedtrace/backwards", test_backwards);
+    g_test_add_func("/schedtrace/record-fixture", test_record_fixture);
 
     d = g_dir_open(dir, 0, NULL);
     g_assert_nonnull(d);
