@@ -149,7 +149,8 @@ int rv_host_coresched_share(pid_t from_tid, pid_t to_pid, RvCoreSchedScope scope
  *            are threads of the process and listed under task/ already
  * @ret_kthreads: (out) (optional): the subset of @ret_tids that are such
  *            kernel threads
- * @error: (optional): RV_ERROR_FAILED with -ESRCH when @pid does not exist
+ * @error: (optional): RV_ERROR_FAILED with -ENOENT when @pid does not exist
+ *         (no /proc/@pid/task)
  *
  * Returns: the number of threads or -errno.
  */
