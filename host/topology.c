@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -889,6 +890,64 @@ rv_host_sysfs_dump_to_tree(const char *dump_path, const char *dir, GError **erro
         n++;
     }
     return n;
+}
+
+/* ---- any of the above, by content ------------------------------------ */
+
+static int
+remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void) st;
+    (void) flag;
+    (void) ftw;
+    return remove(path) < 0 ? -1 : 0;
+}
+
+int
+rv_host_topology_load_file(const char *path, RvTopology **ret, GError **error)
+{
+    g_autofree char *text = NULL;
+    g_autofree char *tmp = NULL;
+    g_autoptr(GError) ferr = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(RvTopology) t = NULL;
+    const char *p;
+    int r;
+
+    if (!g_file_get_contents(path, &text, NULL, &ferr))
+        return rv_error_set(error, RV_ERROR_FAILED, ENOENT, "Failed to read '%s': %s",
+                            path, ferr->message);
+    for (p = text; g_ascii_isspace(*p); p++)
+        ;
+    if (*p == '<')
+        return rv_host_topology_load_hwloc_xml(path, ret, error);
+    if (*p != '/')
+        return rv_host_topology_load_text(path, ret, error);
+
+    tmp = g_dir_make_tmp("rv-topology-XXXXXX", &ferr);
+    if (!tmp)
+        return rv_error_set(error, RV_ERROR_FAILED, EIO,
+                            "Failed to create a temporary directory for '%s': %s",
+                            path, ferr->message);
+    r = rv_host_sysfs_dump_to_tree(path, tmp, error);
+    if (r >= 0)
+        r = rv_host_root_open(tmp, &root, error);
+    if (r >= 0)
+        r = rv_host_topology_load(root, &t, error);
+    g_clear_pointer(&root, rv_host_root_free);
+    if (nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 && r >= 0) {
+        int e = errno;
+
+        return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to remove '%s': %s",
+                            tmp, g_strerror(e));
+    }
+    if (r < 0)
+        return r;
+    /* the tree is gone: name the dump the topology came from */
+    g_free(t->source);
+    t->source = g_strdup_printf("sysfs-dump:%s", path);
+    *ret = g_steal_pointer(&t);
+    return 0;
 }
 
 /* ---- lookups ---------------------------------------------------------- */

@@ -117,6 +117,30 @@ int rv_host_topology_load_text(const char *path, RvTopology **ret,
 int rv_host_sysfs_dump_to_tree(const char *dump_path, const char *dir,
                                GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
+/**
+ * rv_host_topology_load_file:
+ * @path: a topology file in any of the formats above, told apart by its
+ *        first non-blank character:
+ *        '<': an hwloc XML export (`lstopo --of xml`), read by
+ *             rv_host_topology_load_hwloc_xml();
+ *        '/': a `grep -H . /sys/devices/system/cpu/...` dump, converted by
+ *             rv_host_sysfs_dump_to_tree() into a temporary fixture tree
+ *             (g_dir_make_tmp(), removed again before returning, also on
+ *             failure) and read by rv_host_topology_load(); the topology's
+ *             source is then "sysfs-dump:@path";
+ *        anything else: `lscpu -e`/`lscpu -p`/`ppc64_cpu --info` text, read
+ *             by rv_host_topology_load_text().
+ * @ret: (out): the topology, written only on success
+ * @error: (optional): RV_ERROR_FAILED when @path cannot be read or the
+ *         temporary tree cannot be created or removed; otherwise the error
+ *         of the loader that the format picked (RV_ERROR_INVALID naming
+ *         FILE:LINE or the value for malformed input)
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_host_topology_load_file(const char *path, RvTopology **ret,
+                               GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
 /* The core holding @cpu, or NULL when unknown (offline CPU, out of range). */
 const RvCore *rv_host_topology_core_of(const RvTopology *topo, unsigned cpu);
 /* @cpu's SMT siblings including @cpu itself (its core's threads); returns

@@ -166,10 +166,7 @@ gc_load_host(const char *spec, const char *isolated, RvTopology **ret_topo)
         g_assert_no_error(err);
         gc_rm_rf(tmp);
     } else {
-        if (g_str_has_suffix(file, ".xml"))
-            r = rv_host_topology_load_hwloc_xml(path, &topo, &err);
-        else
-            r = rv_host_topology_load_text(path, &topo, &err);
+        r = rv_host_topology_load_file(path, &topo, &err);
         g_assert_no_error(err);
         g_assert_cmpint(r, ==, 0);
         g_assert_cmpint(rv_guest_host_cpus_from_topology(topo, &host), ==, 0);

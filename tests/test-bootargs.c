@@ -49,21 +49,7 @@ load_case(const char *name)
     RvTopology *t = NULL;
     int r;
 
-    if (g_str_has_suffix(name, ".xml")) {
-        r = rv_host_topology_load_hwloc_xml(path, &t, &err);
-    } else if (g_str_has_prefix(name, "sysfs-")) {
-        g_autofree char *tmp = g_dir_make_tmp("rv-bootargs-XXXXXX", &err);
-        g_autoptr(RvRoot) root = NULL;
-
-        g_assert_no_error(err);
-        r = rv_host_sysfs_dump_to_tree(path, tmp, &err);
-        g_assert_no_error(err);
-        g_assert_cmpint(rv_host_root_open(tmp, &root, &err), ==, 0);
-        r = rv_host_topology_load(root, &t, &err);
-        sh("rm -rf '%s'%s", tmp, "");
-    } else {
-        r = rv_host_topology_load_text(path, &t, &err);
-    }
+    r = rv_host_topology_load_file(path, &t, &err);
     g_assert_no_error(err);
     g_assert_cmpint(r, ==, 0);
     return t;

@@ -295,10 +295,7 @@ test_case(gconstpointer data)
             g_autofree char *path = g_build_filename(cases_dir, strchr(topo_spec, ':') + 1, NULL);
             g_autofree char *a = NULL, *b = NULL;
 
-            if (g_str_has_prefix(topo_spec, "hwloc:"))
-                g_assert_cmpint(rv_host_topology_load_hwloc_xml(path, &src, &err), ==, 0);
-            else
-                g_assert_cmpint(rv_host_topology_load_text(path, &src, &err), ==, 0);
+            g_assert_cmpint(rv_host_topology_load_file(path, &src, &err), ==, 0);
             g_assert_no_error(err);
             write_topology(root_dir, src);
             /* the written tree reads back as the same machine */

@@ -32,14 +32,7 @@ top_dir(void)
     return d ? d : ".";
 }
 
-static void
-rm_rf(const char *dir)
-{
-    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
-    g_assert_cmpint(system(cmd), ==, 0);
-}
-
-/* Loads a case by its format (as tests/test-topology.c). */
+/* Loads a case by its format (rv_host_topology_load_file()). */
 static RvTopology *
 load_case(const char *name)
 {
@@ -48,21 +41,7 @@ load_case(const char *name)
     RvTopology *t = NULL;
     int r;
 
-    if (g_str_has_suffix(name, ".xml")) {
-        r = rv_host_topology_load_hwloc_xml(path, &t, &err);
-    } else if (g_str_has_prefix(name, "sysfs-")) {
-        g_autofree char *tmp = g_dir_make_tmp("rv-part-XXXXXX", &err);
-        g_autoptr(RvRoot) root = NULL;
-
-        g_assert_no_error(err);
-        r = rv_host_sysfs_dump_to_tree(path, tmp, &err);
-        g_assert_no_error(err);
-        g_assert_cmpint(rv_host_root_open(tmp, &root, &err), ==, 0);
-        r = rv_host_topology_load(root, &t, &err);
-        rm_rf(tmp);
-    } else {
-        r = rv_host_topology_load_text(path, &t, &err);
-    }
+    r = rv_host_topology_load_file(path, &t, &err);
     g_assert_no_error(err);
     g_assert_cmpint(r, ==, 0);
     return t;

@@ -28,8 +28,8 @@ top_dir(void)
     return d ? d : ".";
 }
 
-/* Loads a case by its format: hwloc XML, grep -H sysfs dump (converted to a
- * fixture tree first), or lscpu/ppc64_cpu text. */
+/* Loads a case by its format: hwloc XML, grep -H sysfs dump (through a
+ * temporary fixture tree), or lscpu/ppc64_cpu text: rv_host_topology_load_file(). */
 static RvTopology *
 load_case(const char *name)
 {
@@ -38,26 +38,7 @@ load_case(const char *name)
     RvTopology *t = NULL;
     int r;
 
-    if (g_str_has_suffix(name, ".xml")) {
-        r = rv_host_topology_load_hwloc_xml(path, &t, &err);
-    } else if (g_str_has_prefix(name, "sysfs-")) {
-        g_autofree char *tmp = g_dir_make_tmp("rv-topo-XXXXXX", &err);
-        g_autoptr(RvRoot) root = NULL;
-
-        g_assert_no_error(err);
-        r = rv_host_sysfs_dump_to_tree(path, tmp, &err);
-        g_assert_no_error(err);
-        g_assert_cmpint(r, >, 0);
-        r = rv_host_root_open(tmp, &root, &err);
-        g_assert_no_error(err);
-        r = rv_host_topology_load(root, &t, &err);
-        {
-            g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp);
-            g_assert_cmpint(system(cmd), ==, 0);
-        }
-    } else {
-        r = rv_host_topology_load_text(path, &t, &err);
-    }
+    r = rv_host_topology_load_file(path, &t, &err);
     g_assert_no_error(err);
     g_assert_cmpint(r, ==, 0);
     return t;
@@ -401,6 +382,9 @@ test_sysfs_power_smt4(void)
     assert_siblings(t, 255, "252-255");
     g_assert_cmpint(rv_host_topology_package_of(t, 10), ==, -1);
     g_assert_cmpint(rv_host_topology_core_of(t, 10)->core_id, ==, 8);
+    /* the temporary tree is gone: the source names the dump */
+    g_assert_true(g_str_has_prefix(t->source, "sysfs-dump:"));
+    g_assert_true(g_str_has_suffix(t->source, "/topology/sysfs-power-smt4-256cpu.txt"));
     check_expected(name, t);
 }
 
@@ -474,12 +458,38 @@ test_malformed(void)
     g_assert_nonnull(strstr(err->message, "cpu0/topology/thread_siblings_list"));
     g_assert_nonnull(strstr(err->message, "'0-x'"));
     g_clear_error(&err);
+    /* the same through rv_host_topology_load_file(): the loader's error */
+    r = rv_host_topology_load_file(dump, &t, &err);
+    g_assert_cmpint(r, ==, -EINVAL);
+    g_assert_null(t);
+    g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+    g_assert_nonnull(strstr(err->message, "cpu0/topology/thread_siblings_list"));
+    g_assert_nonnull(strstr(err->message, "'0-x'"));
+    g_clear_error(&err);
 
     /* a bad dump line names FILE:LINE */
     g_file_set_contents(dump, "/sys/devices/system/cpu/online:0\nbogus\n", -1, &err);
     g_assert_cmpint(rv_host_sysfs_dump_to_tree(dump, tree, &err), ==, -EINVAL);
     g_assert_nonnull(strstr(err->message, "dump.txt:2:"));
     g_clear_error(&err);
+    r = rv_host_topology_load_file(dump, &t, &err);
+    g_assert_cmpint(r, ==, -EINVAL);
+    g_assert_null(t);
+    g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+    g_assert_nonnull(strstr(err->message, "dump.txt:2:"));
+    g_clear_error(&err);
+
+    /* a missing file is a failure naming it */
+    {
+        g_autofree char *missing = g_build_filename(tmp, "missing.txt", NULL);
+
+        r = rv_host_topology_load_file(missing, &t, &err);
+        g_assert_cmpint(r, ==, -ENOENT);
+        g_assert_null(t);
+        g_assert_error(err, RV_ERROR, RV_ERROR_FAILED);
+        g_assert_nonnull(strstr(err->message, "missing.txt"));
+        g_clear_error(&err);
+    }
 
     /* an empty directory is no host */
     {
