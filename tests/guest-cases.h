@@ -25,7 +25,6 @@
 #pragma once
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,38 +39,12 @@
 #include "host/topology.h"
 #include "util/error.h"
 #include "util/ini.h"
-
-static inline const char *
-gc_top_dir(void)
-{
-    const char *d = g_getenv("RV_TOP");
-    return d ? d : ".";
-}
-
-static inline const char *
-gc_cases_dir(void)
-{
-    const char *d = g_getenv("RV_CASES");
-    return d ? d : "../shared/cases";
-}
+#include "tests/testutil.h"
 
 static inline char *
 gc_data_path(const char *rel)
 {
-    return g_build_filename(gc_top_dir(), "tests/data/domainxml", rel, NULL);
-}
-
-static int
-gc_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void) st; (void) flag; (void) ftw;
-    return remove(path);
-}
-
-static inline void
-gc_rm_rf(const char *dir)
-{
-    nftw(dir, gc_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    return g_build_filename(rv_test_top_dir(), "tests/data/domainxml", rel, NULL);
 }
 
 static gint
@@ -135,11 +108,11 @@ gc_load_host(const char *spec, const char *isolated, RvTopology **ret_topo)
 
     if (g_str_has_prefix(spec, "cases:")) {
         file = spec + 6;
-        path = g_build_filename(gc_cases_dir(), "topology", file, NULL);
+        path = g_build_filename(rv_test_cases_dir(), "topology", file, NULL);
     } else {
         g_assert_true(g_str_has_prefix(spec, "data:"));
         file = spec + 5;
-        path = g_build_filename(gc_top_dir(), "tests/data/domainxml/topology", file, NULL);
+        path = g_build_filename(rv_test_top_dir(), "tests/data/domainxml/topology", file, NULL);
     }
 
     if (g_str_has_prefix(file, "sysfs-")) {
@@ -164,7 +137,7 @@ gc_load_host(const char *spec, const char *isolated, RvTopology **ret_topo)
         g_assert_cmpint(r, ==, 0);
         r = rv_host_topology_load(root, &topo, &err);
         g_assert_no_error(err);
-        gc_rm_rf(tmp);
+        rv_test_rm_rf(tmp);
     } else {
         r = rv_host_topology_load_file(path, &topo, &err);
         g_assert_no_error(err);
@@ -186,7 +159,7 @@ gc_load_host(const char *spec, const char *isolated, RvTopology **ret_topo)
 static inline GcResult *
 gc_run_case(const char *name)
 {
-    g_autofree char *case_path = g_strdup_printf("%s/tests/data/domainxml/%s.case", gc_top_dir(), name);
+    g_autofree char *case_path = g_strdup_printf("%s/tests/data/domainxml/%s.case", rv_test_top_dir(), name);
     g_autoptr(RvIni) ini = NULL;
     g_autoptr(GError) err = NULL;
     g_autoptr(GcResult) res = g_new0(GcResult, 1);
@@ -205,7 +178,7 @@ gc_run_case(const char *name)
     reserved = rv_ini_get(ini, "case", "reserved");
     virt = rv_ini_get(ini, "case", "virt");
     g_assert_cmpint(rv_ini_get_bool(ini, "case", "xml", &xml, &err), ==, 0);
-    guest = g_build_filename(gc_top_dir(), rv_ini_get(ini, "case", "guest"), NULL);
+    guest = g_build_filename(rv_test_top_dir(), rv_ini_get(ini, "case", "guest"), NULL);
     g_assert_cmpint(rv_ini_check_unused(ini, NULL, &err), ==, 0);
     g_assert_nonnull(topo_spec);
 
@@ -213,7 +186,7 @@ gc_run_case(const char *name)
     res->virt = virt && strcmp(virt, "qemu") == 0 ? RV_GUEST_VIRT_QEMU : RV_GUEST_VIRT_KVM;
     host = gc_load_host(topo_spec, isolated, &topo);
     if (host_profile) {
-        g_autofree char *hp_path = g_build_filename(gc_top_dir(), host_profile, NULL);
+        g_autofree char *hp_path = g_build_filename(rv_test_top_dir(), host_profile, NULL);
         g_autofree char *base = g_path_get_basename(hp_path);
         g_autofree char *source = g_strdup_printf("the isolated set of host profile %s", base);
         g_autoptr(RvHostProfile) hp = NULL;
@@ -247,17 +220,8 @@ static inline void
 gc_check_golden(const char *file, const char *got)
 {
     g_autofree char *path = gc_data_path(file);
-    g_autofree char *expected = NULL;
-    g_autoptr(GError) err = NULL;
 
-    if (g_getenv("RV_REGENERATE")) {
-        g_file_set_contents(path, got, -1, &err);
-        g_assert_no_error(err);
-        return;
-    }
-    g_file_get_contents(path, &expected, NULL, &err);
-    g_assert_no_error(err);
-    g_assert_cmpstr(got, ==, expected);
+    rv_test_compare_expected(path, got);
 }
 
 /* Exact text of a refusal as the golden files hold it. */

@@ -15,18 +15,14 @@
 
 #include "guest/agent.h"
 #include "util/error.h"
+#include "tests/testutil.h"
 
 static char *
 read_data(const char *name)
 {
-    g_autofree char *path = g_build_filename(g_getenv("RV_TOP") ? g_getenv("RV_TOP") : ".",
-                                             "tests/data/agent", name, NULL);
-    g_autoptr(GError) err = NULL;
-    char *s = NULL;
+    g_autofree char *path = rv_test_data_path("agent", name);
 
-    g_file_get_contents(path, &s, NULL, &err);
-    g_assert_no_error(err);
-    return s;
+    return rv_test_read_file(path);
 }
 
 static void

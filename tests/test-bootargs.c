@@ -19,20 +19,7 @@
 #include "host/profile.h"
 #include "host/topology.h"
 #include "util/error.h"
-
-static const char *
-cases_dir(void)
-{
-    const char *d = g_getenv("RV_CASES");
-    return d ? d : "../shared/cases";
-}
-
-static const char *
-top_dir(void)
-{
-    const char *d = g_getenv("RV_TOP");
-    return d ? d : ".";
-}
+#include "tests/testutil.h"
 
 static void
 sh(const char *fmt, const char *a, const char *b)
@@ -41,54 +28,12 @@ sh(const char *fmt, const char *a, const char *b)
     g_assert_cmpint(system(cmd), ==, 0);
 }
 
-static RvTopology *
-load_case(const char *name)
-{
-    g_autofree char *path = g_build_filename(cases_dir(), "topology", name, NULL);
-    g_autoptr(GError) err = NULL;
-    RvTopology *t = NULL;
-    int r;
-
-    r = rv_host_topology_load_file(path, &t, &err);
-    g_assert_no_error(err);
-    g_assert_cmpint(r, ==, 0);
-    return t;
-}
-
-static RvHostProfile *
-load_profile(const char *rel)
-{
-    g_autofree char *path = g_build_filename(top_dir(), rel, NULL);
-    g_autoptr(GError) err = NULL;
-    RvHostProfile *p = NULL;
-
-    g_assert_cmpint(rv_host_profile_load(path, &p, &err), ==, 0);
-    g_assert_no_error(err);
-    return p;
-}
-
-static void
-compare_expected(const char *exp_path, const char *got)
-{
-    g_autofree char *expected = NULL;
-    g_autoptr(GError) err = NULL;
-
-    if (g_getenv("RV_REGENERATE")) {
-        g_file_set_contents(exp_path, got, -1, &err);
-        g_assert_no_error(err);
-        return;
-    }
-    g_file_get_contents(exp_path, &expected, NULL, &err);
-    g_assert_no_error(err);
-    g_assert_cmpstr(got, ==, expected);
-}
-
 /* Arguments of @profile_rel on @t, joined; NULL when the partition is
  * refused. */
 static char *
 args_for(const char *profile_rel, const RvTopology *t, char ***ret_args)
 {
-    g_autoptr(RvHostProfile) profile = load_profile(profile_rel);
+    g_autoptr(RvHostProfile) profile = rv_test_load_host_profile(profile_rel);
     g_autoptr(RvHostPartition) part = NULL;
     g_autoptr(GError) err = NULL;
     char **args = NULL;
@@ -139,9 +84,9 @@ static void
 test_case(gconstpointer data)
 {
     const char *name = data;
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
     g_autofree char *args = args_for("profiles/host/realtime-virtual-host.ini", t, NULL);
-    g_autofree char *exp_path = g_strdup_printf("%s/tests/data/bootargs/%s.args", top_dir(), name);
+    g_autofree char *exp_path = g_strdup_printf("%s/tests/data/bootargs/%s.args", rv_test_top_dir(), name);
     g_autofree char *got = NULL;
 
     for (size_t i = 0; i < G_N_ELEMENTS(facts); i++) {
@@ -163,14 +108,14 @@ test_case(gconstpointer data)
         g_assert_null(strstr(args, "nosmt"));   /* smt = idle-siblings keeps SMT */
     }
     got = g_strdup_printf("%s\n", args ? args : "(no partition: nothing to isolate)");
-    compare_expected(exp_path, got);
+    rv_test_compare_expected(exp_path, got);
 }
 
 /* Profile variations: nosmt at boot, idle limits on all CPUs, no flags. */
 static void
 test_variants(void)
 {
-    g_autoptr(RvTopology) t = load_case("lscpu-e-and-siblings-4cpu-rinha398.txt");
+    g_autoptr(RvTopology) t = rv_test_load_topology_case("lscpu-e-and-siblings-4cpu-rinha398.txt");
     static const struct {
         const char *text;
         const char *want;
@@ -299,10 +244,10 @@ test_install_remove(gconstpointer data)
 {
     const char *layout = data;
     g_autoptr(GError) err = NULL;
-    g_autofree char *src = g_build_filename(top_dir(), "tests/data/grub", layout, NULL);
+    g_autofree char *src = g_build_filename(rv_test_top_dir(), "tests/data/grub", layout, NULL);
     g_autofree char *tmp = g_dir_make_tmp("rv-grub-XXXXXX", &err);
-    g_autoptr(RvTopology) t = load_case("hwloc-Intel-Skylake-2xXeon6140.xml");
-    g_autoptr(RvTopology) t2 = load_case("lscpu-e-and-siblings-4cpu-rinha398.txt");
+    g_autoptr(RvTopology) t = rv_test_load_topology_case("hwloc-Intel-Skylake-2xXeon6140.xml");
+    g_autoptr(RvTopology) t2 = rv_test_load_topology_case("lscpu-e-and-siblings-4cpu-rinha398.txt");
     g_auto(GStrv) args = NULL;
     g_auto(GStrv) args2 = NULL;
     g_autofree char *joined = args_for("profiles/host/realtime-virtual-host.ini", t, &args);
@@ -338,8 +283,8 @@ test_install_remove(gconstpointer data)
         g_autofree char *text = NULL;
 
         g_assert_true(g_file_get_contents(dropin, &text, NULL, NULL));
-        exp_path = g_strdup_printf("%s/tests/data/grub/rtvirt.cfg.expected", top_dir());
-        compare_expected(exp_path, text);
+        exp_path = g_strdup_printf("%s/tests/data/grub/rtvirt.cfg.expected", rv_test_top_dir());
+        rv_test_compare_expected(exp_path, text);
     }
     /* what grub-mkconfig will see: the old arguments, then ours */
     cmdline = sourced_cmdline(tmp);
@@ -379,7 +324,7 @@ test_install_remove(gconstpointer data)
         g_assert_cmpint(rv_host_bootargs_remove(root, NULL, runner, &err), ==, 0);
         g_assert_cmpuint(rv_runner_get_log(runner)->len, ==, 0);
     }
-    sh("rm -rf '%s'%s", tmp, "");
+    rv_test_rm_rf(tmp);
 }
 
 static void
@@ -403,7 +348,7 @@ test_install_refusals(void)
                     -ENOENT);
     g_assert_error(err, RV_ERROR, RV_ERROR_UNSUPPORTED);
     g_assert_cmpuint(rv_runner_get_log(runner)->len, ==, 0);
-    sh("rm -rf '%s'%s", tmp, "");
+    rv_test_rm_rf(tmp);
 }
 
 int
@@ -414,7 +359,7 @@ main(int argc, char **argv)
     g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 
     g_test_init(&argc, &argv, NULL);
-    dir = g_build_filename(cases_dir(), "topology", NULL);
+    dir = g_build_filename(rv_test_cases_dir(), "topology", NULL);
     d = g_dir_open(dir, 0, NULL);
     g_assert_nonnull(d);
     for (const char *n; (n = g_dir_read_name(d));)

@@ -10,20 +10,7 @@
 
 #include "host/cmdline.h"
 #include "util/error.h"
-
-static const char *
-cases_dir(void)
-{
-    const char *d = g_getenv("RV_CASES");
-    return d ? d : "../shared/cases";
-}
-
-static const char *
-top_dir(void)
-{
-    const char *d = g_getenv("RV_TOP");
-    return d ? d : ".";
-}
+#include "tests/testutil.h"
 
 /* The kernel command line a case file stands for: a .cmdline as is, a Nix
  * list's quoted strings joined with spaces (NixOS boot.kernelParams), a
@@ -31,7 +18,7 @@ top_dir(void)
 static char *
 case_cmdline(const char *name)
 {
-    g_autofree char *path = g_build_filename(cases_dir(), "cmdline", name, NULL);
+    g_autofree char *path = g_build_filename(rv_test_cases_dir(), "cmdline", name, NULL);
     g_autofree char *text = NULL;
     g_autoptr(GError) err = NULL;
     g_auto(GStrv) lines = NULL;
@@ -79,18 +66,9 @@ static void
 check_expected(const char *key, const RvCmdline *cmd)
 {
     g_autofree char *got = rv_host_cmdline_format(cmd);
-    g_autofree char *exp_path = g_strdup_printf("%s/tests/data/cmdline/%s.expected", top_dir(), key);
-    g_autofree char *expected = NULL;
-    g_autoptr(GError) err = NULL;
+    g_autofree char *exp_path = g_strdup_printf("%s/tests/data/cmdline/%s.expected", rv_test_top_dir(), key);
 
-    if (g_getenv("RV_REGENERATE")) {
-        g_file_set_contents(exp_path, got, -1, &err);
-        g_assert_no_error(err);
-        return;
-    }
-    g_file_get_contents(exp_path, &expected, NULL, &err);
-    g_assert_no_error(err);
-    g_assert_cmpstr(got, ==, expected);
+    rv_test_compare_expected(exp_path, got);
 }
 
 static void
@@ -459,7 +437,7 @@ test_cases_covered(void)
         "nixos-kernelParams-nohz_full-all-rcu_nocbs-0-N.nix",
         "openshift-machineconfig-kernelArguments-worker-rt.yaml",
     };
-    g_autofree char *dir = g_build_filename(cases_dir(), "cmdline", NULL);
+    g_autofree char *dir = g_build_filename(rv_test_cases_dir(), "cmdline", NULL);
     g_autoptr(GError) err = NULL;
     g_autoptr(GDir) d = g_dir_open(dir, 0, &err);
     const char *n;

@@ -23,19 +23,18 @@
 #include "results/compare.h"
 #include "results/store.h"
 #include "util/error.h"
+#include "tests/testutil.h"
 
 static char *
 data_dir(void)
 {
-    const char *top = g_getenv("RV_TOP");
-    return g_build_filename(top ? top : ".", "tests", "data", "compare", NULL);
+    return rv_test_data_path("compare", NULL);
 }
 
 static char *
 rtvirt_bin(void)
 {
-    const char *b = g_getenv("RV_BUILD");
-    return g_build_filename(b ? b : "build", "rtvirt", NULL);
+    return g_build_filename(rv_test_build_dir(), "rtvirt", NULL);
 }
 
 /* runs rtvirt compare in tests/data/compare (relative paths keep the
@@ -83,21 +82,14 @@ static void
 test_golden(gconstpointer data)
 {
     const Golden *g = data;
-    g_autofree char *out = NULL, *err = NULL, *want = NULL;
+    g_autofree char *out = NULL, *err = NULL;
     g_autofree char *dir = data_dir();
     g_autofree char *fname = g_strdup_printf("%s.%s", g->name, g->ext);
     g_autofree char *path = g_build_filename(dir, fname, NULL);
-    g_autoptr(GError) e = NULL;
 
     g_assert_cmpint(run_compare(g->args, &out, &err), ==, 0);
     g_assert_cmpstr(err, ==, "");
-    if (g_getenv("RV_REGENERATE")) {
-        g_assert_true(g_file_set_contents(path, out, -1, NULL));
-        return;
-    }
-    if (!g_file_get_contents(path, &want, NULL, &e))
-        g_error("%s (RV_REGENERATE=1 writes it)", e->message);
-    g_assert_cmpstr(out, ==, want);
+    rv_test_compare_expected(path, out);
 }
 
 static RvComparison *

@@ -18,6 +18,7 @@
 
 #include "host/coresched.h"
 #include "util/error.h"
+#include "tests/testutil.h"
 
 #ifndef PR_SCHED_CORE
 #define PR_SCHED_CORE 62
@@ -237,7 +238,6 @@ test_list_threads_vhost(void)
     g_autoptr(GArray) kthreads = NULL;
     static const pid_t want_tids[] = { 2000, 2001, 2002, 2050, 2051 };
     static const pid_t want_k[] = { 2050, 2051 };
-    g_autofree char *rm = NULL;
     int r;
 
     put(dir, "proc/2000/comm", "qemu-system-x86\n");
@@ -259,8 +259,7 @@ test_list_threads_vhost(void)
     for (guint i = 0; i < G_N_ELEMENTS(want_k); i++)
         g_assert_cmpint(g_array_index(kthreads, pid_t, i), ==, want_k[i]);
 
-    rm = g_strdup_printf("rm -rf '%s'", dir);
-    g_assert_cmpint(system(rm), ==, 0);
+    rv_test_rm_rf(dir);
 }
 
 /* ---- pure verification ------------------------------------------------ */

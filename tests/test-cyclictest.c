@@ -17,25 +17,18 @@
 
 #include "results/cyclictest.h"
 #include "util/error.h"
-
-static const char *
-cases_dir(void)
-{
-    const char *d = g_getenv("RV_CASES");
-    return d ? d : "../shared/cases";
-}
+#include "tests/testutil.h"
 
 static char *
 case_path(const char *name)
 {
-    return g_build_filename(cases_dir(), "cyclictest", name, NULL);
+    return g_build_filename(rv_test_cases_dir(), "cyclictest", name, NULL);
 }
 
 static char *
 data_path(const char *name)
 {
-    const char *top = g_getenv("RV_TOP");
-    return g_build_filename(top ? top : ".", "tests", "data", "cyclictest", name, NULL);
+    return rv_test_data_path("cyclictest", name);
 }
 
 static GPtrArray *
@@ -456,7 +449,7 @@ test_golden(gconstpointer data)
     g_autofree char *expname = g_strconcat(base, ".expected", NULL);
     g_autofree char *exp = data_path(expname);
     g_autoptr(GError) err = NULL;
-    g_autofree char *got = NULL, *want = NULL;
+    g_autofree char *got = NULL;
     GPtrArray *runs = NULL;
     int r = rv_result_cyclictest_parse_file(input, &runs, &err);
 
@@ -471,13 +464,7 @@ test_golden(gconstpointer data)
         got = dump_runs(runs);
         g_ptr_array_unref(runs);
     }
-    if (g_getenv("RV_REGENERATE")) {
-        g_assert_true(g_file_set_contents(exp, got, -1, NULL));
-        return;
-    }
-    if (!g_file_get_contents(exp, &want, NULL, &err))
-        g_error("%s (RV_REGENERATE=1 writes it)", err->message);
-    g_assert_cmpstr(got, ==, want);
+    rv_test_compare_expected(exp, got);
 }
 
 static int
@@ -528,7 +515,7 @@ main(int argc, char **argv)
     g_test_add_func("/cyclictest/check/lava", test_check_lava);
     g_test_add_func("/cyclictest/check/verdicts", test_check_verdicts);
 
-    shared = g_build_filename(cases_dir(), "cyclictest", NULL);
+    shared = g_build_filename(rv_test_cases_dir(), "cyclictest", NULL);
     local = data_path("");
     add_golden(shared, FALSE);
     add_golden(local, TRUE);

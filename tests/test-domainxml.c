@@ -98,7 +98,7 @@ test_case(gconstpointer data)
 static RvGuestProfile *
 load_profile(const char *rel)
 {
-    g_autofree char *path = g_build_filename(gc_top_dir(), rel, NULL);
+    g_autofree char *path = g_build_filename(rv_test_top_dir(), rel, NULL);
     g_autoptr(GError) err = NULL;
     RvGuestProfile *p = NULL;
 
@@ -215,9 +215,9 @@ static void
 test_libvirt_case(gconstpointer data)
 {
     const char *name = data;
-    g_autofree char *path = g_build_filename(gc_cases_dir(), "libvirt", name, NULL);
+    g_autofree char *path = g_build_filename(rv_test_cases_dir(), "libvirt", name, NULL);
     g_autofree char *exp_path = g_strdup_printf("%s/tests/data/domainxml/libvirt/%s.expected",
-                                                gc_top_dir(), name);
+                                                rv_test_top_dir(), name);
     g_autofree char *xml = NULL, *expected = NULL, *got = NULL;
     g_autoptr(RvGuestPlacement) p = NULL;
     g_autoptr(GError) err = NULL;
@@ -235,7 +235,7 @@ test_libvirt_case(gconstpointer data)
     /* the RT verdicts of the .source.txt (see libvirt/README) */
     {
         g_autofree char *check_path = g_strdup_printf("%s/tests/data/domainxml/libvirt/%s.check",
-                                                      gc_top_dir(), name);
+                                                      rv_test_top_dir(), name);
         g_autofree char *want = NULL;
         g_autoptr(RvGuestHostCpus) host = NULL;
         g_autoptr(GPtrArray) f = NULL;
@@ -320,7 +320,7 @@ main(int argc, char **argv)
 
         g_test_add_data_func(path, cases->pdata[i], test_case);
     }
-    libvirt_dir = g_build_filename(gc_cases_dir(), "libvirt", NULL);
+    libvirt_dir = g_build_filename(rv_test_cases_dir(), "libvirt", NULL);
     d = g_dir_open(libvirt_dir, 0, NULL);
     g_assert_nonnull(d);
     while ((n = g_dir_read_name(d)))

@@ -20,12 +20,12 @@
 #include "guest/image-priv.h"
 #include "util/error.h"
 #include "util/runner.h"
+#include "tests/testutil.h"
 
 static char *
 data_path(const char *name)
 {
-    return g_build_filename(g_getenv("RV_TOP") ? g_getenv("RV_TOP") : ".", "tests/data/image",
-                            name, NULL);
+    return rv_test_data_path("image", name);
 }
 
 static GBytes *
@@ -116,12 +116,8 @@ static char *
 load(const char *name)
 {
     g_autofree char *p = data_path(name);
-    g_autoptr(GError) err = NULL;
-    char *s = NULL;
 
-    g_file_get_contents(p, &s, NULL, &err);
-    g_assert_no_error(err);
-    return s;
+    return rv_test_read_file(p);
 }
 
 static char *

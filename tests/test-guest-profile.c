@@ -13,18 +13,12 @@
 
 #include "guest/profile.h"
 #include "util/error.h"
-
-static const char *
-top_dir(void)
-{
-    const char *d = g_getenv("RV_TOP");
-    return d ? d : ".";
-}
+#include "tests/testutil.h"
 
 static RvGuestProfile *
 load(const char *rel)
 {
-    g_autofree char *path = g_build_filename(top_dir(), rel, NULL);
+    g_autofree char *path = g_build_filename(rv_test_top_dir(), rel, NULL);
     g_autoptr(GError) err = NULL;
     RvGuestProfile *p = NULL;
 
@@ -176,12 +170,11 @@ test_bad(gconstpointer data)
 {
     const char *name = data;
     g_autofree char *rel = g_strdup_printf("tests/data/guests/bad/%s.ini", name);
-    g_autofree char *path = g_build_filename(top_dir(), rel, NULL);
-    g_autofree char *err_path = g_strdup_printf("%s/tests/data/guests/bad/%s.err", top_dir(), name);
+    g_autofree char *path = g_build_filename(rv_test_top_dir(), rel, NULL);
+    g_autofree char *err_path = g_strdup_printf("%s/tests/data/guests/bad/%s.err", rv_test_top_dir(), name);
     g_autoptr(RvGuestProfile) p = NULL;
     g_autoptr(GError) err = NULL;
-    g_autoptr(GError) ferr = NULL;
-    g_autofree char *got = NULL, *expected = NULL;
+    g_autofree char *got = NULL;
     const char *msg;
 
     g_assert_cmpint(rv_guest_profile_load(path, &p, &err), ==, -EINVAL);
@@ -192,14 +185,7 @@ test_bad(gconstpointer data)
     msg = strstr(err->message, rel);
     g_assert_nonnull(msg);
     got = g_strdup_printf("%s\n", msg);
-    if (g_getenv("RV_REGENERATE")) {
-        g_file_set_contents(err_path, got, -1, &ferr);
-        g_assert_no_error(ferr);
-        return;
-    }
-    g_file_get_contents(err_path, &expected, NULL, &ferr);
-    g_assert_no_error(ferr);
-    g_assert_cmpstr(got, ==, expected);
+    rv_test_compare_expected(err_path, got);
 }
 
 int
@@ -218,7 +204,7 @@ main(int argc, char **argv)
     g_test_add_func("/guest-profile/cmdline-no-repeat", test_cmdline_no_repeat);
     g_test_add_func("/guest-profile/cyclictest-argv", test_cyclictest_argv);
 
-    bad_dir = g_build_filename(top_dir(), "tests/data/guests/bad", NULL);
+    bad_dir = g_build_filename(rv_test_top_dir(), "tests/data/guests/bad", NULL);
     d = g_dir_open(bad_dir, 0, NULL);
     g_assert_nonnull(d);
     while ((n = g_dir_read_name(d)))

@@ -11,14 +11,14 @@
 #include "guest/domain-xml.h"
 #include "guest/verify.h"
 #include "util/error.h"
+#include "tests/testutil.h"
 
 static const char *cases[] = { "tcg-2vcpu-placed", "tcg-2vcpu-live", "tcg-2vcpu-wrong-pins" };
 
 static char *
 data_path(const char *name)
 {
-    return g_build_filename(g_getenv("RV_TOP") ? g_getenv("RV_TOP") : ".", "tests/data/verify",
-                            name, NULL);
+    return rv_test_data_path("verify", name);
 }
 
 static GArray *
@@ -52,7 +52,7 @@ test_case(gconstpointer data)
     g_autofree char *xml_path = data_path(xml_name);
     g_autofree char *exp_path = data_path(exp_name);
     g_autofree char *root_path = data_path("tcg-2vcpu-root");
-    g_autofree char *xml = NULL, *expected = NULL;
+    g_autofree char *xml = NULL;
     g_autoptr(GError) err = NULL;
     g_autoptr(RvGuestPlacement) expect = NULL;
     g_autoptr(RvGuestVerification) v = NULL;
@@ -81,13 +81,7 @@ test_case(gconstpointer data)
         g_string_append_printf(got, "%s\t%s\t%s\t%s\n", c->pass ? "PASS" : "FAIL", c->what,
                                c->expected, c->actual);
     }
-    if (g_getenv("RV_REGENERATE")) {
-        g_file_set_contents(exp_path, got->str, -1, &err);
-        g_assert_no_error(err);
-    }
-    g_file_get_contents(exp_path, &expected, NULL, &err);
-    g_assert_no_error(err);
-    g_assert_cmpstr(got->str, ==, expected);
+    rv_test_compare_expected(exp_path, got->str);
 }
 
 /* A vanished thread is an error naming the file, not a PASS. */

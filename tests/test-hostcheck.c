@@ -42,8 +42,8 @@
 #include "host/profile.h"
 #include "host/topology.h"
 #include "util/error.h"
+#include "tests/testutil.h"
 
-static bool regenerate;
 static const char *cases_dir;
 
 static void
@@ -175,23 +175,6 @@ apply_dump(const char *root, const char *dump)
 }
 
 static void
-rm_rf(const char *path)
-{
-    if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
-        g_autoptr(GDir) d = g_dir_open(path, 0, NULL);
-        const char *n;
-
-        while (d && (n = g_dir_read_name(d))) {
-            g_autofree char *child = g_build_filename(path, n, NULL);
-            rm_rf(child);
-        }
-        g_rmdir(path);
-    } else {
-        g_unlink(path);
-    }
-}
-
-static void
 copy_tree(const char *from, const char *to)
 {
     if (g_file_test(from, G_FILE_TEST_IS_SYMLINK)) {
@@ -224,24 +207,6 @@ replace_all(const char *text, const char *what, const char *with)
     g_auto(GStrv) parts = g_strsplit(text, what, -1);
 
     return g_strjoinv(with, parts);
-}
-
-static void
-compare_or_write(const char *expected_path, const char *actual)
-{
-    g_autofree char *expected = NULL;
-    g_autoptr(GError) err = NULL;
-
-    if (regenerate) {
-        g_assert_true(g_file_set_contents(expected_path, actual, -1, &err));
-        return;
-    }
-    if (!g_file_get_contents(expected_path, &expected, NULL, &err))
-        g_error("%s: %s (RV_REGENERATE=1 writes it)", expected_path, err->message);
-    if (strcmp(expected, actual) != 0) {
-        g_printerr("--- %s\n+++ actual\n%s", expected_path, actual);
-        g_assert_cmpstr(actual, ==, expected);
-    }
 }
 
 static void
@@ -351,8 +316,8 @@ test_case(gconstpointer data)
     }
     exp_txt = g_build_filename(dir, "expected.txt", NULL);
     exp_json = g_build_filename(dir, "expected.json", NULL);
-    compare_or_write(exp_txt, human);
-    compare_or_write(exp_json, json);
+    rv_test_compare_expected(exp_txt, human);
+    rv_test_compare_expected(exp_json, json);
 
     /* the verdict written from source.txt, independent of the expected files */
     verdict_path = g_build_filename(dir, "verdict", NULL);
@@ -390,7 +355,7 @@ test_case(gconstpointer data)
         }
     }
     if (tmp)
-        rm_rf(tmp);
+        rv_test_rm_rf(tmp);
 }
 
 static int
@@ -408,10 +373,9 @@ main(int argc, char **argv)
     const char *n;
 
     g_test_init(&argc, &argv, NULL);
-    regenerate = g_strcmp0(g_getenv("RV_REGENERATE"), "1") == 0;
     if (top && chdir(top) < 0)
         g_error("chdir %s: %s", top, g_strerror(errno));
-    cases_dir = g_getenv("RV_CASES") ? g_getenv("RV_CASES") : "../shared/cases";
+    cases_dir = rv_test_cases_dir();
     d = g_dir_open("tests/data/check", 0, NULL);
     g_assert_nonnull(d);
     while ((n = g_dir_read_name(d))) {

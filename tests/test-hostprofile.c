@@ -17,26 +17,8 @@
 
 #include "host/profile.h"
 #include "util/error.h"
+#include "tests/testutil.h"
 
-static bool regenerate;
-
-static void
-compare_or_write(const char *expected_path, const char *actual)
-{
-    g_autofree char *expected = NULL;
-    g_autoptr(GError) err = NULL;
-
-    if (regenerate) {
-        g_assert_true(g_file_set_contents(expected_path, actual, -1, &err));
-        return;
-    }
-    if (!g_file_get_contents(expected_path, &expected, NULL, &err))
-        g_error("%s: %s (RV_REGENERATE=1 writes it)", expected_path, err->message);
-    if (strcmp(expected, actual) != 0) {
-        g_printerr("--- %s\n+++ actual\n%s", expected_path, actual);
-        g_assert_cmpstr(actual, ==, expected);
-    }
-}
 
 static void
 test_good(gconstpointer data)
@@ -52,7 +34,7 @@ test_good(gconstpointer data)
     if (rv_host_profile_load(path, &p, &err) < 0)
         g_error("%s: %s", path, err->message);
     text = rv_host_profile_format(p);
-    compare_or_write(exp, text);
+    rv_test_compare_expected(exp, text);
 }
 
 static void
@@ -70,7 +52,7 @@ test_bad(gconstpointer data)
     g_assert_nonnull(err);
     g_assert_true(g_error_matches(err, RV_ERROR, RV_ERROR_INVALID));
     msg = g_strdup_printf("%s\n", err->message);
-    compare_or_write(exp, msg);
+    rv_test_compare_expected(exp, msg);
 }
 
 /* Facts the shipped profile must carry, from tuned's realtime-virtual-host
@@ -202,7 +184,6 @@ main(int argc, char **argv)
     const char *top = g_getenv("RV_TOP");
 
     g_test_init(&argc, &argv, NULL);
-    regenerate = g_strcmp0(g_getenv("RV_REGENERATE"), "1") == 0;
     /* paths in messages are relative to the repository */
     if (top && chdir(top) < 0)
         g_error("chdir %s: %s", top, g_strerror(errno));

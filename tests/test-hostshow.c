@@ -15,18 +15,12 @@
 #include "host/capture.h"
 #include "host/report.h"
 #include "util/error.h"
-
-static const char *
-env_or(const char *name, const char *def)
-{
-    const char *v = g_getenv(name);
-    return v ? v : def;
-}
+#include "tests/testutil.h"
 
 static char *
 rtvirt_bin(void)
 {
-    return g_build_filename(env_or("RV_BUILD", "build"), "rtvirt", NULL);
+    return g_build_filename(rv_test_build_dir(), "rtvirt", NULL);
 }
 
 static char *
@@ -37,27 +31,11 @@ replace_all(const char *s, const char *from, const char *to)
 }
 
 static void
-rm_rf(const char *dir)
-{
-    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
-    g_assert_cmpint(system(cmd), ==, 0);
-}
-
-static void
 check_expected(const char *file, const char *got)
 {
-    g_autofree char *path = g_build_filename(env_or("RV_TOP", "."), "tests/data/hostshow", file, NULL);
-    g_autofree char *expected = NULL;
-    g_autoptr(GError) err = NULL;
+    g_autofree char *path = rv_test_data_path("hostshow", file);
 
-    if (g_getenv("RV_REGENERATE")) {
-        g_file_set_contents(path, got, -1, &err);
-        g_assert_no_error(err);
-        return;
-    }
-    g_file_get_contents(path, &expected, NULL, &err);
-    g_assert_no_error(err);
-    g_assert_cmpstr(got, ==, expected);
+    rv_test_compare_expected(path, got);
 }
 
 static char *
@@ -109,7 +87,7 @@ real_host(void)
     static char *p;
 
     if (!p)
-        p = g_build_filename(env_or("RV_TOP", "."), "tests/data/hosts/debian12-2cpu-nosmt-rtgroup", NULL);
+        p = g_build_filename(rv_test_top_dir(), "tests/data/hosts/debian12-2cpu-nosmt-rtgroup", NULL);
     return p;
 }
 
@@ -157,7 +135,7 @@ test_sysfs_case_tree(void)
 {
     g_autoptr(GError) err = NULL;
     g_autofree char *tmp = g_dir_make_tmp("rv-hostshow-XXXXXX", &err);
-    g_autofree char *dump = g_build_filename(env_or("RV_CASES", "../shared/cases"), "topology",
+    g_autofree char *dump = g_build_filename(rv_test_cases_dir(), "topology",
                                              "sysfs-2socket-intel-ht-n-n16-offline32-111.txt", NULL);
     g_autoptr(RvHostReport) rep = NULL;
     g_autoptr(JsonParser) parser = json_parser_new();
@@ -185,7 +163,7 @@ test_sysfs_case_tree(void)
     g_assert_true(json_object_get_null_member(st, "timer_migration"));
     j2 = replace_all(json, tmp, "ROOT");
     check_expected("sysfs-2socket-intel-ht-n-n16-offline32-111.json", j2);
-    rm_rf(tmp);
+    rv_test_rm_rf(tmp);
 }
 
 /* A copy of the captured host with CPU 1 isolated: the same kernel
@@ -235,7 +213,7 @@ test_isolated_copy(void)
     text = rv_host_report_to_text(rep);
     g_assert_nonnull(strstr(text, "Tasks that last ran on isolated CPUs ("));
     g_assert_nonnull(strstr(text, "IRQs touching isolated CPUs: 19 of 19"));
-    rm_rf(tmp);
+    rv_test_rm_rf(tmp);
 }
 
 /* On the live host every thread last ran on some online CPU: asking for
@@ -284,7 +262,7 @@ test_capture_roundtrip(void)
     /* a second capture into the same, now non-empty, directory is refused */
     g_assert_cmpint(rv_host_capture(root, dir, NULL, &err), ==, -EEXIST);
     g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
-    rm_rf(tmp);
+    rv_test_rm_rf(tmp);
 }
 
 /* Exit codes and messages of the command. */
@@ -368,7 +346,7 @@ test_command(void)
     rc = run((const char *[]) { "host", "show", "--root", cap, NULL }, &out, &errs);
     g_assert_cmpint(rc, ==, 0);
     g_assert_nonnull(strstr(out, "core scheduling    unsupported"));
-    rm_rf(tmp);
+    rv_test_rm_rf(tmp);
 }
 
 /* The live host: the command works and its JSON carries the schema. The

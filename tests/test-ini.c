@@ -6,12 +6,12 @@
 
 #include "util/error.h"
 #include "util/ini.h"
+#include "tests/testutil.h"
 
 static char *
 data(const char *name)
 {
-    return g_build_filename(g_getenv("RV_TOP") ? g_getenv("RV_TOP") : ".", "tests/data/ini",
-                            name, NULL);
+    return rv_test_data_path("ini", name);
 }
 
 static void

@@ -22,6 +22,7 @@
 #include "host/journal.h"
 #include "host/journal-priv.h"
 #include "util/error.h"
+#include "tests/testutil.h"
 
 typedef struct {
     char *dir;
@@ -70,11 +71,9 @@ fixture_setup(Fixture *f, gconstpointer data)
 static void
 fixture_teardown(Fixture *f, gconstpointer data)
 {
-    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", f->dir);
-
     (void) data;
     rv_host_root_free(f->root);
-    g_assert_cmpint(system(cmd), ==, 0);
+    rv_test_rm_rf(f->dir);
     g_free(f->dir);
 }
 
@@ -360,13 +359,12 @@ test_gone(Fixture *f, gconstpointer data)
     g_autoptr(GError) err = NULL;
     g_autoptr(GPtrArray) notes = NULL;
     g_autofree char *dir = g_build_filename(f->dir, "proc/irq/24", NULL);
-    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
     guint restored = 0;
 
     (void) data;
     g_assert_cmpint(rv_host_journal_set_value(j, "/proc/irq/24/smp_affinity_list", "0", &err),
                     ==, 1);
-    g_assert_cmpint(system(cmd), ==, 0);
+    rv_test_rm_rf(dir);
     g_assert_cmpint(rv_host_journal_revert(j, &restored, &notes, &err), ==, 0);
     g_assert_cmpuint(restored, ==, 1);
     g_assert_cmpuint(notes->len, ==, 1);
@@ -461,7 +459,6 @@ test_sched_live(void)
     g_autofree char *jpath = NULL;
     g_autoptr(RvRoot) root = NULL;
     g_autoptr(GError) err = NULL;
-    g_autofree char *cmd = NULL;
     struct sched_param sp;
     cpu_set_t set;
     pid_t child;
@@ -516,8 +513,7 @@ test_sched_live(void)
         g_assert_cmpuint(notes->len, ==, 1);
         g_assert_nonnull(strstr(notes->pdata[0], "is gone"));
     }
-    cmd = g_strdup_printf("rm -rf '%s'", dir);
-    g_assert_cmpint(system(cmd), ==, 0);
+    rv_test_rm_rf(dir);
 }
 
 int

@@ -17,63 +17,7 @@
 #include "host/profile.h"
 #include "host/topology.h"
 #include "util/error.h"
-
-static const char *
-cases_dir(void)
-{
-    const char *d = g_getenv("RV_CASES");
-    return d ? d : "../shared/cases";
-}
-
-static const char *
-top_dir(void)
-{
-    const char *d = g_getenv("RV_TOP");
-    return d ? d : ".";
-}
-
-/* Loads a case by its format (rv_host_topology_load_file()). */
-static RvTopology *
-load_case(const char *name)
-{
-    g_autofree char *path = g_build_filename(cases_dir(), "topology", name, NULL);
-    g_autoptr(GError) err = NULL;
-    RvTopology *t = NULL;
-    int r;
-
-    r = rv_host_topology_load_file(path, &t, &err);
-    g_assert_no_error(err);
-    g_assert_cmpint(r, ==, 0);
-    return t;
-}
-
-static RvHostProfile *
-load_profile(const char *rel)
-{
-    g_autofree char *path = g_build_filename(top_dir(), rel, NULL);
-    g_autoptr(GError) err = NULL;
-    RvHostProfile *p = NULL;
-
-    g_assert_cmpint(rv_host_profile_load(path, &p, &err), ==, 0);
-    g_assert_no_error(err);
-    return p;
-}
-
-static void
-compare_expected(const char *exp_path, const char *got)
-{
-    g_autofree char *expected = NULL;
-    g_autoptr(GError) err = NULL;
-
-    if (g_getenv("RV_REGENERATE")) {
-        g_file_set_contents(exp_path, got, -1, &err);
-        g_assert_no_error(err);
-        return;
-    }
-    g_file_get_contents(exp_path, &expected, NULL, &err);
-    g_assert_no_error(err);
-    g_assert_cmpstr(got, ==, expected);
-}
+#include "tests/testutil.h"
 
 /* The invariant of the module: no core is split between the sets. */
 static void
@@ -155,8 +99,8 @@ static void
 test_case(gconstpointer data)
 {
     const char *name = data;
-    g_autoptr(RvTopology) t = load_case(name);
-    g_autoptr(RvHostProfile) profile = load_profile("profiles/host/realtime-virtual-host.ini");
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
+    g_autoptr(RvHostProfile) profile = rv_test_load_host_profile("profiles/host/realtime-virtual-host.ini");
     g_autoptr(RvHostPartition) p = NULL;
     g_autoptr(GError) err = NULL;
     g_autofree char *plan = NULL;
@@ -164,7 +108,7 @@ test_case(gconstpointer data)
     bool found = false;
     int r;
 
-    exp_path = g_strdup_printf("%s/tests/data/partition/%s.plan", top_dir(), name);
+    exp_path = g_strdup_printf("%s/tests/data/partition/%s.plan", rv_test_top_dir(), name);
     r = rv_host_partition_compute(profile, t, &p, &err);
     for (size_t i = 0; i < G_N_ELEMENTS(facts); i++) {
         if (strcmp(facts[i].name, name) != 0)
@@ -177,7 +121,7 @@ test_case(gconstpointer data)
             g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
             g_assert_nonnull(strstr(err->message, facts[i].error_part));
             msg = g_strdup_printf("error: %s\n", strstr(err->message, "profiles/host/"));
-            compare_expected(exp_path, msg);
+            rv_test_compare_expected(exp_path, msg);
             return;
         }
         g_assert_no_error(err);
@@ -192,7 +136,7 @@ test_case(gconstpointer data)
     g_assert_true(found);   /* every case has its facts written down */
 
     plan = rv_host_partition_format(p, t);
-    compare_expected(exp_path, plan);
+    rv_test_compare_expected(exp_path, plan);
 }
 
 /* Explicit lists on the Skylake case (siblings N/N+36). */
@@ -219,7 +163,7 @@ static const ExplicitCase explicit_cases[] = {
 static void
 test_explicit(void)
 {
-    g_autoptr(RvTopology) t = load_case("hwloc-Intel-Skylake-2xXeon6140.xml");
+    g_autoptr(RvTopology) t = rv_test_load_topology_case("hwloc-Intel-Skylake-2xXeon6140.xml");
 
     for (size_t i = 0; i < G_N_ELEMENTS(explicit_cases); i++) {
         const ExplicitCase *c = &explicit_cases[i];
@@ -281,7 +225,7 @@ test_live(void)
 {
     g_autoptr(RvRoot) root = NULL;
     g_autoptr(RvTopology) t = NULL;
-    g_autoptr(RvHostProfile) profile = load_profile("profiles/host/realtime-virtual-host.ini");
+    g_autoptr(RvHostProfile) profile = rv_test_load_host_profile("profiles/host/realtime-virtual-host.ini");
     g_autoptr(RvHostPartition) p = NULL;
     g_autoptr(GError) err = NULL;
     int r;
@@ -318,7 +262,7 @@ main(int argc, char **argv)
     g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 
     g_test_init(&argc, &argv, NULL);
-    dir = g_build_filename(cases_dir(), "topology", NULL);
+    dir = g_build_filename(rv_test_cases_dir(), "topology", NULL);
     d = g_dir_open(dir, 0, NULL);
     g_assert_nonnull(d);
     for (const char *n; (n = g_dir_read_name(d));)

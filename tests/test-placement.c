@@ -122,7 +122,7 @@ make_host(const char * const *cores, const char *isolated)
 static RvGuestProfile *
 load_shipped(const char *name)
 {
-    g_autofree char *path = g_build_filename(gc_top_dir(), "profiles/guests", name, NULL);
+    g_autofree char *path = g_build_filename(rv_test_top_dir(), "profiles/guests", name, NULL);
     g_autoptr(GError) err = NULL;
     RvGuestProfile *p = NULL;
 

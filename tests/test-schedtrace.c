@@ -12,40 +12,28 @@
 
 #include "host/schedtrace.h"
 #include "util/error.h"
+#include "tests/testutil.h"
 
 static char *
 data_path(const char *name)
 {
-    const char *top = g_getenv("RV_TOP");
-
-    return g_build_filename(top ? top : ".", "tests", "data", "schedtrace", name, NULL);
+    return rv_test_data_path("schedtrace", name);
 }
 
 static char *
 read_data(const char *name)
 {
     g_autofree char *p = data_path(name);
-    g_autoptr(GError) err = NULL;
-    char *s = NULL;
 
-    g_file_get_contents(p, &s, NULL, &err);
-    g_assert_no_error(err);
-    return s;
+    return rv_test_read_file(p);
 }
 
 static void
 compare_or_regenerate(const char *name, const char *got)
 {
     g_autofree char *p = data_path(name);
-    g_autofree char *want = NULL;
 
-    if (g_getenv("RV_REGENERATE")) {
-        g_assert_true(g_file_set_contents(p, got, -1, NULL));
-        g_test_message("regenerated %s", p);
-        return;
-    }
-    want = read_data(name);
-    g_assert_cmpstr(got, ==, want);
+    rv_test_compare_expected(p, got);
 }
 
 static void
@@ -216,7 +204,6 @@ static void
 test_record_fixture(void)
 {
     g_autofree char *dir = g_dir_make_tmp("rv-schedtrace-XXXXXX", NULL);
-    g_autofree char *rm = g_strdup_printf("rm -rf '%s'", dir);
     g_autoptr(RvRoot) root = NULL;
     g_autoptr(RvSchedTrace) t = NULL;
     g_autoptr(GError) err = NULL;
@@ -286,7 +273,7 @@ test_record_fixture(void)
         g_assert_cmpstr(kb, ==, "1408");        /* the expanded size */
     }
     g_clear_pointer(&t, rv_host_schedtrace_free);
-    g_assert_cmpint(system(rm), ==, 0);
+    rv_test_rm_rf(dir);
 }
 
 int

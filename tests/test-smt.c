@@ -13,11 +13,12 @@
 #include "host/smt.h"
 #include "host/topology.h"
 #include "util/error.h"
+#include "tests/testutil.h"
 
 static char *
 fixture_tree(const char *dump)
 {
-    g_autofree char *src = g_build_filename(g_getenv("RV_CASES") ? g_getenv("RV_CASES") : "../shared/cases",
+    g_autofree char *src = g_build_filename(rv_test_cases_dir(),
                                             "topology", dump, NULL);
     char *dir = g_dir_make_tmp("rv-smt-XXXXXX", NULL);
     g_autoptr(GError) err = NULL;
@@ -27,14 +28,6 @@ fixture_tree(const char *dump)
     g_assert_no_error(err);
     g_assert_cmpint(r, >, 0);
     return dir;
-}
-
-static void
-rm_tree(const char *dir)
-{
-    g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", dir);
-
-    g_assert_cmpint(system(cmd), ==, 0);
 }
 
 static char *
@@ -81,7 +74,7 @@ test_state_fixtures(void)
             g_test_message("%s: %s", cases[i].dump, err->message);
             g_assert_nonnull(strstr(err->message, "/sys/devices/system/cpu/possible"));
         }
-        rm_tree(dir);
+        rv_test_rm_rf(dir);
     }
 }
 
@@ -149,7 +142,7 @@ test_live_refusal(void)
         g_assert_nonnull(strstr(err->message, reason));
         g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 0);
         g_clear_pointer(&j, rv_host_journal_close);
-        rm_tree(jdir);
+        rv_test_rm_rf(jdir);
     }
 }
 
@@ -196,7 +189,7 @@ test_set_and_revert(void)
     after = state_of(root);
     g_assert_cmpstr(after, ==, before);
     g_clear_pointer(&j, rv_host_journal_close);
-    rm_tree(dir);
+    rv_test_rm_rf(dir);
 }
 
 /* A present CPU offline before SMT off is journaled, and offline again
@@ -237,7 +230,7 @@ test_offline_cpu_restored(void)
     g_assert_true(g_file_get_contents(cpu31, &cur, NULL, NULL));
     g_assert_cmpstr(g_strstrip(cur), ==, "0");
     g_clear_pointer(&j, rv_host_journal_close);
-    rm_tree(dir);
+    rv_test_rm_rf(dir);
 }
 
 int

@@ -14,6 +14,7 @@
 #include "host/fsroot.h"
 #include "host/snapshot.h"
 #include "util/error.h"
+#include "tests/testutil.h"
 
 #define DATA "tests/data/snapshot"
 
@@ -54,7 +55,7 @@ test_dir(gconstpointer data)
     g_autoptr(JsonNode) diff = NULL;
     g_autoptr(JsonGenerator) gen = json_generator_new();
     g_autoptr(GError) err = NULL;
-    g_autofree char *text = NULL, *actual = NULL, *expected = NULL;
+    g_autofree char *text = NULL, *actual = NULL;
 
     if (rv_host_snapshot_diff(before, after, &diff, &err) < 0)
         g_error("%s", err->message);
@@ -62,13 +63,7 @@ test_dir(gconstpointer data)
     json_generator_set_root(gen, diff);
     text = json_generator_to_data(gen, NULL);
     actual = g_strdup_printf("%s\n", text);
-    if (g_strcmp0(g_getenv("RV_REGENERATE"), "1") == 0) {
-        g_assert_true(g_file_set_contents(exp_path, actual, -1, &err));
-        return;
-    }
-    if (!g_file_get_contents(exp_path, &expected, NULL, &err))
-        g_error("%s: %s (RV_REGENERATE=1 writes it)", exp_path, err->message);
-    g_assert_cmpstr(actual, ==, expected);
+    rv_test_compare_expected(exp_path, actual);
 }
 
 /* The facts the source.txt notes name, checked directly (they do not

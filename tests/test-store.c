@@ -15,19 +15,18 @@
 #include "results/cyclictest.h"
 #include "results/store.h"
 #include "util/error.h"
+#include "tests/testutil.h"
 
 static char *
 cases_file(const char *name)
 {
-    const char *d = g_getenv("RV_CASES");
-    return g_build_filename(d ? d : "../shared/cases", "cyclictest", name, NULL);
+    return g_build_filename(rv_test_cases_dir(), "cyclictest", name, NULL);
 }
 
 static char *
 data_file(const char *name)
 {
-    const char *top = g_getenv("RV_TOP");
-    return g_build_filename(top ? top : ".", "tests", "data", "cyclictest", name, NULL);
+    return rv_test_data_path("cyclictest", name);
 }
 
 static RvCyclictestRun *
@@ -38,16 +37,6 @@ parse_first(const char *path, GPtrArray **keep)
     if (rv_result_cyclictest_parse_file(path, keep, &err) < 0)
         g_error("%s", err->message);
     return (*keep)->pdata[0];
-}
-
-static void
-rm_rf(const char *dir)
-{
-    g_autofree char *cmd = NULL;
-    const char *argv[] = { "rm", "-rf", dir, NULL };
-    (void) cmd;
-    g_assert_true(g_spawn_sync(NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH,
-                               NULL, NULL, NULL, NULL, NULL, NULL));
 }
 
 static void
@@ -196,7 +185,7 @@ test_roundtrip(void)
         g_assert_nonnull(strstr(json, sum));
         g_assert_nonnull(strstr(json, "\"schema_version\" : 1"));
     }
-    rm_rf(tmp);
+    rv_test_rm_rf(tmp);
 }
 
 /* A crash during a rewrite leaves run.json.tmp: the last committed
@@ -222,7 +211,7 @@ test_crash_leftover(void)
     /* the next commit replaces the leftover */
     g_assert_cmpint(rv_result_store_commit(st, &err), ==, 0);
     g_assert_false(g_file_test(leftover, G_FILE_TEST_EXISTS));
-    rm_rf(tmp);
+    rv_test_rm_rf(tmp);
 }
 
 static void
@@ -239,7 +228,7 @@ expect_bad(const char *json, const char *needle)
     g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
     if (!strstr(err->message, needle) || !strstr(err->message, "run.json"))
         g_error("message '%s' lacks '%s' or the file name", err->message, needle);
-    rm_rf(tmp);
+    rv_test_rm_rf(tmp);
 }
 
 static void

@@ -13,53 +13,16 @@
 
 #include "host/topology.h"
 #include "util/error.h"
-
-static const char *
-cases_dir(void)
-{
-    const char *d = g_getenv("RV_CASES");
-    return d ? d : "../shared/cases";
-}
-
-static const char *
-top_dir(void)
-{
-    const char *d = g_getenv("RV_TOP");
-    return d ? d : ".";
-}
-
-/* Loads a case by its format: hwloc XML, grep -H sysfs dump (through a
- * temporary fixture tree), or lscpu/ppc64_cpu text: rv_host_topology_load_file(). */
-static RvTopology *
-load_case(const char *name)
-{
-    g_autofree char *path = g_build_filename(cases_dir(), "topology", name, NULL);
-    g_autoptr(GError) err = NULL;
-    RvTopology *t = NULL;
-    int r;
-
-    r = rv_host_topology_load_file(path, &t, &err);
-    g_assert_no_error(err);
-    g_assert_cmpint(r, ==, 0);
-    return t;
-}
+#include "tests/testutil.h"
 
 static void
 check_expected(const char *name, const RvTopology *t)
 {
     g_autofree char *got = rv_host_topology_format(t);
-    g_autofree char *exp_path = g_strdup_printf("%s/tests/data/topology/%s.expected", top_dir(), name);
-    g_autofree char *expected = NULL;
-    g_autoptr(GError) err = NULL;
+    g_autofree char *exp_path = g_strdup_printf("%s/tests/data/topology/%s.expected",
+                                                rv_test_top_dir(), name);
 
-    if (g_getenv("RV_REGENERATE")) {
-        g_file_set_contents(exp_path, got, -1, &err);
-        g_assert_no_error(err);
-        return;
-    }
-    g_file_get_contents(exp_path, &expected, NULL, &err);
-    g_assert_no_error(err);
-    g_assert_cmpstr(got, ==, expected);
+    rv_test_compare_expected(exp_path, got);
 }
 
 static void
@@ -121,7 +84,7 @@ static void
 test_hwloc_offlines(void)
 {
     const char *name = "hwloc-16em64t-4s2c2t-offlines.xml";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     assert_set(&t->online, "0-1,3-4,6-12,15");
     assert_set(&t->possible, "0-15");
@@ -147,7 +110,7 @@ static void
 test_hwloc_epyc(void)
 {
     const char *name = "hwloc-AMD-Zen-2xEpyc-7451.xml";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 96);
     g_assert_cmpuint(t->packages->len, ==, 2);
@@ -167,7 +130,7 @@ static void
 test_hwloc_skylake(void)
 {
     const char *name = "hwloc-Intel-Skylake-2xXeon6140.xml";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
     RvCpuSet even, odd;
 
     g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 72);
@@ -189,7 +152,7 @@ static void
 test_lscpu_e_rinha(void)
 {
     const char *name = "lscpu-e-and-siblings-4cpu-rinha398.txt";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 4);
     g_assert_cmpuint(t->packages->len, ==, 1);
@@ -202,7 +165,7 @@ static void
 test_lscpu_amd_elided(void)
 {
     const char *name = "lscpu-extended-amd-2socket-n-n64-elided.txt";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     /* rows 7-63 and 71-122 are elided: only the listed rows are known */
     g_assert_cmpuint(t->nr_cpu_ids, ==, 128);
@@ -224,7 +187,7 @@ static void
 test_lscpu_power7(void)
 {
     const char *name = "lscpu-ppc64-POWER7.txt";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 16);
     g_assert_cmpuint(t->cores->len, ==, 4);
@@ -241,7 +204,7 @@ static void
 test_lscpu_s390(void)
 {
     const char *name = "lscpu-s390-lpar.txt";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     assert_set(&t->online, "1-5,8-19");
     assert_set(&t->offline, "0,6-7");
@@ -257,7 +220,7 @@ static void
 test_lscpu_64cpu(void)
 {
     const char *name = "lscpu-x86_64-64cpu.txt";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 64);
     g_assert_cmpuint(t->packages->len, ==, 4);
@@ -276,7 +239,7 @@ static void
 test_lscpu_epyc(void)
 {
     const char *name = "lscpu-x86_64-epyc_7451.txt";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 96);
     g_assert_cmpuint(t->packages->len, ==, 2);
@@ -292,7 +255,7 @@ static void
 test_ppc64_cpu_smt8(void)
 {
     const char *name = "ppc64_cpu-info-power8-smt8-half-offline-xmrstak6.txt";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     g_assert_cmpuint(t->cores->len, ==, 4);
     g_assert_cmpuint(t->threads_per_core, ==, 8);
@@ -308,7 +271,7 @@ static void
 test_sysfs_n16_offline(void)
 {
     const char *name = "sysfs-2socket-intel-ht-n-n16-offline32-111.txt";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     assert_set(&t->online, "0-31");
     assert_set(&t->present, "0-31");
@@ -327,7 +290,7 @@ static void
 test_sysfs_hexmask(void)
 {
     const char *name = "sysfs-4socket-xeon-ht-offline-cpus-hexmask.txt";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     assert_set(&t->online, "0-1,3-4,6-12,15");
     assert_set(&t->offline, "2,5,13-14");
@@ -349,7 +312,7 @@ static void
 test_sysfs_alderlake(void)
 {
     const char *name = "sysfs-intel-hybrid-alderlake-adjacent-siblings.txt";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     assert_set(&t->online, "0-19");
     assert_set(&t->offline, "");
@@ -372,7 +335,7 @@ static void
 test_sysfs_power_smt4(void)
 {
     const char *name = "sysfs-power-smt4-256cpu.txt";
-    g_autoptr(RvTopology) t = load_case(name);
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
 
     g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 256);
     g_assert_cmpuint(t->cores->len, ==, 64);
@@ -409,7 +372,7 @@ static const char *const covered[] = {
 static void
 test_all_cases_covered(void)
 {
-    g_autofree char *dir = g_build_filename(cases_dir(), "topology", NULL);
+    g_autofree char *dir = g_build_filename(rv_test_cases_dir(), "topology", NULL);
     g_autoptr(GError) err = NULL;
     g_autoptr(GDir) d = g_dir_open(dir, 0, &err);
     const char *n;
@@ -504,10 +467,7 @@ test_malformed(void)
         g_assert_nonnull(err);
         g_clear_error(&err);
     }
-    {
-        g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp);
-        g_assert_cmpint(system(cmd), ==, 0);
-    }
+    rv_test_rm_rf(tmp);
 }
 
 /* The live host (this machine or whatever runs the test): loads, every

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tests/testutil.h: what the GLib unit tests (tests/test-*.c) share: where
+ * the repository, the build and ../shared/cases are (RV_TOP, RV_BUILD,
+ * RV_CASES as `make check` sets them), fixture paths, removing a scratch
+ * tree, golden-file comparison (RV_REGENERATE=1 rewrites the golden file),
+ * and loading a topology case or a host profile.
+ *
+ * Header-only (static inline): the Makefile links each tests/test-*.c alone
+ * with librtvirt.a.
+ */
+#pragma once
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "host/profile.h"
+#include "host/topology.h"
+
+/* The repository: RV_TOP, or "." when a test runs by hand from there. */
+static inline const char *
+rv_test_top_dir(void)
+{
+    const char *d = g_getenv("RV_TOP");
+    return d ? d : ".";
+}
+
+/* The shared real-world fixtures: RV_CASES, or ../shared/cases. */
+static inline const char *
+rv_test_cases_dir(void)
+{
+    const char *d = g_getenv("RV_CASES");
+    return d ? d : "../shared/cases";
+}
+
+/* The build directory holding the rtvirt binary: RV_BUILD, or "build". */
+static inline const char *
+rv_test_build_dir(void)
+{
+    const char *d = g_getenv("RV_BUILD");
+    return d ? d : "build";
+}
+
+/* RV_TOP/tests/data/@sub/@name (transfer full). */
+static inline char *
+rv_test_data_path(const char *sub, const char *name)
+{
+    return g_build_filename(rv_test_top_dir(), "tests", "data", sub, name, NULL);
+}
+
+/* The whole of @path, asserting that it could be read (transfer full). */
+static inline char *
+rv_test_read_file(const char *path)
+{
+    g_autoptr(GError) err = NULL;
+    char *s = NULL;
+
+    g_file_get_contents(path, &s, NULL, &err);
+    g_assert_no_error(err);
+    return s;
+}
+
+static inline int
+rv_test_rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void) st;
+    (void) flag;
+    (void) ftw;
+    return remove(path);
+}
+
+/* Removes the tree @path (links are removed, not followed); asserts that
+ * everything went, a missing @path counting as gone (like rm -rf). */
+static inline void
+rv_test_rm_rf(const char *path)
+{
+    if (nftw(path, rv_test_rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0) {
+        int e = errno;
+
+        if (e != ENOENT)
+            g_error("Failed to remove '%s': %s", path, g_strerror(e));
+    }
+}
+
+/* Whether golden files are to be rewritten: RV_REGENERATE=1. */
+static inline bool
+rv_test_regenerate(void)
+{
+    return g_strcmp0(g_getenv("RV_REGENERATE"), "1") == 0;
+}
+
+/* Compares @got with the golden file @path, or writes @got there when
+ * RV_REGENERATE=1 (review such diffs line by line).  A missing golden file
+ * fails the test and says how to write it. */
+static inline void
+rv_test_compare_expected(const char *path, const char *got)
+{
+    g_autofree char *expected = NULL;
+    g_autoptr(GError) err = NULL;
+
+    if (rv_test_regenerate()) {
+        g_file_set_contents(path, got, -1, &err);
+        g_assert_no_error(err);
+        g_test_message("regenerated %s", path);
+        return;
+    }
+    if (!g_file_get_contents(path, &expected, NULL, &err))
+        g_error("%s: %s (RV_REGENERATE=1 writes it)", path, err->message);
+    if (strcmp(expected, got) != 0)
+        g_printerr("--- %s\n+++ actual\n%s", path, got);
+    g_assert_cmpstr(got, ==, expected);
+}
+
+/* Loads ../shared/cases/topology/@name by its format
+ * (rv_host_topology_load_file()), asserting success (transfer full). */
+static inline RvTopology *
+rv_test_load_topology_case(const char *name)
+{
+    g_autofree char *path = g_build_filename(rv_test_cases_dir(), "topology", name, NULL);
+    g_autoptr(GError) err = NULL;
+    RvTopology *t = NULL;
+    int r;
+
+    r = rv_host_topology_load_file(path, &t, &err);
+    g_assert_no_error(err);
+    g_assert_cmpint(r, ==, 0);
+    return t;
+}
+
+/* Loads the host profile RV_TOP/@rel, asserting success (transfer full). */
+static inline RvHostProfile *
+rv_test_load_host_profile(const char *rel)
+{
+    g_autofree char *path = g_build_filename(rv_test_top_dir(), rel, NULL);
+    g_autoptr(GError) err = NULL;
+    RvHostProfile *p = NULL;
+
+    g_assert_cmpint(rv_host_profile_load(path, &p, &err), ==, 0);
+    g_assert_no_error(err);
+    return p;
+}
