@@ -21,6 +21,7 @@
 #include "util/error.h"
 #include "util/runner.h"
 #include "util/units.h"
+#include "util/json.h"
 
 int
 rv_cmd_guest_build(int argc, char **argv)
@@ -177,7 +178,6 @@ print_json(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
            const char * const *ct_argv, const RvCyclictestRun *run, int ct_status)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
-    g_autoptr(JsonGenerator) gen = json_generator_new();
     g_autoptr(JsonNode) root = NULL;
     g_autofree char *out = NULL;
 
@@ -315,10 +315,8 @@ print_json(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
     json_builder_end_object(b);
 
     root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    json_generator_set_pretty(gen, TRUE);
-    out = json_generator_to_data(gen, NULL);
-    printf("%s\n", out);
+    out = rv_json_to_text(root);
+    fputs(out, stdout);
 }
 
 int

@@ -14,6 +14,7 @@
 #include "host/fsroot.h"
 #include "host/profile.h"
 #include "util/error.h"
+#include "util/json.h"
 
 int
 rv_cmd_host_check(int argc, char **argv)
@@ -65,13 +66,9 @@ rv_cmd_host_check(int argc, char **argv)
 
     if (arg_json) {
         g_autoptr(JsonNode) node = rv_host_check_to_json(rep);
-        g_autoptr(JsonGenerator) gen = json_generator_new();
-        g_autofree char *text = NULL;
+        g_autofree char *text = rv_json_to_text(node);
 
-        json_generator_set_pretty(gen, TRUE);
-        json_generator_set_root(gen, node);
-        text = json_generator_to_data(gen, NULL);
-        printf("%s\n", text);
+        fputs(text, stdout);
     } else {
         g_autofree char *text = rv_host_check_format(rep, arg_verbose);
 

@@ -8,6 +8,7 @@
 
 #include "host/report.h"
 #include "util/error.h"
+#include "util/json.h"
 
 void
 rv_host_report_free(RvHostReport *r)
@@ -105,16 +106,6 @@ add_set(JsonBuilder *b, const char *key, const RvCpuSet *set)
 }
 
 static void
-add_str(JsonBuilder *b, const char *key, const char *v)
-{
-    json_builder_set_member_name(b, key);
-    if (v)
-        json_builder_add_string_value(b, v);
-    else
-        json_builder_add_null_value(b);
-}
-
-static void
 add_int(JsonBuilder *b, const char *key, gint64 v)
 {
     json_builder_set_member_name(b, key);
@@ -181,7 +172,7 @@ json_topology(JsonBuilder *b, const RvTopology *t)
 {
     json_builder_set_member_name(b, "topology");
     json_builder_begin_object(b);
-    add_str(b, "source", t->source);
+    rv_json_add_string_or_null(b, "source", t->source);
     add_int(b, "nr_cpu_ids", t->nr_cpu_ids);
     add_set(b, "possible", &t->possible);
     add_set(b, "present", &t->present);
@@ -215,7 +206,7 @@ json_cmd_cpus(JsonBuilder *b, const char *key, const RvCmdlineCpus *c)
     json_builder_set_member_name(b, key);
     json_builder_begin_object(b);
     add_bool(b, "present", c->present);
-    add_str(b, "value", c->value);
+    rv_json_add_string_or_null(b, "value", c->value);
     json_builder_set_member_name(b, "requested");
     if (c->present && !c->parse_error) {
         g_autofree char *l = rv_host_cpulist_format(&c->requested);
@@ -225,7 +216,7 @@ json_cmd_cpus(JsonBuilder *b, const char *key, const RvCmdlineCpus *c)
     }
     add_set(b, "effective", &c->effective);
     add_bool(b, "ignored", c->ignored);
-    add_str(b, "note", c->note);
+    rv_json_add_string_or_null(b, "note", c->note);
     json_builder_end_object(b);
 }
 
@@ -240,7 +231,7 @@ json_cmdline(JsonBuilder *b, const RvHostReport *r)
         return;
     }
     json_builder_begin_object(b);
-    add_str(b, "raw", c->raw);
+    rv_json_add_string_or_null(b, "raw", c->raw);
     add_int(b, "nr_cpu_ids", c->nr_cpu_ids);
     add_int(b, "boot_cpu", c->boot_cpu);
     json_builder_set_member_name(b, "params");
@@ -249,10 +240,10 @@ json_cmdline(JsonBuilder *b, const RvHostReport *r)
         const RvCmdlineParam *p = &g_array_index(c->params, RvCmdlineParam, i);
 
         json_builder_begin_object(b);
-        add_str(b, "name", p->name);
-        add_str(b, "value", p->value);
+        rv_json_add_string_or_null(b, "name", p->name);
+        rv_json_add_string_or_null(b, "value", p->value);
         add_bool(b, "known", p->known);
-        add_str(b, "suggestion", p->suggestion);
+        rv_json_add_string_or_null(b, "suggestion", p->suggestion);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -288,15 +279,15 @@ json_cmdline(JsonBuilder *b, const RvHostReport *r)
         json_builder_add_null_value(b);
     }
     add_bool(b, "rcu_nocb_poll", c->rcu_nocb_poll);
-    add_str(b, "nosmt", c->nosmt == 2 ? "force" : c->nosmt ? "yes" : NULL);
+    rv_json_add_string_or_null(b, "nosmt", c->nosmt == 2 ? "force" : c->nosmt ? "yes" : NULL);
     json_builder_set_member_name(b, "skew_tick");
     if (c->skew_tick >= 0)
         json_builder_add_int_value(b, c->skew_tick);
     else
         json_builder_add_null_value(b);
-    add_str(b, "idle", c->idle);
-    add_str(b, "intel_pstate", c->intel_pstate);
-    add_str(b, "amd_pstate", c->amd_pstate);
+    rv_json_add_string_or_null(b, "idle", c->idle);
+    rv_json_add_string_or_null(b, "intel_pstate", c->intel_pstate);
+    rv_json_add_string_or_null(b, "amd_pstate", c->amd_pstate);
     json_builder_set_member_name(b, "processor.max_cstate");
     if (c->processor_max_cstate >= 0)
         json_builder_add_int_value(b, c->processor_max_cstate);
@@ -307,23 +298,23 @@ json_cmdline(JsonBuilder *b, const RvHostReport *r)
         json_builder_add_int_value(b, c->intel_idle_max_cstate);
     else
         json_builder_add_null_value(b);
-    add_str(b, "tsc", c->tsc);
-    add_str(b, "mitigations", c->mitigations);
-    add_str(b, "nohz", c->nohz);
-    add_str(b, "transparent_hugepage", c->transparent_hugepage);
-    add_str(b, "numa_balancing", c->numa_balancing);
-    add_str(b, "nmi_watchdog", c->nmi_watchdog);
+    rv_json_add_string_or_null(b, "tsc", c->tsc);
+    rv_json_add_string_or_null(b, "mitigations", c->mitigations);
+    rv_json_add_string_or_null(b, "nohz", c->nohz);
+    rv_json_add_string_or_null(b, "transparent_hugepage", c->transparent_hugepage);
+    rv_json_add_string_or_null(b, "numa_balancing", c->numa_balancing);
+    rv_json_add_string_or_null(b, "nmi_watchdog", c->nmi_watchdog);
     add_bool(b, "nosoftlockup", c->nosoftlockup);
     add_bool(b, "threadirqs", c->threadirqs);
-    add_str(b, "preempt", c->preempt);
-    add_str(b, "default_hugepagesz", c->default_hugepagesz);
+    rv_json_add_string_or_null(b, "preempt", c->preempt);
+    rv_json_add_string_or_null(b, "default_hugepagesz", c->default_hugepagesz);
     json_builder_set_member_name(b, "hugepages");
     json_builder_begin_array(b);
     for (guint i = 0; i < c->hugepages->len; i++) {
         const RvCmdlineHugepages *h = &g_array_index(c->hugepages, RvCmdlineHugepages, i);
 
         json_builder_begin_object(b);
-        add_str(b, "size", h->size);
+        rv_json_add_string_or_null(b, "size", h->size);
         json_builder_set_member_name(b, "count");
         if (h->count >= 0)
             json_builder_add_int_value(b, h->count);
@@ -354,12 +345,12 @@ json_state(JsonBuilder *b, const RvHostState *s)
     add_state_cpus(b, "workqueue_cpumask", &s->workqueue_cpumask);
     json_builder_set_member_name(b, "smt");
     json_builder_begin_object(b);
-    add_str(b, "control", s->smt_control);
+    rv_json_add_string_or_null(b, "control", s->smt_control);
     add_tri(b, "active", s->smt_active);
     json_builder_end_object(b);
     json_builder_set_member_name(b, "core_scheduling");
     json_builder_begin_object(b);
-    add_str(b, "state", rv_host_coresched_state_to_string(s->coresched));
+    rv_json_add_string_or_null(b, "state", rv_host_coresched_state_to_string(s->coresched));
     json_builder_set_member_name(b, "errno");
     if (s->coresched_errno)
         json_builder_add_string_value(b, s->coresched_errno == EINVAL ? "EINVAL"
@@ -367,13 +358,13 @@ json_state(JsonBuilder *b, const RvHostState *s)
                                       : g_strerror(s->coresched_errno));
     else
         json_builder_add_null_value(b);
-    add_str(b, "source", s->coresched_source);
+    rv_json_add_string_or_null(b, "source", s->coresched_source);
     json_builder_end_object(b);
     json_builder_set_member_name(b, "kernel");
     json_builder_begin_object(b);
-    add_str(b, "release", s->kernel_release);
-    add_str(b, "version", s->kernel_version);
-    add_str(b, "preempt_model", s->preempt_model);
+    rv_json_add_string_or_null(b, "release", s->kernel_release);
+    rv_json_add_string_or_null(b, "version", s->kernel_version);
+    rv_json_add_string_or_null(b, "preempt_model", s->preempt_model);
     add_tri(b, "preempt_rt", s->preempt_rt);
     json_builder_end_object(b);
     json_builder_set_member_name(b, "rt_throttling");
@@ -384,7 +375,7 @@ json_state(JsonBuilder *b, const RvHostState *s)
     json_builder_set_member_name(b, "rt_group_sched");
     json_builder_begin_object(b);
     add_tri(b, "cgroup_v1_cpu", s->cgroup_v1_cpu);
-    add_str(b, "cgroup_v1_cpu_mount", s->cgroup_v1_cpu_mount);
+    rv_json_add_string_or_null(b, "cgroup_v1_cpu_mount", s->cgroup_v1_cpu_mount);
     add_tri(b, "config_rt_group_sched", s->rt_group_sched);
     add_state_int(b, "root_rt_runtime_us", &s->cgroup_rt_runtime_us);
     add_state_int(b, "machine_rt_runtime_us", &s->machine_rt_runtime_us);
@@ -393,11 +384,11 @@ json_state(JsonBuilder *b, const RvHostState *s)
     add_state_int(b, "timer_migration", &s->timer_migration);
     add_state_int(b, "numa_balancing", &s->numa_balancing);
     add_state_int(b, "nmi_watchdog", &s->nmi_watchdog);
-    add_str(b, "thp_enabled", s->thp_enabled);
-    add_str(b, "thp_defrag", s->thp_defrag);
+    rv_json_add_string_or_null(b, "thp_enabled", s->thp_enabled);
+    rv_json_add_string_or_null(b, "thp_defrag", s->thp_defrag);
     add_state_int(b, "ksm_run", &s->ksm_run);
-    add_str(b, "cpuidle_driver", s->cpuidle_driver);
-    add_str(b, "cpuidle_governor", s->cpuidle_governor);
+    rv_json_add_string_or_null(b, "cpuidle_driver", s->cpuidle_driver);
+    rv_json_add_string_or_null(b, "cpuidle_governor", s->cpuidle_governor);
     json_builder_set_member_name(b, "cpus");
     json_builder_begin_array(b);
     for (guint i = 0; i < s->cpus->len; i++) {
@@ -405,8 +396,8 @@ json_state(JsonBuilder *b, const RvHostState *s)
 
         json_builder_begin_object(b);
         add_int(b, "cpu", p->cpu);
-        add_str(b, "governor", p->governor);
-        add_str(b, "driver", p->driver);
+        rv_json_add_string_or_null(b, "governor", p->governor);
+        rv_json_add_string_or_null(b, "driver", p->driver);
         json_builder_set_member_name(b, "idle_states");
         json_builder_begin_array(b);
         for (guint k = 0; k < p->idle_states->len; k++) {
@@ -414,7 +405,7 @@ json_state(JsonBuilder *b, const RvHostState *s)
 
             json_builder_begin_object(b);
             add_int(b, "index", is->index);
-            add_str(b, "name", is->name);
+            rv_json_add_string_or_null(b, "name", is->name);
             add_state_int(b, "latency_us", &is->latency_us);
             add_tri(b, "disabled", is->disabled);
             json_builder_end_object(b);
@@ -441,13 +432,13 @@ json_tasks(JsonBuilder *b, const char *key, GArray *tasks)
         json_builder_begin_object(b);
         add_int(b, "pid", t->pid);
         add_int(b, "tgid", t->tgid);
-        add_str(b, "comm", t->comm);
+        rv_json_add_string_or_null(b, "comm", t->comm);
         add_bool(b, "kthread", t->kthread);
-        add_str(b, "policy", rv_host_sched_policy_name(t->policy));
+        rv_json_add_string_or_null(b, "policy", rv_host_sched_policy_name(t->policy));
         add_int(b, "rt_priority", t->rt_priority);
         add_int(b, "nice", t->nice);
         add_int(b, "last_cpu", t->last_cpu);
-        add_str(b, "affinity", t->affinity_list);
+        rv_json_add_string_or_null(b, "affinity", t->affinity_list);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -487,8 +478,8 @@ json_irqs(JsonBuilder *b, const RvHostReport *r)
             continue;
         json_builder_begin_object(b);
         add_int(b, "irq", irq->irq);
-        add_str(b, "name", irq->name);
-        add_str(b, "chip", irq->chip);
+        rv_json_add_string_or_null(b, "name", irq->name);
+        rv_json_add_string_or_null(b, "chip", irq->chip);
         json_builder_set_member_name(b, "smp_affinity_list");
         if (irq->has_affinity) {
             g_autofree char *l = rv_host_cpulist_format(&irq->affinity);
@@ -517,7 +508,7 @@ rv_host_report_to_json(const RvHostReport *r)
 
     json_builder_begin_object(b);
     add_int(b, "schema_version", RV_HOST_REPORT_SCHEMA_VERSION);
-    add_str(b, "root", r->root_path);
+    rv_json_add_string_or_null(b, "root", r->root_path);
     add_bool(b, "live", r->live);
     json_topology(b, r->topo);
     json_cmdline(b, r);
@@ -525,7 +516,7 @@ rv_host_report_to_json(const RvHostReport *r)
     json_builder_set_member_name(b, "isolated");
     json_builder_begin_object(b);
     add_set(b, "cpus", &r->isolated);
-    add_str(b, "source", r->isolated_source);
+    rv_json_add_string_or_null(b, "source", r->isolated_source);
     json_builder_end_object(b);
     json_tasks(b, "rt_threads", r->rt_threads);
     json_tasks(b, "tasks_on_isolated", r->tasks_on_isolated);

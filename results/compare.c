@@ -10,6 +10,7 @@
 
 #include "results/compare.h"
 #include "util/error.h"
+#include "util/json.h"
 
 typedef struct {
     char *label;              /* unique display name */
@@ -587,30 +588,19 @@ j_num(JsonBuilder *b, const char *key, double v)
         json_builder_add_null_value(b);
 }
 
-static void
-j_str(JsonBuilder *b, const char *key, const char *v)
-{
-    json_builder_set_member_name(b, key);
-    if (v)
-        json_builder_add_string_value(b, v);
-    else
-        json_builder_add_null_value(b);
-}
-
 static char *
 format_json(const RvComparison *c)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
-    g_autoptr(JsonGenerator) gen = json_generator_new();
     g_autoptr(JsonNode) root = NULL;
 
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "compare_version");
     json_builder_add_int_value(b, 1);
-    j_str(b, "test", c->test == RV_STATS_WELCH ? "welch" : "mann-whitney");
-    j_str(b, "test_name", rv_result_stats_test_name(c->test));
+    rv_json_add_string_or_null(b, "test", c->test == RV_STATS_WELCH ? "welch" : "mann-whitney");
+    rv_json_add_string_or_null(b, "test_name", rv_result_stats_test_name(c->test));
     j_num(b, "alpha", RV_COMPARE_ALPHA);
-    j_str(b, "baseline", ((Scen *) c->scens->pdata[c->baseline])->label);
+    rv_json_add_string_or_null(b, "baseline", ((Scen *) c->scens->pdata[c->baseline])->label);
 
     json_builder_set_member_name(b, "stores");
     json_builder_begin_array(b);
@@ -618,8 +608,8 @@ format_json(const RvComparison *c)
         const RvStore *st = c->stores->pdata[i];
         GPtrArray *why = rv_result_store_get_untrusted_reasons(st);
         json_builder_begin_object(b);
-        j_str(b, "dir", rv_result_store_get_dir(st));
-        j_str(b, "matrix", rv_result_store_get_matrix(st));
+        rv_json_add_string_or_null(b, "dir", rv_result_store_get_dir(st));
+        rv_json_add_string_or_null(b, "matrix", rv_result_store_get_matrix(st));
         json_builder_set_member_name(b, "trusted");
         json_builder_add_boolean_value(b, rv_result_store_get_trusted(st));
         json_builder_set_member_name(b, "complete");
@@ -638,12 +628,12 @@ format_json(const RvComparison *c)
     for (guint i = 0; i < c->scens->len; i++) {
         const Scen *s = c->scens->pdata[i];
         json_builder_begin_object(b);
-        j_str(b, "label", s->label);
-        j_str(b, "name", s->name);
+        rv_json_add_string_or_null(b, "label", s->label);
+        rv_json_add_string_or_null(b, "name", s->name);
         json_builder_set_member_name(b, "store");
         json_builder_add_int_value(b, s->store);
-        j_str(b, "status", s->status);
-        j_str(b, "reason", s->reason);
+        rv_json_add_string_or_null(b, "status", s->status);
+        rv_json_add_string_or_null(b, "reason", s->reason);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -653,16 +643,16 @@ format_json(const RvComparison *c)
     for (guint g = 0; g < c->groups->len; g++) {
         const Group *gr = c->groups->pdata[g];
         json_builder_begin_object(b);
-        j_str(b, "workload", gr->workload);
-        j_str(b, "target", gr->target);
+        rv_json_add_string_or_null(b, "workload", gr->workload);
+        rv_json_add_string_or_null(b, "target", gr->target);
         json_builder_set_member_name(b, "metrics");
         json_builder_begin_array(b);
         for (guint m = 0; m < gr->metrics->len; m++) {
             const char *metric = gr->metrics->pdata[m];
             const char *unit = g_hash_table_lookup(gr->units, metric);
             json_builder_begin_object(b);
-            j_str(b, "name", metric);
-            j_str(b, "unit", *unit ? unit : NULL);
+            rv_json_add_string_or_null(b, "name", metric);
+            rv_json_add_string_or_null(b, "unit", *unit ? unit : NULL);
             json_builder_set_member_name(b, "rows");
             json_builder_begin_array(b);
             for (guint s = 0; s < c->scens->len; s++) {
@@ -670,8 +660,8 @@ format_json(const RvComparison *c)
                 Row row;
                 compute_row(c, g, s, metric, &row);
                 json_builder_begin_object(b);
-                j_str(b, "scenario", ((Scen *) c->scens->pdata[s])->label);
-                j_str(b, "virt", virt_of(ce));
+                rv_json_add_string_or_null(b, "scenario", ((Scen *) c->scens->pdata[s])->label);
+                rv_json_add_string_or_null(b, "virt", virt_of(ce));
                 json_builder_set_member_name(b, "n");
                 json_builder_add_int_value(b, row.has ? row.sum.n : 0);
                 json_builder_set_member_name(b, "failed");
@@ -690,7 +680,7 @@ format_json(const RvComparison *c)
                     json_builder_add_boolean_value(b, row.t.p < RV_COMPARE_ALPHA);
                 else
                     json_builder_add_null_value(b);
-                j_str(b, "untested", row.untested);
+                rv_json_add_string_or_null(b, "untested", row.untested);
                 json_builder_end_object(b);
             }
             json_builder_end_array(b);
@@ -705,8 +695,8 @@ format_json(const RvComparison *c)
             if (!ce->hist)
                 continue;
             json_builder_begin_object(b);
-            j_str(b, "scenario", ((Scen *) c->scens->pdata[s])->label);
-            j_str(b, "unit", "us");
+            rv_json_add_string_or_null(b, "scenario", ((Scen *) c->scens->pdata[s])->label);
+            rv_json_add_string_or_null(b, "unit", "us");
             json_builder_set_member_name(b, "samples");
             json_builder_add_int_value(b, rv_result_histogram_total(ce->hist));
             json_builder_set_member_name(b, "overflows");
@@ -741,15 +731,7 @@ format_json(const RvComparison *c)
     json_builder_end_object(b);
 
     root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    json_generator_set_pretty(gen, TRUE);
-    json_generator_set_indent(gen, 2);
-    {
-        char *s = json_generator_to_data(gen, NULL);
-        char *r = g_strconcat(s, "\n", NULL);
-        g_free(s);
-        return r;
-    }
+    return rv_json_to_text(root);
 }
 
 /* ---- CSV (RFC 4180) ---- */

@@ -14,6 +14,7 @@
 
 #include "results/store.h"
 #include "util/error.h"
+#include "util/json.h"
 
 #ifndef RV_VERSION
 #define RV_VERSION "0.1"
@@ -668,20 +669,10 @@ rv_result_store_add_record(RvStore *s, RvStoreRecord *rec)
 /* ---- serialisation ---- */
 
 static void
-add_str(JsonBuilder *b, const char *key, const char *v)
-{
-    json_builder_set_member_name(b, key);
-    if (v)
-        json_builder_add_string_value(b, v);
-    else
-        json_builder_add_null_value(b);
-}
-
-static void
 build_histogram(JsonBuilder *b, const RvHistogram *h)
 {
     json_builder_begin_object(b);
-    add_str(b, "unit", "us");
+    rv_json_add_string_or_null(b, "unit", "us");
     json_builder_set_member_name(b, "buckets");
     json_builder_add_int_value(b, h->n_buckets);
     json_builder_set_member_name(b, "overflows");
@@ -720,12 +711,12 @@ store_to_json(const RvStore *s)
     json_builder_add_int_value(b, RV_STORE_SCHEMA_VERSION);
     json_builder_set_member_name(b, "tool");
     json_builder_begin_object(b);
-    add_str(b, "name", "rtvirt");
-    add_str(b, "version", RV_VERSION);
+    rv_json_add_string_or_null(b, "name", "rtvirt");
+    rv_json_add_string_or_null(b, "version", RV_VERSION);
     json_builder_end_object(b);
-    add_str(b, "matrix", s->matrix);
-    add_str(b, "created", s->created);
-    add_str(b, "updated", updated);
+    rv_json_add_string_or_null(b, "matrix", s->matrix);
+    rv_json_add_string_or_null(b, "created", s->created);
+    rv_json_add_string_or_null(b, "updated", updated);
     json_builder_set_member_name(b, "complete");
     json_builder_add_boolean_value(b, s->complete);
     json_builder_set_member_name(b, "trusted");
@@ -751,10 +742,10 @@ store_to_json(const RvStore *s)
     for (guint i = 0; i < s->scenarios->len; i++) {
         const RvStoreScenario *sc = s->scenarios->pdata[i];
         json_builder_begin_object(b);
-        add_str(b, "name", sc->name);
-        add_str(b, "description", sc->description);
-        add_str(b, "status", sc->status);
-        add_str(b, "reason", sc->reason);
+        rv_json_add_string_or_null(b, "name", sc->name);
+        rv_json_add_string_or_null(b, "description", sc->description);
+        rv_json_add_string_or_null(b, "status", sc->status);
+        rv_json_add_string_or_null(b, "reason", sc->reason);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -764,16 +755,16 @@ store_to_json(const RvStore *s)
     for (guint i = 0; i < s->records->len; i++) {
         const RvStoreRecord *r = s->records->pdata[i];
         json_builder_begin_object(b);
-        add_str(b, "scenario", r->scenario);
+        rv_json_add_string_or_null(b, "scenario", r->scenario);
         json_builder_set_member_name(b, "repetition");
         json_builder_add_int_value(b, r->repetition);
-        add_str(b, "workload", r->workload);
-        add_str(b, "target", r->target);
-        add_str(b, "virt", r->virt);
-        add_str(b, "status", r->status);
-        add_str(b, "reason", r->reason);
-        add_str(b, "started", r->started);
-        add_str(b, "finished", r->finished);
+        rv_json_add_string_or_null(b, "workload", r->workload);
+        rv_json_add_string_or_null(b, "target", r->target);
+        rv_json_add_string_or_null(b, "virt", r->virt);
+        rv_json_add_string_or_null(b, "status", r->status);
+        rv_json_add_string_or_null(b, "reason", r->reason);
+        rv_json_add_string_or_null(b, "started", r->started);
+        rv_json_add_string_or_null(b, "finished", r->finished);
         json_builder_set_member_name(b, "metrics");
         json_builder_begin_object(b);
         for (guint k = 0; k < r->metrics->len; k++) {
@@ -785,7 +776,7 @@ store_to_json(const RvStore *s)
                 json_builder_add_double_value(b, m->value);
             else
                 json_builder_add_null_value(b);
-            add_str(b, "unit", m->unit);
+            rv_json_add_string_or_null(b, "unit", m->unit);
             json_builder_end_object(b);
         }
         json_builder_end_object(b);
@@ -816,12 +807,12 @@ store_to_json(const RvStore *s)
     for (guint i = 0; i < s->verifications->len; i++) {
         const RvStoreVerification *v = s->verifications->pdata[i];
         json_builder_begin_object(b);
-        add_str(b, "scenario", v->scenario);
+        rv_json_add_string_or_null(b, "scenario", v->scenario);
         json_builder_set_member_name(b, "repetition");
         json_builder_add_int_value(b, v->repetition);
-        add_str(b, "what", v->what);
-        add_str(b, "status", v->status);
-        add_str(b, "detail", v->detail);
+        rv_json_add_string_or_null(b, "what", v->what);
+        rv_json_add_string_or_null(b, "status", v->status);
+        rv_json_add_string_or_null(b, "detail", v->detail);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
