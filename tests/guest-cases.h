@@ -47,12 +47,6 @@ gc_data_path(const char *rel)
     return g_build_filename(rv_test_top_dir(), "tests/data/domainxml", rel, NULL);
 }
 
-static gint
-gc_cmp_names(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(char * const *) a, *(char * const *) b);
-}
-
 /* Sorted NAME list of tests/data/domainxml/NAME.case. */
 static inline GPtrArray *
 gc_list_cases(void)
@@ -66,7 +60,7 @@ gc_list_cases(void)
     while ((n = g_dir_read_name(d)))
         if (g_str_has_suffix(n, ".case"))
             g_ptr_array_add(names, g_strndup(n, strlen(n) - 5));
-    g_ptr_array_sort(names, gc_cmp_names);
+    g_ptr_array_sort(names, rv_test_cmp_names);
     return names;
 }
 

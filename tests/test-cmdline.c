@@ -437,23 +437,8 @@ test_cases_covered(void)
         "nixos-kernelParams-nohz_full-all-rcu_nocbs-0-N.nix",
         "openshift-machineconfig-kernelArguments-worker-rt.yaml",
     };
-    g_autofree char *dir = g_build_filename(rv_test_cases_dir(), "cmdline", NULL);
-    g_autoptr(GError) err = NULL;
-    g_autoptr(GDir) d = g_dir_open(dir, 0, &err);
-    const char *n;
 
-    g_assert_no_error(err);
-    while ((n = g_dir_read_name(d))) {
-        bool found = false;
-
-        if (g_str_has_suffix(n, ".source.txt"))
-            continue;
-        for (size_t i = 0; i < G_N_ELEMENTS(covered); i++)
-            found = found || strcmp(covered[i], n) == 0;
-        if (!found)
-            g_test_message("cmdline case without a test: %s", n);
-        g_assert_true(found);
-    }
+    rv_test_assert_cases_covered("cmdline", covered, G_N_ELEMENTS(covered));
 }
 
 int

@@ -467,12 +467,6 @@ test_golden(gconstpointer data)
     rv_test_compare_expected(exp, got);
 }
 
-static int
-cmp_names(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(char *const *) a, *(char *const *) b);
-}
-
 static void
 add_golden(const char *dir, gboolean only_inputs)
 {
@@ -488,7 +482,7 @@ add_golden(const char *dir, gboolean only_inputs)
             continue;
         g_ptr_array_add(names, g_strdup(n));
     }
-    g_ptr_array_sort(names, cmp_names);
+    g_ptr_array_sort(names, rv_test_cmp_names);
     for (guint i = 0; i < names->len; i++) {
         g_autofree char *tp = g_strdup_printf("/cyclictest/golden/%s", (char *) names->pdata[i]);
         g_test_add_data_func_full(tp, g_build_filename(dir, names->pdata[i], NULL),

@@ -326,7 +326,7 @@ main(int argc, char **argv)
     while ((n = g_dir_read_name(d)))
         if (g_str_has_suffix(n, ".xml"))
             g_ptr_array_add(libvirt, g_strdup(n));
-    g_ptr_array_sort(libvirt, gc_cmp_names);
+    g_ptr_array_sort(libvirt, rv_test_cmp_names);
     g_assert_cmpuint(libvirt->len, >=, 2);
     for (guint i = 0; i < libvirt->len; i++) {
         g_autofree char *path = g_strdup_printf("/domainxml/libvirt/%s", (char *) libvirt->pdata[i]);

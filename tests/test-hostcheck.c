@@ -358,12 +358,6 @@ test_case(gconstpointer data)
         rv_test_rm_rf(tmp);
 }
 
-static int
-cmp_names(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(char * const *) a, *(char * const *) b);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -384,7 +378,7 @@ main(int argc, char **argv)
         if (g_file_test(conf, G_FILE_TEST_EXISTS))
             g_ptr_array_add(names, g_strdup(n));
     }
-    g_ptr_array_sort(names, cmp_names);
+    g_ptr_array_sort(names, rv_test_cmp_names);
     for (guint i = 0; i < names->len; i++) {
         char *dir = g_build_filename("tests/data/check", names->pdata[i], NULL);
         g_autofree char *tp = g_strdup_printf("/hostcheck/%s", (char *) names->pdata[i]);

@@ -152,12 +152,6 @@ test_resolve_partition(void)
     g_assert_nonnull(strstr(err->message, "no housekeeping CPU"));
 }
 
-static int
-cmp_names(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(char * const *) a, *(char * const *) b);
-}
-
 static void
 add_dir(const char *dir, const char *prefix, bool bad)
 {
@@ -169,7 +163,7 @@ add_dir(const char *dir, const char *prefix, bool bad)
     while ((n = g_dir_read_name(d)))
         if (g_str_has_suffix(n, ".ini") && g_str_has_prefix(n, prefix))
             g_ptr_array_add(names, g_strdup(n));
-    g_ptr_array_sort(names, cmp_names);
+    g_ptr_array_sort(names, rv_test_cmp_names);
     for (guint i = 0; i < names->len; i++) {
         char *path = g_build_filename(dir, names->pdata[i], NULL);
         g_autofree char *tp = g_strdup_printf("/hostprofile/%s/%s", bad ? "bad" : "good",

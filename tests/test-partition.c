@@ -248,27 +248,13 @@ test_live(void)
     }
 }
 
-static int
-cmp_names(gconstpointer a, gconstpointer b)
-{
-    return strcmp(*(char * const *) a, *(char * const *) b);
-}
-
 int
 main(int argc, char **argv)
 {
-    g_autofree char *dir = NULL;
-    g_autoptr(GDir) d = NULL;
-    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) names = NULL;
 
     g_test_init(&argc, &argv, NULL);
-    dir = g_build_filename(rv_test_cases_dir(), "topology", NULL);
-    d = g_dir_open(dir, 0, NULL);
-    g_assert_nonnull(d);
-    for (const char *n; (n = g_dir_read_name(d));)
-        if (!g_str_has_suffix(n, ".source.txt"))
-            g_ptr_array_add(names, g_strdup(n));
-    g_ptr_array_sort(names, cmp_names);
+    names = rv_test_case_names("topology");
     for (guint i = 0; i < names->len; i++) {
         g_autofree char *tp = g_strdup_printf("/partition/case/%s", (char *) names->pdata[i]);
         g_test_add_data_func(tp, names->pdata[i], test_case);

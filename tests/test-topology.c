@@ -372,23 +372,7 @@ static const char *const covered[] = {
 static void
 test_all_cases_covered(void)
 {
-    g_autofree char *dir = g_build_filename(rv_test_cases_dir(), "topology", NULL);
-    g_autoptr(GError) err = NULL;
-    g_autoptr(GDir) d = g_dir_open(dir, 0, &err);
-    const char *n;
-
-    g_assert_no_error(err);
-    while ((n = g_dir_read_name(d))) {
-        bool found = false;
-
-        if (g_str_has_suffix(n, ".source.txt"))
-            continue;
-        for (size_t i = 0; i < G_N_ELEMENTS(covered); i++)
-            found = found || strcmp(covered[i], n) == 0;
-        if (!found)
-            g_test_message("topology case without a test: %s", n);
-        g_assert_true(found);
-    }
+    rv_test_assert_cases_covered("topology", covered, G_N_ELEMENTS(covered));
 }
 
 /* Malformed sysfs values name the file and the value. */

@@ -87,6 +87,49 @@ rv_test_rm_rf(const char *path)
     }
 }
 
+static inline int
+rv_test_cmp_names(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char * const *) a, *(char * const *) b);
+}
+
+/* The case files of ../shared/cases/@sub (not their .source.txt notes),
+ * sorted by name; asserts that the directory can be read (transfer full,
+ * elements g_free). */
+static inline GPtrArray *
+rv_test_case_names(const char *sub)
+{
+    g_autofree char *dir = g_build_filename(rv_test_cases_dir(), sub, NULL);
+    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+
+    g_assert_nonnull(d);
+    for (const char *n; (n = g_dir_read_name(d));)
+        if (!g_str_has_suffix(n, ".source.txt"))
+            g_ptr_array_add(names, g_strdup(n));
+    g_ptr_array_sort(names, rv_test_cmp_names);
+    return names;
+}
+
+/* Asserts that every case file of ../shared/cases/@sub is one of the
+ * @n_covered names in @covered (a test exists for it). */
+static inline void
+rv_test_assert_cases_covered(const char *sub, const char *const *covered, size_t n_covered)
+{
+    g_autoptr(GPtrArray) names = rv_test_case_names(sub);
+
+    for (guint k = 0; k < names->len; k++) {
+        const char *n = names->pdata[k];
+        bool found = false;
+
+        for (size_t i = 0; i < n_covered; i++)
+            found = found || strcmp(covered[i], n) == 0;
+        if (!found)
+            g_test_message("%s case without a test: %s", sub, n);
+        g_assert_true(found);
+    }
+}
+
 /* Whether golden files are to be rewritten: RV_REGENERATE=1. */
 static inline bool
 rv_test_regenerate(void)
