@@ -214,16 +214,6 @@ test_list_threads_self(void)
     g_assert_cmpint(rv_host_coresched_list_threads(root, 0x7ffffff0, &tids, NULL, NULL), ==, -ENOENT);
 }
 
-static void
-put(const char *dir, const char *rel, const char *contents)
-{
-    g_autofree char *path = g_build_filename(dir, rel, NULL);
-    g_autofree char *parent = g_path_get_dirname(path);
-
-    g_assert_cmpint(g_mkdir_with_parents(parent, 0755), ==, 0);
-    g_assert_true(g_file_set_contents(path, contents, -1, NULL));
-}
-
 /* vhost workers of kernels before 6.4 are kthreads "vhost-<qemu pid>"
  * outside the thread group (drivers/vhost/vhost.c, v6.1:
  * kthread_create(vhost_worker, dev, "vhost-%d", current->pid)); from 6.4 on
@@ -240,15 +230,15 @@ test_list_threads_vhost(void)
     static const pid_t want_k[] = { 2050, 2051 };
     int r;
 
-    put(dir, "proc/2000/comm", "qemu-system-x86\n");
-    put(dir, "proc/2000/task/2000/comm", "qemu-system-x86\n");
-    put(dir, "proc/2000/task/2001/comm", "CPU 0/KVM\n");
-    put(dir, "proc/2000/task/2002/comm", "vhost-2000\n");      /* >= 6.4: a thread */
-    put(dir, "proc/2050/comm", "vhost-2000\n");                /* < 6.4: kthreads */
-    put(dir, "proc/2051/comm", "vhost-2000\n");
-    put(dir, "proc/2052/comm", "vhost-20001\n");               /* another VM's */
-    put(dir, "proc/2053/comm", "kworker/0:1\n");
-    put(dir, "proc/self/comm", "x\n");
+    rv_test_put(dir, "proc/2000/comm", "qemu-system-x86\n");
+    rv_test_put(dir, "proc/2000/task/2000/comm", "qemu-system-x86\n");
+    rv_test_put(dir, "proc/2000/task/2001/comm", "CPU 0/KVM\n");
+    rv_test_put(dir, "proc/2000/task/2002/comm", "vhost-2000\n");      /* >= 6.4: a thread */
+    rv_test_put(dir, "proc/2050/comm", "vhost-2000\n");                /* < 6.4: kthreads */
+    rv_test_put(dir, "proc/2051/comm", "vhost-2000\n");
+    rv_test_put(dir, "proc/2052/comm", "vhost-20001\n");               /* another VM's */
+    rv_test_put(dir, "proc/2053/comm", "kworker/0:1\n");
+    rv_test_put(dir, "proc/self/comm", "x\n");
     g_assert_cmpint(rv_host_root_open(dir, &root, NULL), ==, 0);
 
     r = rv_host_coresched_list_threads(root, 2000, &tids, &kthreads, NULL);

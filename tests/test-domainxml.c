@@ -95,23 +95,11 @@ test_case(gconstpointer data)
     check_read_back(name, xml, res->placement);
 }
 
-static RvGuestProfile *
-load_profile(const char *rel)
-{
-    g_autofree char *path = g_build_filename(rv_test_top_dir(), rel, NULL);
-    g_autoptr(GError) err = NULL;
-    RvGuestProfile *p = NULL;
-
-    g_assert_cmpint(rv_guest_profile_load(path, &p, &err), ==, 0);
-    g_assert_no_error(err);
-    return p;
-}
-
 /* All options at once, and text that needs escaping, through the tree API. */
 static void
 test_options(void)
 {
-    g_autoptr(RvGuestProfile) prof = load_profile("profiles/guests/rt-demo.ini");
+    g_autoptr(RvGuestProfile) prof = rv_test_load_guest_profile("profiles/guests/rt-demo.ini");
     g_autoptr(RvGuestPlacement) pl = rv_guest_placement_new(2);
     g_autoptr(RvGuestPlacement) back = NULL;
     g_autoptr(GError) err = NULL;
@@ -158,8 +146,8 @@ test_options(void)
 static void
 test_missing_image(void)
 {
-    g_autoptr(RvGuestProfile) prof = load_profile("profiles/guests/rt-demo.ini");
-    g_autoptr(RvGuestProfile) disk = load_profile("tests/data/guests/tp-disk.ini");
+    g_autoptr(RvGuestProfile) prof = rv_test_load_guest_profile("profiles/guests/rt-demo.ini");
+    g_autoptr(RvGuestProfile) disk = rv_test_load_guest_profile("tests/data/guests/tp-disk.ini");
     g_autoptr(RvGuestPlacement) pl = rv_guest_placement_new(2);
     g_autoptr(RvGuestPlacement) pl3 = rv_guest_placement_new(3);
     g_autoptr(GError) err = NULL;

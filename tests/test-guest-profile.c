@@ -15,18 +15,6 @@
 #include "util/error.h"
 #include "tests/testutil.h"
 
-static RvGuestProfile *
-load(const char *rel)
-{
-    g_autofree char *path = g_build_filename(rv_test_top_dir(), rel, NULL);
-    g_autoptr(GError) err = NULL;
-    RvGuestProfile *p = NULL;
-
-    g_assert_cmpint(rv_guest_profile_load(path, &p, &err), ==, 0);
-    g_assert_no_error(err);
-    return p;
-}
-
 static char *
 fmt(const RvCpuSet *s)
 {
@@ -36,7 +24,7 @@ fmt(const RvCpuSet *s)
 static void
 test_rt_demo(void)
 {
-    g_autoptr(RvGuestProfile) p = load("profiles/guests/rt-demo.ini");
+    g_autoptr(RvGuestProfile) p = rv_test_load_guest_profile("profiles/guests/rt-demo.ini");
     g_autofree char *rt = fmt(&p->rt_vcpus);
 
     g_assert_cmpstr(p->name, ==, "rt-demo");
@@ -58,7 +46,7 @@ test_rt_demo(void)
 static void
 test_rt_guest(void)
 {
-    g_autoptr(RvGuestProfile) p = load("profiles/guests/rt-guest.ini");
+    g_autoptr(RvGuestProfile) p = rv_test_load_guest_profile("profiles/guests/rt-guest.ini");
     g_autofree char *rt = fmt(&p->rt_vcpus);
     g_autofree char *cmdline = rv_guest_profile_kernel_cmdline(p);
 
@@ -81,7 +69,7 @@ test_rt_guest(void)
 static void
 test_include(void)
 {
-    g_autoptr(RvGuestProfile) p = load("tests/data/guests/rt-guest-use.ini");
+    g_autoptr(RvGuestProfile) p = rv_test_load_guest_profile("tests/data/guests/rt-guest-use.ini");
     g_autofree char *rt = fmt(&p->rt_vcpus);
 
     g_assert_cmpstr(p->name, ==, "rt-guest-use");
@@ -149,8 +137,8 @@ test_cmdline_no_repeat(void)
 static void
 test_cyclictest_argv(void)
 {
-    g_autoptr(RvGuestProfile) p = load("profiles/guests/rt-guest.ini");
-    g_autoptr(RvGuestProfile) tp = load("tests/data/guests/tp-disk.ini");
+    g_autoptr(RvGuestProfile) p = rv_test_load_guest_profile("profiles/guests/rt-guest.ini");
+    g_autoptr(RvGuestProfile) tp = rv_test_load_guest_profile("tests/data/guests/tp-disk.ini");
     g_auto(GStrv) argv = rv_guest_profile_cyclictest_argv(p, 0);
     g_auto(GStrv) argv2 = rv_guest_profile_cyclictest_argv(p, 1500000);
     g_auto(GStrv) argv3 = rv_guest_profile_cyclictest_argv(tp, 10 * G_USEC_PER_SEC);

@@ -29,18 +29,6 @@ typedef struct {
     RvRoot *root;
 } Fixture;
 
-static void
-put(const char *dir, const char *rel, const char *contents)
-{
-    g_autofree char *path = g_build_filename(dir, rel, NULL);
-    g_autofree char *parent = g_path_get_dirname(path);
-    g_autoptr(GError) err = NULL;
-
-    g_assert_cmpint(g_mkdir_with_parents(parent, 0755), ==, 0);
-    g_file_set_contents(path, contents, -1, &err);
-    g_assert_no_error(err);
-}
-
 static char *
 get(const char *dir, const char *rel)
 {
@@ -60,11 +48,11 @@ fixture_setup(Fixture *f, gconstpointer data)
     (void) data;
     f->dir = g_dir_make_tmp("rv-journal-XXXXXX", &err);
     g_assert_no_error(err);
-    put(f->dir, "proc/sys/kernel/sched_rt_runtime_us", "950000\n");
-    put(f->dir, "proc/sys/kernel/timer_migration", "1\n");
-    put(f->dir, "proc/irq/24/smp_affinity_list", "0-1\n");
-    put(f->dir, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
-    put(f->dir, "etc/libvirt/qemu.conf", "# qemu.conf\n#sched_core = \"none\"\n");
+    rv_test_put(f->dir, "proc/sys/kernel/sched_rt_runtime_us", "950000\n");
+    rv_test_put(f->dir, "proc/sys/kernel/timer_migration", "1\n");
+    rv_test_put(f->dir, "proc/irq/24/smp_affinity_list", "0-1\n");
+    rv_test_put(f->dir, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+    rv_test_put(f->dir, "etc/libvirt/qemu.conf", "# qemu.conf\n#sched_core = \"none\"\n");
     g_assert_cmpint(rv_host_root_open(f->dir, &f->root, &err), ==, 0);
 }
 
@@ -225,7 +213,7 @@ test_files(Fixture *f, gconstpointer data)
     g_assert_cmpint(rv_host_journal_set_file(j, "/etc/default/grub.d/rtvirt.cfg", "X=1\n", -1,
                                              0644, &err), ==, 0);
     /* removing a file that exists records its content */
-    put(f->dir, "etc/modprobe.d/kvm.conf", "options kvm x=1\n");
+    rv_test_put(f->dir, "etc/modprobe.d/kvm.conf", "options kvm x=1\n");
     g_assert_cmpint(rv_host_journal_set_file(j, "/etc/modprobe.d/kvm.conf", NULL, 0, 0, &err),
                     ==, 1);
     g_assert_false(rv_host_root_exists(f->root, "/etc/modprobe.d/kvm.conf"));
@@ -340,7 +328,7 @@ test_restore_failure_kept(Fixture *f, gconstpointer data)
         g_clear_error(&err);
     }
     g_assert_cmpint(rmdir(path), ==, 0);
-    put(f->dir, "proc/irq/24/smp_affinity_list", "0\n");
+    rv_test_put(f->dir, "proc/irq/24/smp_affinity_list", "0\n");
     {
         g_autoptr(RvJournal) j = open_journal(f);
         g_autofree char *v = NULL;

@@ -122,13 +122,9 @@ make_host(const char * const *cores, const char *isolated)
 static RvGuestProfile *
 load_shipped(const char *name)
 {
-    g_autofree char *path = g_build_filename(rv_test_top_dir(), "profiles/guests", name, NULL);
-    g_autoptr(GError) err = NULL;
-    RvGuestProfile *p = NULL;
+    g_autofree char *rel = g_build_filename("profiles/guests", name, NULL);
 
-    g_assert_cmpint(rv_guest_profile_load(path, &p, &err), ==, 0);
-    g_assert_no_error(err);
-    return p;
+    return rv_test_load_guest_profile(rel);
 }
 
 /* The brief's example, word for word: one isolated CPU (2) on a 4-CPU host. */

@@ -176,16 +176,6 @@ test_backwards(void)
     g_assert_null(rep);
 }
 
-static void
-put(const char *dir, const char *rel, const char *contents)
-{
-    g_autofree char *path = g_build_filename(dir, rel, NULL);
-    g_autofree char *parent = g_path_get_dirname(path);
-
-    g_assert_cmpint(g_mkdir_with_parents(parent, 0755), ==, 0);
-    g_assert_true(g_file_set_contents(path, contents, -1, NULL));
-}
-
 static char *
 get(const char *dir, const char *rel)
 {
@@ -227,16 +217,16 @@ test_record_fixture(void)
     for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
         g_autofree char *rel = g_strconcat(T, files[i][0], NULL);
 
-        put(dir, rel, files[i][1]);
+        rv_test_put(dir, rel, files[i][1]);
     }
     {
         g_autofree char *rel = g_strconcat(T, "current_tracer", NULL);
 
-        put(dir, rel, "function");
+        rv_test_put(dir, rel, "function");
         g_assert_cmpint(rv_host_schedtrace_start(root, 0, &t, &err), ==, -EBUSY);
         g_assert_nonnull(strstr(err->message, "someone else is tracing"));
         g_clear_error(&err);
-        put(dir, rel, "nop");
+        rv_test_put(dir, rel, "nop");
     }
 
     g_assert_cmpint(rv_host_schedtrace_start(root, 4096, &t, &err), ==, 0);
@@ -254,7 +244,7 @@ test_record_fixture(void)
         g_assert_cmpstr(kb, ==, "4096");
         g_assert_cmpstr(tr, ==, "");            /* cleared */
     }
-    put(dir, "sys/kernel/tracing/trace", "# tracer: nop\n  sh-1 [000] d..2. 1.000000: sched_switch: "
+    rv_test_put(dir, "sys/kernel/tracing/trace", "# tracer: nop\n  sh-1 [000] d..2. 1.000000: sched_switch: "
         "prev_comm=sh prev_pid=1 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n");
     g_assert_cmpint(rv_host_schedtrace_stop(t, &text, &err), ==, 0);
     g_assert_no_error(err);

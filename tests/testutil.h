@@ -4,7 +4,8 @@
  * the repository, the build and ../shared/cases are (RV_TOP, RV_BUILD,
  * RV_CASES as `make check` sets them), fixture paths, removing a scratch
  * tree, golden-file comparison (RV_REGENERATE=1 rewrites the golden file),
- * and loading a topology case or a host profile.
+ * writing fixture files, and loading a topology case or a host or guest
+ * profile.
  *
  * Header-only (static inline): the Makefile links each tests/test-*.c alone
  * with librtvirt.a.
@@ -19,6 +20,7 @@
 
 #include <glib.h>
 
+#include "guest/profile.h"
 #include "host/profile.h"
 #include "host/topology.h"
 
@@ -63,6 +65,20 @@ rv_test_read_file(const char *path)
     g_file_get_contents(path, &s, NULL, &err);
     g_assert_no_error(err);
     return s;
+}
+
+/* Writes @contents to @dir/@rel, creating the directories above it;
+ * asserts success. */
+static inline void
+rv_test_put(const char *dir, const char *rel, const char *contents)
+{
+    g_autofree char *path = g_build_filename(dir, rel, NULL);
+    g_autofree char *parent = g_path_get_dirname(path);
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(g_mkdir_with_parents(parent, 0755), ==, 0);
+    g_file_set_contents(path, contents, -1, &err);
+    g_assert_no_error(err);
 }
 
 static inline int
@@ -184,6 +200,19 @@ rv_test_load_host_profile(const char *rel)
     RvHostProfile *p = NULL;
 
     g_assert_cmpint(rv_host_profile_load(path, &p, &err), ==, 0);
+    g_assert_no_error(err);
+    return p;
+}
+
+/* Loads the guest profile RV_TOP/@rel, asserting success (transfer full). */
+static inline RvGuestProfile *
+rv_test_load_guest_profile(const char *rel)
+{
+    g_autofree char *path = g_build_filename(rv_test_top_dir(), rel, NULL);
+    g_autoptr(GError) err = NULL;
+    RvGuestProfile *p = NULL;
+
+    g_assert_cmpint(rv_guest_profile_load(path, &p, &err), ==, 0);
     g_assert_no_error(err);
     return p;
 }
