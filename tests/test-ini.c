@@ -50,11 +50,11 @@ test_unused_key(void)
     g_autoptr(RvIni) ini = NULL;
     g_autoptr(GError) err = NULL;
 
-    g_assert_cmpint(rv_ini_load_data("x.ini", "[a]\nknown = 1\n\n[a]\ntypo = 2\n", &ini, &err), ==, 0);
+    g_assert_cmpint(rv_ini_load_data("x.ini", "[a]\nknown = 1\n\n[b]\ntypo = 2\n", &ini, &err), ==, 0);
     g_assert_nonnull(rv_ini_get(ini, "a", "known"));
     g_assert_cmpint(rv_ini_check_unused(ini, NULL, &err), ==, -EINVAL);
     g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
-    g_assert_cmpstr(err->message, ==, "x.ini:5: unknown key 'typo' in [a]");
+    g_assert_cmpstr(err->message, ==, "x.ini:5: unknown key 'typo' in [b]");
 }
 
 static void
@@ -119,6 +119,10 @@ test_syntax_errors(void)
         { "[a]\n[b\n", "s.ini:2: invalid section header '[b'" },
         { "[a]\njust words\n", "s.ini:2: expected 'key = value', got 'just words'" },
         { "[a]\n = 3\n", "s.ini:2: empty key" },
+        /* a renamed copy of a scenario must not merge into the other */
+        { "[scenario:unpinned]\nplacement = unpinned\n\n[scenario:unpinned]\nplacement = pinned\n",
+          "s.ini:4: duplicate section [scenario:unpinned] (first at line 1)" },
+        { "[a]\nx = 0\ny = 1\nx = 1\n", "s.ini:4: duplicate key 'x' in [a] (first at line 2)" },
     };
 
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {

@@ -86,6 +86,10 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
     g_autofree char *section = NULL;
     g_autoptr(GPtrArray) own = g_ptr_array_new_with_free_func(entry_free);
+    /* section name -> first header line in this file, to refuse a section
+     * or a key written twice in one file (a copy-paste slip that would
+     * silently merge two scenarios); overriding is what include= is for. */
+    g_autoptr(GHashTable) headers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 
     for (guint i = 0; lines[i]; i++) {
         char *line = g_strstrip(lines[i]);
@@ -103,6 +107,12 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
             *end = '\0';
             g_free(section);
             section = g_strstrip(g_strdup(line + 1));
+            if (g_hash_table_contains(headers, section))
+                return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                    "%s:%u: duplicate section [%s] (first at line %u)", name,
+                                    lineno, section,
+                                    GPOINTER_TO_UINT(g_hash_table_lookup(headers, section)));
+            g_hash_table_insert(headers, g_strdup(section), GUINT_TO_POINTER(lineno));
             continue;
         }
         eq = strchr(line, '=');
@@ -129,6 +139,17 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
             if (!g_ascii_isalnum(*k) && !strchr("_-.:", *k)) {
                 int r = rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                      "%s:%u: invalid key '%s'", name, lineno, e->key);
+                entry_free(e);
+                return r;
+            }
+        }
+        for (guint j = 0; j < own->len; j++) {
+            const RvIniEntry *o = own->pdata[j];
+
+            if (strcmp(o->section, e->section) == 0 && strcmp(o->key, e->key) == 0) {
+                int r = rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                     "%s:%u: duplicate key '%s' in [%s] (first at line %u)",
+                                     name, lineno, e->key, e->section, o->line);
                 entry_free(e);
                 return r;
             }

@@ -10,6 +10,10 @@
  * the including file override included ones.  Several includes may be
  * comma-separated; include cycles are an error.
  *
+ * A section header or a key written twice in one file is an error (it would
+ * silently merge two sections, e.g. two [scenario:x]); overriding a key is
+ * done across files, with include=.
+ *
  * Every value remembers its file and line so that an error can name them:
  * "profiles/guests/rt-demo.ini:12: invalid vcpus '0': expected 1-1024".
  * Keys nobody read are reported by rv_ini_check_unused() (unknown keys are
