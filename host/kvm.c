@@ -28,7 +28,14 @@ rv_host_kvm_detect(RvRoot *root, char **ret_reason)
             return RV_HOST_KVM_NONE;
         }
         close(fd);
-    } else if (!rv_host_root_exists(root, "/sys/module/kvm")) {
+    } else if (!rv_host_root_exists(root, "/sys/module")) {
+        /* older captures (topology only) have no /sys/module: the host they
+         * describe is taken as the ordinary hardware-KVM host */
+        set_reason(ret_reason,
+                   g_strdup("no /sys/module in this root (a capture without modules): "
+                            "hardware-assisted KVM assumed"));
+        return RV_HOST_KVM_HW;
+    } else if (!pvm && !rv_host_root_exists(root, "/sys/module/kvm")) {
         set_reason(ret_reason, g_strdup("no /sys/module/kvm in this root: no KVM"));
         return RV_HOST_KVM_NONE;
     }

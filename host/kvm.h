@@ -25,7 +25,11 @@ typedef enum {
  * @root: host root; /sys/module/{kvm_intel,kvm_amd,kvm_pvm} are read
  *        through it; /dev/kvm is opened (O_RDWR, as QEMU's
  *        accel/kvm/kvm-all.c does) only on the live host, and assumed
- *        present on a fixture root that has /sys/module/kvm
+ *        present on a fixture root that has /sys/module/kvm or
+ *        /sys/module/kvm_pvm.  A fixture root with /sys/module but neither
+ *        is NONE; one without /sys/module at all (older topology-only
+ *        captures) is taken as the hardware-KVM host it describes (HW, and
+ *        the reason says it was assumed)
  * @ret_reason: (out) (optional): one sentence for the user, e.g.
  *        "/dev/kvm is PVM (module kvm_pvm, no kvm_intel/kvm_amd): an
  *        unmodified guest kernel is instruction-emulated"
