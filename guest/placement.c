@@ -489,6 +489,23 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         }
         if (!group)
             r = pick_rt(profile, host, &candidates, &kept_idle, need_cores, p, &have, &split_sib);
+        if (r == PICK_SHORT_CPUS && fallback) {
+            /* Nothing isolated: the candidates are the non-isolated CPUs
+             * outside the boot CPU's core; never count them as isolated. */
+            g_autofree char *l = fmt_list(&candidates);
+            g_autofree char *res = NULL;
+            RvCpuSet held;
+
+            rv_cpuset_andnot(&held, &host->online, &housekeeping);
+            rv_cpuset_and(&held, &held, &host->reserved);
+            res = rv_host_cpulist_format(&held);
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                                "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has 0 (%s is empty; without isolation %u CPU%s outside the boot CPU's core: %s)%s%s%s",
+                                base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt),
+                                host->isolated_source, have, PL(have), l,
+                                *res ? "; " : "", *res ? res : "",
+                                *res ? " held by other guests" : "");
+        }
         if (r == PICK_SHORT_CPUS) {
             g_autofree char *l = fmt_list(&candidates);
             g_autofree char *res = NULL;

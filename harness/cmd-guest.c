@@ -13,6 +13,7 @@
 
 #include "guest/image.h"
 #include "guest/libvirt.h"
+#include "guest/placement.h"
 #include "guest/session.h"
 #include "harness/commands.h"
 #include "harness/log.h"
@@ -348,6 +349,9 @@ rv_cmd_guest_run(int argc, char **argv)
     g_autoptr(GError) error = NULL;
     g_autoptr(RvGuestProfile) profile = NULL;
     g_autoptr(RvGuestSession) session = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(RvGuestHostCpus) host = NULL;
+    g_autoptr(RvGuestPlacement) placement = NULL;
     g_autoptr(GPtrArray) runs = NULL;
     g_auto(GStrv) ct_argv = NULL;
     g_auto(RvGuestExecResult) res = { 0 };
@@ -390,8 +394,19 @@ rv_cmd_guest_run(int argc, char **argv)
     if (!duration_us)
         duration_us = profile->ct_duration_us;
 
+    /* Place first (host CPUs now): a guest this host cannot hold is
+     * refused before anything is built or booted. */
+    if (rv_host_root_open("/", &root, &error) < 0)
+        return rv_log_gerror(error, "Failed to open the host root");
+    if (rv_guest_host_cpus_from_root(root, &host, &error) < 0)
+        return rv_log_gerror(error, "Failed to read the host CPUs");
+    if (rv_guest_place(profile, host, &placement, &error) < 0)
+        return rv_log_gerror(error, "Failed to place the guest");
+
     rv_harness_signals_install();
     opts.profile = profile;
+    opts.root = root;
+    opts.placement = placement;
     opts.uri = arg_uri;
     opts.cache_dir = arg_cache;
     opts.domain_name = arg_name;

@@ -27,7 +27,7 @@ if [ ! -e /boot/vmlinuz-* ] 2>/dev/null && ! ls /boot/vmlinuz-* >/dev/null 2>&1;
     echo "1..0 # SKIP no packaged kernel in /boot (linux-image-amd64)"; exit 0
 fi
 
-echo "1..17"
+echo "1..19"
 tmp=$(mktemp -d)
 # Our own domain names: other rtvirt users on this host are left alone.
 dom=rtvirt-test-$$
@@ -40,14 +40,30 @@ cleanup() {
 trap cleanup EXIT
 export PATH=$PATH:/usr/sbin
 
-# 1-2: daemons
+# 1-2: a guest this host cannot hold (64 vCPUs, 63 RT) is refused by the
+# placement before anything is built or booted; nothing isolated here, so
+# the message says 0 isolated CPUs (the fallback's non-isolated CPU is named
+# as such).  Needs a host with fewer than 64 CPUs and nothing isolated.
+RTVIRT_CACHE_DIR=$tmp/v64cache "$rtvirt" guest run "$top/tests/data/guests/v64.ini" --name "$dom-v64" \
+    >"$tmp/v64.out" 2>"$tmp/v64.err" </dev/null; rc=$?
+if [ "$(nproc --all)" -lt 64 ] && [ -z "$(tr -d '[:space:]' </sys/devices/system/cpu/isolated)" ]; then
+    check "v64: refused, exit 77, before 'Booting' (got $rc: $(head -2 "$tmp/v64.err" | tr '\n' ' '))" \
+        eval '[ $rc -eq 77 ] && ! grep -q Booting "$tmp/v64.err" && [ ! -e "$tmp/v64cache" ]'
+    check "v64: the message counts 0 isolated CPUs" \
+        grep -Eq "^rtvirt: v64.ini: 63 RT vCPUs need 63 isolated CPUs, host has 0 \(/sys/devices/system/cpu/isolated is empty; without isolation [0-9]+ CPUs? outside the boot CPU's core: " "$tmp/v64.err"
+else
+    ok "# SKIP v64 refusal needs < 64 CPUs and nothing isolated"
+    ok "# SKIP v64 refusal needs < 64 CPUs and nothing isolated"
+fi
+
+# 3-4: daemons
 "$rtvirt" setup >"$tmp/setup" 2>&1; rc=$?
 check "rtvirt setup exits 0 ($(tr '\n' ' ' <"$tmp/setup"))" [ $rc -eq 0 ]
 "$rtvirt" setup >"$tmp/setup2" 2>&1
 check "rtvirt setup is idempotent: both daemons already running" \
     grep -q "libvirtd  already running" "$tmp/setup2"
 
-# 3-5: image build, cached rebuild with the same hash
+# 5-7: image build, cached rebuild with the same hash
 RTVIRT_CACHE_DIR=$tmp/cache "$rtvirt" guest build --out "$tmp/img" >"$tmp/b1" 2>&1; rc=$?
 check "guest build into an empty cache: built" eval '[ $rc -eq 0 ] && grep -q "(built)" "$tmp/b1"'
 RTVIRT_CACHE_DIR=$tmp/cache "$rtvirt" guest build >"$tmp/b2" 2>&1
@@ -57,7 +73,7 @@ check "rebuild with nothing changed: cached, same hash $h1" \
 check "--out holds a gzip initramfs and the kernel" \
     eval 'gzip -t "$tmp/img/initramfs.img" && [ -s "$tmp/img/vmlinuz" ]'
 
-# 6-15: guest run --json, for real
+# 8-17: guest run --json, for real
 "$rtvirt" guest run "$profile" --name "$dom-json" --duration 2s --json --raw-output "$tmp/raw" \
     >"$tmp/run.json" 2>"$tmp/run.err"; rc=$?
 check "guest run --json exits 0 or 1 (got $rc: $(tail -1 "$tmp/run.err"))" \
@@ -105,7 +121,7 @@ check "vCPUs without FIFO (RT-group trap) show as a scheduler FAIL, never silent
     eval 'if [ "$(fact fifo_dropped)" = 1 ]; then [ "$(fact sched_fail)" -ge 1 ] && grep -q "CONFIG_RT_GROUP_SCHED" "$tmp/run.json"; else true; fi'
 check "--raw-output holds cyclictest's histogram" grep -q "^# Max Latencies:" "$tmp/raw"
 
-# 16: text output
+# 18: text output
 "$rtvirt" guest run "$profile" --name "$dom-text" --duration 1s >"$tmp/run.txt" 2>"$tmp/run2.err"; rc2=$?
 check "text output: virt=, verification, per-vCPU table with percentiles, result (exit $rc2)" \
     eval '{ [ $rc2 -eq 0 ] || [ $rc2 -eq 1 ]; } &&
@@ -115,5 +131,5 @@ check "text output: virt=, verification, per-vCPU table with percentiles, result
           grep -Eq "^  1 +0 +[0-9]+ " "$tmp/run.txt" &&
           grep -Eq "^result +(TRUSTED|UNTRUSTED).* virt=(kvm|tcg)$" "$tmp/run.txt"'
 
-# 17: nothing left running
+# 19: nothing left running
 check "no $dom-* domain left running" [ -z "$(leftover)" ]
