@@ -8,6 +8,7 @@
  * the stores, prints, and maps errors to exit codes (2 bad input).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/commands.h"
@@ -70,6 +71,16 @@ rv_cmd_compare(int argc, char **argv)
         if (rv_result_store_open(argv[i], &st, &error) < 0)
             return rv_log_gerror(error, "Failed to open results store");
         g_ptr_array_add(stores, st);
+        /* the same store twice would be compared against itself */
+        g_autofree char *real = realpath(rv_result_store_get_dir(st), NULL);
+        for (int k = 1; real && k < i; k++) {
+            g_autofree char *other = realpath(rv_result_store_get_dir(stores->pdata[k - 1]), NULL);
+            if (other && g_str_equal(real, other)) {
+                rv_log_error("%s: results store '%s' given twice (as '%s' and '%s')",
+                             argv[0], real, argv[k], argv[i]);
+                return RV_EXIT_ERROR;
+            }
+        }
     }
     if (rv_result_compare_build(stores, arg_baseline, test, &cmp, &error) < 0)
         return rv_log_gerror(error, "Failed to compare");

@@ -43,6 +43,8 @@ struct RvComparison {
     GPtrArray *groups;        /* Group* */
     Cell *cells;              /* groups->len x scens->len */
     guint baseline;           /* index into scens */
+    char *baseline_note;      /* why the default baseline is not the first
+                               * scenario, or NULL */
     RvStatsTest test;
 };
 
@@ -82,6 +84,7 @@ rv_result_compare_free(RvComparison *c)
     g_ptr_array_unref(c->stores);
     g_ptr_array_unref(c->scens);
     g_ptr_array_unref(c->groups);
+    g_free(c->baseline_note);
     g_free(c);
 }
 
@@ -161,6 +164,16 @@ store_base(const RvStore *st)
     while (l > 1 && d[l - 1] == '/')
         d[--l] = '\0';
     return g_path_get_basename(d);
+}
+
+/* the scenario has at least one successful repetition in some group */
+static gboolean
+scen_ran(const RvComparison *c, guint s)
+{
+    for (guint gi = 0; gi < c->groups->len; gi++)
+        if (cell(c, gi, s)->ok > 0)
+            return TRUE;
+    return FALSE;
 }
 
 int
@@ -306,15 +319,31 @@ rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest tes
             return r;
         }
         g_string_free(names, TRUE);
+        if (!scen_ran(c, base)) {
+            const Scen *s = c->scens->pdata[base];
+            if (g_strcmp0(s->status, "skipped") == 0)
+                return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                    "baseline '%s' was SKIPPED: %s", baseline,
+                                    s->reason ? s->reason : "(no reason recorded)");
+            return rv_error_set(error, RV_ERROR_INVALID, ENODATA,
+                                "baseline '%s' has no successful repetition", baseline);
+        }
     } else {
         for (guint i = 0; i < c->scens->len && base < 0; i++)
-            for (guint gi = 0; gi < c->groups->len; gi++)
-                if (cell(c, gi, i)->ok > 0) {
-                    base = i;
-                    break;
-                }
+            if (scen_ran(c, i))
+                base = i;
         if (base < 0)
             base = 0;
+        if (base > 0) {
+            const Scen *first = c->scens->pdata[0], *b = c->scens->pdata[base];
+            /* the skip reason is listed in each workload section */
+            c->baseline_note = g_strdup_printf(
+                "the first scenario '%s' %s; the baseline is '%s', the first that ran",
+                first->label,
+                g_strcmp0(first->status, "skipped") == 0 ? "was SKIPPED"
+                                                         : "has no successful repetition",
+                b->label);
+        }
     }
     c->baseline = base;
     *ret = g_steal_pointer(&c);
@@ -371,7 +400,7 @@ compute_row(const RvComparison *c, guint g, guint s, const char *metric, Row *ro
         r = rv_result_stats_mann_whitney((double *) v->data, v->len,
                                          (double *) b->data, b->len, &row->t, NULL);
     row->tested = r == 0;
-    row->untested = row->tested ? NULL : "n<2";
+    row->untested = row->tested ? NULL : r == -ENODATA ? "n<2" : "no result";
 }
 
 static const char *
@@ -436,6 +465,8 @@ format_text(const RvComparison *c)
             g_string_append_printf(o, "  UNTRUSTED: %s\n", (char *) why->pdata[k]);
     }
     g_string_append_printf(o, "baseline: %s\n", bs->label);
+    if (c->baseline_note)
+        g_string_append_printf(o, "NOTE: %s\n", c->baseline_note);
     g_string_append_printf(o, "significance: %s, two-sided, per-repetition values vs the "
                            "baseline; * p<0.05 ** p<0.01 *** p<0.001; ~ not significant "
                            "(the difference is inside the noise)\n",
@@ -451,6 +482,13 @@ format_text(const RvComparison *c)
             g_string_append(o, "NOTE: virt=tcg: the guest ran under QEMU's TCG emulator, not "
                             "KVM; its latencies measure emulation, not what an RT guest "
                             "would see on a KVM host\n");
+        /* SKIPPED scenarios once per section, not under every metric */
+        for (guint s = 0; s < c->scens->len; s++) {
+            const Scen *sc = c->scens->pdata[s];
+            if (g_strcmp0(sc->status, "skipped") == 0 && cell(c, g, s)->ok == 0)
+                g_string_append_printf(o, "  %-*s SKIPPED: %s\n", w, sc->label,
+                                       sc->reason ? sc->reason : "(no reason recorded)");
+        }
         if (gr->metrics->len == 0) {
             /* no repetition of this workload succeeded anywhere */
             g_string_append(o, "\nno values:\n");
@@ -458,8 +496,7 @@ format_text(const RvComparison *c)
                 const Scen *sc = c->scens->pdata[s];
                 const Cell *ce = cell(c, g, s);
                 if (g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0)
-                    g_string_append_printf(o, "  %-*s SKIPPED: %s\n", w, sc->label,
-                                           sc->reason ? sc->reason : "(no reason recorded)");
+                    continue;   /* listed above */
                 else if (ce->failed)
                     g_string_append_printf(o, "  %-*s %u repetition(s) failed, first: %s\n",
                                            w, sc->label, ce->failed,
@@ -480,11 +517,9 @@ format_text(const RvComparison *c)
                 const Cell *ce = cell(c, g, s);
                 Row row;
 
+                if (g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0)
+                    continue;   /* listed once at the top of the section */
                 g_string_append_printf(o, "  %-*s", w, sc->label);
-                if (g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0) {
-                    g_string_append_printf(o, " SKIPPED: %s\n", sc->reason ? sc->reason : "(no reason recorded)");
-                    continue;
-                }
                 compute_row(c, g, s, metric, &row);
                 if (!row.has) {
                     g_string_append_printf(o, " %4u %-7s no values", 0, virt_of(ce));
@@ -570,6 +605,8 @@ format_text(const RvComparison *c)
                                        ce->hist_missing, ce->hist_missing + ce->hist_reps);
             if (beyond_any)
                 g_string_append(o, "  (<= : beyond the histogram range, bounded by max)");
+            if (!rv_result_store_get_trusted(c->stores->pdata[sc->store]))
+                g_string_append(o, " (UNTRUSTED store)");
             g_string_append_c(o, '\n');
         }
     }
@@ -601,6 +638,7 @@ format_json(const RvComparison *c)
     rv_json_add_string_or_null(b, "test_name", rv_result_stats_test_name(c->test));
     j_num(b, "alpha", RV_COMPARE_ALPHA);
     rv_json_add_string_or_null(b, "baseline", ((Scen *) c->scens->pdata[c->baseline])->label);
+    rv_json_add_string_or_null(b, "baseline_note", c->baseline_note);
 
     json_builder_set_member_name(b, "stores");
     json_builder_begin_array(b);
@@ -783,7 +821,7 @@ format_csv(const RvComparison *c)
 {
     GString *o = g_string_new("workload,target,metric,unit,scenario,virt,status,reason,"
                               "n,failed,mean,stddev,sem,min,max,change_pct,test,p,"
-                              "significant,samples,overflows,p50,p99,p99_9,p99_99\n");
+                              "significant,samples,overflows,p50,p99,p99_9,p99_99,trusted\n");
     const char *test = c->test == RV_STATS_WELCH ? "welch" : "mann-whitney";
 
     for (guint g = 0; g < c->groups->len; g++) {
@@ -829,15 +867,23 @@ format_csv(const RvComparison *c)
                     csv_int(o, ce->hist->overflows);
                     for (guint k = 0; k < G_N_ELEMENTS(pcts); k++) {
                         gint64 us;
-                        if (rv_result_histogram_percentile(ce->hist, pcts[k], &us, NULL, NULL) < 0)
+                        gboolean beyond = FALSE;
+                        if (rv_result_histogram_percentile(ce->hist, pcts[k], &us, &beyond, NULL) < 0) {
                             csv_field(o, NULL);
-                        else
+                        } else if (beyond) {
+                            /* beyond the histogram range: only bounded by
+                             * the max, as the text table marks it */
+                            g_autofree char *bd = g_strdup_printf("<=%" G_GINT64_FORMAT, us);
+                            csv_field(o, bd);
+                        } else {
                             csv_int(o, us);
+                        }
                     }
                 } else {
                     for (int k = 0; k < 6; k++)
                         csv_field(o, NULL);
                 }
+                csv_field(o, rv_result_store_get_trusted(c->stores->pdata[sc->store]) ? "yes" : "no");
                 g_string_append_c(o, '\n');
             }
         }

@@ -41,9 +41,16 @@ typedef struct RvComparison RvComparison;
  * @test: RV_STATS_WELCH or RV_STATS_MANN_WHITNEY
  * @ret: (out) (transfer full)
  *
- * Returns: 0, or -EINVAL (RV_ERROR_INVALID) for an unknown or ambiguous
- * baseline (the message lists the scenarios), -ENODATA when no store has
- * any record.
+ * A @baseline that was SKIPPED is an error ("baseline 'NAME' was SKIPPED:
+ * REASON"), as is one without a successful repetition.  Without @baseline,
+ * when the first scenario has no successful repetition (e.g. skipped),
+ * the first one that has is the baseline and a one-line note says so
+ * (text "NOTE: ...", JSON "baseline_note").
+ *
+ * Returns: 0, or -EINVAL (RV_ERROR_INVALID) for an unknown, ambiguous or
+ * skipped baseline (the message lists the scenarios, or gives the skip
+ * reason), -ENODATA when no store has any record or the baseline has no
+ * successful repetition.
  */
 int rv_result_compare_build(GPtrArray *stores, const char *baseline,
                             RvStatsTest test, RvComparison **ret,
@@ -52,7 +59,11 @@ int rv_result_compare_build(GPtrArray *stores, const char *baseline,
 /**
  * rv_result_compare_format:
  * Returns: (transfer full): the comparison as a human table, as JSON
- * (stable keys, "compare_version": 1) or as CSV (RFC 4180, header line).
+ * (stable keys, "compare_version": 1) or as CSV (RFC 4180, header line;
+ * a percentile beyond the histogram range is "<=MAX", as in the table;
+ * the last column "trusted" is yes/no per the scenario's store).  The
+ * table lists a SKIPPED scenario with its reason once per workload
+ * section and marks rows of an untrusted store "(UNTRUSTED store)".
  */
 char *rv_result_compare_format(const RvComparison *cmp, RvCompareFormat format);
 

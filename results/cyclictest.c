@@ -22,6 +22,7 @@
 #include "host/cpulist.h"
 #include "results/cyclictest.h"
 #include "util/error.h"
+#include "util/json.h"
 
 /* Bounds that keep a hostile or corrupt file from costing memory out of
  * proportion to its size. */
@@ -992,6 +993,10 @@ parse_json(const char *name, const char *data, gsize len, GPtrArray **ret_runs,
     gint64 num_threads, rc;
     int hist_req = 0;
 
+    /* the text comes from inside a guest: refuse nesting that would
+     * overflow json-glib's recursive parser */
+    if (rv_json_check_depth(name, clean, strlen(clean), RV_JSON_MAX_DEPTH, error) < 0)
+        return -EINVAL;
     if (!json_parser_load_from_data(parser, clean, -1, &jerr)) {
         const char *m = jerr->message;
         if (g_str_has_prefix(m, "<data>:"))

@@ -8,9 +8,25 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 
 #include "results/stats.h"
 #include "util/error.h"
+
+/* GSL's default error handler prints and calls abort() (e.g. "gamma.c:
+ * x too large to extract fraction part" for absurd inputs): a library must
+ * not kill its caller.  Off once, before the first GSL call; results are
+ * then checked (a non-finite p is an error). */
+static void
+gsl_quiet(void)
+{
+    static gsize once = 0;
+
+    if (g_once_init_enter(&once)) {
+        gsl_set_error_handler_off();
+        g_once_init_leave(&once, 1);
+    }
+}
 
 int
 rv_result_stats_summary(const double *x, guint n, RvStatsSummary *ret,
@@ -72,7 +88,12 @@ rv_result_stats_welch(const double *a, guint na, const double *b, guint nb,
     } else {
         r.statistic = (sa.mean - sb.mean) / sqrt(se2);
         r.df = se2 * se2 / (va * va / (na - 1) + vb * vb / (nb - 1));
+        gsl_quiet();
         r.p = 2 * gsl_cdf_tdist_Q(fabs(r.statistic), r.df);
+        if (!isfinite(r.statistic) || !isfinite(r.df) || !isfinite(r.p))
+            return rv_error_set(error, RV_ERROR_INVALID, EDOM,
+                                "Welch's t-test has no result for these values "
+                                "(t = %g, df = %g): values too large or too spread", r.statistic, r.df);
         r.p = MIN(r.p, 1.0);
     }
     r.exact = FALSE;
@@ -190,7 +211,12 @@ rv_result_stats_mann_whitney(const double *a, guint na, const double *b, guint n
             r.p = 1;
         } else {
             double z = MAX(d, 0) / sqrt(var);
-            r.p = MIN(1.0, 2 * gsl_cdf_ugaussian_Q(z));
+            gsl_quiet();
+            r.p = 2 * gsl_cdf_ugaussian_Q(z);
+            if (!isfinite(r.p))
+                return rv_error_set(error, RV_ERROR_INVALID, EDOM,
+                                    "Mann-Whitney U test has no result (z = %g)", z);
+            r.p = MIN(1.0, r.p);
         }
         r.exact = FALSE;
     }

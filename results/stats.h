@@ -56,7 +56,12 @@ const char *rv_result_stats_test_name(RvStatsTest test);
  * samples have zero variance, p is 1 for equal means and 0 otherwise.
  * (Welch 1947, Biometrika 34:28-35.)
  *
- * Returns: 0, or -ENODATA when a sample has fewer than 2 values.
+ * GSL's abort-on-error handler is switched off (gsl_set_error_handler_off)
+ * before the first GSL call.
+ *
+ * Returns: 0, or -ENODATA when a sample has fewer than 2 values, -EDOM
+ * (RV_ERROR_INVALID) when t, df or p is not finite (absurd values such as
+ * 1e100).
  */
 int rv_result_stats_welch(const double *a, guint na, const double *b, guint nb,
                           RvStatsTestResult *ret, GError **error)

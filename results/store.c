@@ -654,6 +654,9 @@ rv_result_store_write_raw(RvStore *s, const char *name, const char *data,
 void
 rv_result_store_add_record(RvStore *s, RvStoreRecord *rec)
 {
+    /* readers require every record's scenario in "scenarios" */
+    if (!find_scenario(s, rec->scenario))
+        rv_result_store_add_scenario(s, rec->scenario, NULL);
     for (guint i = 0; i < s->records->len; i++) {
         RvStoreRecord *o = s->records->pdata[i];
         if (g_str_equal(o->scenario, rec->scenario) && o->repetition == rec->repetition &&
@@ -924,6 +927,17 @@ read_histogram(Reader *rd, const char *where, JsonObject *o, RvHistogram **ret)
                        where, i, us, c, nb);
         h->buckets[us] += c;
     }
+    /* total (written by the store: every sample, overflows included) must
+     * agree with the counts, or the percentiles would lie */
+    if (json_object_has_member(o, "total")) {
+        gint64 total;
+        if (!get_int(o, "total", &total) || total < 0 ||
+            (guint64) total != rv_result_histogram_total(h))
+            return BAD(rd, "%s.total: %s does not match the counts (%" G_GUINT64_FORMAT
+                       " samples with %" G_GINT64_FORMAT " overflows)", where,
+                       json_node_get_value_type(json_object_get_member(o, "total")) == G_TYPE_STRING
+                       ? "not a number" : "value", rv_result_histogram_total(h), ovf);
+    }
     *ret = g_steal_pointer(&h);
     return 0;
 }
@@ -950,19 +964,39 @@ read_record(Reader *rd, guint idx, JsonObject *o, RvStoreRecord **ret)
     rec->started = g_strdup(get_str(o, "started"));
     rec->finished = g_strdup(get_str(o, "finished"));
 
-    if ((metrics = get_object(o, "metrics"))) {
+    metrics = get_object(o, "metrics");
+    if (metrics) {
         g_autoptr(GList) names = json_object_get_members(metrics);
         for (GList *l = names; l; l = l->next) {
-            JsonObject *m = get_object(metrics, l->data);
+            const char *name = l->data;
+            JsonObject *m = get_object(metrics, name);
             JsonNode *v = m ? json_object_get_member(m, "value") : NULL;
+            const char *unit = m ? get_str(m, "unit") : NULL;
             double value;
             if (!m || !v || (!JSON_NODE_HOLDS_VALUE(v) && !JSON_NODE_HOLDS_NULL(v)))
-                return BAD(rd, "%s: metric '%s' needs a value", where, (char *) l->data);
-            value = JSON_NODE_HOLDS_NULL(v) ? NAN
-                  : json_node_get_value_type(v) == G_TYPE_INT64 ? (double) json_node_get_int(v)
-                  : json_node_get_value_type(v) == G_TYPE_DOUBLE ? json_node_get_double(v)
-                  : NAN;
-            rv_result_store_record_add_metric(rec, l->data, value, get_str(m, "unit"));
+                return BAD(rd, "%s.metrics.%s: needs a value", where, name);
+            if (JSON_NODE_HOLDS_NULL(v)) {
+                value = NAN;   /* the writer's form of "no value" */
+            } else if (json_node_get_value_type(v) == G_TYPE_INT64) {
+                value = (double) json_node_get_int(v);
+            } else if (json_node_get_value_type(v) == G_TYPE_DOUBLE) {
+                value = json_node_get_double(v);
+            } else {
+                g_autofree char *txt = json_node_get_value_type(v) == G_TYPE_STRING
+                    ? g_strdup_printf("\"%s\"", json_node_get_string(v)) : g_strdup("a boolean");
+                return BAD(rd, "%s.metrics.%s.value: %s is not a number", where, name, txt);
+            }
+            if (JSON_NODE_HOLDS_VALUE(v)) {
+                gboolean latency = g_strcmp0(unit, "us") == 0 || g_strcmp0(unit, "ns") == 0 ||
+                                   g_str_has_suffix(name, "_us") || g_str_has_suffix(name, "_ns");
+                if (!isfinite(value) || fabs(value) > RV_STORE_METRIC_MAX)
+                    return BAD(rd, "%s.metrics.%s.value: %g is outside +-%g (a corrupt store)",
+                               where, name, value, RV_STORE_METRIC_MAX);
+                if (latency && value < 0)
+                    return BAD(rd, "%s.metrics.%s.value: %g: a latency cannot be negative",
+                               where, name, value);
+            }
+            rv_result_store_record_add_metric(rec, name, value, unit);
         }
     }
     if ((hists = get_object(o, "histograms"))) {
@@ -984,6 +1018,9 @@ read_record(Reader *rd, guint idx, JsonObject *o, RvStoreRecord **ret)
             g_ptr_array_add(rec->histograms, sh);
         }
     }
+    /* the writer always writes "metrics" (empty for a failed repetition) */
+    if (!metrics)
+        return BAD(rd, "%s.metrics: missing or not an object", where);
     if ((raw = get_array(o, "raw")))
         for (guint i = 0; i < json_array_get_length(raw); i++) {
             JsonNode *n = json_array_get_element(raw, i);
@@ -1000,7 +1037,9 @@ read_record(Reader *rd, guint idx, JsonObject *o, RvStoreRecord **ret)
 int
 rv_result_store_open(const char *dir, RvStore **ret_store, GError **error)
 {
-    g_autofree char *path = NULL, *sdir = NULL;
+    g_autofree char *path = NULL, *sdir = NULL, *text = NULL;
+    gsize len = 0;
+    int r;
     g_autoptr(JsonParser) parser = json_parser_new_immutable();
     g_autoptr(GError) err = NULL;
     g_autoptr(RvStore) s = NULL;
@@ -1019,11 +1058,17 @@ rv_result_store_open(const char *dir, RvStore **ret_store, GError **error)
     }
     rd.file = path;
     rd.error = error;
-    if (!json_parser_load_from_mapped_file(parser, path, &err)) {
-        if (err->domain == G_FILE_ERROR)
-            return rv_error_set(error, RV_ERROR_FAILED, errno_of(err),
-                                "Failed to read '%s': %s", path, err->message);
-        return BAD(&rd, "invalid JSON: %s", err->message);
+    if (!g_file_get_contents(path, &text, &len, &err))
+        return rv_error_set(error, RV_ERROR_FAILED, errno_of(err),
+                            "Failed to read '%s': %s", path, err->message);
+    r = rv_json_check_depth(path, text, len, RV_JSON_MAX_DEPTH, error);
+    if (r < 0)
+        return r;
+    if (!json_parser_load_from_data(parser, text, (gssize) len, &err)) {
+        const char *m = err->message;
+        if (g_str_has_prefix(m, "<data>:"))
+            m += strlen("<data>:");
+        return BAD(&rd, "invalid JSON: %s", m);
     }
     rootn = json_parser_get_root(parser);
     if (!rootn || !JSON_NODE_HOLDS_OBJECT(rootn))
@@ -1080,13 +1125,24 @@ rv_result_store_open(const char *dir, RvStore **ret_store, GError **error)
     for (guint i = 0; i < json_array_get_length(arr); i++) {
         JsonNode *n = json_array_get_element(arr, i);
         RvStoreRecord *rec = NULL;
-        int r;
+        gboolean declared = FALSE;
         if (!JSON_NODE_HOLDS_OBJECT(n))
             return BAD(&rd, "records[%u]: not an object", i);
         r = read_record(&rd, i, json_node_get_object(n), &rec);
         if (r < 0)
             return r;
         g_ptr_array_add(s->records, rec);
+        /* rtvirt run declares every scenario before its records */
+        for (guint k = 0; k < s->scenarios->len && !declared; k++)
+            declared = g_str_equal(((RvStoreScenario *) s->scenarios->pdata[k])->name,
+                                   rec->scenario);
+        if (!declared)
+            return BAD(&rd, "records[%u].scenario: '%s' is not in \"scenarios\"", i,
+                       rec->scenario);
+        /* TCG measures emulation, not an RT guest on KVM: never trusted,
+         * whatever "trusted" says */
+        if (g_strcmp0(rec->virt, "tcg") == 0)
+            rv_result_store_set_untrusted(s, "virt=tcg");
     }
     if ((arr = get_array(root, "verifications")))
         for (guint i = 0; i < json_array_get_length(arr); i++) {

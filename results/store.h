@@ -41,6 +41,10 @@
 
 #define RV_STORE_SCHEMA_VERSION 1
 
+/* The largest metric magnitude a reader accepts (1e12 us is 11.6 days): a
+ * bigger value is a corrupt store, not a measurement. */
+#define RV_STORE_METRIC_MAX 1e12
+
 typedef struct {
     char *name;            /* "max_us", "avg_us", "tpmC", ... */
     double value;
@@ -106,9 +110,17 @@ int rv_result_store_create(const char *parent, const char *matrix,
  * @dir: a store directory (or its run.json)
  * @ret_store: (out) (transfer full): the store as written, read-only use
  *
+ * run.json is untrusted input: nesting deeper than RV_JSON_MAX_DEPTH is
+ * refused before parsing (util/json.h).  Every record needs a "metrics"
+ * object; a metric value is a number (or null: no value) within
+ * +-RV_STORE_METRIC_MAX, never negative for a latency (unit or name us/ns);
+ * a histogram's "total" matches its counts plus overflows; a record's
+ * scenario is declared in "scenarios".  A record with virt "tcg" makes the
+ * store untrusted (reason "virt=tcg") whatever "trusted" says.
+ *
  * Returns: 0, or -errno: RV_ERROR_FAILED when run.json cannot be read,
- * RV_ERROR_INVALID naming the file and the key for malformed content or an
- * unknown schema_version.
+ * RV_ERROR_INVALID naming the file and the key (records[N].metrics.NAME
+ * .value, ...) for malformed content or an unknown schema_version.
  */
 int rv_result_store_open(const char *dir, RvStore **ret_store, GError **error)
     G_GNUC_WARN_UNUSED_RESULT;
@@ -226,7 +238,9 @@ int rv_result_store_record_add_cyclictest(RvStoreRecord *rec,
     G_GNUC_WARN_UNUSED_RESULT;
 
 /** rv_result_store_add_record: @rec (transfer full).  Replaces an earlier
- *  record with the same scenario, repetition, workload and target. */
+ *  record with the same scenario, repetition, workload and target.
+ *  Declares the scenario (status "planned") when unknown: readers refuse a
+ *  record whose scenario is not in "scenarios". */
 void rv_result_store_add_record(RvStore *store, RvStoreRecord *rec);
 
 /**

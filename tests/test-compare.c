@@ -182,6 +182,11 @@ test_welch_values(void)
     g_assert_nonnull(strstr(text, "0.0214 *"));
     g_assert_nonnull(strstr(text, "0.985 ~"));
     g_assert_null(strstr(text, "virt=tcg"));
+    /* CSV marks percentiles beyond the histogram range as the text does */
+    {
+        g_autofree char *csv = rv_result_compare_format(c, RV_COMPARE_CSV);
+        g_assert_nonnull(strstr(csv, ",<=700,<=700,yes\n"));
+    }
 }
 
 static void
@@ -207,15 +212,142 @@ test_tcg(void)
     g_assert_nonnull(strstr(text, "SKIPPED: SMT not available: /sys/devices/system/cpu/smt/control is 'notsupported'"));
     g_assert_nonnull(strstr(text, "UNTRUSTED: host not as profile requires: isolcpus missing"));
     g_assert_nonnull(strstr(text, "(1 failed)"));
+    /* the latency rows carry the mark as the other rows do */
+    g_assert_nonnull(strstr(text, "  baseline         4000         0       30       60       60       60       60 (UNTRUSTED store)\n"));
     g_assert_nonnull(strstr(csv, ",tcg,"));
-    /* every CSV line has the header's 25 fields (no reason here has a comma) */
+    /* every CSV line has the header's 26 fields (no reason here has a comma) */
     {
         g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
         for (guint i = 0; lines[i] && *lines[i]; i++) {
             g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
-            g_assert_cmpuint(g_strv_length(f), ==, 25);
+            g_assert_cmpuint(g_strv_length(f), ==, 26);
         }
     }
+}
+
+/* stores that must be refused (exit 2, the message names the file, the
+ * record index and the field); tests/data/compare/bad/README.source.txt */
+typedef struct {
+    const char *dir;
+    const char *msg;
+} BadStore;
+
+static const BadStore bad_stores[] = {
+    { "bad/metric-huge", "bad/metric-huge/run.json: records[0].metrics.max_us.value" },
+    { "bad/metric-negative", "bad/metric-negative/run.json: records[2].metrics.max_us.value" },
+    { "bad/metric-string", "bad/metric-string/run.json: records[1].metrics.max_us.value" },
+    { "bad/no-metrics", "bad/no-metrics/run.json: records[3].metrics" },
+    { "bad/undeclared-scenario", "bad/undeclared-scenario/run.json: records[4].scenario" },
+    { "bad/hist-total", "bad/hist-total/run.json: records[1].histograms.latency.total" },
+};
+
+static void
+test_bad_store(gconstpointer data)
+{
+    const BadStore *b = data;
+    const char *const args[] = { b->dir, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint(run_compare(args, &out, &err), ==, 2);
+    if (!strstr(err, b->msg))
+        g_error("stderr '%s' lacks '%s'", err, b->msg);
+    g_assert_cmpstr(out, ==, "");
+}
+
+/* `[` x 100000 then `]` x 100000: json-glib recurses once per level and
+ * overflowed the stack (SIGSEGV); the depth check refuses it first */
+static void
+test_deep_nesting(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-compare-XXXXXX", NULL);
+    g_autofree char *file = g_build_filename(tmp, "run.json", NULL);
+    GString *text = g_string_new(NULL);
+    const char *args[] = { tmp, NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_nonnull(tmp);
+    for (int i = 0; i < 100000; i++)
+        g_string_append_c(text, '[');
+    for (int i = 0; i < 100000; i++)
+        g_string_append_c(text, ']');
+    g_assert_true(g_file_set_contents(file, text->str, text->len, NULL));
+    g_string_free(text, TRUE);
+    g_assert_cmpint(run_compare(args, &out, &err), ==, 2);
+    if (!strstr(err, file) || !strstr(err, "nested deeper than 64"))
+        g_error("stderr '%s' lacks the file and the depth", err);
+    rv_test_rm_rf(tmp);
+}
+
+/* trusted: true but the records ran under TCG: not trustworthy */
+static void
+test_tcg_untrusted(void)
+{
+    static const char *const args[] = { "honesty/20261130-160000-tcgtrusted", NULL };
+    static const char *const csv_args[] = { "--csv", "honesty/20261130-160000-tcgtrusted", NULL };
+    g_autofree char *out = NULL, *err = NULL, *csv = NULL, *err2 = NULL;
+    g_autoptr(RvStore) st = NULL;
+    g_autofree char *dir = data_dir();
+    g_autofree char *p = g_build_filename(dir, "honesty/20261130-160000-tcgtrusted", NULL);
+    GPtrArray *why;
+
+    g_assert_cmpint(rv_result_store_open(p, &st, NULL), ==, 0);
+    g_assert_false(rv_result_store_get_trusted(st));
+    why = rv_result_store_get_untrusted_reasons(st);
+    g_assert_cmpuint(why->len, ==, 1);
+    g_assert_cmpstr(why->pdata[0], ==, "virt=tcg");
+
+    g_assert_cmpint(run_compare(args, &out, &err), ==, 0);
+    g_assert_nonnull(strstr(out, "(matrix tcgtrusted, UNTRUSTED)"));
+    g_assert_nonnull(strstr(out, "  UNTRUSTED: virt=tcg\n"));
+    g_assert_cmpint(run_compare(csv_args, &csv, &err2), ==, 0);
+    {
+        g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+        g_assert_true(g_str_has_suffix(lines[0], ",trusted"));
+        for (guint i = 1; lines[i] && *lines[i]; i++)
+            g_assert_true(g_str_has_suffix(lines[i], ",no"));
+    }
+}
+
+/* --baseline of a SKIPPED scenario is an error; without --baseline the
+ * first scenario that ran is the baseline, and one NOTE says why */
+static void
+test_skipped_baseline(void)
+{
+    static const char *const explicit[] = { "--baseline", "pinned-fifo",
+                                             "honesty/20261130-161000-skipbase", NULL };
+    static const char *const dflt[] = { "honesty/20261130-161000-skipbase", NULL };
+    g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+    const char *p;
+    guint n = 0;
+
+    g_assert_cmpint(run_compare(explicit, &o1, &e1), ==, 2);
+    if (!strstr(e1, "baseline 'pinned-fifo' was SKIPPED: vCPU SCHED_FIFO refused by libvirt"))
+        g_error("stderr '%s'", e1);
+    g_assert_cmpint(run_compare(dflt, &o2, &e2), ==, 0);
+    g_assert_nonnull(strstr(o2, "baseline: baseline\n"));
+    g_assert_nonnull(strstr(o2, "NOTE: the first scenario 'pinned-fifo' was SKIPPED"));
+    g_assert_null(strstr(o2, "no baseline data"));
+    /* the skip reason once for the one workload section, not per metric */
+    for (p = o2; (p = strstr(p, "Operation not permitted")); p++)
+        n++;
+    g_assert_cmpuint(n, ==, 1);
+}
+
+/* the same store twice would be compared against itself */
+static void
+test_duplicate_store(void)
+{
+    static const char *const twice[] = { "welch/20261130-140000-demo",
+                                          "welch/20261130-140000-demo/", NULL };
+    static const char *const json[] = { "welch/20261130-140000-demo",
+                                         "welch/../welch/20261130-140000-demo/run.json", NULL };
+    g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+
+    g_assert_cmpint(run_compare(twice, &o1, &e1), ==, 2);
+    g_assert_nonnull(strstr(e1, "given twice"));
+    g_assert_cmpint(run_compare(json, &o2, &e2), ==, 2);
+    g_assert_nonnull(strstr(e2, "given twice"));
+    g_assert_cmpstr(o1, ==, "");
 }
 
 static void
@@ -250,6 +382,14 @@ main(int argc, char **argv)
     g_test_add_func("/compare/mann-whitney", test_mann_whitney);
     g_test_add_func("/compare/tcg", test_tcg);
     g_test_add_func("/compare/cli-errors", test_cli_errors);
+    g_test_add_func("/compare/deep-nesting", test_deep_nesting);
+    g_test_add_func("/compare/tcg-untrusted", test_tcg_untrusted);
+    g_test_add_func("/compare/skipped-baseline", test_skipped_baseline);
+    g_test_add_func("/compare/duplicate-store", test_duplicate_store);
+    for (guint i = 0; i < G_N_ELEMENTS(bad_stores); i++) {
+        g_autofree char *p = g_strdup_printf("/compare/%s", bad_stores[i].dir);
+        g_test_add_data_func(p, &bad_stores[i], test_bad_store);
+    }
     for (guint i = 0; i < G_N_ELEMENTS(goldens); i++) {
         g_autofree char *p = g_strdup_printf("/compare/golden/%s.%s", goldens[i].name, goldens[i].ext);
         g_test_add_data_func(p, &goldens[i], test_golden);

@@ -305,6 +305,29 @@ test_json_truncated(void)
     g_assert_nonnull(strstr(err->message, "truncated or invalid cyclictest JSON"));
 }
 
+/* cyclictest --json text comes from inside a guest: 100000 nested arrays
+ * overflowed json-glib's recursive parser (SIGSEGV); refused by depth */
+static void
+test_json_deep(void)
+{
+    GString *text = g_string_new("{\"thread\": ");
+    g_autoptr(GError) err = NULL;
+    GPtrArray *runs = NULL;
+
+    for (int i = 0; i < 100000; i++)
+        g_string_append_c(text, '[');
+    for (int i = 0; i < 100000; i++)
+        g_string_append_c(text, ']');
+    g_string_append(text, "}\n");
+    g_assert_cmpint(rv_result_cyclictest_parse("guest-rt0.json", text->str, text->len,
+                                               &runs, &err), ==, -EINVAL);
+    g_string_free(text, TRUE);
+    g_assert_null(runs);
+    g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+    g_assert_nonnull(strstr(err->message, "guest-rt0.json"));
+    g_assert_nonnull(strstr(err->message, "nested deeper than 64"));
+}
+
 /* ---- real cyclictest 2.40 output captured on this machine ---- */
 
 static void
@@ -505,6 +528,7 @@ main(int argc, char **argv)
     g_test_add_func("/cyclictest/case/orangepi", test_orangepi);
     g_test_add_func("/cyclictest/case/stress-ng", test_stress_ng);
     g_test_add_func("/cyclictest/case/json-truncated", test_json_truncated);
+    g_test_add_func("/cyclictest/json-deep", test_json_deep);
     g_test_add_func("/cyclictest/real/json", test_json_real);
     g_test_add_func("/cyclictest/check/lava", test_check_lava);
     g_test_add_func("/cyclictest/check/verdicts", test_check_verdicts);

@@ -155,6 +155,26 @@ test_welch_edges(void)
     g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
 }
 
+/* 1e100 us in one repetition (a corrupt store): GSL's gamma function gave
+ * up and its default handler called abort(); now an error, no abort */
+static void
+test_welch_absurd(void)
+{
+    static const double huge[] = { 1e100, 15 };
+    static const double small[] = { 11, 12 };
+    RvStatsTestResult r = { 0 };
+    g_autoptr(GError) err = NULL;
+    int rc;
+
+    rc = rv_result_stats_welch(huge, 2, small, 2, &r, &err);
+    if (rc == 0) {
+        g_assert_true(isfinite(r.p) && r.p >= 0 && r.p <= 1);
+    } else {
+        g_assert_cmpint(rc, ==, -EDOM);
+        g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+    }
+}
+
 /* Exact two-sided p of U by enumerating every split of ranks 1..n. */
 static double
 mw_brute(guint na, guint nb, double u_obs)
@@ -314,6 +334,7 @@ main(int argc, char **argv)
     g_test_add_func("/stats/summary", test_summary);
     g_test_add_func("/stats/welch/published", test_welch_published);
     g_test_add_func("/stats/welch/second-method", test_welch_second_method);
+    g_test_add_func("/stats/welch/absurd", test_welch_absurd);
     g_test_add_func("/stats/welch/edges", test_welch_edges);
     g_test_add_func("/stats/mann-whitney/exact", test_mann_whitney_exact);
     g_test_add_func("/stats/mann-whitney/ties", test_mann_whitney_ties);

@@ -15,6 +15,7 @@
 #include "results/cyclictest.h"
 #include "results/store.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "tests/testutil.h"
 
 static char *
@@ -121,8 +122,10 @@ test_roundtrip(void)
     g_assert_false(rv_result_store_get_trusted(back));
     g_assert_true(rv_result_store_get_complete(back));
     v = rv_result_store_get_untrusted_reasons(back);
-    g_assert_cmpuint(v->len, ==, 1);
+    /* repetition 1 ran under TCG: the reader adds "virt=tcg" */
+    g_assert_cmpuint(v->len, ==, 2);
     g_assert_cmpstr(v->pdata[0], ==, "isolcpus missing from /proc/cmdline");
+    g_assert_cmpstr(v->pdata[1], ==, "virt=tcg");
     g_assert_cmpstr(json_object_get_string_member(json_node_get_object(rv_result_store_get_host(back)), "smt"),
                     ==, "notsupported");
     v = rv_result_store_get_scenarios(back);
@@ -252,6 +255,37 @@ test_bad_stores(void)
     g_assert_cmpint(rv_result_store_create("/tmp", "../evil", NULL, &st, &err), ==, -EINVAL);
 }
 
+/* rv_json_check_depth: brackets inside strings (and escaped quotes) do
+ * not count; 64 levels pass, 65 do not */
+static void
+test_json_depth(void)
+{
+    static const struct { const char *text; int ok; } cases[] = {
+        { "{\"a\": [1, 2, {\"b\": null}]}", 1 },
+        { "\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"", 1 },
+        { "[\"\\\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"]", 1 },
+        { "]]]][", 1 },   /* malformed, but shallow: the JSON parser says why */
+    };
+    g_autoptr(GString) deep = g_string_new(NULL);
+
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(GError) err = NULL;
+        g_assert_cmpint(rv_json_check_depth("t.json", cases[i].text, strlen(cases[i].text),
+                                            RV_JSON_MAX_DEPTH, &err), ==, 0);
+    }
+    for (int i = 0; i < 64; i++)
+        g_string_append(deep, i % 2 ? "{\"k\":" : "[");
+    g_assert_cmpint(rv_json_check_depth("t.json", deep->str, deep->len, 64, NULL), ==, 0);
+    g_string_append_c(deep, '[');
+    {
+        g_autoptr(GError) err = NULL;
+        g_assert_cmpint(rv_json_check_depth("t.json", deep->str, deep->len, 64, &err), ==, -E2BIG);
+        g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+        g_assert_cmpstr(err->message, ==, "t.json: JSON nested deeper than 64 levels "
+                        "(byte 192): refused before parsing");
+    }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -259,5 +293,6 @@ main(int argc, char **argv)
     g_test_add_func("/store/roundtrip", test_roundtrip);
     g_test_add_func("/store/crash-leftover", test_crash_leftover);
     g_test_add_func("/store/bad", test_bad_stores);
+    g_test_add_func("/store/json-depth", test_json_depth);
     return g_test_run();
 }
