@@ -14,6 +14,7 @@
 #include "guest/image.h"
 #include "guest/libvirt.h"
 #include "guest/placement.h"
+#include "guest/report.h"
 #include "guest/session.h"
 #include "harness/commands.h"
 #include "harness/log.h"
@@ -73,25 +74,6 @@ rv_cmd_guest_build(int argc, char **argv)
 static const double percentiles[] = { 50, 90, 99, 99.9, 99.99 };
 static const char * const percentile_names[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
 
-/* The guest vCPU of cyclictest thread @index: threads are pinned with -a
- * to the measured vCPUs in ascending order (guest/profile.h
- * rv_guest_profile_cyclictest_argv()). */
-static int
-thread_vcpu(const RvGuestProfile *profile, int index)
-{
-    RvCpuSet measured = profile->rt_vcpus;
-    int cpu = -1;
-
-    if (rv_cpuset_is_empty(&measured))
-        rv_cpuset_set_range(&measured, 0, profile->vcpus - 1);
-    for (int i = 0; i <= index; i++) {
-        cpu = rv_cpuset_next(&measured, cpu + 1);
-        if (cpu < 0)
-            return -1;
-    }
-    return cpu;
-}
-
 static void
 json_add_strings(JsonBuilder *b, const char *name, GPtrArray *strs)
 {
@@ -141,33 +123,9 @@ print_text(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
     printf("cyclictest    %s (%.0f s, exit %d%s%s)\n", cmd, duration_us / 1e6, ct_status,
            run && run->version ? ", rt-tests " : "", run && run->version ? run->version : "");
     if (run) {
-        printf("  %-5s %-6s %10s %8s %8s %8s", "vCPU", "thread", "samples", "min", "avg", "max");
-        for (guint p = 0; p < G_N_ELEMENTS(percentiles); p++)
-            printf(" %8s", percentile_names[p]);
-        printf("   (us)\n");
-        for (guint i = 0; i < run->threads->len; i++) {
-            const RvCyclictestThread *t = run->threads->pdata[i];
-            gint64 samples = t->histogram ? (gint64) rv_result_histogram_total(t->histogram)
-                                          : t->cycles;
+        g_autofree char *table = rv_guest_report_cyclictest_table(profile, run);
 
-            printf("  %-5d %-6d %10" G_GINT64_FORMAT " %8" G_GINT64_FORMAT " %8.1f %8" G_GINT64_FORMAT,
-                   thread_vcpu(profile, t->index), t->index, samples, t->min_us, t->avg_us,
-                   t->max_us);
-            for (guint p = 0; p < G_N_ELEMENTS(percentiles); p++) {
-                gint64 v = -1;
-                gboolean beyond = FALSE;
-                g_autoptr(GError) ignored = NULL;
-
-                g_autofree char *cell = NULL;
-
-                if (t->histogram &&
-                    rv_result_histogram_percentile(t->histogram, percentiles[p], &v, &beyond,
-                                                   &ignored) == 0)
-                    cell = g_strdup_printf("%s%" G_GINT64_FORMAT, beyond ? ">" : "", v);
-                printf(" %8s", cell ? cell : "-");
-            }
-            printf("\n");
-        }
+        fputs(table, stdout);
     }
     for (guint i = 0; i < s->findings->len; i++)
         printf("finding       %s\n", (char *) s->findings->pdata[i]);
@@ -263,7 +221,7 @@ print_json(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
         json_builder_set_member_name(b, "thread");
         json_builder_add_int_value(b, t->index);
         json_builder_set_member_name(b, "vcpu");
-        json_builder_add_int_value(b, thread_vcpu(profile, t->index));
+        json_builder_add_int_value(b, rv_guest_report_thread_vcpu(profile, t->index));
         json_builder_set_member_name(b, "samples");
         json_builder_add_int_value(b, t->histogram ? (gint64) rv_result_histogram_total(t->histogram)
                                                    : t->cycles);
