@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness/matrix.h"
+#include "host/profile.h"
 #include "util/error.h"
 #include "util/ini.h"
 
@@ -244,6 +245,17 @@ parse_main(RvIni *ini, RvMatrix *m, GError **error)
         if (!g_file_test(m->host_profile, G_FILE_TEST_IS_REGULAR))
             return rv_ini_entry_error(e, error, "host profile '%s' not found (%s)", s,
                                       m->host_profile);
+        /* The run checks the host against it after creating the store:
+         * a bad value or a missing include must stop --plan and run here,
+         * before any store or host change. */
+        {
+            g_autoptr(RvHostProfile) hp = NULL;
+            g_autoptr(GError) local = NULL;
+
+            if (rv_host_profile_load(m->host_profile, &hp, &local) < 0)
+                return rv_ini_entry_error(e, error, "host_profile '%s': %s", s,
+                                          local->message);
+        }
     }
     return 0;
 }

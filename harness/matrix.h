@@ -26,7 +26,10 @@
  *                                answered by then fails the repetition
  *                                (default duration + warmup + 120s)
  *   host_profile = ../host/x.ini optional: the host profile the results
- *                                are trusted against (host/check.h)
+ *                                are trusted against (host/check.h);
+ *                                loaded and validated with the matrix
+ *                                (host/profile.h), so a bad value or a
+ *                                missing include is an error of the load
  *
  *   [cyclictest]                 overrides of every guest profile's
  *                                [cyclictest] (default: the profile's;
@@ -76,8 +79,9 @@
  *                                (/proc/sys/kernel/sched_rt_runtime_us)
  *   timer_migration = 0          optional runtime knob (0|1)
  *
- * Every key is checked: an unknown key, a missing guest profile or an
- * undefined name is an RV_ERROR_INVALID "FILE:LINE: ..." error, raised
+ * Every key is checked: an unknown key, a missing guest profile, a host
+ * profile that does not load, or an undefined name is an RV_ERROR_INVALID
+ * "FILE:LINE: ..." error, raised
  * before anything on the host changes.
  */
 #pragma once
@@ -185,7 +189,8 @@ typedef struct {
  * @path: a matrix profile (format above)
  * @ret: (out): the matrix, written only on success
  * @error: (optional): RV_ERROR_INVALID "FILE:LINE: ..." for bad or unknown
- *         keys, undefined guests/loads/scenarios, missing guest profiles;
+ *         keys, undefined guests/loads/scenarios, missing guest profiles,
+ *         a host_profile that rv_host_profile_load() rejects;
  *         RV_ERROR_FAILED when the file cannot be read
  *
  * Reads and validates the file only; the host is not looked at.
