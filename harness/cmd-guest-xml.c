@@ -25,7 +25,8 @@
 /*
  * The domain type: kvm where the host offers hardware-assisted KVM
  * (host/kvm.h: /dev/kvm opens and is not PVM; a fixture root with
- * /sys/module/kvm counts as a KVM host), else qemu (TCG).  `rtvirt guest
+ * /sys/module/kvm, or without /sys/module at all, counts as a KVM host),
+ * else qemu (TCG).  `rtvirt guest
  * run` also probes that QEMU really boots a KVM guest.
  */
 static RvGuestVirtType
@@ -80,7 +81,8 @@ rv_cmd_guest_xml(int argc, char **argv)
         { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
           "Read /sys and /proc under DIR (a captured fixture tree)", "DIR" },
         { "virt", 0, 0, G_OPTION_ARG_STRING, &arg_virt,
-          "Domain type: auto (default), kvm or qemu (TCG)", "TYPE" },
+          "auto, kvm, tcg (alias qemu): domain type; auto (the default) is kvm where the host offers hardware KVM, else tcg (domain type 'qemu')",
+          "TYPE" },
         { "kernel", 0, 0, G_OPTION_ARG_FILENAME, &arg_kernel,
           "Embedded image kernel (default: the cached `rtvirt guest build` image)", "PATH" },
         { "initrd", 0, 0, G_OPTION_ARG_FILENAME, &arg_initrd,
@@ -138,7 +140,7 @@ rv_cmd_guest_xml(int argc, char **argv)
     else if (strcmp(arg_virt, "qemu") == 0 || strcmp(arg_virt, "tcg") == 0)
         opts.virt = RV_GUEST_VIRT_QEMU;
     else {
-        rv_log_error("%s: invalid --virt '%s': expected auto, kvm or qemu", argv[0], arg_virt);
+        rv_log_error("%s: invalid --virt '%s': expected auto, kvm, tcg (alias qemu)", argv[0], arg_virt);
         return RV_EXIT_ERROR;
     }
 

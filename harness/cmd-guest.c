@@ -289,8 +289,8 @@ rv_cmd_guest_run(int argc, char **argv)
           "cyclictest run length (default: the profile's [cyclictest] duration)", "30s" },
         { "json", 0, 0, G_OPTION_ARG_NONE, &arg_json, "Print the result as JSON", NULL },
         { "virt", 0, 0, G_OPTION_ARG_STRING, &arg_virt,
-          "auto (kvm where a guest really boots, else TCG), kvm or tcg (default: $RTVIRT_VIRT or auto)",
-          "auto" },
+          "auto, kvm, tcg (alias qemu): how QEMU runs the guest; auto (the default, or $RTVIRT_VIRT) is kvm where a guest really boots, else tcg",
+          "TYPE" },
         { "require-fifo", 0, 0, G_OPTION_ARG_NONE, &arg_require_fifo,
           "Fail when libvirt cannot give vCPUs SCHED_FIFO (default: run without, marked untrusted)",
           NULL },
@@ -343,7 +343,7 @@ rv_cmd_guest_run(int argc, char **argv)
     else if (strcmp(arg_virt, "tcg") == 0 || strcmp(arg_virt, "qemu") == 0)
         opts.virt = RV_GUEST_VIRT_REQUEST_TCG;
     else {
-        rv_log_error("%s: invalid --virt '%s' (auto, kvm or tcg)", argv[0], arg_virt);
+        rv_log_error("%s: invalid --virt '%s': expected auto, kvm, tcg (alias qemu)", argv[0], arg_virt);
         return RV_EXIT_ERROR;
     }
 

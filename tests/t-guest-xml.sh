@@ -11,7 +11,7 @@ data=$top/tests/data/domainxml
 n=0 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
-echo "1..15"
+echo "1..17"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # grep -H dump -> fixture tree ("path:value", "path:" for an empty file)
@@ -59,7 +59,15 @@ echo 1 >"$root/sys/devices/system/cpu/isolated"
 { [ $rc -eq 2 ] && grep -q -- "--kernel and --initrd go together" "$tmp/err"; } \
     && ok "--kernel without --initrd: exit 2" || nok "kernel alone: rc=$rc $(cat "$tmp/err")"
 "$rtvirt" guest xml "$top/profiles/guests/rt-demo.ini" --root "$root" --virt xen "${img[@]}" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc -eq 2 ] && ok "--virt xen refused, exit 2" || nok "--virt xen: rc=$rc"
+{ [ $rc -eq 2 ] && grep -q "invalid --virt 'xen': expected auto, kvm, tcg (alias qemu)" "$tmp/err"; } \
+    && ok "--virt xen refused, exit 2, the spellings listed" || nok "--virt xen: rc=$rc $(cat "$tmp/err")"
+# --virt: both spellings of TCG documented the same way by guest xml and guest run
+for cmd in xml run; do
+    "$rtvirt" guest $cmd --help >"$tmp/help" 2>&1
+    grep -- "--virt" "$tmp/help" | grep -q "auto, kvm, tcg (alias qemu)" \
+        && ok "guest $cmd --help: --virt auto, kvm, tcg (alias qemu)" \
+        || nok "guest $cmd --help: $(grep -- --virt "$tmp/help")"
+done
 # --check: judge an existing domain against the host (exit 1 on FAIL)
 "$rtvirt" guest xml --check "$tmp/iso.xml" --root "$root" >"$tmp/out" 2>"$tmp/err"; rc=$?
 { [ $rc -eq 0 ] && grep -qx "OK RT vCPUs on isolated CPU 1" "$tmp/out"; } \
