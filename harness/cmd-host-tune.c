@@ -73,6 +73,7 @@ setup_load(Setup *s, const char *profile_path, const char *root_path, GError **e
     if ((r = rv_host_root_open(root_path, &s->root, error)) < 0 ||
         (r = rv_host_profile_load(profile_path, &s->profile, error)) < 0 ||
         (r = rv_host_topology_load(s->root, &s->topo, error)) < 0 ||
+        (r = rv_host_profile_check_host(s->profile, &s->topo->online, error)) < 0 ||
         (r = rv_host_partition_compute(s->profile, s->topo, &s->part, error)) < 0)
         return r;
     return 0;

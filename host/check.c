@@ -1389,6 +1389,10 @@ rv_host_check_run(RvRoot *root, const RvHostProfile *profile, RvCheckReport **re
     r = rv_host_topology_load(root, &topo, error);
     if (r < 0)
         return r;
+    /* a profile naming CPUs this host does not have is bad input (exit 2) */
+    r = rv_host_profile_check_host(profile, &topo->online, error);
+    if (r < 0)
+        return r;
     r = rv_host_state_load(root, topo->nr_cpu_ids, &st, error);
     if (r < 0)
         return r;

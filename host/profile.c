@@ -14,6 +14,10 @@
 static const char * const smt_names[] = { "keep", "off-boot", "off-runtime", "idle-siblings", NULL };
 static const char * const coresched_names[] = { "off", "preferred", "required", NULL };
 static const char * const thp_names[] = { "always", "madvise", "never", NULL };
+/* drivers/cpufreq/cpufreq_NAME.c, Documentation/admin-guide/pm/cpufreq.rst */
+const char * const rv_host_cpufreq_governors[] = { "performance", "powersave", "userspace",
+                                                   "ondemand", "conservative", "schedutil",
+                                                   NULL };
 static const char * const libvirt_sched_core_names[] = { "none", "vcpus", "emulator", "full", NULL };
 
 const char *
@@ -78,6 +82,10 @@ rv_host_profile_free(RvHostProfile *p)
     g_free(p->qemu_conf);
     g_free(p->libvirt_sched_core);
     g_strfreev(p->libvirt_cgroup_controllers);
+    g_free(p->isolated_at);
+    g_free(p->housekeeping_at);
+    g_free(p->workqueue_at);
+    g_free(p->irq_at);
     g_free(p);
 }
 
@@ -144,11 +152,40 @@ get_opt_int(RvIni *ini, const char *section, const char *key, gint64 min, gint64
     return 0;
 }
 
+/* "N" (the last CPU) and "all" resolve against a host's CPUs
+ * (Documentation/admin-guide/kernel-parameters.rst "cpu lists"); a profile
+ * is loaded before it meets a host. */
+#define N_HINT " ('N' and 'all' are only resolvable on a host: a profile names CPU numbers, " \
+               "e.g. 1-3 instead of 1-N)"
+
+static bool
+needs_host(const char *value)
+{
+    return strchr(value, 'N') || strstr(value, "all");
+}
+
+/* [cpus] isolated/housekeeping: a cpulist, with the hint above for N. */
+static int
+get_cpus_list(RvIni *ini, const char *key, RvCpuSet *ret, char **ret_at, GError **error)
+{
+    const RvIniEntry *e = rv_ini_lookup(ini, "cpus", key);
+    g_autoptr(GError) local = NULL;
+    RvCpuSet set;
+
+    if (rv_host_cpulist_parse(e->value, 0, &set, &local) < 0)
+        return rv_ini_entry_error(e, error, "in [cpus] %s: %s%s", key, local->message,
+                                  needs_host(e->value) ? N_HINT : "");
+    *ret = set;
+    g_free(*ret_at);
+    *ret_at = g_strdup_printf("%s:%u", e->file, e->line);
+    return 0;
+}
+
 /* One of the words allowed by @allowed (1 << RvHostCpuSel), or a cpulist
  * when RV_HOST_CPUSEL_LIST is allowed. */
 static int
 get_cpusel(RvIni *ini, const char *section, const char *key, unsigned allowed,
-           RvHostCpuSel *ret_sel, RvCpuSet *ret_set, GError **error)
+           RvHostCpuSel *ret_sel, RvCpuSet *ret_set, char **ret_at, GError **error)
 {
     static const char * const words[] = { "housekeeping", "isolated", "all" };
     const RvIniEntry *e = rv_ini_lookup(ini, section, key);
@@ -172,13 +209,16 @@ get_cpusel(RvIni *ini, const char *section, const char *key, unsigned allowed,
                                   e->key, e->value, e->section, expect->str);
     if (rv_host_cpulist_parse(e->value, 0, &set, &local) < 0)
         return rv_ini_entry_error(e, error,
-                                  "invalid %s '%s' in [%s]: expected %s or a cpulist: %s",
-                                  e->key, e->value, e->section, expect->str, local->message);
+                                  "invalid %s '%s' in [%s]: expected %s or a cpulist: %s%s",
+                                  e->key, e->value, e->section, expect->str, local->message,
+                                  needs_host(e->value) ? N_HINT : "");
     if (rv_cpuset_is_empty(&set))
         return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: empty cpulist",
                                   e->key, e->value, e->section);
     *ret_sel = RV_HOST_CPUSEL_LIST;
     *ret_set = set;
+    g_free(*ret_at);
+    *ret_at = g_strdup_printf("%s:%u", e->file, e->line);
     return 0;
 }
 
@@ -190,13 +230,13 @@ load_cpus(RvIni *ini, RvHostProfile *p, GError **error)
     int r, v;
 
     if (rv_ini_lookup(ini, "cpus", "isolated")) {
-        r = rv_ini_get_cpulist(ini, "cpus", "isolated", 0, &p->isolated, error);
+        r = get_cpus_list(ini, "isolated", &p->isolated, &p->isolated_at, error);
         if (r < 0)
             return r;
         p->has_isolated = true;
     }
     if (rv_ini_lookup(ini, "cpus", "housekeeping")) {
-        r = rv_ini_get_cpulist(ini, "cpus", "housekeeping", 0, &p->housekeeping, error);
+        r = get_cpus_list(ini, "housekeeping", &p->housekeeping, &p->housekeeping_at, error);
         if (r < 0)
             return r;
         p->has_housekeeping = true;
@@ -313,6 +353,12 @@ load_cpu(RvIni *ini, RvHostProfile *p, GError **error)
                                           "expected a cpufreq governor name", e->value);
         if (!*e->value)
             return rv_ini_entry_error(e, error, "invalid governor '' in [cpu]: empty");
+        if (!g_strv_contains(rv_host_cpufreq_governors, e->value)) {
+            g_autofree char *all = g_strjoinv(", ", (char **) rv_host_cpufreq_governors);
+
+            return rv_ini_entry_error(e, error, "invalid governor '%s' in [cpu]: not a "
+                                      "cpufreq governor of the kernel (%s)", e->value, all);
+        }
         p->governor = g_strdup(e->value);
     }
     r = get_opt_int(ini, "cpu", "idle_max_latency_us", 0, 10000000, &p->idle_max_latency_us, error);
@@ -320,7 +366,7 @@ load_cpu(RvIni *ini, RvHostProfile *p, GError **error)
         return r;
     return get_cpusel(ini, "cpu", "idle_cpus",
                       (1u << RV_HOST_CPUSEL_ISOLATED) | (1u << RV_HOST_CPUSEL_ALL),
-                      &p->idle_cpus, NULL, error);
+                      &p->idle_cpus, NULL, NULL, error);
 }
 
 /* [kthreads] NAME = fifo:PRIO | rr:PRIO | other (chrt(1) words). */
@@ -390,11 +436,77 @@ load_sched_mm_kernel(RvIni *ini, RvHostProfile *p, GError **error)
         return r;
     p->thp = v;
     r = get_cpusel(ini, "kernel", "workqueue_cpumask", HK_OR_LIST, &p->workqueue_cpumask,
-                   &p->workqueue_cpus, error);
+                   &p->workqueue_cpus, &p->workqueue_at, error);
     if (r < 0)
         return r;
     return get_cpusel(ini, "kernel", "irq_affinity", HK_OR_LIST, &p->irq_affinity,
-                      &p->irq_cpus, error);
+                      &p->irq_cpus, &p->irq_at, error);
+}
+
+/* Sysctls whose /proc/sys file takes integers only (kernel proc_dointvec*,
+ * proc_doulongvec*, proc_dou8vec_minmax handlers): all of vm.* (mm/,
+ * Documentation/admin-guide/sysctl/vm.rst) and these
+ * (Documentation/admin-guide/sysctl/kernel.rst, net.rst, ip-sysctl.rst). */
+static const char * const numeric_sysctls[] = {
+    "kernel.hung_task_timeout_secs", "kernel.hung_task_panic", "kernel.hung_task_warnings",
+    "kernel.hung_task_check_count", "kernel.sched_rt_runtime_us", "kernel.sched_rt_period_us",
+    "kernel.sched_rr_timeslice_ms", "kernel.timer_migration", "kernel.numa_balancing",
+    "kernel.nmi_watchdog", "kernel.watchdog", "kernel.soft_watchdog", "kernel.watchdog_thresh",
+    "kernel.softlockup_panic", "kernel.panic", "kernel.panic_on_oops", "kernel.sched_autogroup_enabled",
+    "kernel.sched_schedstats", "kernel.perf_event_paranoid", "kernel.perf_event_max_sample_rate",
+    "kernel.perf_cpu_time_max_percent", "kernel.printk_ratelimit", "kernel.randomize_va_space",
+    "kernel.sysrq", "kernel.threads-max", "kernel.pid_max", "kernel.shmmax", "kernel.shmall",
+    "kernel.shmmni", "kernel.msgmax", "kernel.msgmnb", "kernel.msgmni",
+    "net.core.busy_read", "net.core.busy_poll", "net.core.netdev_budget",
+    "net.core.netdev_budget_usecs", "net.core.netdev_max_backlog", "net.core.rmem_max",
+    "net.core.wmem_max", "net.core.rmem_default", "net.core.wmem_default",
+    "net.core.somaxconn", "net.core.dev_weight", "net.ipv4.tcp_fastopen",
+    "net.ipv4.tcp_low_latency", "net.ipv4.tcp_timestamps", "net.ipv4.tcp_sack",
+    "net.ipv4.ip_forward", "net.ipv4.tcp_fin_timeout", "net.ipv4.tcp_max_syn_backlog",
+    "net.ipv4.tcp_tw_reuse", "net.ipv4.tcp_slow_start_after_idle",
+    NULL
+};
+
+static bool
+is_integer_words(const char *value)
+{
+    g_auto(GStrv) words = g_strsplit_set(value, " \t", -1);
+    bool any = false;
+
+    for (int i = 0; words[i]; i++) {
+        gint64 v;
+
+        if (!*words[i])
+            continue;
+        if (!g_ascii_string_to_signed(words[i], 10, G_MININT64, G_MAXINT64, &v, NULL))
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* A [sysctl] or [modules] value is written as it is into one /proc/sys or
+ * /sys/module file: no sysctl or module parameter takes control characters
+ * (a newline would end the write early); the numeric sysctls above take
+ * (whitespace-separated) decimal integers only. */
+static int
+check_knob_value(const RvIniEntry *e, bool module, GError **error)
+{
+    for (const char *c = e->value; *c; c++)
+        if (g_ascii_iscntrl(*c)) {
+            g_autofree char *esc = g_strescape(e->value, NULL);
+
+            return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: control character "
+                                      "in the value", e->key, esc, module ? "modules" : "sysctl");
+        }
+    if (!module && (g_str_has_prefix(e->key, "vm.") || g_strv_contains(numeric_sysctls, e->key)) &&
+        !is_integer_words(e->value)) {
+        g_autofree char *file = g_strdelimit(g_strdup(e->key), ".", '/');
+
+        return rv_ini_entry_error(e, error, "invalid %s '%s' in [sysctl]: /proc/sys/%s takes "
+                                  "decimal integers only", e->key, e->value, file);
+    }
+    return 0;
 }
 
 /* [sysctl] and [modules]: free-form keys, validated by shape. */
@@ -418,6 +530,8 @@ load_knobs(RvIni *ini, const char *section, GPtrArray *out, GError **error)
         if (!*e->value)
             return rv_ini_entry_error(e, error, "invalid %s '' in [%s]: empty value", e->key,
                                       section);
+        if (check_knob_value(e, modules, error) < 0)
+            return -EINVAL;
         k = g_new0(RvHostKnob, 1);
         k->key = g_strdup(e->key);
         k->value = g_strdup(e->value);
@@ -551,6 +665,45 @@ rv_host_profile_resolve_partition(const RvHostProfile *p, const RvCpuSet *online
                             "%s: [cpus] leaves no housekeeping CPU on this host", p->path);
     *ret_isolated = iso;
     *ret_housekeeping = hk;
+    return 0;
+}
+
+static int
+check_list(const char *at, const char *what, const RvCpuSet *set, const RvCpuSet *online,
+           const char *path, GError **error)
+{
+    RvCpuSet extra;
+    g_autofree char *s = NULL, *o = NULL;
+
+    rv_cpuset_andnot(&extra, set, online);
+    if (rv_cpuset_is_empty(&extra))
+        return 0;
+    s = rv_host_cpulist_format(&extra);
+    o = rv_host_cpulist_format(online);
+    return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                        "%s: %s names CPU%s %s that %s not online on this host (online: %s)",
+                        at ? at : path, what, rv_cpuset_count(&extra) == 1 ? "" : "s", s,
+                        rv_cpuset_count(&extra) == 1 ? "is" : "are", o);
+}
+
+int
+rv_host_profile_check_host(const RvHostProfile *p, const RvCpuSet *online, GError **error)
+{
+    int r;
+
+    if ((p->has_isolated &&
+         (r = check_list(p->isolated_at, "[cpus] isolated", &p->isolated, online, p->path,
+                         error)) < 0) ||
+        (p->has_housekeeping &&
+         (r = check_list(p->housekeeping_at, "[cpus] housekeeping", &p->housekeeping, online,
+                         p->path, error)) < 0) ||
+        (p->workqueue_cpumask == RV_HOST_CPUSEL_LIST &&
+         (r = check_list(p->workqueue_at, "[kernel] workqueue_cpumask", &p->workqueue_cpus,
+                         online, p->path, error)) < 0) ||
+        (p->irq_affinity == RV_HOST_CPUSEL_LIST &&
+         (r = check_list(p->irq_at, "[kernel] irq_affinity", &p->irq_cpus, online, p->path,
+                         error)) < 0))
+        return r;
     return 0;
 }
 

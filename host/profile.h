@@ -204,6 +204,13 @@ typedef struct {
     char *qemu_conf;                  /* default "/etc/libvirt/qemu.conf" */
     char *libvirt_sched_core;         /* "none"/"vcpus"/"emulator"/"full" or NULL */
     char **libvirt_cgroup_controllers;  /* NULL = do not care */
+
+    /* "FILE:LINE" of each explicit cpulist above (NULL when not set), for
+     * rv_host_profile_check_host() messages */
+    char *isolated_at;
+    char *housekeeping_at;
+    char *workqueue_at;
+    char *irq_at;
 } RvHostProfile;
 
 /**
@@ -254,6 +261,28 @@ int rv_host_profile_resolve_partition(const RvHostProfile *profile,
                                       RvCpuSet *ret_isolated,
                                       RvCpuSet *ret_housekeeping,
                                       GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_profile_check_host:
+ * @profile: a loaded profile
+ * @online: online CPUs of the host (cpulist, /sys/devices/system/cpu/online)
+ * @error: (optional): RV_ERROR_INVALID "FILE:LINE: [SECTION] KEY names CPUs
+ *         LIST that are not online on this host (online: LIST)"
+ *
+ * Checks, before anything is planned or changed on a host, that every
+ * explicit cpulist of @profile ([cpus] isolated/housekeeping, [kernel]
+ * workqueue_cpumask/irq_affinity) names only CPUs of this host.  `host
+ * apply`, `host bootargs` and `host check` call it first.
+ *
+ * Returns: 0 or -EINVAL.
+ */
+int rv_host_profile_check_host(const RvHostProfile *profile, const RvCpuSet *online,
+                               GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* The cpufreq governors of the kernel (drivers/cpufreq: performance,
+ * powersave, userspace, ondemand, conservative, schedutil), NULL-terminated;
+ * [cpu] governor must be one of them. */
+extern const char * const rv_host_cpufreq_governors[];
 
 /* Names of the enums as written in profiles ("off-boot", "required",
  * "never"...); "unset" for the UNSET values. */

@@ -126,4 +126,26 @@ check '[ $rc -eq 0 ] && grep -qx "dry-run: update-grub" "$tmp/ba.out" && diff -r
 "$RTVIRT" host bootargs --remove --root "$R" >"$tmp/ba.out" 2>&1
 check 'grep -q "nothing installed" "$tmp/ba.out"' "second --remove: nothing installed"
 
+# 8. a profile invalid for this host changes nothing: every value is checked
+#    before the first write (the tester's cases: a non-integer numeric
+#    sysctl, an IRQ cpulist beyond the 2 CPUs, an unknown governor)
+bad=1
+for knob in "[sysctl]|vm.swappiness = abc" "[kernel]|irq_affinity = 5" "[cpu]|governor = turbo"; do
+    fresh
+    printf '[main]\ninclude = %s\n%s\n%s\n' "$PROFILE" "${knob%%|*}" "${knob#*|}" >"$tmp/bad$bad.ini"
+    "$RTVIRT" host apply --no-check --root "$R" "$tmp/bad$bad.ini" >"$tmp/bad.out" 2>&1
+    rc=$?
+    check '[ $rc -eq 2 ] && same && journal_gone && grep -q "bad$bad.ini:4: " "$tmp/bad.out"' "apply '${knob#*|}': refused at load (rc=$rc), nothing changed"
+    "$RTVIRT" host apply --dry-run --root "$R" "$tmp/bad$bad.ini" >"$tmp/bad.out" 2>&1
+    rc=$?
+    check '[ $rc -eq 2 ]' "apply --dry-run '${knob#*|}': refused (rc=$rc)"
+    "$RTVIRT" host bootargs --root "$R" "$tmp/bad$bad.ini" >"$tmp/bad.out" 2>&1
+    rc=$?
+    check '[ $rc -eq 2 ]' "bootargs '${knob#*|}': refused (rc=$rc)"
+    "$RTVIRT" host check --root "$R" "$tmp/bad$bad.ini" >"$tmp/bad.out" 2>&1
+    rc=$?
+    check '[ $rc -eq 2 ]' "check '${knob#*|}': refused (rc=$rc)"
+    bad=$((bad + 1))
+done
+
 echo "1..$n"

@@ -7,7 +7,10 @@
  *    (rv_host_profile_format()) equal tests/data/hostprofile/NAME.expected;
  *  - every tests/data/hostprofile/good-*.ini likewise (.expected beside it);
  *  - every tests/data/hostprofile/bad-*.ini is rejected with exactly the
- *    message in bad-*.err (naming file and line).
+ *    message in bad-*.err (naming file and line);
+ *  - every tests/data/hostprofile/host-*.ini loads, and meeting a 2-CPU host
+ *    (online 0-1) it is rejected by rv_host_profile_check_host() with the
+ *    message in host-*.err, or accepted when there is no .err.
  * RV_REGENERATE=1 rewrites the expected files (review the diff line by line).
  */
 #include <errno.h>
@@ -53,6 +56,34 @@ test_bad(gconstpointer data)
     g_assert_true(g_error_matches(err, RV_ERROR, RV_ERROR_INVALID));
     msg = g_strdup_printf("%s\n", err->message);
     rv_test_compare_expected(exp, msg);
+}
+
+static void
+test_host(gconstpointer data)
+{
+    const char *path = data;
+    g_autofree char *stem = g_strndup(path, strlen(path) - 4);
+    g_autofree char *exp = g_strdup_printf("%s.err", stem);
+    g_autoptr(RvHostProfile) p = NULL;
+    g_autoptr(GError) err = NULL;
+    RvCpuSet online;
+    int r;
+
+    if (rv_host_profile_load(path, &p, &err) < 0)
+        g_error("%s: %s", path, err->message);
+    g_assert_cmpint(rv_host_cpulist_parse("0-1", 0, &online, NULL), ==, 0);
+    r = rv_host_profile_check_host(p, &online, &err);
+    if (g_file_test(exp, G_FILE_TEST_EXISTS)) {
+        g_autofree char *msg = NULL;
+
+        g_assert_cmpint(r, ==, -EINVAL);
+        g_assert_true(g_error_matches(err, RV_ERROR, RV_ERROR_INVALID));
+        msg = g_strdup_printf("%s\n", err->message);
+        rv_test_compare_expected(exp, msg);
+    } else {
+        g_assert_no_error(err);
+        g_assert_cmpint(r, ==, 0);
+    }
 }
 
 /* Facts the shipped profile must carry, from tuned's realtime-virtual-host
@@ -166,9 +197,12 @@ add_dir(const char *dir, const char *prefix, bool bad)
     g_ptr_array_sort(names, rv_test_cmp_names);
     for (guint i = 0; i < names->len; i++) {
         char *path = g_build_filename(dir, names->pdata[i], NULL);
-        g_autofree char *tp = g_strdup_printf("/hostprofile/%s/%s", bad ? "bad" : "good",
+        bool host = g_str_has_prefix(prefix, "host-");
+        g_autofree char *tp = g_strdup_printf("/hostprofile/%s/%s",
+                                              host ? "host" : bad ? "bad" : "good",
                                               (char *) names->pdata[i]);
-        g_test_add_data_func_full(tp, path, bad ? test_bad : test_good, g_free);
+        g_test_add_data_func_full(tp, path, host ? test_host : bad ? test_bad : test_good,
+                                  g_free);
     }
 }
 
@@ -184,6 +218,7 @@ main(int argc, char **argv)
     add_dir("profiles/host", "", false);
     add_dir("tests/data/hostprofile", "good-", false);
     add_dir("tests/data/hostprofile", "bad-", true);
+    add_dir("tests/data/hostprofile", "host-", false);
     g_test_add_func("/hostprofile/realtime-virtual-host-covers-tuned",
                     test_realtime_virtual_host_covers_tuned);
     g_test_add_func("/hostprofile/resolve-partition", test_resolve_partition);
