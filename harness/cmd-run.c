@@ -101,6 +101,7 @@ typedef struct {
     RvCoreSchedState coresched_state;
     unsigned failed_runs;
     unsigned ok_runs;
+    unsigned ok_with_fail;      /* of ok_runs: with a verification FAIL (untrusted) */
     char *virt;                 /* "kvm" | "tcg" once known */
 } Ctx;
 
@@ -400,6 +401,7 @@ static int
 record_plan(Ctx *c, GError **error)
 {
     g_autofree char *text = rv_harness_plan_format(c->plan);
+    g_autofree char *runs = rv_harness_plan_runs_text(c->plan, c->skip);
     g_autofree char *body = g_strdup_printf("# rtvirt run plan: matrix %s, order %s, seed %"
                                             G_GUINT64_FORMAT "\n# INDEX ROUND CELL\n%s",
                                             c->matrix->name,
@@ -407,9 +409,9 @@ record_plan(Ctx *c, GError **error)
                                             c->plan->seed, text);
     g_autofree char *detail = g_strdup_printf("order %s, seed %" G_GUINT64_FORMAT
                                               " (replay: rtvirt run --seed %" G_GUINT64_FORMAT
-                                              "), %u runs: raw/plan.txt",
+                                              "), %s: raw/plan.txt",
                                               rv_harness_matrix_order_name(c->plan->order),
-                                              c->plan->seed, c->plan->seed, c->plan->runs->len);
+                                              c->plan->seed, c->plan->seed, runs);
 
     if (rv_result_store_write_raw(c->store, "plan.txt", body, strlen(body), NULL, error) < 0)
         return -EIO;
@@ -538,13 +540,13 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
         g_autoptr(GError) derr = NULL;
 
         if (rv_host_snapshot_diff(before, after, &diff, &derr) == 0) {
-            g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(run->cell_name,
-                                                                      run->round + 1,
-                                                                      "host-counters", "host");
+            /* not ok when interrupted or failed: its window differs */
+            g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+            g_autoptr(RvStoreRecord) rec = rv_harness_run_counters_record(run->cell_name,
+                                                                          run->round + 1, diff,
+                                                                          r, &rep, started, now);
             g_autoptr(JsonGenerator) gen = json_generator_new();
             g_autofree char *text = NULL, *name = NULL, *rel = NULL;
-            JsonObject *o = json_node_get_object(diff);
-            const char *srcs[] = { "interrupts", "softirqs" };
 
             json_generator_set_root(gen, diff);
             json_generator_set_pretty(gen, TRUE);
@@ -557,23 +559,6 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
                 rv_harness_progress_clear(c->progress);
                 rv_log_warn("%s", derr->message);
             }
-            /* totals over all CPUs: the per-CPU split is in details */
-            for (guint i = 0; i < G_N_ELEMENTS(srcs); i++) {
-                JsonObject *t = json_object_get_object_member(o, srcs[i]);
-                gint64 sum = 0;
-                GList *members;
-
-                if (!t || json_object_has_member(t, "unavailable"))
-                    continue;
-                members = json_object_get_members(t);
-                for (GList *it = members; it; it = it->next)
-                    sum += json_object_get_int_member(json_object_get_object_member(t, it->data),
-                                                      "total");
-                g_list_free(members);
-                rv_result_store_record_add_metric(rec, srcs[i], (double) sum, "count");
-            }
-            rv_result_store_record_set_details(rec, diff);
-            rv_result_store_record_set_times(rec, started, NULL);
             rv_result_store_add_record(c->store, g_steal_pointer(&rec));
         } else {
             rv_harness_progress_clear(c->progress);
@@ -607,11 +592,21 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
     }
     if (rep.n_failed) {
         c->failed_runs++;
-        status = g_strdup_printf("FAILED: %s", rep.first_failure ? rep.first_failure : "");
     } else {
+        GPtrArray *vs = rv_result_store_get_verifications(c->store);
+
         c->ok_runs++;
-        status = rep.summary ? g_strdup_printf("ok: %s", rep.summary) : g_strdup("ok");
+        for (guint i = 0; vs && i < vs->len; i++) {
+            const RvStoreVerification *v = vs->pdata[i];
+
+            if (v->repetition == (int) run->round + 1 && strcmp(v->status, "FAIL") == 0 &&
+                g_strcmp0(v->scenario, run->cell_name) == 0) {
+                c->ok_with_fail++;
+                break;
+            }
+        }
     }
+    status = rv_harness_run_status_line(&rep, rep.virt);
     if (rep.virt && !c->virt) {
         /* the first guest decided kvm or tcg (guest/session.h probe) */
         JsonNode *facts;
@@ -634,15 +629,19 @@ static void
 print_summary(Ctx *c)
 {
     const char *dir = rv_result_store_get_dir(c->store);
+    g_autofree char *runs = rv_harness_run_summary_runs(c->ok_runs, c->failed_runs,
+                                                        c->ok_with_fail);
 
     printf("Results: %s\n", dir);
-    printf("Runs: %u ok, %u failed", c->ok_runs, c->failed_runs);
+    printf("Runs: %s", runs);
     for (guint s = 0; s < c->matrix->scenarios->len; s++)
         if (c->skip->pdata[s])
             printf("; %s SKIPPED", ((RvMatrixScenario *) c->matrix->scenarios->pdata[s])->name);
     printf("\n");
     if (!rv_result_store_get_trusted(c->store)) {
-        GPtrArray *why = rv_result_store_get_untrusted_reasons(c->store);
+        /* virt=tcg first: it makes every latency of the store meaningless */
+        g_autoptr(GPtrArray) why = rv_harness_run_reasons_ordered(
+            rv_result_store_get_untrusted_reasons(c->store));
 
         printf("Trusted: no (%u reason%s in run.json)\n", why ? why->len : 0,
                why && why->len == 1 ? "" : "s");
@@ -697,8 +696,15 @@ rv_cmd_run(int argc, char **argv)
         "Scenarios this host cannot run are SKIPPED with the reason.  Host settings go\n"
         "through the run journal and are reverted after every run, on exit and on\n"
         "SIGINT/SIGTERM; after a crash 'rtvirt host revert' restores them.\n"
-        "Exit status: 0 every runnable repetition ran, 1 some failed, 2 error,\n"
-        "77 no scenario can run on this host.");
+        "Exit status: 0 every runnable repetition measured, 1 some failed (a guest did\n"
+        "not start, a workload hung or sent garbage), 2 error or interrupted, 77 no\n"
+        "scenario can run on this host.  A repetition is ok when it measured: a\n"
+        "verification FAIL (memory not locked, vCPU not SCHED_FIFO, placement) or\n"
+        "virt=tcg leaves it ok but marks the results untrusted, which the summary\n"
+        "says (\"Runs: 4 ok (measured; 4 with verification FAIL, results untrusted)\",\n"
+        "\"Trusted: no\" with the reasons, virt=tcg first).  This differs from\n"
+        "'rtvirt guest run', a single check of one guest, which exits 1 on any\n"
+        "verification FAIL.");
     if (!g_option_context_parse(octx, &argc, &argv, &err)) {
         rv_log_error("%s", err->message);
         return RV_EXIT_ERROR;
@@ -837,6 +843,12 @@ rv_cmd_run(int argc, char **argv)
                            lines[l]);
             }
         }
+        {
+            g_autofree char *note = rv_harness_plan_baseline_note(c.matrix, c.skip);
+
+            if (note)
+                printf("# %s\n", note);
+        }
         printf("%s", text);
         ctx_clear(&c);
         return RV_EXIT_OK;
@@ -877,6 +889,14 @@ rv_cmd_run(int argc, char **argv)
     }
     if (record_plan(&c, &err) < 0)
         goto fail;
+    {
+        g_autofree char *note = rv_harness_plan_baseline_note(c.matrix, c.skip);
+
+        if (note) {
+            rv_log_info("%s", note);
+            rv_result_store_add_verification(c.store, "*", 0, "baseline", "NOTE", note);
+        }
+    }
     if (rv_harness_run_trust(c.root, c.matrix, c.store, &err) < 0)
         goto fail;
 

@@ -122,3 +122,47 @@ rv_harness_plan_format(const RvPlan *plan)
     }
     return g_string_free(out, FALSE);
 }
+
+char *
+rv_harness_plan_runs_text(const RvPlan *plan, GPtrArray *skip)
+{
+    unsigned runnable = 0;
+
+    for (guint i = 0; i < plan->runs->len; i++) {
+        const RvPlanRun *r = plan->runs->pdata[i];
+
+        if (!skip || r->scenario >= skip->len || !skip->pdata[r->scenario])
+            runnable++;
+    }
+    if (runnable == plan->runs->len)
+        return g_strdup_printf("%u run%s", runnable, runnable == 1 ? "" : "s");
+    return g_strdup_printf("%u run%s (%u planned, %u skipped)", runnable,
+                           runnable == 1 ? "" : "s", plan->runs->len,
+                           plan->runs->len - runnable);
+}
+
+char *
+rv_harness_plan_baseline_note(const RvMatrix *m, GPtrArray *skip)
+{
+    const RvMatrixScenario *instead = NULL;
+    guint base = m->scenarios->len;
+
+    if (!skip || !m->baseline)
+        return NULL;
+    for (guint i = 0; i < m->scenarios->len && i < skip->len; i++) {
+        const RvMatrixScenario *sc = m->scenarios->pdata[i];
+
+        if (strcmp(sc->name, m->baseline) == 0)
+            base = i;
+        else if (!skip->pdata[i] && !instead)
+            instead = sc;
+    }
+    if (base >= skip->len || !skip->pdata[base])
+        return NULL;
+    if (!instead)
+        return g_strdup_printf("NOTE: baseline scenario '%s' is SKIPPED on this host and no "
+                               "other scenario runs: nothing to compare", m->baseline);
+    return g_strdup_printf("NOTE: baseline scenario '%s' is SKIPPED on this host: rtvirt "
+                           "compare will use '%s' (the first scenario that runs) as the "
+                           "baseline instead", m->baseline, instead->name);
+}

@@ -58,3 +58,31 @@ guint64 rv_harness_plan_draw_seed(void);
  * "INDEX ROUND CELL_NAME\n" (for `rtvirt run --plan` and the tests).
  */
 char *rv_harness_plan_format(const RvPlan *plan);
+
+/**
+ * rv_harness_plan_runs_text:
+ * @plan: the plan
+ * @skip: (nullable): per matrix scenario (same index) the reason this host
+ *        cannot run it (char*), or NULL when it runs
+ *
+ * How many runs the plan holds, counting only the runnable ones: "4 runs",
+ * or "4 runs (10 planned, 6 skipped)" when skipped scenarios take some.
+ *
+ * Returns: (transfer full): the text.
+ */
+char *rv_harness_plan_runs_text(const RvPlan *plan, GPtrArray *skip);
+
+/**
+ * rv_harness_plan_baseline_note:
+ * @matrix: the matrix
+ * @skip: (nullable): as for rv_harness_plan_runs_text()
+ *
+ * When the matrix's baseline scenario is SKIPPED on this host, the note
+ * that says so and which scenario `rtvirt compare` uses instead: the first
+ * scenario in file order that runs (results/compare.h falls back to the
+ * first scenario that ran).
+ *
+ * Returns: (transfer full) (nullable): "NOTE: ...", or NULL when the
+ * baseline runs.
+ */
+char *rv_harness_plan_baseline_note(const RvMatrix *matrix, GPtrArray *skip);

@@ -984,3 +984,85 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
         return rv_error_set(error, RV_ERROR_FAILED, ECANCELED, "Interrupted");
     return 0;
 }
+
+/* ---- records and lines of one repetition ---------------------------------- */
+
+RvStoreRecord *
+rv_harness_run_counters_record(const char *cell, unsigned repetition, JsonNode *diff,
+                               int run_result, const RvRunRepetition *rep,
+                               GDateTime *started, GDateTime *finished)
+{
+    RvStoreRecord *rec = rv_result_store_record_new(cell, (int) repetition, "host-counters",
+                                                    "host");
+    JsonObject *o = JSON_NODE_HOLDS_OBJECT(diff) ? json_node_get_object(diff) : NULL;
+    const char *srcs[] = { "interrupts", "softirqs" };
+
+    /* totals over all CPUs: the per-CPU split is in details */
+    for (guint i = 0; o && i < G_N_ELEMENTS(srcs); i++) {
+        JsonObject *t = json_object_has_member(o, srcs[i])
+            ? json_object_get_object_member(o, srcs[i]) : NULL;
+        gint64 sum = 0;
+        GList *members;
+
+        if (!t || json_object_has_member(t, "unavailable"))
+            continue;
+        members = json_object_get_members(t);
+        for (GList *it = members; it; it = it->next)
+            sum += json_object_get_int_member(json_object_get_object_member(t, it->data),
+                                              "total");
+        g_list_free(members);
+        rv_result_store_record_add_metric(rec, srcs[i], (double) sum, "count");
+    }
+    rv_result_store_record_set_details(rec, diff);
+    rv_result_store_record_set_times(rec, started, finished);
+    if (run_result == -ECANCELED) {
+        rv_result_store_record_set_status(rec, "failed",
+                                          "interrupted: the repetition was stopped by a "
+                                          "signal, the counters cover a cut-short window");
+    } else if (run_result < 0 || (rep && rep->n_failed)) {
+        g_autofree char *why = g_strdup_printf(
+            "repetition failed: %s; the counters do not cover a measured window",
+            rep && rep->first_failure ? rep->first_failure : "error");
+
+        rv_result_store_record_set_status(rec, "failed", why);
+    }
+    return rec;
+}
+
+char *
+rv_harness_run_status_line(const RvRunRepetition *rep, const char *virt)
+{
+    const char *tag = g_strcmp0(virt, "tcg") == 0 ? " (virt=tcg)" : "";
+
+    if (rep->n_failed)
+        return g_strdup_printf("FAILED%s: %s", tag,
+                               rep->first_failure ? rep->first_failure : "");
+    if (rep->summary)
+        return g_strdup_printf("ok%s: %s", tag, rep->summary);
+    return g_strdup_printf("ok%s", tag);
+}
+
+char *
+rv_harness_run_summary_runs(unsigned ok, unsigned failed, unsigned ok_with_fail)
+{
+    if (ok_with_fail)
+        return g_strdup_printf("%u ok (measured; %u with verification FAIL, results "
+                               "untrusted), %u failed", ok, ok_with_fail, failed);
+    return g_strdup_printf("%u ok, %u failed", ok, failed);
+}
+
+GPtrArray *
+rv_harness_run_reasons_ordered(GPtrArray *reasons)
+{
+    GPtrArray *out = g_ptr_array_new();
+
+    for (guint pass = 0; pass < 2; pass++)
+        for (guint i = 0; reasons && i < reasons->len; i++) {
+            const char *r = reasons->pdata[i];
+            bool tcg = g_str_has_prefix(r, "virt=tcg");
+
+            if (tcg == (pass == 0))
+                g_ptr_array_add(out, reasons->pdata[i]);
+        }
+    return out;
+}

@@ -110,3 +110,74 @@ void rv_harness_run_repetition_clear(RvRunRepetition *rep);
  */
 int rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep,
                               GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_harness_run_counters_record:
+ * @cell: the store's scenario name ("scenario" or "scenario@load")
+ * @repetition: 1-based
+ * @diff: (transfer none): rv_host_snapshot_diff() of the /proc counters
+ *        taken before and after the repetition (host/snapshot.h): an object
+ *        {interrupts: {NAME: {total, per_cpu}}, softirqs: {...}}
+ * @run_result: what rv_harness_run_repetition() returned (0 or -ECANCELED)
+ * @rep: the repetition's outputs (n_failed, first_failure)
+ * @started, @finished: (nullable): the counters' window
+ *
+ * The "host-counters" record (target "host") of one repetition: metrics
+ * "interrupts" and "softirqs" (counts, summed over all CPUs), @diff as
+ * details.  Its status is "ok" only when the repetition ran to its end
+ * with every record ok: an interrupted repetition (-ECANCELED) or one
+ * with a failed record (a guest that did not start, a hung or garbled
+ * workload) gives status "failed" with the reason ("interrupted: ..." /
+ * "repetition failed: ..."), because its window is shorter or its load
+ * different, and statistics (results/compare.h) take ok records only.
+ *
+ * Returns: (transfer full): the record.
+ */
+RvStoreRecord *rv_harness_run_counters_record(const char *cell, unsigned repetition,
+                                              JsonNode *diff, int run_result,
+                                              const RvRunRepetition *rep,
+                                              GDateTime *started, GDateTime *finished);
+
+/**
+ * rv_harness_run_status_line:
+ * @rep: a finished repetition
+ * @virt: (nullable): "kvm" or "tcg", how its guests ran
+ *
+ * The result part of a progress line: "ok: rt max 57 us" or "FAILED:
+ * REASON", with "virt=tcg" after the status word when the guests ran
+ * under TCG ("ok (virt=tcg): rt max 39050 us"), so that no line shows an
+ * emulated latency as if it were a real-time one.
+ *
+ * Returns: (transfer full): the text.
+ */
+char *rv_harness_run_status_line(const RvRunRepetition *rep, const char *virt);
+
+/**
+ * rv_harness_run_summary_runs:
+ * @ok: repetitions that measured (every record ok)
+ * @failed: repetitions with a failed record
+ * @ok_with_fail: of @ok, those with a verification FAIL (placement, memory
+ *                lock, FIFO...): measured, but the store is untrusted
+ *
+ * The "Runs:" line of the summary of `rtvirt run`, without the skipped
+ * scenarios: "4 ok, 0 failed", or "4 ok (measured; 4 with verification
+ * FAIL, results untrusted), 0 failed".  A repetition is ok when it
+ * measured; trust is separate (exit status 0), unlike `rtvirt guest run`,
+ * which exits 1 on a verification FAIL.
+ *
+ * Returns: (transfer full): the text.
+ */
+char *rv_harness_run_summary_runs(unsigned ok, unsigned failed, unsigned ok_with_fail);
+
+/**
+ * rv_harness_run_reasons_ordered:
+ * @reasons: (transfer none): untrusted reasons (char*), as the store keeps
+ *           them
+ *
+ * The reasons in the order a summary shows them: "virt=tcg: ..." first
+ * (emulated guests make every latency meaningless), the others in their
+ * order.
+ *
+ * Returns: (transfer container): a new array of the same strings.
+ */
+GPtrArray *rv_harness_run_reasons_ordered(GPtrArray *reasons);

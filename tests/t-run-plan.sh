@@ -13,7 +13,15 @@
 #  - `--plan --root` on a synthetic SMT host with core scheduling
 #    (tests/data/run/smt-2s4c2t, see its .source.txt): every scenario of
 #    profiles/matrix/coresched-vs-nosmt.ini runs, RT guests on whole isolated
-#    cores apart from each other, nosmt placed on the primary threads only.
+#    cores apart from each other, nosmt placed on the primary threads only;
+#  - a matrix whose host_profile does not load (a bad value, a missing
+#    include): --plan exits 2 naming the host profile's FILE:LINE (run does
+#    too, with no store: the bad/*.ini loop);
+#  - a matrix whose baseline the captured build machine skips: --plan
+#    prints a NOTE naming the scenario compare uses instead;
+#  - a real run of a matrix the live host cannot run at all (no SMT): exit
+#    77, and the run-order NOTE of run.json counts 0 runs of 4 planned;
+#  - --help documents how run's exit status differs from guest run's.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
@@ -27,7 +35,7 @@ cd "$top" || exit 1
 export RTVIRT_LOCK_FILE=$tmp/lock
 
 bad=$(ls tests/data/matrix/bad/*.ini)
-echo "1..$(( $(echo "$bad" | wc -l) * 2 + 9 ))"
+echo "1..$(( $(echo "$bad" | wc -l) * 2 + 15 ))"
 
 for f in $bad; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -81,3 +89,35 @@ check "coresched-vs-nosmt on an SMT host: every scenario runs ($(grep '^# scenar
     eval '[ $rc -eq 0 ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/smt")" = 4 ]'
 check "coresched-vs-nosmt on an SMT host matches $exp ($(diff "$exp" "$tmp/smt" | head -5 | tr '\n' ' '))" \
     diff -q "$exp" "$tmp/smt"
+
+# host_profile that does not load: --plan refuses it like the run does
+for hp in timer-migration-7:6 missing-include:5; do
+    f=tests/data/matrix/bad/host-profile-${hp%%:*}.ini
+    "$rtvirt" run --plan "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    check "--plan $(basename "$f"): exit 2 naming the host profile's line ($(cut -c1-200 "$tmp/err"))" \
+        eval '[ $rc -eq 2 ] && grep -q "^rtvirt: $f:4: host_profile .*/host/${hp%%:*}.ini:${hp#*:}: " "$tmp/err" && [ ! -s "$tmp/out" ]'
+done
+
+# a skipped baseline: said, with the scenario compare falls back to
+"$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup tests/data/run/baseline-skipped.ini \
+    >"$tmp/bs" 2>"$tmp/err"; rc=$?
+check "--plan with the baseline skipped: NOTE naming the fallback ($(grep NOTE: "$tmp/bs" | grep baseline | cut -c1-200))" \
+    eval '[ $rc -eq 0 ] && grep -q "^# NOTE: baseline scenario .nosmt. is SKIPPED on this host: rtvirt compare will use .pinned." "$tmp/bs"'
+"$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup profiles/matrix/demo.ini 2>/dev/null |
+    grep -q "NOTE: baseline"; rc=$?
+check "--plan with the baseline running: no baseline NOTE" [ $rc -ne 0 ]
+
+# a real run that skips every scenario: no guest, exit 77, store written
+smt_control=$(cat /sys/devices/system/cpu/smt/control 2>/dev/null || echo notsupported)
+if [ "$smt_control" = notsupported ] && [ "$(id -u)" = 0 ]; then
+    "$rtvirt" run --out "$tmp/skipres" tests/data/run/all-skipped.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
+    note=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([v["detail"] for v in d["verifications"] if v["what"] == "run order"][0])' "$tmp"/skipres/*/run.json 2>&1)
+    check "all scenarios skipped: exit 77 ($rc), run order NOTE counts runnable runs ($note)" \
+        eval '[ $rc -eq 77 ] && case "$note" in *", 0 runs (4 planned, 4 skipped): raw/plan.txt") true;; *) false;; esac'
+else
+    ok "# SKIP live host has SMT ($smt_control) or no root: all-skipped.ini would run guests"
+fi
+
+"$rtvirt" run --help >"$tmp/help" 2>&1
+check "run --help: a verification FAIL leaves a repetition ok (untrusted), unlike guest run's exit 1" \
+    eval 'tr "\n" " " <"$tmp/help" | grep -q "verification FAIL .*untrusted.*rtvirt guest run.*exits 1 on any verification FAIL"'

@@ -10,6 +10,12 @@
  * files; review such diffs line by line.
  * Besides the golden files, properties of the plan that must hold for any
  * seed: every cell exactly once per round, same seed same order.
+ * Then what `rtvirt run` says about a plan on a host that skips scenarios
+ * (runs counted, the baseline note), and the pieces of one repetition
+ * that must stay honest (harness/run.h): the host-counters record of an
+ * interrupted or failed repetition is not ok, virt=tcg shows on the
+ * progress line and first among the untrusted reasons, and the summary
+ * says when ok repetitions had a verification FAIL.
  */
 #include <errno.h>
 #include <string.h>
@@ -17,6 +23,7 @@
 
 #include "harness/matrix.h"
 #include "harness/plan.h"
+#include "harness/run.h"
 #include "util/error.h"
 
 #define DATA "tests/data/matrix"
@@ -217,6 +224,183 @@ test_load_data_relative(void)
     g_assert_cmpstr(((RvMatrixLoad *) m->loads->pdata[0])->name, ==, "idle");
 }
 
+/* skip reasons per scenario of three-by-two.ini (a, b, c): NULL runs */
+static GPtrArray *
+skips(const char *a, const char *b, const char *c)
+{
+    GPtrArray *s = g_ptr_array_new_with_free_func(g_free);
+
+    g_ptr_array_add(s, g_strdup(a));
+    g_ptr_array_add(s, g_strdup(b));
+    g_ptr_array_add(s, g_strdup(c));
+    return s;
+}
+
+/* The demo's "10 runs: raw/plan.txt" while 6 of them were skipped. */
+static void
+test_runs_text(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvMatrix) m = NULL;
+    g_autoptr(RvPlan) plan = NULL;
+    g_autoptr(GPtrArray) none = NULL, two = NULL, all = NULL;
+    g_autofree char *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
+
+    if (rv_harness_matrix_load(DATA "/ok/three-by-two.ini", &m, &err) < 0)
+        g_error("%s", err->message);
+    plan = rv_harness_plan_new(m, m->seed);
+    g_assert_cmpuint(plan->runs->len, ==, 24);   /* 3 scenarios x 2 loads x 4 */
+    none = skips(NULL, NULL, NULL);
+    two = skips(NULL, "smt = off: no SMT", "coresched = vm: no SMT");
+    all = skips("x", "y", "z");
+    t0 = rv_harness_plan_runs_text(plan, none);
+    t1 = rv_harness_plan_runs_text(plan, two);
+    t2 = rv_harness_plan_runs_text(plan, all);
+    t3 = rv_harness_plan_runs_text(plan, NULL);
+    g_assert_cmpstr(t0, ==, "24 runs");
+    g_assert_cmpstr(t1, ==, "8 runs (24 planned, 16 skipped)");
+    g_assert_cmpstr(t2, ==, "0 runs (24 planned, 24 skipped)");
+    g_assert_cmpstr(t3, ==, "24 runs");
+}
+
+/* baseline = baseline (the first scenario) in three-by-two.ini; a skipped
+ * baseline gets a NOTE naming the scenario compare falls back to (the
+ * first that runs). */
+static void
+test_baseline_note(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvMatrix) m = NULL;
+    g_autoptr(GPtrArray) none = skips(NULL, NULL, NULL);
+    g_autoptr(GPtrArray) base = skips("smt = off: SMT not supported", NULL, NULL);
+    g_autoptr(GPtrArray) base_next = skips("smt = off: SMT not supported", "y", NULL);
+    g_autoptr(GPtrArray) other = skips(NULL, "x", "y");
+    g_autoptr(GPtrArray) all = skips("x", "y", "z");
+    g_autofree char *n0 = NULL, *n1 = NULL, *n2 = NULL, *n3 = NULL, *n4 = NULL;
+
+    if (rv_harness_matrix_load(DATA "/ok/three-by-two.ini", &m, &err) < 0)
+        g_error("%s", err->message);
+    g_assert_cmpstr(m->baseline, ==, "baseline");
+    n0 = rv_harness_plan_baseline_note(m, none);
+    n1 = rv_harness_plan_baseline_note(m, base);
+    n2 = rv_harness_plan_baseline_note(m, base_next);
+    n3 = rv_harness_plan_baseline_note(m, other);
+    n4 = rv_harness_plan_baseline_note(m, all);
+    g_assert_null(n0);
+    g_assert_cmpstr(n1, ==, "NOTE: baseline scenario 'baseline' is SKIPPED on this host: rtvirt "
+                    "compare will use 'nosmt' (the first scenario that runs) as the baseline "
+                    "instead");
+    g_assert_cmpstr(n2, ==, "NOTE: baseline scenario 'baseline' is SKIPPED on this host: rtvirt "
+                    "compare will use 'coresched' (the first scenario that runs) as the "
+                    "baseline instead");
+    g_assert_null(n3);
+    g_assert_cmpstr(n4, ==, "NOTE: baseline scenario 'baseline' is SKIPPED on this host and no "
+                    "other scenario runs: nothing to compare");
+}
+
+/* A captured counters diff (tests/data/snapshot/debian12-2cpu) as the
+ * host-counters record of: a repetition that measured, one stopped by
+ * SIGINT, one whose guest did not start. */
+static void
+test_counters_record(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(JsonParser) parser = json_parser_new();
+    g_autoptr(GDateTime) t0 = g_date_time_new_utc(2026, 11, 30, 12, 0, 0);
+    g_autoptr(GDateTime) t1 = g_date_time_new_utc(2026, 11, 30, 12, 0, 8);
+    RvRunRepetition ok = { 0 }, failed = { 0 };
+    g_autoptr(RvStoreRecord) r_ok = NULL, r_int = NULL, r_fail = NULL;
+    const RvStoreMetric *irq;
+
+    if (!json_parser_load_from_file(parser, "tests/data/snapshot/debian12-2cpu/expected.json",
+                                    &err))
+        g_error("%s", err->message);
+    failed.n_failed = 1;
+    failed.first_failure = (char *) "guest rt did not start: boom";
+
+    r_ok = rv_harness_run_counters_record("a", 1, json_parser_get_root(parser), 0, &ok, t0, t1);
+    g_assert_cmpstr(r_ok->status, ==, "ok");
+    g_assert_null(r_ok->reason);
+    g_assert_cmpstr(r_ok->workload, ==, "host-counters");
+    g_assert_cmpstr(r_ok->target, ==, "host");
+    g_assert_nonnull(r_ok->finished);
+    irq = rv_result_store_record_get_metric(r_ok, "interrupts");
+    g_assert_nonnull(irq);
+    g_assert_cmpfloat(irq->value, >, 0);
+
+    /* SIGINT: the window is cut short; never ok */
+    r_int = rv_harness_run_counters_record("a", 2, json_parser_get_root(parser), -ECANCELED,
+                                           &ok, t0, t1);
+    g_assert_cmpstr(r_int->status, !=, "ok");
+    g_assert_cmpstr(r_int->status, ==, "failed");
+    g_assert_true(g_str_has_prefix(r_int->reason, "interrupted"));
+
+    /* a guest that did not start: no measured window; never ok */
+    r_fail = rv_harness_run_counters_record("a", 3, json_parser_get_root(parser), 0, &failed,
+                                            t0, t1);
+    g_assert_cmpstr(r_fail->status, ==, "failed");
+    g_assert_nonnull(strstr(r_fail->reason, "guest rt did not start: boom"));
+}
+
+/* The progress line of a TCG repetition says virt=tcg; a KVM one does not. */
+static void
+test_status_line(void)
+{
+    RvRunRepetition ok = { 0 }, failed = { 0 }, bare = { 0 };
+    g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL;
+
+    ok.summary = (char *) "rt max 39050 us";
+    failed.n_failed = 1;
+    failed.first_failure = (char *) "guest rt did not start";
+    a = rv_harness_run_status_line(&ok, "tcg");
+    b = rv_harness_run_status_line(&ok, "kvm");
+    c = rv_harness_run_status_line(&failed, "tcg");
+    d = rv_harness_run_status_line(&bare, NULL);
+    e = rv_harness_run_status_line(&failed, NULL);
+    g_assert_cmpstr(a, ==, "ok (virt=tcg): rt max 39050 us");
+    g_assert_cmpstr(b, ==, "ok: rt max 39050 us");
+    g_assert_cmpstr(c, ==, "FAILED (virt=tcg): guest rt did not start");
+    g_assert_cmpstr(d, ==, "ok");
+    g_assert_cmpstr(e, ==, "FAILED: guest rt did not start");
+}
+
+/* The summary's reasons: virt=tcg first, whatever order the store has. */
+static void
+test_reasons_ordered(void)
+{
+    g_autoptr(GPtrArray) in = g_ptr_array_new();
+    g_autoptr(GPtrArray) out = NULL;
+    g_autoptr(GPtrArray) empty = NULL;
+
+    g_ptr_array_add(in, (gpointer) "the matrix names no host_profile: nothing checked");
+    g_ptr_array_add(in, (gpointer) "host not as x.ini requires: y");
+    g_ptr_array_add(in, (gpointer) "guest rt: memory not locked");
+    g_ptr_array_add(in, (gpointer) "a");
+    g_ptr_array_add(in, (gpointer) "b");
+    g_ptr_array_add(in, (gpointer) "virt=tcg: QEMU emulates the guests without KVM");
+    g_ptr_array_add(in, (gpointer) "c");
+    out = rv_harness_run_reasons_ordered(in);
+    g_assert_cmpuint(out->len, ==, in->len);
+    g_assert_cmpstr(out->pdata[0], ==, "virt=tcg: QEMU emulates the guests without KVM");
+    g_assert_cmpstr(out->pdata[1], ==, "the matrix names no host_profile: nothing checked");
+    g_assert_cmpstr(out->pdata[6], ==, "c");
+    empty = rv_harness_run_reasons_ordered(NULL);
+    g_assert_cmpuint(empty->len, ==, 0);
+}
+
+/* "Runs: 4 ok" while every repetition had a verification FAIL. */
+static void
+test_summary_runs(void)
+{
+    g_autofree char *a = rv_harness_run_summary_runs(4, 0, 4);
+    g_autofree char *b = rv_harness_run_summary_runs(4, 1, 0);
+    g_autofree char *c = rv_harness_run_summary_runs(3, 1, 2);
+
+    g_assert_cmpstr(a, ==, "4 ok (measured; 4 with verification FAIL, results untrusted), 0 failed");
+    g_assert_cmpstr(b, ==, "4 ok, 1 failed");
+    g_assert_cmpstr(c, ==, "3 ok (measured; 2 with verification FAIL, results untrusted), 1 failed");
+}
+
 static void
 add_dir_tests(const char *dir, const char *prefix, GTestDataFunc fn)
 {
@@ -251,5 +435,11 @@ main(int argc, char **argv)
     g_test_add_func("/plan/properties", test_plan_properties);
     g_test_add_func("/plan/shuffle-uniform", test_shuffle_uniform);
     g_test_add_func("/matrix/load-data-relative", test_load_data_relative);
+    g_test_add_func("/plan/runs-text", test_runs_text);
+    g_test_add_func("/plan/baseline-note", test_baseline_note);
+    g_test_add_func("/run/counters-record", test_counters_record);
+    g_test_add_func("/run/status-line", test_status_line);
+    g_test_add_func("/run/reasons-ordered", test_reasons_ordered);
+    g_test_add_func("/run/summary-runs", test_summary_runs);
     return g_test_run();
 }
