@@ -9,8 +9,10 @@
 #      elsewhere), results into BUILD_DIR/results/<date>-demo/;
 #   3. `rtvirt compare` on that store: the comparison table.
 # Needs root (qemu:///system).  About two minutes under TCG.
-# Exit status: that of `rtvirt run` (0 all ran, 1 a repetition failed,
-# 2 error, 77 nothing can run here), or compare's when it fails.
+# Exit status: that of `rtvirt run` (0 every runnable repetition measured,
+# even with a verification FAIL or under TCG: then the summary says
+# "Trusted: no" and why; 1 a repetition failed, 2 error, 77 nothing can run
+# here), or compare's when it fails.
 set -u
 
 build=${1:?usage: build-aux/demo.sh BUILD_DIR}
