@@ -409,6 +409,39 @@ pick_kernel_release(const char *sysroot, GError **error)
     return g_steal_pointer(&best);
 }
 
+static int
+cmp_release(gconstpointer a, gconstpointer b)
+{
+    return strverscmp(*(const char * const *) a, *(const char * const *) b);
+}
+
+/* @release given by the user: its /boot/vmlinuz-@release must exist, else
+ * bad input naming it and listing the releases /boot has. */
+static int
+check_kernel_release(const char *sysroot, const char *release, GError **error)
+{
+    g_autofree char *boot = g_build_filename(sysroot, "boot", NULL);
+    g_autofree char *name = g_strdup_printf("vmlinuz-%s", release);
+    g_autofree char *path = g_build_filename(boot, name, NULL);
+    g_autoptr(GPtrArray) have = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GDir) dir = NULL;
+    g_autofree char *list = NULL;
+    const char *n;
+
+    if (*release && !strchr(release, '/') && g_file_test(path, G_FILE_TEST_IS_REGULAR))
+        return 0;
+    dir = g_dir_open(boot, 0, NULL);
+    while (dir && (n = g_dir_read_name(dir)))
+        if (g_str_has_prefix(n, "vmlinuz-") && n[8])
+            g_ptr_array_add(have, g_strdup(n + 8));
+    g_ptr_array_sort(have, cmp_release);
+    g_ptr_array_add(have, NULL);
+    list = have->len > 1 ? g_strjoinv(", ", (char **) have->pdata) : g_strdup("no vmlinuz-* at all");
+    return rv_error_set(error, RV_ERROR_INVALID, ENOENT,
+                        "invalid --kernel '%s': no %s/vmlinuz-%s; %s has: %s", release, boot,
+                        release, boot, list);
+}
+
 /* The guest's PID 1.  busybox sh; every tool comes from busybox --install. */
 static const char init_script[] =
     "#!/bin/busybox sh\n"
@@ -607,6 +640,11 @@ rv_guest_image_build(const RvGuestImageOptions *opts, RvGuestImage **ret, GError
     b.members = members;
     b.elf_done = elf_done;
 
+    if (opts->kernel_release) {
+        r = check_kernel_release(b.sysroot, opts->kernel_release, error);
+        if (r < 0)
+            return r;
+    }
     img->kernel_release = opts->kernel_release ? g_strdup(opts->kernel_release)
                                                : pick_kernel_release(b.sysroot, error);
     if (!img->kernel_release)

@@ -74,8 +74,10 @@ char *rv_guest_image_default_cache_dir(void);
  * @ret: (out): the image, written only on success
  * @error: (optional): RV_ERROR_UNSUPPORTED when a needed package is not
  *         installed (no /boot/vmlinuz-*, no busybox, cyclictest or qemu-ga),
- *         naming the file and the Debian package; RV_ERROR_FAILED for I/O
- *         errors and unreadable ELF files
+ *         naming the file and the Debian package; RV_ERROR_INVALID (bad
+ *         input, exit 2) when @opts->kernel_release has no
+ *         /boot/vmlinuz-VERSION, naming it and listing the releases /boot
+ *         has; RV_ERROR_FAILED for I/O errors and unreadable ELF files
  *
  * Builds the embedded guest into CACHE/images/HASH/ unless that directory
  * already holds it.  Safe against concurrent builders (write to a temporary

@@ -276,6 +276,34 @@ test_build_and_cache(void)
     }
 }
 
+/* --kernel VERSION that /boot lacks: bad input (exit 2) naming it and
+ * listing what /boot has, before anything is read or built. */
+static void
+test_kernel_not_in_boot(void)
+{
+    g_autofree char *root = g_dir_make_tmp("rv-image-root-XXXXXX", NULL);
+    g_autofree char *cache = g_dir_make_tmp("rv-image-XXXXXX", NULL);
+    g_autofree char *want = NULL;
+    RvGuestImageOptions opts = { .cache_dir = cache, .sysroot = root,
+                                 .kernel_release = "9.9.9-bogus" };
+    g_autoptr(RvGuestImage) img = NULL;
+    g_autoptr(GError) err = NULL;
+
+    rv_test_put(root, "boot/vmlinuz-6.1.0-57-amd64", "");
+    rv_test_put(root, "boot/vmlinuz-6.1.0-9-amd64", "");
+    rv_test_put(root, "boot/config-6.1.0-57-amd64", "");
+    rv_test_put(root, "lib/modules/6.1.0-57-amd64/modules.dep", "");
+    g_assert_cmpint(rv_guest_image_build(&opts, &img, &err), ==, -ENOENT);
+    g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+    g_assert_cmpint(rv_error_exit_code(err), ==, 2);
+    want = g_strdup_printf("invalid --kernel '9.9.9-bogus': no %s/boot/vmlinuz-9.9.9-bogus; "
+                           "%s/boot has: 6.1.0-9-amd64, 6.1.0-57-amd64", root, root);
+    g_assert_cmpstr(err->message, ==, want);
+    g_assert_null(img);
+    rv_test_rm_rf(root);
+    rv_test_rm_rf(cache);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -287,5 +315,6 @@ main(int argc, char **argv)
     g_test_add_func("/guest/image/modules/builtin-and-missing", test_modules_builtin_and_missing);
     g_test_add_func("/guest/image/cpio", test_cpio);
     g_test_add_func("/guest/image/build-and-cache", test_build_and_cache);
+    g_test_add_func("/guest/image/kernel-not-in-boot", test_kernel_not_in_boot);
     return g_test_run();
 }
