@@ -231,6 +231,89 @@ capture_tasks(Cap *c)
     }
 }
 
+/* Every file under @path, recursively (a name that cannot be listed is
+ * taken as a file; unreadable files, e.g. write-only sysctls, are left out). */
+static void
+copy_tree(Cap *c, const char *path, unsigned depth)
+{
+    g_autoptr(GPtrArray) names = NULL;
+
+    if (c->error)
+        return;
+    if (depth > 8 || rv_host_root_list(c->root, path, &names, NULL) < 0) {
+        copy(c, path);
+        return;
+    }
+    for (guint i = 0; i < names->len; i++) {
+        g_autofree char *p = g_strdup_printf("%s/%s", path, (char *) names->pdata[i]);
+
+        copy_tree(c, p, depth + 1);
+    }
+}
+
+/* Every /proc/PID/stat (host check judges any kernel thread and daemon a
+ * profile names, host/check.c read_tasks()) with its status trimmed. */
+static void
+capture_all_tasks(Cap *c)
+{
+    g_autoptr(GPtrArray) names = NULL;
+
+    if (rv_host_root_list(c->root, "/proc", &names, NULL) < 0)
+        return;
+    for (guint i = 0; i < names->len; i++) {
+        g_autofree char *dir = NULL, *stat = NULL;
+
+        if (!numbered(names->pdata[i], ""))
+            continue;
+        dir = g_strdup_printf("/proc/%s", (char *) names->pdata[i]);
+        stat = g_strdup_printf("%s/stat", dir);
+        copy(c, stat);
+        copy_status(c, dir);
+    }
+}
+
+/* /sys/module: every module directory (host/kvm.h tells KVM flavours by
+ * their existence) and every readable parameter ([modules] in profiles). */
+static void
+capture_modules(Cap *c)
+{
+    g_autoptr(GPtrArray) names = NULL;
+
+    if (rv_host_root_list(c->root, "/sys/module", &names, NULL) < 0)
+        return;
+    for (guint i = 0; i < names->len && !c->error; i++) {
+        g_autofree char *dir = g_build_filename(c->dir, "sys/module",
+                                                (char *) names->pdata[i], NULL);
+        g_autofree char *params = g_strdup_printf("/sys/module/%s/parameters",
+                                                  (char *) names->pdata[i]);
+        g_autoptr(GPtrArray) ps = NULL;
+
+        if (g_mkdir_with_parents(dir, 0755) < 0) {
+            int e = errno;
+            rv_error_set(&c->error, RV_ERROR_FAILED, e, "Failed to create '%s': %s", dir,
+                         g_strerror(e));
+            return;
+        }
+        if (rv_host_root_list(c->root, params, &ps, NULL) < 0)
+            continue;
+        for (guint k = 0; k < ps->len; k++)
+            copyf(c, "%s/%s", params, (char *) ps->pdata[k]);
+    }
+}
+
+/* machinecheckN/ignore_ce ([kernel] mce_ignore_ce) */
+static void
+capture_mce(Cap *c)
+{
+    g_autoptr(GPtrArray) names = NULL;
+
+    if (rv_host_root_list(c->root, "/sys/devices/system/machinecheck", &names, NULL) < 0)
+        return;
+    for (guint i = 0; i < names->len; i++)
+        if (numbered(names->pdata[i], "machinecheck"))
+            copyf(c, "/sys/devices/system/machinecheck/%s/ignore_ce", (char *) names->pdata[i]);
+}
+
 int
 rv_host_capture(RvRoot *root, const char *dir, unsigned *ret_files, GError **error)
 {
@@ -261,9 +344,17 @@ rv_host_capture(RvRoot *root, const char *dir, unsigned *ret_files, GError **err
     };
     for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
         copy(&c, files[i]);
+    /* every sysctl: [sysctl] in a profile may name any of them */
+    copy_tree(&c, "/proc/sys", 0);
+    /* libvirt's qemu.conf: host check's [libvirt] findings (the default
+     * [libvirt] qemu_conf path) */
+    copy(&c, "/etc/libvirt/qemu.conf");
+    capture_modules(&c);
+    capture_mce(&c);
     capture_cgroup(&c);
     capture_irqs(&c);
     capture_tasks(&c);
+    capture_all_tasks(&c);
     if (rv_host_root_is_live(root)) {
         int e = 0;
         RvCoreSchedState s = rv_host_coresched_probe(&e);
