@@ -656,6 +656,41 @@ rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host
     rv_cpuset_zero(&rt_cpus);
     rv_cpuset_zero(&rt_vcpus);
     rv_cpuset_zero(&other_work);
+    if (host) {
+        /* pins to CPUs the host does not have (not possible or offline):
+         * libvirt cannot apply them, nothing else about them holds */
+        g_autofree char *ol = fmt_list(&host->online);
+
+        for (unsigned i = 0; i < pl->n_vcpus; i++) {
+            const RvGuestVcpuPlacement *v = &pl->vcpus[i];
+            RvCpuSet missing;
+
+            if (!v->pinned)
+                continue;
+            rv_cpuset_andnot(&missing, &v->cpuset, &host->online);
+            if (rv_cpuset_is_empty(&missing))
+                continue;
+            {
+                g_autofree char *ml = rv_host_cpulist_format(&missing);
+
+                finding(fail, "FAIL vCPU%u pinned to CPU%s %s, which this host does not have online (online CPUs: %s)",
+                        i, rv_cpuset_count(&missing) == 1 ? "" : "s", ml, ol);
+            }
+            if (is_rt_policy(v->policy))
+                rt_exact = false;
+        }
+        if (pl->emulator_pinned) {
+            RvCpuSet missing;
+
+            rv_cpuset_andnot(&missing, &pl->emulator, &host->online);
+            if (!rv_cpuset_is_empty(&missing)) {
+                g_autofree char *ml = rv_host_cpulist_format(&missing);
+
+                finding(fail, "FAIL emulator threads pinned to CPU%s %s, which this host does not have online (online CPUs: %s)",
+                        rv_cpuset_count(&missing) == 1 ? "" : "s", ml, ol);
+            }
+        }
+    }
     for (unsigned i = 0; i < pl->n_vcpus; i++) {
         const RvGuestVcpuPlacement *v = &pl->vcpus[i];
         g_autofree char *l = rv_host_cpulist_format(&v->cpuset);
@@ -725,6 +760,7 @@ rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host
         RvCpuSet not_iso;
 
         rv_cpuset_andnot(&not_iso, &rt_cpus, &host->isolated);
+        rv_cpuset_and(&not_iso, &not_iso, &host->online);   /* the others FAIL above */
         rv_cpuset_foreach(i, &rt_vcpus) {
             const RvGuestVcpuPlacement *v = &pl->vcpus[i];
             int cpu = rv_cpuset_next(&v->cpuset, 0);

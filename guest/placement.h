@@ -180,8 +180,9 @@ int rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
  * "FAIL host CPUs 4 shared by RT vCPU0 and vCPU3",
  * "FAIL emulator threads on CPUs 1-3, which RT vCPUs use (1-4)",
  * "FAIL emulator threads not pinned while RT vCPUs are",
- * with @host also "FAIL vCPU1 on CPU 1, which is not isolated (isolated
- * CPUs: none)",
+ * with @host also "FAIL vCPU1 pinned to CPU 99, which this host does not
+ * have online (online CPUs: 0-1)" (any vCPU, and the emulator threads),
+ * "FAIL vCPU1 on CPU 1, which is not isolated (isolated CPUs: none)",
  * "WARN vCPU1 on CPU 1: its SMT siblings 17 run other work",
  * and "OK ..." lines for what holds: one line each, FAIL first, then WARN,
  * NOTE (the placement's notes), OK.

@@ -11,7 +11,7 @@ data=$top/tests/data/domainxml
 n=0 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
-echo "1..17"
+echo "1..19"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # grep -H dump -> fixture tree ("path:value", "path:" for an empty file)
@@ -75,6 +75,13 @@ done
 "$rtvirt" guest xml --check "${RV_CASES:?}/libvirt/libvirt-formatdomain-cputune-example.xml" --root "$root" >"$tmp/out" 2>"$tmp/err"; rc=$?
 { [ $rc -eq 1 ] && grep -qx "FAIL emulator threads on CPUs 1-3, which RT vCPUs use (0-4)" "$tmp/out"; } \
     && ok "--check of the formatdomain example: FAIL, exit 1" || nok "--check formatdomain: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+# a pin to a CPU this 2-CPU host does not have (99): FAIL, never "OK pinned 1:1"
+sed 's/<vcpupin vcpu="1" cpuset="1"\/>/<vcpupin vcpu="1" cpuset="99"\/>/' "$tmp/iso.xml" >"$tmp/pin99.xml"
+"$rtvirt" guest xml --check "$tmp/pin99.xml" --root "$root" >"$tmp/out" 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 1 ] && grep -q 'cpuset="99"' "$tmp/pin99.xml" && \
+  grep -qx "FAIL vCPU1 pinned to CPU 99, which this host does not have online (online CPUs: 0-1)" "$tmp/out"; } \
+    && ok "--check of a pin to CPU 99 on a 2-CPU host: FAIL, exit 1" || nok "--check pin 99: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+! grep -q "^OK RT vCPU" "$tmp/out" && ok "--check pin 99: no OK line for the RT vCPU" || nok "--check pin 99 says OK: $(grep ^OK "$tmp/out")"
 echo '<domain><vcpu>x</vcpu></domain>' >"$tmp/bad.xml"
 "$rtvirt" guest xml --check "$tmp/bad.xml" --root "$root" >/dev/null 2>"$tmp/err"; rc=$?
 { [ $rc -eq 2 ] && grep -q "bad.xml: line 1: invalid <vcpu> 'x'" "$tmp/err"; } \
