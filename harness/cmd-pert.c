@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-glib/json-glib.h>
 
@@ -62,7 +63,7 @@ print_second(const RvPertSecond *s, gpointer user_data)
 int
 rv_cmd_pert(int argc, char **argv)
 {
-    int arg_cpu = -1, arg_prio = 0;
+    int arg_cpu = G_MININT, arg_prio = G_MININT;   /* G_MININT: not given */
     g_autofree char *arg_duration = NULL, *arg_threshold = NULL, *arg_json = NULL;
     gboolean arg_histogram = FALSE, arg_raw = FALSE;
     GOptionEntry entries[] = {
@@ -70,8 +71,10 @@ rv_cmd_pert(int argc, char **argv)
         { "duration", 'D', 0, G_OPTION_ARG_STRING, &arg_duration,
           "How long: 10s, 1m, 500ms (default 10s)", "DURATION" },
         { "threshold", 't', 0, G_OPTION_ARG_STRING, &arg_threshold,
-          "Detection threshold in us, or 'auto' (10 x loop period, default)", "US|auto" },
-        { "prio", 'p', 0, G_OPTION_ARG_INT, &arg_prio, "Run as SCHED_FIFO with this priority", "N" },
+          "Detection threshold in us, or 'auto' (10 x loop period, at least 0.25 us; default)",
+          "US|auto" },
+        { "prio", 'p', 0, G_OPTION_ARG_INT, &arg_prio,
+          "Run as SCHED_FIFO with this priority, 1-99 (default: leave the scheduling policy)", "N" },
         { "json", 'j', 0, G_OPTION_ARG_FILENAME, &arg_json, "Write per-second records and the "
           "summary as JSON to FILE", "FILE" },
         { "histogram", 'H', 0, G_OPTION_ARG_NONE, &arg_histogram,
@@ -107,8 +110,12 @@ rv_cmd_pert(int argc, char **argv)
         rv_log_error("%s: unexpected argument '%s'", argv[0], argv[1]);
         return RV_EXIT_ERROR;
     }
-    if (arg_cpu < 0) {
+    if (arg_cpu == G_MININT) {
         rv_log_error("%s: -c CPU is required", argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    if (arg_cpu < 0) {
+        rv_log_error("%s: invalid CPU %d: expected a CPU number >= 0", argv[0], arg_cpu);
         return RV_EXIT_ERROR;
     }
     if (arg_duration && (rv_parse_duration_us(arg_duration, &dur_us) < 0 || dur_us == 0)) {
@@ -127,13 +134,35 @@ rv_cmd_pert(int argc, char **argv)
         }
         opt.threshold_us = v;
     }
-    if (arg_prio < 0 || arg_prio > 99) {
-        rv_log_error("%s: invalid priority %d: expected 1-99", argv[0], arg_prio);
+    if (arg_prio != G_MININT && (arg_prio < 1 || arg_prio > 99)) {
+        rv_log_error("%s: invalid priority %d: expected 1-99 (omit -p to leave the scheduling "
+                     "policy)", argv[0], arg_prio);
         return RV_EXIT_ERROR;
+    }
+    if (arg_json) {
+        /* g_file_set_contents() writes a temporary file in the directory
+         * and renames it: the directory must exist and be writable, checked
+         * now rather than after the whole measurement */
+        g_autofree char *dir = g_path_get_dirname(arg_json);
+
+        if (g_file_test(arg_json, G_FILE_TEST_IS_DIR)) {
+            rv_log_error("%s: invalid --json '%s': a directory", argv[0], arg_json);
+            return RV_EXIT_ERROR;
+        }
+        if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+            rv_log_error("%s: invalid --json '%s': directory '%s' does not exist", argv[0],
+                         arg_json, dir);
+            return RV_EXIT_ERROR;
+        }
+        if (access(dir, W_OK | X_OK) < 0) {
+            rv_log_error("%s: invalid --json '%s': directory '%s' is not writable: %s", argv[0],
+                         arg_json, dir, g_strerror(errno));
+            return RV_EXIT_ERROR;
+        }
     }
     opt.cpu = arg_cpu;
     opt.duration_ns = dur_us * 1000;
-    opt.fifo_prio = arg_prio;
+    opt.fifo_prio = arg_prio == G_MININT ? 0 : arg_prio;
     opt.force_raw_clock = arg_raw;
     opt.stop = &pert_stop;
 

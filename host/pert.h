@@ -25,8 +25,10 @@ typedef enum {
 typedef struct {
     int cpu;                 /* CPU to pin to (required, >= 0) */
     guint64 duration_ns;     /* how long to spin */
-    double threshold_us;     /* detection threshold; <= 0 means auto */
-    int fifo_prio;           /* SCHED_FIFO priority 1-99; 0 leaves the policy */
+    double threshold_us;     /* detection threshold in us; <= 0 means auto:
+                              * 10 x the median loop period, at least 0.25 us */
+    int fifo_prio;           /* SCHED_FIFO priority 1-99; 0 leaves the policy
+                              * (`rtvirt pert`: -p omitted; -p 0 is refused) */
     bool force_raw_clock;    /* use CLOCK_MONOTONIC_RAW even with a good TSC */
     volatile sig_atomic_t *stop;  /* (nullable) set non-zero to stop early */
 } RvPertOptions;

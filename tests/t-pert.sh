@@ -6,7 +6,7 @@ rtvirt=${RV_BUILD:?}/rtvirt
 n=0 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
-echo "1..8"
+echo "1..12"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cpu=$(( $(nproc) - 1 ))
 
@@ -35,4 +35,18 @@ fi
 "$rtvirt" pert -c 0 -D 3parsecs >/dev/null 2>"$tmp/err"; rc=$?
 { [ $rc -eq 2 ] && grep -q "invalid duration '3parsecs'" "$tmp/err"; } \
     && ok "bad duration named, exit 2" || nok "bad duration: rc=$rc"
+# refusals before anything is measured (no header line on stdout)
+"$rtvirt" pert -c -1 -D 1s >"$tmp/out" 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 2 ] && grep -q "invalid CPU -1" "$tmp/err" && [ ! -s "$tmp/out" ]; } \
+    && ok "-c -1: invalid CPU -1, exit 2" || nok "-c -1: rc=$rc $(cat "$tmp/err")"
+"$rtvirt" pert -c 0 -p 0 -D 1s >"$tmp/out" 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 2 ] && grep -q "invalid priority 0: expected 1-99" "$tmp/err" && [ ! -s "$tmp/out" ]; } \
+    && ok "-p 0 given explicitly refused, exit 2" || nok "-p 0: rc=$rc $(cat "$tmp/err")"
+"$rtvirt" pert -c 0 -D 1s -j /nonexistent/dir/x.json >"$tmp/out" 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 2 ] && grep -q "/nonexistent/dir" "$tmp/err" && [ ! -s "$tmp/out" ]; } \
+    && ok "-j into a missing directory refused before measuring, exit 2" \
+    || nok "-j /nonexistent: rc=$rc out=$(head -1 "$tmp/out") $(cat "$tmp/err")"
+"$rtvirt" pert --help >"$tmp/help" 2>&1
+grep -- "--threshold" "$tmp/help" | grep -q "10 x loop period, at least 0.25 us" \
+    && ok "--help documents the auto threshold's 0.25 us floor" || nok "help: $(grep -- --threshold "$tmp/help")"
 exit $fail
