@@ -7,6 +7,7 @@
  * document, and exits 0 without FAIL, 1 with FAIL, 2 on error.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "harness/commands.h"
 #include "harness/log.h"
@@ -46,7 +47,9 @@ rv_cmd_host_check(int argc, char **argv)
         "irqaffinity= overlapping isolated CPUs, the RT-group trap, and every\n"
         "runtime knob the profile sets.");
     g_option_context_set_description(ctx,
-        "Exit status: 0 no FAIL, 1 at least one FAIL, 2 error (bad profile, unreadable host).");
+        "Exit status: 0 no FAIL, 1 at least one FAIL, 2 error (bad profile, a profile\n"
+        "naming CPUs this host does not have, unreadable host, a malformed sysfs/proc\n"
+        "value: the findings are still printed, each bad value named with its file).");
     g_option_context_add_main_entries(ctx, entries, NULL);
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
         rv_log_error("%s: %s", argv[0], err->message);
@@ -75,5 +78,21 @@ rv_cmd_host_check(int argc, char **argv)
         fputs(text, stdout);
     }
     fflush(stdout);
+    /* a malformed sysfs/proc value: the host could not be read as it is
+     * (exit 2, as `host show`); the findings are printed all the same */
+    {
+        unsigned bad = 0;
+
+        for (guint i = 0; i < rep->findings->len; i++) {
+            const RvCheckFinding *f = rep->findings->pdata[i];
+
+            if (strcmp(f->id, "state.problem") == 0) {
+                rv_log_error("Malformed value: %s", f->message);
+                bad++;
+            }
+        }
+        if (bad)
+            return RV_EXIT_ERROR;
+    }
     return rv_host_check_trusted(rep) ? RV_EXIT_OK : RV_EXIT_CHECK;
 }

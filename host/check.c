@@ -46,6 +46,7 @@
 
 #include "host/bootargs.h"
 #include "host/check.h"
+#include "host/report.h"
 #include "host/cmdline.h"
 #include "host/partition.h"
 #include "host/irq.h"
@@ -1591,5 +1592,5 @@ rv_host_check_format(const RvCheckReport *rep, bool verbose)
                            rep->counts[RV_CHECK_WARN], rep->counts[RV_CHECK_NOTE],
                            rep->counts[RV_CHECK_PASS],
                            verbose || !rep->counts[RV_CHECK_PASS] ? "" : " (--verbose lists PASS)");
-    return g_string_free(s, FALSE);
+    return rv_host_text_printable(g_string_free(s, FALSE));
 }

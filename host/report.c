@@ -602,6 +602,27 @@ text_tasks(GString *s, GArray *tasks)
 }
 
 char *
+rv_host_text_printable(char *s)
+{
+    GString *out;
+
+    for (const char *c = s; *c; c++)
+        if ((g_ascii_iscntrl(*c) && *c != '\n' && *c != '\t'))
+            goto escape;
+    return s;
+escape:
+    out = g_string_sized_new(strlen(s) + 16);
+    for (const char *c = s; *c; c++) {
+        if (g_ascii_iscntrl(*c) && *c != '\n' && *c != '\t')
+            g_string_append_printf(out, "\\%03o", (unsigned char) *c);
+        else
+            g_string_append_c(out, *c);
+    }
+    g_free(s);
+    return g_string_free(out, FALSE);
+}
+
+char *
 rv_host_report_to_text(const RvHostReport *r)
 {
     GString *s = g_string_new(NULL);
@@ -861,5 +882,5 @@ rv_host_report_to_text(const RvHostReport *r)
         for (guint i = 0; i < r->bad_values->len; i++)
             g_string_append_printf(s, "  %s\n", (char *) r->bad_values->pdata[i]);
     }
-    return g_string_free(s, FALSE);
+    return rv_host_text_printable(g_string_free(s, FALSE));
 }

@@ -60,3 +60,15 @@ JsonNode *rv_host_report_to_json(const RvHostReport *r);
 
 /* (transfer full) the readable report. */
 char *rv_host_report_to_text(const RvHostReport *r);
+
+/**
+ * rv_host_text_printable:
+ * @s: (transfer full): a text report
+ *
+ * A corrupt sysfs/proc file may hold any bytes, and reports quote values:
+ * every control character but newline and tab (and DEL) becomes a C
+ * escape "\ooo" (as g_strescape()), so nothing raw reaches a terminal.
+ *
+ * Returns: (transfer full): the text, @s itself when nothing was escaped.
+ */
+char *rv_host_text_printable(char *s);

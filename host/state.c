@@ -69,8 +69,11 @@ static void
 add_problem(RvHostState *st, RvRoot *root, const char *path, const char *value, const char *why)
 {
     g_autofree char *where = rv_host_root_resolve(root, path);
+    /* a corrupt file may hold any bytes: never echo control characters */
+    g_autofree char *v = g_strescape(value, "\"");
+    g_autofree char *w = g_strescape(why, "\"'");
 
-    g_ptr_array_add(st->problems, g_strdup_printf("'%s' holds '%s': %s", where, value, why));
+    g_ptr_array_add(st->problems, g_strdup_printf("'%s' holds '%s': %s", where, v, w));
 }
 
 static char *
@@ -102,8 +105,11 @@ read_cpus(RvHostState *st, RvRoot *root, const char *path, unsigned nr, bool hex
     ret->known = true;
 }
 
+/* A decimal integer from @min to @max (the values the kernel file can
+ * hold, from its documentation; a value outside is a corrupt file). */
 static void
-read_int(RvHostState *st, RvRoot *root, const char *path, RvStateInt *ret)
+read_int_range(RvHostState *st, RvRoot *root, const char *path, gint64 min, gint64 max,
+               RvStateInt *ret)
 {
     g_autofree char *v = read_str(root, path);
     char *end;
@@ -111,18 +117,33 @@ read_int(RvHostState *st, RvRoot *root, const char *path, RvStateInt *ret)
 
     if (!v)
         return;
+    errno = 0;
     n = g_ascii_strtoll(v, &end, 10);
     if (!*v || *end) {
         add_problem(st, root, path, v, "not a decimal integer");
+        return;
+    }
+    if (errno == ERANGE || n < min || n > max) {
+        g_autofree char *why = g_strdup_printf("out of range (%" G_GINT64_FORMAT "..%"
+                                               G_GINT64_FORMAT ")", min, max);
+
+        add_problem(st, root, path, v, why);
         return;
     }
     ret->known = true;
     ret->value = n;
 }
 
-/* "always [madvise] never" -> "madvise" */
+static void
+read_int(RvHostState *st, RvRoot *root, const char *path, RvStateInt *ret)
+{
+    read_int_range(st, root, path, G_MININT64, G_MAXINT64, ret);
+}
+
+/* "always [madvise] never" -> "madvise"; the selected word must be one of
+ * @modes (Documentation/admin-guide/mm/transhuge.rst) */
 static char *
-read_selected(RvHostState *st, RvRoot *root, const char *path)
+read_selected(RvHostState *st, RvRoot *root, const char *path, const char *const *modes)
 {
     g_autofree char *v = read_str(root, path);
     const char *a, *b;
@@ -135,7 +156,19 @@ read_selected(RvHostState *st, RvRoot *root, const char *path)
         add_problem(st, root, path, v, "no [selected] value");
         return NULL;
     }
-    return g_strndup(a + 1, b - a - 1);
+    {
+        g_autofree char *sel = g_strndup(a + 1, b - a - 1);
+
+        if (!g_strv_contains(modes, sel)) {
+            g_autofree char *all = g_strjoinv(", ", (char **) modes);
+            g_autofree char *esc = g_strescape(sel, NULL);
+            g_autofree char *why = g_strdup_printf("[%s] is not a mode (%s)", esc, all);
+
+            add_problem(st, root, path, v, why);
+            return NULL;
+        }
+        return g_steal_pointer(&sel);
+    }
 }
 
 const char *
@@ -256,7 +289,7 @@ rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError 
     read_cpus(st, root, "/sys/devices/virtual/workqueue/cpumask", 0, true, &st->workqueue_cpumask);
 
     st->smt_control = read_str(root, SYSCPU "/smt/control");
-    read_int(st, root, SYSCPU "/smt/active", &smt_active);
+    read_int_range(st, root, SYSCPU "/smt/active", 0, 1, &smt_active);
     st->smt_active = smt_active.known ? (smt_active.value ? RV_TRI_YES : RV_TRI_NO) : RV_TRI_UNKNOWN;
     if (st->smt_control) {
         static const char *const ok[] = { "on", "off", "forceoff", "notsupported", "notimplemented" };
@@ -292,7 +325,7 @@ rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError 
 
     st->kernel_release = read_str(root, "/proc/sys/kernel/osrelease");
     st->kernel_version = read_str(root, "/proc/sys/kernel/version");
-    read_int(st, root, "/sys/kernel/realtime", &rt_flag);
+    read_int_range(st, root, "/sys/kernel/realtime", 0, 1, &rt_flag);
     st->preempt_rt = RV_TRI_UNKNOWN;
     if (rt_flag.known && rt_flag.value == 1)
         st->preempt_rt = RV_TRI_YES;
@@ -311,8 +344,11 @@ rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError 
             st->preempt_rt = !strcmp(model, "PREEMPT_RT") ? RV_TRI_YES : RV_TRI_NO;
     }
 
-    read_int(st, root, "/proc/sys/kernel/sched_rt_runtime_us", &st->rt_runtime_us);
-    read_int(st, root, "/proc/sys/kernel/sched_rt_period_us", &st->rt_period_us);
+    /* Documentation/scheduler/sched-rt-group.rst: -1 or 0..period, int */
+    read_int_range(st, root, "/proc/sys/kernel/sched_rt_runtime_us", -1, G_MAXINT32,
+                   &st->rt_runtime_us);
+    read_int_range(st, root, "/proc/sys/kernel/sched_rt_period_us", 1, G_MAXINT32,
+                   &st->rt_period_us);
 
     st->cgroup_v1_cpu = RV_TRI_UNKNOWN;
     st->rt_group_sched = RV_TRI_UNKNOWN;
@@ -348,12 +384,18 @@ rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError 
         }
     }
 
-    read_int(st, root, "/proc/sys/kernel/timer_migration", &st->timer_migration);
-    read_int(st, root, "/proc/sys/kernel/numa_balancing", &st->numa_balancing);
-    read_int(st, root, "/proc/sys/kernel/nmi_watchdog", &st->nmi_watchdog);
-    st->thp_enabled = read_selected(st, root, "/sys/kernel/mm/transparent_hugepage/enabled");
-    st->thp_defrag = read_selected(st, root, "/sys/kernel/mm/transparent_hugepage/defrag");
-    read_int(st, root, "/sys/kernel/mm/ksm/run", &st->ksm_run);
+    /* Documentation/admin-guide/sysctl/kernel.rst: timer_migration 0/1,
+     * numa_balancing 0..3 (bit 1: memory tiering), nmi_watchdog 0/1;
+     * Documentation/admin-guide/mm/ksm.rst: run 0, 1 or 2 */
+    read_int_range(st, root, "/proc/sys/kernel/timer_migration", 0, 1, &st->timer_migration);
+    read_int_range(st, root, "/proc/sys/kernel/numa_balancing", 0, 3, &st->numa_balancing);
+    read_int_range(st, root, "/proc/sys/kernel/nmi_watchdog", 0, 1, &st->nmi_watchdog);
+    st->thp_enabled = read_selected(st, root, "/sys/kernel/mm/transparent_hugepage/enabled",
+                                    (const char *const[]) { "always", "madvise", "never", NULL });
+    st->thp_defrag = read_selected(st, root, "/sys/kernel/mm/transparent_hugepage/defrag",
+                                   (const char *const[]) { "always", "defer", "defer+madvise",
+                                                           "madvise", "never", NULL });
+    read_int_range(st, root, "/sys/kernel/mm/ksm/run", 0, 2, &st->ksm_run);
     st->cpuidle_driver = read_str(root, SYSCPU "/cpuidle/current_driver");
     st->cpuidle_governor = read_str(root, SYSCPU "/cpuidle/current_governor_ro");
     if (!st->cpuidle_governor)

@@ -236,11 +236,36 @@ read_cpulist_file(RvRoot *root, const char *path, unsigned nr, RvCpuSet *ret,
     r = rv_host_cpulist_parse(val, nr, ret, &perr);
     if (r < 0) {
         g_autofree char *where = rv_host_root_resolve(root, path);
+        g_autofree char *v = g_strescape(val, "\"");
+        g_autofree char *m = g_strescape(perr->message, "\"'");
+
         return rv_error_set(error, RV_ERROR_INVALID, -r, "Malformed cpulist in '%s': '%s' (%s)",
-                            where, val, perr->message);
+                            where, v, m);
     }
     *ret_found = true;
     return 0;
+}
+
+static int
+bad_id(RvRoot *root, const char *path, int v, GError **error)
+{
+    g_autofree char *where = rv_host_root_resolve(root, path);
+
+    return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                        "Value out of range in '%s': '%d' (an id is -1 or more)", where, v);
+}
+
+static int
+beyond_possible(RvRoot *root, const char *path, const RvCpuSet *set, const RvCpuSet *possible,
+                GError **error)
+{
+    g_autofree char *where = rv_host_root_resolve(root, path);
+    g_autofree char *s = rv_host_cpulist_format(set);
+    g_autofree char *ps = rv_host_cpulist_format(possible);
+
+    return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                        "Malformed cpulist in '%s': '%s' names CPUs beyond the possible CPUs %s",
+                        where, s, ps);
 }
 
 static int
@@ -348,6 +373,12 @@ rv_host_topology_load(RvRoot *root, RvTopology **ret, GError **error)
         r = read_int_opt(root, p, &c->package, &c->has_topo, error);
         if (r < 0)
             goto out;
+        /* -1 where the firmware gives none (drivers/base/topology.c);
+         * nothing below */
+        if (c->has_topo && c->package < -1) {
+            r = bad_id(root, p, c->package, error);
+            goto out;
+        }
         g_free(p);
         p = g_strdup_printf("%s/topology/core_id", base);
         r = read_int_opt(root, p, &c->core_id, &found, error);
@@ -363,12 +394,26 @@ rv_host_topology_load(RvRoot *root, RvTopology **ret, GError **error)
         /* SMT siblings: core_cpus_list (5.x) = thread_siblings_list (older
          * name) = thread_siblings hex mask (oldest) */
         static const char *const lists[] = { "core_cpus_list", "thread_siblings_list" };
-        for (size_t k = 0; k < G_N_ELEMENTS(lists) && !c->has_siblings; k++) {
+        for (size_t k = 0; k < G_N_ELEMENTS(lists); k++) {
+            RvCpuSet sib;
+            bool found_list = false;
+
             g_free(p);
             p = g_strdup_printf("%s/topology/%s", base, lists[k]);
-            r = read_cpulist_file(root, p, 0, &c->siblings, &c->has_siblings, error);
+            r = read_cpulist_file(root, p, 0, &sib, &found_list, error);
             if (r < 0)
                 goto out;
+            if (!found_list)
+                continue;
+            /* every name of the sibling list must hold CPUs of this host */
+            if (have_possible && !rv_cpuset_is_subset(&sib, &t->possible)) {
+                r = beyond_possible(root, p, &sib, &t->possible, error);
+                goto out;
+            }
+            if (!c->has_siblings) {
+                c->siblings = sib;
+                c->has_siblings = true;
+            }
         }
         static const char *const masks[] = { "core_cpus", "thread_siblings" };
         for (size_t k = 0; k < G_N_ELEMENTS(masks) && !c->has_siblings; k++) {
@@ -382,11 +427,19 @@ rv_host_topology_load(RvRoot *root, RvTopology **ret, GError **error)
             r = rv_host_cpumask_parse(val, &c->siblings, &perr);
             if (r < 0) {
                 g_autofree char *where = rv_host_root_resolve(root, p);
+                g_autofree char *v = g_strescape(val, "\"");
+                g_autofree char *m = g_strescape(perr->message, "\"'");
+
                 r = rv_error_set(error, RV_ERROR_INVALID, -r, "Malformed CPU mask in '%s': '%s' (%s)",
-                                 where, val, perr->message);
+                                 where, v, m);
                 goto out;
             }
             c->has_siblings = true;
+        }
+        /* siblings beyond the possible CPUs: a corrupt file */
+        if (c->has_siblings && have_possible && !rv_cpuset_is_subset(&c->siblings, &t->possible)) {
+            r = beyond_possible(root, p, &c->siblings, &t->possible, error);
+            goto out;
         }
         /* an empty sibling file says nothing */
         if (c->has_siblings && rv_cpuset_is_empty(&c->siblings))

@@ -349,6 +349,63 @@ test_command(void)
     rv_test_rm_rf(tmp);
 }
 
+/* Malformed values in a copy of the captured host (the tester's cases):
+ * `host show` and `host check` both exit 2 and name the file with the
+ * value, escaped (no raw control byte reaches the terminal). */
+static const struct {
+    const char *name;
+    const char *file;      /* under the root */
+    const char *value;     /* written as is (printf %s) */
+    const char *expect;    /* in stderr of both commands */
+} malformed[] = {
+    { "timer-migration-huge", "/proc/sys/kernel/timer_migration", "99999999999999999999999\n",
+      "timer_migration' holds '99999999999999999999999': out of range (0..1)" },
+    { "siblings-beyond-possible", "/sys/devices/system/cpu/cpu1/topology/thread_siblings_list",
+      "0-7\n", "thread_siblings_list': '0-7' names CPUs beyond the possible CPUs 0-1" },
+    { "package-id-negative", "/sys/devices/system/cpu/cpu0/topology/physical_package_id", "-5\n",
+      "physical_package_id': '-5' (an id is -1 or more)" },
+    { "thp-bogus", "/sys/kernel/mm/transparent_hugepage/enabled", "[bogus] foo\n",
+      "enabled' holds '[bogus] foo': [bogus] is not a mode (always, madvise, never)" },
+    { "ksm-run-999", "/sys/kernel/mm/ksm/run", "999\n",
+      "ksm/run' holds '999': out of range (0..2)" },
+    { "binary-garbage", "/sys/devices/system/cpu/isolated", "1\x1b[31m\x01\n",
+      "isolated' holds '1\\033[31m\\001'" },
+};
+
+static void
+test_malformed_values(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *tmp = g_dir_make_tmp("rv-hostbad-XXXXXX", &err);
+    g_autofree char *prof = g_build_filename(rv_test_top_dir(), "profiles/host/two-cpu.ini", NULL);
+
+    g_assert_no_error(err);
+    for (size_t i = 0; i < G_N_ELEMENTS(malformed); i++) {
+        g_autofree char *root = g_build_filename(tmp, malformed[i].name, NULL);
+        g_autofree char *cmd = g_strdup_printf("cp -r '%s' '%s' && chmod -R u+w '%s'",
+                                               real_host(), root, root);
+        g_autofree char *file = g_build_filename(root, malformed[i].file, NULL);
+
+        g_assert_cmpint(system(cmd), ==, 0);
+        g_assert_true(g_file_set_contents(file, malformed[i].value, -1, NULL));
+        for (int k = 0; k < 2; k++) {
+            g_autofree char *out = NULL, *errs = NULL;
+            int rc = k == 0 ? run((const char *[]) { "host", "show", "--root", root, NULL }, &out, &errs)
+                            : run((const char *[]) { "host", "check", "--root", root, prof, NULL },
+                                  &out, &errs);
+
+            g_test_message("%s: %s: rc=%d %s", malformed[i].name, k ? "check" : "show", rc, errs);
+            g_assert_cmpint(rc, ==, 2);
+            g_assert_nonnull(strstr(errs, malformed[i].expect));
+            for (const char *c = errs; *c; c++)
+                g_assert_true(*c == '\n' || !g_ascii_iscntrl(*c));
+            for (const char *c = out; *c; c++)
+                g_assert_true(*c == '\n' || !g_ascii_iscntrl(*c));
+        }
+    }
+    rv_test_rm_rf(tmp);
+}
+
 /* The live host: the command works and its JSON carries the schema. The
  * facts of this build machine (no SMT, no CONFIG_SCHED_CORE, RT group
  * trap) are pinned by the captured fixture above, not here: the test must
@@ -383,6 +440,7 @@ main(int argc, char **argv)
     g_test_add_func("/hostshow/live-tasks", test_live_tasks);
     g_test_add_func("/hostshow/capture-roundtrip", test_capture_roundtrip);
     g_test_add_func("/hostshow/command", test_command);
+    g_test_add_func("/hostshow/malformed-values", test_malformed_values);
     g_test_add_func("/hostshow/live", test_live);
     return g_test_run();
 }
