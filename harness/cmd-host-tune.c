@@ -32,12 +32,13 @@
 
 static int
 parse_options(int argc, char **argv, GOptionEntry *entries, const char *params,
-              const char *summary)
+              const char *summary, const char *description)
 {
     g_autoptr(GOptionContext) ctx = g_option_context_new(params);
     g_autoptr(GError) err = NULL;
 
     g_option_context_set_summary(ctx, summary);
+    g_option_context_set_description(ctx, description);
     g_option_context_add_main_entries(ctx, entries, NULL);
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
         rv_log_error("%s: %s", argv[0], err->message);
@@ -147,7 +148,14 @@ rv_cmd_host_apply(int argc, char **argv)
 
     n = parse_options(argc, argv, entries, "PROFILE",
                       "Apply a host profile's runtime knobs; every old value is journaled "
-                      "first, `rtvirt host revert` restores them.");
+                      "first, `rtvirt host revert` restores them.",
+                      "The profile is checked against this host first (values, CPUs): an\n"
+                      "invalid profile changes nothing.  After applying, `host check` runs on\n"
+                      "the same profile (unless --no-check).\n"
+                      "Exit status: 0 applied and the check has no FAIL; 1 a knob failed or the\n"
+                      "check after applying has a FAIL (e.g. boot arguments not in effect yet:\n"
+                      "`rtvirt host bootargs --install` and a reboot); 2 error (bad profile,\n"
+                      "unreadable host, journal not writable: what was applied is reverted).");
     if (n < 0)
         return RV_EXIT_ERROR;
     if (n != 2) {
@@ -209,6 +217,9 @@ rv_cmd_host_apply(int argc, char **argv)
             printf("\nhost check %s (what did not take effect; boot arguments need "
                    "`rtvirt host bootargs --install` and a reboot):\n%s",
                    argv[1], text);
+            /* as `host check`: a FAIL after applying is exit 1 */
+            if (!rv_host_check_trusted(check))
+                ret = RV_EXIT_CHECK;
         }
     }
     return ret;
@@ -238,7 +249,9 @@ rv_cmd_host_revert(int argc, char **argv)
 
     n = parse_options(argc, argv, entries, "",
                       "Restore every value rtvirt changed (host apply, an interrupted or "
-                      "killed rtvirt run), newest first.");
+                      "killed rtvirt run), newest first.",
+                      "Exit status: 0 restored, or nothing to revert (no journal); 2 error (a\n"
+                      "journal unreadable, a value that could not be restored).");
     if (n < 0)
         return RV_EXIT_ERROR;
     if (n != 1) {
@@ -247,6 +260,10 @@ rv_cmd_host_revert(int argc, char **argv)
     }
     if (rv_host_root_open(arg_root, &root, &err) < 0)
         return rv_log_gerror(err, "revert failed");
+    if (arg_journal && !g_file_test(arg_journal, G_FILE_TEST_EXISTS)) {
+        printf("revert: no journal at '%s': nothing to revert\n", arg_journal);
+        return RV_EXIT_OK;
+    }
     /* a running `rtvirt run` reverts its own settings when it ends; a
      * killed one released the lock with its death */
     if (rv_host_root_is_live(root) && rv_harness_lock_acquire(NULL, &lock, &err) < 0)
@@ -275,6 +292,7 @@ rv_cmd_host_revert(int argc, char **argv)
             printf("%s: nothing to revert (%s)\n", names[i], paths[i]);
             continue;
         }
+
         g_clear_error(&err);
         if (rv_host_journal_open(root, paths[i], &journal, &err) < 0) {
             ret = rv_log_gerror(err, "revert failed");
@@ -314,9 +332,13 @@ rv_cmd_host_bootargs(int argc, char **argv)
     g_autofree char *joined = NULL;
     int n, r;
 
-    n = parse_options(argc, argv, entries, "[PROFILE]",
+    n = parse_options(argc, argv, entries, "PROFILE | --remove",
                       "Print the kernel boot arguments of a host profile (isolcpus=, nohz_full=, "
-                      "rcu_nocbs=, irqaffinity=, ...), or install/remove them.");
+                      "rcu_nocbs=, irqaffinity=, ...), or install/remove them.",
+                      "PROFILE is required, except with --remove (which restores the boot\n"
+                      "configuration recorded by --install).\n"
+                      "Exit status: 0 printed/installed/removed; 2 error (bad profile, a profile\n"
+                      "naming CPUs this host does not have, boot loader tool failed).");
     if (n < 0)
         return RV_EXIT_ERROR;
     if (arg_install && arg_remove) {

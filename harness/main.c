@@ -71,6 +71,20 @@ usage(FILE *f)
             "Exit status: 0 pass, 1 a check failed, 2 error, 77 skipped (missing capability).\n");
 }
 
+/* `rtvirt host --help`: the commands of one group */
+static void
+group_usage(FILE *f, const char *group)
+{
+    fprintf(f, "Usage: rtvirt %s COMMAND [ARGS...]\n\nCommands:\n", group);
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+        if (g_strcmp0(commands[i].group, group) == 0)
+            fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f,
+            "\n'rtvirt %s COMMAND --help' describes a command's options; see rtvirt(1).\n"
+            "Exit status: 0 pass, 1 a check failed, 2 error, 77 skipped (missing capability).\n",
+            group);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -95,8 +109,14 @@ main(int argc, char **argv)
     if (strcmp(argv[1], "host") == 0 || strcmp(argv[1], "guest") == 0) {
         group = argv[1];
         if (argc < 3) {
-            rv_log_error("'rtvirt %s' needs a subcommand; see 'rtvirt --help'", group);
+            rv_log_error("'rtvirt %s' needs a subcommand; see 'rtvirt %s --help'", group, group);
+            group_usage(stderr, group);
             return RV_EXIT_ERROR;
+        }
+        if (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0 ||
+            strcmp(argv[2], "help") == 0) {
+            group_usage(stdout, group);
+            return RV_EXIT_OK;
         }
         first = 2;
     } else {

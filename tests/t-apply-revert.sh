@@ -148,4 +148,32 @@ for knob in "[sysctl]|vm.swappiness = abc" "[kernel]|irq_affinity = 5" "[cpu]|go
     bad=$((bad + 1))
 done
 
+# 9. help and exit texts: apply/revert/bootargs --help carry an exit-status
+#    line, PROFILE is not shown optional; `rtvirt host|guest --help` lists
+#    the group (exit 0); revert of a missing journal says so
+for c in apply revert bootargs; do
+    "$RTVIRT" host $c --help >"$tmp/help.out" 2>&1
+    rc=$?
+    check '[ $rc -eq 0 ] && grep -q "^Exit status: 0 " "$tmp/help.out"' "host $c --help has an exit-status line (rc=$rc)"
+done
+check '! grep -q "\[PROFILE\]" "$tmp/help.out" && grep -q "bootargs .*PROFILE" "$tmp/help.out"' "host bootargs --help: PROFILE required"
+for g in host guest; do
+    "$RTVIRT" $g --help >"$tmp/help.out" 2>&1
+    rc=$?
+    check '[ $rc -eq 0 ] && grep -q "^  [a-z]" "$tmp/help.out" && ! grep -q Unknown "$tmp/help.out"' "rtvirt $g --help lists its commands (rc=$rc)"
+done
+fresh
+"$RTVIRT" host revert --root "$R" --journal "$tmp/no-such-journal" >"$tmp/revert.out" 2>&1
+rc=$?
+check '[ $rc -eq 0 ] && grep -qF "no journal at '"'"'$tmp/no-such-journal'"'"': nothing to revert" "$tmp/revert.out" && [ ! -e "$tmp/no-such-journal" ] && same' "revert --journal MISSING: says there is no journal (rc=$rc)"
+
+# 10. apply with its follow-up check: a FAIL there (boot arguments are not
+#     on this fixture's command line) is exit 1, as `host check`; reverted
+fresh
+"$RTVIRT" host apply --root "$R" "$PROFILE" >"$tmp/apply.out" 2>&1
+rc=$?
+check '[ $rc -eq 1 ] && grep -q "^FAIL " "$tmp/apply.out"' "apply whose check has FAILs exits 1 (rc=$rc)"
+revert
+check 'same' "reverted"
+
 echo "1..$n"
