@@ -115,12 +115,17 @@ lab-check: deps
 
 RUN_TESTS = $(if $(T),$(foreach t,$(TEST_BINS) $(SH_TESTS),$(if $(findstring $(T),$(notdir $(t))),$(t))),$(TEST_BINS) $(SH_TESTS))
 
+# Real inputs from real machines live beside the checkout (../shared/cases),
+# as CI lays them out; RV_CASES=DIR points elsewhere.
+RV_CASES ?= $(abspath ../shared/cases)
+
 check-real: all $(TEST_BINS)
-	RV_TOP=$(CURDIR) RV_BUILD=$(abspath $(O)) RV_CASES=$(abspath ../shared/cases) \
+	@test -d "$(RV_CASES)" || { echo "check: no test cases at '$(RV_CASES)': the tests read ../shared/cases beside the checkout (or set RV_CASES=DIR)" >&2; exit 2; }
+	RV_TOP=$(CURDIR) RV_BUILD=$(abspath $(O)) RV_CASES=$(RV_CASES) \
 	    prove -e '' $(RUN_TESTS)
 
 check-unit: all $(TEST_BINS)
-	RV_TOP=$(CURDIR) RV_BUILD=$(abspath $(O)) RV_CASES=$(abspath ../shared/cases) prove -e '' $(TEST_BINS)
+	RV_TOP=$(CURDIR) RV_BUILD=$(abspath $(O)) RV_CASES=$(RV_CASES) prove -e '' $(TEST_BINS)
 
 demo-real: all
 	RV_TOP=$(CURDIR) ./build-aux/demo.sh $(abspath $(O))
