@@ -5,7 +5,9 @@
 # RT demo guest, one scenario changing runtime knobs through the run
 # journal -- then `rtvirt compare` on its store.  Checks the store (schema,
 # complete, 2 x 2 cyclictest records with raw outputs, host counter
-# snapshots, virt=kvm|tcg and untrusted under TCG, the plan and seed), the
+# snapshots, virt=kvm|tcg and untrusted under TCG, the plan and seed), what
+# the user reads (virt=tcg on every result line and first among the
+# summary's reasons, verification FAILs on the Runs line), the
 # compare table, the host knobs back as before, no domain left, the lock
 # released, and a second run refused while one holds the lock.
 # Needs root, libvirtd and QEMU (as tests/t-guest-run.sh); skips otherwise.
@@ -34,7 +36,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..16"
+echo "1..19"
 
 # A second run while the first holds the lock is refused (exit 2), before
 # it changes anything.
@@ -49,7 +51,7 @@ check "rtvirt run ci.ini exits 0 ($(tail -n 3 "$tmp/err" | tr '\n' ' ' | cut -c1
 
 store=$(sed -n 's/^Results: //p' "$tmp/out")
 check "the summary names the store ($store)" [ -f "$store/run.json" ]
-python3 - "$store" >"$tmp/py" 2>&1 <<'PY'
+python3 - "$store" "$tmp/err" "$tmp/out" >"$tmp/py" 2>&1 <<'PY'
 import json, sys, os
 store = sys.argv[1]
 d = json.load(open(os.path.join(store, "run.json")))
@@ -75,6 +77,20 @@ say(any(v["what"] == "run order" and "seed 4242" in v["detail"] for v in d["veri
     "the order and its seed are recorded")
 say(os.path.isfile(os.path.join(store, "raw", "plan.txt")), "raw/plan.txt")
 say(sorted(s["status"] for s in d["scenarios"]) == ["ran", "ran"], "both scenarios ran")
+# what the user reads must say it too (progress lines on stderr, summary)
+err = open(sys.argv[2]).read()
+out = open(sys.argv[3]).read()
+import re
+lines = [l for l in err.splitlines() if re.search(r"Run \d+/\d+: .*, repetition \d+/\d+: (ok|FAILED)", l)]
+say("tcg" not in virt or (len(lines) == 4 and all("virt=tcg" in l for l in lines)),
+    "every run's result line says virt=tcg under TCG: %s" % lines[:1])
+first = [l for l in out.splitlines() if l.startswith("  - ")][:1]
+say("tcg" not in virt or (first and first[0].startswith("  - virt=tcg")),
+    "the summary lists the virt=tcg reason first: %s" % first)
+vfail = {(v["scenario"], v["repetition"]) for v in d["verifications"] if v["status"] == "FAIL"}
+runs = [l for l in out.splitlines() if l.startswith("Runs: ")]
+say(runs and (("with verification FAIL, results untrusted" in runs[0]) == bool(vfail)),
+    "the Runs line says when ok runs had a verification FAIL (%d): %s" % (len(vfail), runs))
 PY
 while read -r word rest; do
     check "run.json: $rest" [ "$word" = ok ]

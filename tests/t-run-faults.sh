@@ -27,7 +27,7 @@ domains() { virsh -c qemu:///system list --all --name 2>/dev/null | grep -E '^rt
 tmp=$(mktemp -d)
 trap 'for d in $(domains); do virsh -c qemu:///system destroy "$d" >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
 
-echo "1..8"
+echo "1..10"
 for fault in HANG GARBAGE; do
     env "RV_TEST_GUEST_$fault=bad" "$rtvirt" run --wait-lock 1800 --out "$tmp/$fault" "$matrix" >"$tmp/out" 2>"$tmp/err"; rc=$?
     check "$fault: rtvirt run exits 1 (a repetition failed, the matrix ran to its end)" [ $rc -eq 1 ]
@@ -45,6 +45,11 @@ print("ok" if bad and bad["status"] == "failed" and sys.argv[2] in (bad["reason"
       else "FAIL", "the bad repetition failed with the reason: %s" % (bad and bad["reason"]))
 print("ok" if good and good["status"] == "ok" and d["complete"] else "FAIL",
       "the good scenario after it ran (complete = %s)" % d["complete"])
+hc = {r["scenario"]: r for r in d["records"] if r["workload"] == "host-counters"}
+hb, hg = hc.get("bad"), hc.get("good")
+print("ok" if hb and hb["status"] == "failed" and hg and hg["status"] == "ok" else "FAIL",
+      "host-counters: the failed repetition's not ok (%s), the good one's ok (%s)"
+      % (hb and hb["status"], hg and hg["status"]))
 PY
     while read -r word rest; do check "$fault: $rest" [ "$word" = ok ]; done <"$tmp/py"
     check "$fault: no domain of the run remains" [ -z "$(domains)" ]
