@@ -14,6 +14,7 @@
 #include "host/check.h"
 #include "host/fsroot.h"
 #include "host/profile.h"
+#include "host/topology.h"
 #include "util/error.h"
 #include "util/json.h"
 
@@ -60,10 +61,17 @@ rv_cmd_host_check(int argc, char **argv)
                      "see --help", argv[0]);
         return RV_EXIT_ERROR;
     }
-    if (rv_host_profile_load(argv[1], &profile, &err) < 0)
-        return rv_log_gerror(err, "Failed to load the host profile");
     if (rv_host_root_open(arg_root, &root, &err) < 0)
         return rv_log_gerror(err, "Failed to open the root");
+    /* "N"/"all" in the profile's cpulists: this host's CPUs */
+    {
+        g_autoptr(RvTopology) topo = NULL;
+
+        if (rv_host_topology_load(root, &topo, &err) < 0)
+            return rv_log_gerror(err, "Failed to check the host");
+        if (rv_host_profile_load_host(argv[1], topo->nr_cpu_ids, &profile, &err) < 0)
+            return rv_log_gerror(err, "Failed to load the host profile");
+    }
     if (rv_host_check_run(root, profile, &rep, &err) < 0)
         return rv_log_gerror(err, "Failed to check the host");
 

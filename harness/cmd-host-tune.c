@@ -71,9 +71,12 @@ setup_load(Setup *s, const char *profile_path, const char *root_path, GError **e
 {
     int r;
 
+    /* the topology first: "N" in the profile's cpulists is this host's
+     * last CPU */
     if ((r = rv_host_root_open(root_path, &s->root, error)) < 0 ||
-        (r = rv_host_profile_load(profile_path, &s->profile, error)) < 0 ||
         (r = rv_host_topology_load(s->root, &s->topo, error)) < 0 ||
+        (r = rv_host_profile_load_host(profile_path, s->topo->nr_cpu_ids, &s->profile,
+                                       error)) < 0 ||
         (r = rv_host_profile_check_host(s->profile, &s->topo->online, error)) < 0 ||
         (r = rv_host_partition_compute(s->profile, s->topo, &s->part, error)) < 0)
         return r;

@@ -166,15 +166,16 @@ needs_host(const char *value)
 
 /* [cpus] isolated/housekeeping: a cpulist, with the hint above for N. */
 static int
-get_cpus_list(RvIni *ini, const char *key, RvCpuSet *ret, char **ret_at, GError **error)
+get_cpus_list(RvIni *ini, unsigned nr_cpu_ids, const char *key, RvCpuSet *ret, char **ret_at,
+              GError **error)
 {
     const RvIniEntry *e = rv_ini_lookup(ini, "cpus", key);
     g_autoptr(GError) local = NULL;
     RvCpuSet set;
 
-    if (rv_host_cpulist_parse(e->value, 0, &set, &local) < 0)
+    if (rv_host_cpulist_parse(e->value, nr_cpu_ids, &set, &local) < 0)
         return rv_ini_entry_error(e, error, "in [cpus] %s: %s%s", key, local->message,
-                                  needs_host(e->value) ? N_HINT : "");
+                                  !nr_cpu_ids && needs_host(e->value) ? N_HINT : "");
     *ret = set;
     g_free(*ret_at);
     *ret_at = g_strdup_printf("%s:%u", e->file, e->line);
@@ -184,8 +185,9 @@ get_cpus_list(RvIni *ini, const char *key, RvCpuSet *ret, char **ret_at, GError 
 /* One of the words allowed by @allowed (1 << RvHostCpuSel), or a cpulist
  * when RV_HOST_CPUSEL_LIST is allowed. */
 static int
-get_cpusel(RvIni *ini, const char *section, const char *key, unsigned allowed,
-           RvHostCpuSel *ret_sel, RvCpuSet *ret_set, char **ret_at, GError **error)
+get_cpusel(RvIni *ini, unsigned nr_cpu_ids, const char *section, const char *key,
+           unsigned allowed, RvHostCpuSel *ret_sel, RvCpuSet *ret_set, char **ret_at,
+           GError **error)
 {
     static const char * const words[] = { "housekeeping", "isolated", "all" };
     const RvIniEntry *e = rv_ini_lookup(ini, section, key);
@@ -207,11 +209,11 @@ get_cpusel(RvIni *ini, const char *section, const char *key, unsigned allowed,
     if (!(allowed & (1u << RV_HOST_CPUSEL_LIST)))
         return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: expected %s",
                                   e->key, e->value, e->section, expect->str);
-    if (rv_host_cpulist_parse(e->value, 0, &set, &local) < 0)
+    if (rv_host_cpulist_parse(e->value, nr_cpu_ids, &set, &local) < 0)
         return rv_ini_entry_error(e, error,
                                   "invalid %s '%s' in [%s]: expected %s or a cpulist: %s%s",
                                   e->key, e->value, e->section, expect->str, local->message,
-                                  needs_host(e->value) ? N_HINT : "");
+                                  !nr_cpu_ids && needs_host(e->value) ? N_HINT : "");
     if (rv_cpuset_is_empty(&set))
         return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: empty cpulist",
                                   e->key, e->value, e->section);
@@ -230,13 +232,13 @@ load_cpus(RvIni *ini, RvHostProfile *p, GError **error)
     int r, v;
 
     if (rv_ini_lookup(ini, "cpus", "isolated")) {
-        r = get_cpus_list(ini, "isolated", &p->isolated, &p->isolated_at, error);
+        r = get_cpus_list(ini, p->nr_cpu_ids, "isolated", &p->isolated, &p->isolated_at, error);
         if (r < 0)
             return r;
         p->has_isolated = true;
     }
     if (rv_ini_lookup(ini, "cpus", "housekeeping")) {
-        r = get_cpus_list(ini, "housekeeping", &p->housekeeping, &p->housekeeping_at, error);
+        r = get_cpus_list(ini, p->nr_cpu_ids, "housekeeping", &p->housekeeping, &p->housekeeping_at, error);
         if (r < 0)
             return r;
         p->has_housekeeping = true;
@@ -364,7 +366,7 @@ load_cpu(RvIni *ini, RvHostProfile *p, GError **error)
     r = get_opt_int(ini, "cpu", "idle_max_latency_us", 0, 10000000, &p->idle_max_latency_us, error);
     if (r < 0)
         return r;
-    return get_cpusel(ini, "cpu", "idle_cpus",
+    return get_cpusel(ini, p->nr_cpu_ids, "cpu", "idle_cpus",
                       (1u << RV_HOST_CPUSEL_ISOLATED) | (1u << RV_HOST_CPUSEL_ALL),
                       &p->idle_cpus, NULL, NULL, error);
 }
@@ -435,11 +437,11 @@ load_sched_mm_kernel(RvIni *ini, RvHostProfile *p, GError **error)
     if (r < 0)
         return r;
     p->thp = v;
-    r = get_cpusel(ini, "kernel", "workqueue_cpumask", HK_OR_LIST, &p->workqueue_cpumask,
+    r = get_cpusel(ini, p->nr_cpu_ids, "kernel", "workqueue_cpumask", HK_OR_LIST, &p->workqueue_cpumask,
                    &p->workqueue_cpus, &p->workqueue_at, error);
     if (r < 0)
         return r;
-    return get_cpusel(ini, "kernel", "irq_affinity", HK_OR_LIST, &p->irq_affinity,
+    return get_cpusel(ini, p->nr_cpu_ids, "kernel", "irq_affinity", HK_OR_LIST, &p->irq_affinity,
                       &p->irq_cpus, &p->irq_at, error);
 }
 
@@ -581,7 +583,8 @@ load_libvirt(RvIni *ini, RvHostProfile *p, GError **error)
 }
 
 static int
-profile_from_ini(RvIni *ini, const char *path, RvHostProfile **ret, GError **error)
+profile_from_ini(RvIni *ini, const char *path, unsigned nr_cpu_ids, RvHostProfile **ret,
+                 GError **error)
 {
     static const char * const sections[] = { "main", "cpus", "bootargs", "cpu", "kthreads",
                                              "sched", "mm", "kernel", "sysctl", "modules",
@@ -591,6 +594,7 @@ profile_from_ini(RvIni *ini, const char *path, RvHostProfile **ret, GError **err
     const char *summary;
     int r;
 
+    p->nr_cpu_ids = nr_cpu_ids;
     for (guint i = 0; i < files->len; i++)
         g_ptr_array_add(p->files, g_strdup(files->pdata[i]));
     summary = rv_ini_get(ini, "main", "summary");
@@ -619,7 +623,19 @@ rv_host_profile_load(const char *path, RvHostProfile **ret, GError **error)
 
     if (r < 0)
         return r;
-    return profile_from_ini(ini, path, ret, error);
+    return profile_from_ini(ini, path, 0, ret, error);
+}
+
+int
+rv_host_profile_load_host(const char *path, unsigned nr_cpu_ids, RvHostProfile **ret,
+                          GError **error)
+{
+    g_autoptr(RvIni) ini = NULL;
+    int r = rv_ini_load(path, &ini, error);
+
+    if (r < 0)
+        return r;
+    return profile_from_ini(ini, path, nr_cpu_ids, ret, error);
 }
 
 int
@@ -631,7 +647,7 @@ rv_host_profile_load_data(const char *name, const char *text, RvHostProfile **re
 
     if (r < 0)
         return r;
-    return profile_from_ini(ini, name, ret, error);
+    return profile_from_ini(ini, name, 0, ret, error);
 }
 
 int

@@ -211,6 +211,10 @@ typedef struct {
     char *housekeeping_at;
     char *workqueue_at;
     char *irq_at;
+
+    /* the host's nr_cpu_ids that "N"/"all" in cpulists were resolved
+     * against (rv_host_profile_load_host()); 0 = loaded without a host */
+    unsigned nr_cpu_ids;
 } RvHostProfile;
 
 /**
@@ -222,13 +226,34 @@ typedef struct {
  *         (rv_ini_check_unused()); RV_ERROR_FAILED when unreadable
  *
  * Cpulists are parsed without knowing the host (nr_cpu_ids = 0: "N" and
- * "all" are rejected in profiles; ids are bounded by RV_CPUSET_MAX).
+ * "all" are rejected, the message says they resolve only on a host, see
+ * rv_host_profile_load_host(); ids are bounded by RV_CPUSET_MAX).
  * Explicit isolated and housekeeping lists must not overlap.
  *
  * Returns: 0 or -errno.
  */
 int rv_host_profile_load(const char *path, RvHostProfile **ret,
                          GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_profile_load_host:
+ * @path: a host profile file
+ * @nr_cpu_ids: the host's last possible CPU + 1 (RvTopology.nr_cpu_ids)
+ * @ret: (out): the profile, written only on success
+ * @error: (optional): as rv_host_profile_load(); a cpulist naming a CPU at
+ *         or beyond @nr_cpu_ids is RV_ERROR_INVALID "FILE:LINE: ... is out
+ *         of range"
+ *
+ * As rv_host_profile_load() for a profile about to meet a host (`host
+ * apply`, `host bootargs`, `host check`): "N" (the last CPU) and "all" in
+ * cpulists resolve against @nr_cpu_ids as on the kernel command line
+ * (Documentation/admin-guide/kernel-parameters.rst, "cpu lists"), so
+ * "isolated = 1-N" means CPUs 1 to the host's last one.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_host_profile_load_host(const char *path, unsigned nr_cpu_ids, RvHostProfile **ret,
+                              GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /* As rv_host_profile_load() from @text, named @name (tests). Includes are
  * resolved relative to the current directory. */

@@ -148,6 +148,17 @@ for knob in "[sysctl]|vm.swappiness = abc" "[kernel]|irq_affinity = 5" "[cpu]|go
     bad=$((bad + 1))
 done
 
+# 8b. "N" in a profile cpulist is the host's last CPU (kernel cmdline
+#     semantics): 1-N on this 2-CPU fixture isolates CPU 1
+fresh
+printf '[main]\ninclude = %s\n[cpus]\nisolated = 1-N\n' "$PROFILE" >"$tmp/n.ini"
+"$RTVIRT" host apply --dry-run --root "$R" "$tmp/n.ini" >"$tmp/n.out" 2>&1
+rc=$?
+check '[ $rc -eq 0 ] && grep -q "^isolated: 1$" "$tmp/n.out" && same' "apply --dry-run isolated = 1-N: CPU 1 isolated (rc=$rc)"
+"$RTVIRT" host bootargs --root "$R" "$tmp/n.ini" >"$tmp/n.out" 2>&1
+rc=$?
+check '[ $rc -eq 0 ] && grep -q "nohz_full=1 " "$tmp/n.out"' "bootargs isolated = 1-N: nohz_full=1 (rc=$rc)"
+
 # 9. help and exit texts: apply/revert/bootargs --help carry an exit-status
 #    line, PROFILE is not shown optional; `rtvirt host|guest --help` lists
 #    the group (exit 0); revert of a missing journal says so

@@ -8,9 +8,11 @@
  *  - every tests/data/hostprofile/good-*.ini likewise (.expected beside it);
  *  - every tests/data/hostprofile/bad-*.ini is rejected with exactly the
  *    message in bad-*.err (naming file and line);
- *  - every tests/data/hostprofile/host-*.ini loads, and meeting a 2-CPU host
- *    (online 0-1) it is rejected by rv_host_profile_check_host() with the
- *    message in host-*.err, or accepted when there is no .err.
+ *  - every tests/data/hostprofile/host-*.ini meets a 2-CPU host
+ *    (rv_host_profile_load_host() with nr_cpu_ids 2, then
+ *    rv_host_profile_check_host() with CPUs 0-1 online): rejected with the
+ *    message in host-*.err, or, without .err, accepted with the effective
+ *    knobs in host-*.expected ("N" resolved to CPU 1).
  * RV_REGENERATE=1 rewrites the expected files (review the diff line by line).
  */
 #include <errno.h>
@@ -64,15 +66,17 @@ test_host(gconstpointer data)
     const char *path = data;
     g_autofree char *stem = g_strndup(path, strlen(path) - 4);
     g_autofree char *exp = g_strdup_printf("%s.err", stem);
+    g_autofree char *expected = g_strdup_printf("%s.expected", stem);
     g_autoptr(RvHostProfile) p = NULL;
     g_autoptr(GError) err = NULL;
     RvCpuSet online;
     int r;
 
-    if (rv_host_profile_load(path, &p, &err) < 0)
-        g_error("%s: %s", path, err->message);
+    /* a 2-CPU host: nr_cpu_ids 2, CPUs 0-1 online */
     g_assert_cmpint(rv_host_cpulist_parse("0-1", 0, &online, NULL), ==, 0);
-    r = rv_host_profile_check_host(p, &online, &err);
+    r = rv_host_profile_load_host(path, 2, &p, &err);
+    if (r == 0)
+        r = rv_host_profile_check_host(p, &online, &err);
     if (g_file_test(exp, G_FILE_TEST_EXISTS)) {
         g_autofree char *msg = NULL;
 
@@ -81,9 +85,30 @@ test_host(gconstpointer data)
         msg = g_strdup_printf("%s\n", err->message);
         rv_test_compare_expected(exp, msg);
     } else {
+        g_autofree char *text = NULL;
+
         g_assert_no_error(err);
         g_assert_cmpint(r, ==, 0);
+        text = rv_host_profile_format(p);
+        rv_test_compare_expected(expected, text);
     }
+}
+
+/* Possible but offline CPUs: loaded without a host, then checked against
+ * the online ones (CPUs 2-3 of a 4-CPU host with 0-1 online). */
+static void
+test_check_host_offline(void)
+{
+    g_autoptr(RvHostProfile) p = NULL;
+    g_autoptr(GError) err = NULL;
+    RvCpuSet online;
+
+    g_assert_cmpint(rv_host_profile_load_host("tests/data/hostprofile/host-isolated.ini", 4, &p,
+                                              &err), ==, 0);
+    g_assert_cmpint(rv_host_cpulist_parse("0-1", 0, &online, NULL), ==, 0);
+    g_assert_cmpint(rv_host_profile_check_host(p, &online, &err), ==, -EINVAL);
+    g_assert_cmpstr(err->message, ==, "tests/data/hostprofile/host-isolated.ini:3: [cpus] isolated "
+                    "names CPUs 2-3 that are not online on this host (online: 0-1)");
 }
 
 /* Facts the shipped profile must carry, from tuned's realtime-virtual-host
@@ -222,5 +247,6 @@ main(int argc, char **argv)
     g_test_add_func("/hostprofile/realtime-virtual-host-covers-tuned",
                     test_realtime_virtual_host_covers_tuned);
     g_test_add_func("/hostprofile/resolve-partition", test_resolve_partition);
+    g_test_add_func("/hostprofile/check-host-offline", test_check_host_offline);
     return g_test_run();
 }
