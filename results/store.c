@@ -931,12 +931,12 @@ read_histogram(Reader *rd, const char *where, JsonObject *o, RvHistogram **ret)
      * agree with the counts, or the percentiles would lie */
     if (json_object_has_member(o, "total")) {
         gint64 total;
-        if (!get_int(o, "total", &total) || total < 0 ||
-            (guint64) total != rv_result_histogram_total(h))
-            return BAD(rd, "%s.total: %s does not match the counts (%" G_GUINT64_FORMAT
-                       " samples with %" G_GINT64_FORMAT " overflows)", where,
-                       json_node_get_value_type(json_object_get_member(o, "total")) == G_TYPE_STRING
-                       ? "not a number" : "value", rv_result_histogram_total(h), ovf);
+        if (!get_int(o, "total", &total) || total < 0)
+            return BAD(rd, "%s.total: not a count", where);
+        if ((guint64) total != rv_result_histogram_total(h))
+            return BAD(rd, "%s.total: %" G_GINT64_FORMAT " does not match the counts (%"
+                       G_GUINT64_FORMAT " samples, %" G_GINT64_FORMAT " of them overflows)",
+                       where, total, rv_result_histogram_total(h), ovf);
     }
     *ret = g_steal_pointer(&h);
     return 0;
