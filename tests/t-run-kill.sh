@@ -4,7 +4,8 @@
 # `rtvirt host revert`: every file the scenario touched is as before, and no
 # domain of the run remains (`virsh list --all`).  Also SIGINT and SIGTERM
 # during the measurement: the run reverts and destroys by itself, exits 2,
-# and leaves a consistent store (complete = false, run.json parses).
+# and leaves a consistent store (complete = false, run.json parses, the
+# interrupted repetition's host-counters record not ok).
 #
 # Kill points: the RV_TEST_KILL_AT hook of harness/cmd-run.c (after the
 # lock, after the settings were applied, with the guest booted, after the
@@ -56,7 +57,7 @@ cleanup() {
 trap cleanup EXIT
 
 points="locked applied booted measured torn-down committed"
-echo "1..$(( 1 + $(echo $points | wc -w) * 4 + 2 * 4 + 4 + 2 * 5 ))"
+echo "1..$(( 1 + $(echo $points | wc -w) * 4 + 2 * 4 + 4 + 2 * 6 ))"
 
 snapshot >"$tmp/before"
 # the scenario really changes something here, or the test proves nothing
@@ -123,4 +124,7 @@ for sig in INT TERM; do
     check "SIG$sig: run.json is consistent: parses, complete = false" \
         python3 -c "import json,sys; d=json.load(open('$store/run.json')); sys.exit(0 if d['complete'] is False else 1)"
     check "SIG$sig: nothing left to revert" eval 'revert | grep -q "revert run: nothing to revert"'
+    # the interrupted repetition's counters cover a cut-short window: not ok
+    check "SIG$sig: the host-counters record of the interrupted repetition is not ok" \
+        python3 -c "import json,sys; d=json.load(open('$store/run.json')); hc=[r for r in d['records'] if r['workload']=='host-counters']; sys.exit(0 if hc and all(r['status']!='ok' and r['reason'].startswith('interrupted') for r in hc) else 1)"
 done
