@@ -37,6 +37,7 @@
 #include "host/coresched.h"
 #include "host/fsroot.h"
 #include "host/journal.h"
+#include "host/profile.h"
 #include "host/smt.h"
 #include "host/snapshot.h"
 #include "host/state.h"
@@ -205,6 +206,18 @@ validate(Ctx *c, GError **error)
     r = rv_guest_host_cpus_from_root(c->root, &c->host_cpus, error);
     if (r < 0)
         return r;
+
+    /* The host profile against this host's CPUs ("N", "all", ids beyond
+     * the last possible CPU): refused now, not after the store exists. */
+    if (m->host_profile) {
+        g_autoptr(RvHostProfile) hp = NULL;
+        g_autoptr(GError) local = NULL;
+
+        if (rv_host_profile_load_host(m->host_profile, c->host_cpus->nr_cpu_ids, &hp,
+                                      &local) < 0)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: host_profile: %s",
+                                m->host_profile_at, local->message);
+    }
 
     c->placements = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
     for (guint s = 0; s < m->scenarios->len; s++) {
@@ -897,7 +910,7 @@ rv_cmd_run(int argc, char **argv)
             rv_result_store_add_verification(c.store, "*", 0, "baseline", "NOTE", note);
         }
     }
-    if (rv_harness_run_trust(c.root, c.matrix, c.store, &err) < 0)
+    if (rv_harness_run_trust(c.root, c.matrix, c.host_cpus->nr_cpu_ids, c.store, &err) < 0)
         goto fail;
 
     if (runnable == 0) {

@@ -75,6 +75,7 @@ rv_harness_matrix_free(RvMatrix *m)
     g_free(m->description);
     g_free(m->baseline);
     g_free(m->host_profile);
+    g_free(m->host_profile_at);
     g_ptr_array_unref(m->guests);
     g_ptr_array_unref(m->loads);
     g_ptr_array_unref(m->scenarios);
@@ -245,14 +246,17 @@ parse_main(RvIni *ini, RvMatrix *m, GError **error)
         if (!g_file_test(m->host_profile, G_FILE_TEST_IS_REGULAR))
             return rv_ini_entry_error(e, error, "host profile '%s' not found (%s)", s,
                                       m->host_profile);
+        m->host_profile_at = g_strdup_printf("%s:%u", e->file, e->line);
         /* The run checks the host against it after creating the store:
          * a bad value or a missing include must stop --plan and run here,
-         * before any store or host change. */
+         * before any store or host change.  No host is known here: "N"
+         * and "all" in its cpulists resolve against the largest CPU set,
+         * and `rtvirt run` loads it again against the host's CPUs. */
         {
             g_autoptr(RvHostProfile) hp = NULL;
             g_autoptr(GError) local = NULL;
 
-            if (rv_host_profile_load(m->host_profile, &hp, &local) < 0)
+            if (rv_host_profile_load_host(m->host_profile, RV_CPUSET_MAX, &hp, &local) < 0)
                 return rv_ini_entry_error(e, error, "host_profile '%s': %s", s,
                                           local->message);
         }

@@ -30,6 +30,8 @@
  *                                loaded and validated with the matrix
  *                                (host/profile.h), so a bad value or a
  *                                missing include is an error of the load
+ *                                ("N"/"all" in its cpulists resolve on
+ *                                the host: rtvirt run checks them there)
  *
  *   [cyclictest]                 overrides of every guest profile's
  *                                [cyclictest] (default: the profile's;
@@ -169,6 +171,7 @@ typedef struct {
     guint64 seed;
     char *baseline;         /* a scenario name */
     char *host_profile;     /* nullable, resolved path */
+    char *host_profile_at;  /* "FILE:LINE" of host_profile = ..., or NULL */
 
     guint64 cyclictest_interval_us;  /* 0 = the guest profile's */
     unsigned cyclictest_priority;    /* 0 = the guest profile's */

@@ -87,7 +87,8 @@ rv_harness_run_libvirt_sched_core_missing(RvRoot *root)
 }
 
 int
-rv_harness_run_trust(RvRoot *root, const RvMatrix *m, RvStore *store, GError **error)
+rv_harness_run_trust(RvRoot *root, const RvMatrix *m, unsigned nr_cpu_ids, RvStore *store,
+                     GError **error)
 {
     g_autoptr(RvHostProfile) hp = NULL;
     g_autoptr(RvCheckReport) report = NULL;
@@ -100,7 +101,7 @@ rv_harness_run_trust(RvRoot *root, const RvMatrix *m, RvStore *store, GError **e
                                       "that the host was tuned for real-time guests");
         return 0;
     }
-    r = rv_host_profile_load(m->host_profile, &hp, error);
+    r = rv_host_profile_load_host(m->host_profile, nr_cpu_ids, &hp, error);
     if (r < 0)
         return r;
     r = rv_host_check_run(root, hp, &report, &local);

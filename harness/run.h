@@ -62,13 +62,14 @@ char *rv_harness_run_libvirt_sched_core_missing(RvRoot *root);
 /**
  * rv_harness_run_trust:
  * Marks @store untrusted when the host is not as the matrix's host_profile
- * requires (host/check.h, every FAIL finding a reason), or when the matrix
+ * (loaded with rv_host_profile_load_host() against @nr_cpu_ids, the host's
+ * last possible CPU + 1) requires (host/check.h, every FAIL finding a reason), or when the matrix
  * names no host profile (then nothing says the host was tuned).
  *
  * Returns: 0 or -errno when the host profile cannot be loaded.
  */
-int rv_harness_run_trust(RvRoot *root, const RvMatrix *matrix, RvStore *store,
-                         GError **error) G_GNUC_WARN_UNUSED_RESULT;
+int rv_harness_run_trust(RvRoot *root, const RvMatrix *matrix, unsigned nr_cpu_ids,
+                         RvStore *store, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /* One repetition: inputs filled by the caller, outputs by
  * rv_harness_run_repetition(). */

@@ -17,6 +17,8 @@
 #  - a matrix whose host_profile does not load (a bad value, a missing
 #    include): --plan exits 2 naming the host profile's FILE:LINE (run does
 #    too, with no store: the bad/*.ini loop);
+#  - a host profile's cpulists meet the host at --plan: 1-N runs on the
+#    2-CPU build machine, 1-5 is refused (exit 2, both lines named);
 #  - a matrix whose baseline the captured build machine skips: --plan
 #    prints a NOTE naming the scenario compare uses instead;
 #  - a real run of a matrix the live host cannot run at all (no SMT): exit
@@ -35,7 +37,7 @@ cd "$top" || exit 1
 export RTVIRT_LOCK_FILE=$tmp/lock
 
 bad=$(ls tests/data/matrix/bad/*.ini)
-echo "1..$(( $(echo "$bad" | wc -l) * 2 + 15 ))"
+echo "1..$(( $(echo "$bad" | wc -l) * 2 + 17 ))"
 
 for f in $bad; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -97,6 +99,15 @@ for hp in timer-migration-7:6 missing-include:5; do
     check "--plan $(basename "$f"): exit 2 naming the host profile's line ($(cut -c1-200 "$tmp/err"))" \
         eval '[ $rc -eq 2 ] && grep -q "^rtvirt: $f:4: host_profile .*/host/${hp%%:*}.ini:${hp#*:}: " "$tmp/err" && [ ! -s "$tmp/out" ]'
 done
+
+# the host profile against the host's CPUs: N resolves there, 5 is beyond
+"$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup tests/data/run/host-profile-n.ini \
+    >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "--plan, host profile isolated = 1-N on a 2-CPU host: runs ($(cut -c1-200 "$tmp/err"))" [ $rc -eq 0 ]
+f=tests/data/run/host-profile-cpus-1-5.ini
+"$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "--plan, host profile isolated = 1-5 on a 2-CPU host: exit 2 naming both lines ($(cut -c1-200 "$tmp/err"))" \
+    eval '[ $rc -eq 2 ] && grep -q "^rtvirt: $f:12: host_profile: .*/host/cpus-1-5.ini:7: " "$tmp/err" && [ ! -s "$tmp/out" ]'
 
 # a skipped baseline: said, with the scenario compare falls back to
 "$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup tests/data/run/baseline-skipped.ini \
