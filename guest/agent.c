@@ -11,6 +11,7 @@
 
 #include "guest/agent.h"
 #include "guest/libvirt.h"
+#include "util/json.h"
 #include "util/error.h"
 
 /* Seconds libvirt waits for one agent reply. */
@@ -98,7 +99,10 @@ reply_return(JsonParser *parser, const char *what, const char *reply, GError **e
                      RV_GUEST_AGENT_MAX_REPLY);
         return NULL;
     }
-    if (!json_parser_load_from_data(parser, reply, (gssize) len, NULL) ||
+    /* qemu-ga runs inside the guest: its replies are untrusted, and
+     * json-glib recurses once per nesting level */
+    if (rv_json_check_depth(what, reply, len, RV_JSON_MAX_DEPTH, NULL) < 0 ||
+        !json_parser_load_from_data(parser, reply, (gssize) len, NULL) ||
         !(root = json_parser_get_root(parser)) || !JSON_NODE_HOLDS_OBJECT(root)) {
         rv_error_set(error, RV_ERROR_FAILED, EPROTO, "Malformed %s reply: not a JSON object", what);
         return NULL;

@@ -30,6 +30,7 @@
 #include "results/cyclictest.h"
 #include "results/histogram.h"
 #include "results/pert.h"
+#include "util/json.h"
 #include "util/error.h"
 #include "util/runner.h"
 
@@ -658,7 +659,9 @@ record_pert(RvRunRepetition *rep, PertJob *j)
         g_strdelimit(name, "@", '-');
         if (rv_result_store_write_raw(rep->store, name, text, len, &rel, NULL) == 0)
             rv_result_store_record_add_raw(rec, rel);
-        if (!json_parser_load_from_data(parser, text, (gssize) len, &err) ||
+        /* the probe's JSON may come from inside a guest: untrusted */
+        if (rv_json_check_depth(name, text, len, RV_JSON_MAX_DEPTH, &err) < 0 ||
+            !json_parser_load_from_data(parser, text, (gssize) len, &err) ||
             !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser)) ||
             !(root = json_node_get_object(json_parser_get_root(parser))) ||
             !json_object_has_member(root, "summary") ||

@@ -141,6 +141,26 @@ test_bad(gconstpointer data)
     g_assert_null(res.out);
 }
 
+/* A hostile guest's reply nested 100000 levels deep is refused before
+ * json-glib parses it (its parser recurses per level: SIGSEGV before). */
+static void
+test_deep(void)
+{
+    g_autoptr(GString) reply = g_string_new("{\"return\":");
+    g_auto(RvGuestExecResult) res = { 0 };
+    g_autoptr(GError) err = NULL;
+    bool exited = false;
+
+    for (int i = 0; i < 100000; i++)
+        g_string_append_c(reply, '[');
+    for (int i = 0; i < 100000; i++)
+        g_string_append_c(reply, ']');
+    g_string_append_c(reply, '}');
+    g_assert_cmpint(rv_guest_agent_parse_status(reply->str, 1 << 20, &exited, &res, &err), <, 0);
+    g_assert_nonnull(strstr(err->message, "not a JSON object"));
+    g_assert_null(res.out);
+}
+
 /* ------------------------------------------------- scripted transport */
 
 typedef struct {
@@ -275,6 +295,7 @@ main(int argc, char **argv)
     g_test_add_func("/agent/real/cyclictest", test_real_cyclictest);
     g_test_add_func("/agent/real/running", test_real_running);
     g_test_add_func("/agent/real/exit3-stderr", test_real_exit3);
+    g_test_add_func("/agent/bad/deep-nesting", test_deep);
     g_test_add_func("/agent/real/killed", test_real_killed);
     g_test_add_func("/agent/bound", test_bound);
     for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
