@@ -6,7 +6,8 @@
 #   2. `rtvirt run profiles/matrix/demo.ini`: the demo matrix on the
 #      embedded guest (unpinned vs pinned here; pinned-fifo, nosmt and
 #      coresched run on a host that can, and are SKIPPED with the reason
-#      elsewhere), results into BUILD_DIR/results/<date>-demo/;
+#      elsewhere), results into results/<date>-demo/ (RTVIRT_RESULTS=DIR
+#      elsewhere; git ignores results/*/);
 #   3. `rtvirt compare` on that store: the comparison table.
 # Needs root (qemu:///system).  About two minutes under TCG.
 # Exit status: that of `rtvirt run` (0 every runnable repetition measured,
@@ -18,7 +19,7 @@ set -u
 build=${1:?usage: build-aux/demo.sh BUILD_DIR}
 rtvirt=$build/rtvirt
 top=${RV_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-results=${RTVIRT_RESULTS:-$build/results}
+results=${RTVIRT_RESULTS:-$top/results}
 PATH=$PATH:/usr/sbin:/sbin
 export PATH
 
