@@ -302,6 +302,21 @@ verify(RvGuestSession *s, const RvGuestProfile *profile, RvRoot *root, GError **
 }
 
 int
+rv_guest_virt_request_parse(const char *word, RvGuestVirtRequest *ret, GError **error)
+{
+    if (!word || !*word || strcmp(word, "auto") == 0)
+        *ret = RV_GUEST_VIRT_REQUEST_AUTO;
+    else if (strcmp(word, "kvm") == 0)
+        *ret = RV_GUEST_VIRT_REQUEST_KVM;
+    else if (strcmp(word, "tcg") == 0 || strcmp(word, "qemu") == 0)
+        *ret = RV_GUEST_VIRT_REQUEST_TCG;
+    else
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "invalid virt '%s': expected auto, kvm, tcg (alias qemu)", word);
+    return 0;
+}
+
+int
 rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, GError **error)
 {
     g_autoptr(RvGuestSession) s = g_new0(RvGuestSession, 1);

@@ -53,6 +53,21 @@ typedef enum {
     RV_GUEST_VIRT_REQUEST_TCG,   /* type='qemu' */
 } RvGuestVirtRequest;
 
+/**
+ * rv_guest_virt_request_parse:
+ * @word: "auto", "kvm", "tcg" or its alias "qemu" (libvirt's domain type for
+ *        TCG, formatdomain.html "Element and attribute overview"); NULL or
+ *        "" mean auto
+ * @ret: (out): the request, written only on success
+ *
+ * The one spelling of --virt and $RTVIRT_VIRT for every command.
+ *
+ * Returns: 0, or -EINVAL with RV_ERROR_INVALID "invalid virt 'WORD':
+ * expected auto, kvm, tcg (alias qemu)".
+ */
+int rv_guest_virt_request_parse(const char *word, RvGuestVirtRequest *ret,
+                                GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
 typedef struct {
     const RvGuestProfile *profile;       /* required */
     const RvGuestPlacement *placement;   /* NULL: rv_guest_place() on @root's CPUs */

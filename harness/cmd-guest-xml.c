@@ -17,6 +17,7 @@
 #include "harness/commands.h"
 #include "harness/log.h"
 #include "host/partition.h"
+#include "guest/session.h"
 #include "host/kvm.h"
 #include "host/profile.h"
 #include "host/topology.h"
@@ -133,15 +134,17 @@ rv_cmd_guest_xml(int argc, char **argv)
         rv_log_error("%s: --kernel and --initrd go together", argv[0]);
         return RV_EXIT_ERROR;
     }
-    if (!arg_virt || strcmp(arg_virt, "auto") == 0)
-        opts.virt = (RvGuestVirtType) -1;
-    else if (strcmp(arg_virt, "kvm") == 0)
-        opts.virt = RV_GUEST_VIRT_KVM;
-    else if (strcmp(arg_virt, "qemu") == 0 || strcmp(arg_virt, "tcg") == 0)
-        opts.virt = RV_GUEST_VIRT_QEMU;
-    else {
-        rv_log_error("%s: invalid --virt '%s': expected auto, kvm, tcg (alias qemu)", argv[0], arg_virt);
-        return RV_EXIT_ERROR;
+    {
+        RvGuestVirtRequest req;
+
+        if (rv_guest_virt_request_parse(arg_virt, &req, NULL) < 0) {
+            rv_log_error("%s: invalid --virt '%s': expected auto, kvm, tcg (alias qemu)",
+                         argv[0], arg_virt);
+            return RV_EXIT_ERROR;
+        }
+        opts.virt = req == RV_GUEST_VIRT_REQUEST_KVM ? RV_GUEST_VIRT_KVM
+                  : req == RV_GUEST_VIRT_REQUEST_TCG ? RV_GUEST_VIRT_QEMU
+                  : (RvGuestVirtType) -1;   /* auto: probed below */
     }
 
     if (rv_guest_profile_load(argv[1], &profile, &error) < 0)

@@ -336,14 +336,9 @@ rv_cmd_guest_run(int argc, char **argv)
     }
     if (!arg_virt && g_getenv("RTVIRT_VIRT") && *g_getenv("RTVIRT_VIRT"))
         arg_virt = g_strdup(g_getenv("RTVIRT_VIRT"));   /* as `rtvirt run` */
-    if (!arg_virt || strcmp(arg_virt, "auto") == 0)
-        opts.virt = RV_GUEST_VIRT_REQUEST_AUTO;
-    else if (strcmp(arg_virt, "kvm") == 0)
-        opts.virt = RV_GUEST_VIRT_REQUEST_KVM;
-    else if (strcmp(arg_virt, "tcg") == 0 || strcmp(arg_virt, "qemu") == 0)
-        opts.virt = RV_GUEST_VIRT_REQUEST_TCG;
-    else {
-        rv_log_error("%s: invalid --virt '%s': expected auto, kvm, tcg (alias qemu)", argv[0], arg_virt);
+    if (rv_guest_virt_request_parse(arg_virt, &opts.virt, NULL) < 0) {
+        rv_log_error("%s: invalid --virt '%s': expected auto, kvm, tcg (alias qemu)",
+                         argv[0], arg_virt);
         return RV_EXIT_ERROR;
     }
 

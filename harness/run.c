@@ -154,11 +154,13 @@ rv_harness_run_env_new(const RvMatrix *m, RvRoot *root, RvRunEnv **ret, GError *
             return r;
         virConnectClose(conn);
     }
-    env->virt_request = RV_GUEST_VIRT_REQUEST_AUTO;
-    if (force && strcmp(force, "tcg") == 0)
-        env->virt_request = RV_GUEST_VIRT_REQUEST_TCG;
-    else if (force && strcmp(force, "kvm") == 0)
-        env->virt_request = RV_GUEST_VIRT_REQUEST_KVM;
+    /* $RTVIRT_VIRT spelled as --virt of `guest run` (qemu = tcg); a typo
+     * is an error rather than a silent auto */
+    r = rv_guest_virt_request_parse(force, &env->virt_request, error);
+    if (r < 0) {
+        g_prefix_error(error, "$RTVIRT_VIRT: ");
+        return r;
+    }
     env->boot_estimate_us = 20 * G_USEC_PER_SEC;
     env->untrusted_said = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     *ret = g_steal_pointer(&env);

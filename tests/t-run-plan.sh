@@ -37,7 +37,7 @@ cd "$top" || exit 1
 export RTVIRT_LOCK_FILE=$tmp/lock
 
 bad=$(ls tests/data/matrix/bad/*.ini)
-echo "1..$(( $(echo "$bad" | wc -l) * 2 + 17 ))"
+echo "1..$(( $(echo "$bad" | wc -l) * 2 + 18 ))"
 
 for f in $bad; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -132,3 +132,9 @@ fi
 "$rtvirt" run --help >"$tmp/help" 2>&1
 check "run --help: a verification FAIL leaves a repetition ok (untrusted), unlike guest run's exit 1" \
     eval 'tr "\n" " " <"$tmp/help" | grep -q "verification FAIL .*untrusted.*rtvirt guest run.*exits 1 on any verification FAIL"'
+
+# $RTVIRT_VIRT is spelled as guest run's --virt; a typo is an error (it was
+# silently 'auto' before), named, exit 2, before any guest starts
+RTVIRT_VIRT=kmv "$rtvirt" run --out "$tmp/virtres" profiles/matrix/ci.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "RTVIRT_VIRT=kmv: exit 2 naming the value ($rc)" \
+    eval '[ $rc -eq 2 ] && grep -q "\$RTVIRT_VIRT: invalid virt .kmv.: expected auto, kvm, tcg (alias qemu)" "$tmp/err"'
