@@ -10,6 +10,7 @@
 #   make demo            the main job on the embedded default guest
 #   make SANITIZE=1 ...  ASan + UBSan build (use another O=, e.g. O=build-san)
 #   make fuzz            libFuzzer targets (clang) in $(O)/fuzz/
+#   make lint            layering and function-length checks
 #   make O=DIR           out-of-tree build directory (default: build)
 #   make V=1             show the full compiler command lines
 
@@ -60,7 +61,7 @@ SH_TESTS := $(sort $(wildcard tests/t-*.sh))
 
 .SECONDARY:
 
-.PHONY: all deps check check-real check-unit demo demo-real fuzz clean lab-check lab-check-real
+.PHONY: all deps check check-real check-unit demo demo-real fuzz clean lab-check lab-check-real lint
 
 all: $(O)/rtvirt $(O)/rtvirt-pert
 
@@ -132,6 +133,11 @@ demo-real: all
 
 lab-check-real: all
 	RV_TOP=$(CURDIR) ./tests/lab/lab-check.sh $(abspath $(O))
+
+# Layers point down only; no function outside tests over 150 lines.
+lint:
+	./build-aux/check-layers.sh .
+	./build-aux/long-functions.sh -n 15 .
 
 clean:
 	rm -rf $(O)

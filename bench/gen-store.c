@@ -116,7 +116,7 @@ main(int argc, char **argv)
             g_string_free(out, TRUE);
             rec = rv_result_store_record_new(names[s], r, "cyclictest", "guest:rt0");
             rv_result_store_record_set_virt(rec, "kvm");
-            if (rv_result_store_record_add_cyclictest(rec, runs->pdata[0], &err) < 0)
+            if (rv_result_cyclictest_record_add(rec, runs->pdata[0], &err) < 0)
                 die("record", err);
             {
                 g_autofree char *rel = g_strdup_printf("raw/%s", rawname);

@@ -74,13 +74,13 @@ add_cputune(xmlNodePtr dom, const RvGuestPlacement *pl)
 
         if (!vp->pinned)
             continue;
-        l = rv_host_cpulist_format(&vp->cpuset);
+        l = rv_cpulist_format(&vp->cpuset);
         n = child(tune, "vcpupin");
         propf(n, "vcpu", "%u", vp->vcpu);
         prop(n, "cpuset", l);
     }
     if (pl->emulator_pinned) {
-        g_autofree char *l = rv_host_cpulist_format(&pl->emulator);
+        g_autofree char *l = rv_cpulist_format(&pl->emulator);
         xmlNodePtr n = child(tune, "emulatorpin");
 
         prop(n, "cpuset", l);

@@ -147,7 +147,7 @@ rv_guest_host_cpus_from_root(RvRoot *root, RvGuestHostCpus **ret, GError **error
         r = rv_host_root_read_value(root, isolated_path, &value, error);
         if (r < 0)
             return r;
-        r = rv_host_cpulist_parse(value, 0, &isolated, &local);
+        r = rv_cpulist_parse(value, 0, &isolated, &local);
         if (r < 0)
             return rv_error_set(error, RV_ERROR_INVALID, -r, "Invalid cpulist '%s' in '%s': %s",
                                 value, isolated_path, local->message);
@@ -228,7 +228,7 @@ add_note(RvGuestPlacement *p, const char *fmt, ...)
 static char *
 fmt_list(const RvCpuSet *set)
 {
-    char *s = rv_host_cpulist_format(set);
+    char *s = rv_cpulist_format(set);
 
     if (*s)
         return s;
@@ -315,7 +315,7 @@ pick_rt(const RvGuestProfile *profile, const RvGuestHostCpus *host, const RvCpuS
                         g_autofree char *ol = NULL;
 
                         rv_cpuset_andnot(&other, &cc->threads, candidates);
-                        ol = rv_host_cpulist_format(&other);
+                        ol = rv_cpulist_format(&other);
                         add_note(p, "NOTE vCPU%d on CPU %d shares its core with non-isolated CPUs %s",
                                  vcpu, cpu, ol);
                     }
@@ -362,7 +362,7 @@ pick_rt(const RvGuestProfile *profile, const RvGuestHostCpus *host, const RvCpuS
             g_autofree char *ol = NULL;
 
             rv_cpuset_andnot(&other, &cc->threads, candidates);
-            ol = rv_host_cpulist_format(&other);
+            ol = rv_cpulist_format(&other);
             add_note(p, "NOTE guest core %u shares its host core with non-isolated CPUs %s", k, ol);
         }
     }
@@ -386,7 +386,7 @@ groups_spanned(const RvGuestHostCpus *host, const RvCpuSet *cpus, unsigned *ret_
     }
     n = rv_cpuset_count(&ids);
     *ret_n = n;
-    l = rv_host_cpulist_format(&ids);
+    l = rv_cpulist_format(&ids);
     return g_strdup_printf("%s%s %s", host->groups_are_nodes ? "NUMA node" : "package",
                            n == 1 ? "" : "s", l);
 }
@@ -455,7 +455,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         rv_cpuset_set_range(&gc, k * T, k * T + T - 1);
         rv_cpuset_and(&rt_in, &gc, &profile->rt_vcpus);
         if (!rv_cpuset_is_empty(&rt_in) && !rv_cpuset_equal(&rt_in, &gc)) {
-            g_autofree char *l = rv_host_cpulist_format(&gc);
+            g_autofree char *l = rv_cpulist_format(&gc);
 
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s: guest core %u (vCPUs %s) mixes RT and non-RT vCPUs; with threads_per_core = %u make rt_vcpus whole guest cores",
@@ -498,7 +498,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
 
             rv_cpuset_andnot(&held, &host->online, &housekeeping);
             rv_cpuset_and(&held, &held, &host->reserved);
-            res = rv_host_cpulist_format(&held);
+            res = rv_cpulist_format(&held);
             return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
                                 "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has 0 (%s is empty; without isolation %u CPU%s outside the boot CPU's core: %s)%s%s%s",
                                 base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt),
@@ -512,7 +512,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
             RvCpuSet held;
 
             rv_cpuset_and(&held, &host->reserved, &host->isolated);
-            res = rv_host_cpulist_format(&held);
+            res = rv_cpulist_format(&held);
             return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
                                 "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has %u (%s)%s%s%s",
                                 base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt), have, l,
@@ -521,7 +521,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         }
         if (r == PICK_SHORT_CORES) {
             g_autofree char *l = fmt_list(&candidates);
-            g_autofree char *sl = rv_host_cpulist_format(&split_sib);
+            g_autofree char *sl = rv_cpulist_format(&split_sib);
             g_autofree char *why = *sl && idle
                 ? g_strdup_printf("; their SMT siblings %s are not isolated or are held", sl)
                 : g_strdup("");
@@ -553,7 +553,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         if (!rv_cpuset_is_empty(&local)) {
             housekeeping = local;
         } else {
-            g_autofree char *hl = rv_host_cpulist_format(&housekeeping);
+            g_autofree char *hl = rv_cpulist_format(&housekeeping);
 
             add_note(p, "NOTE %s %d of the RT vCPUs has no housekeeping CPU: emulator threads on CPUs %s",
                      host->groups_are_nodes ? "NUMA node" : "package", group->id, hl);
@@ -594,11 +594,11 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         break;
     case RV_GUEST_EMULATOR_CPULIST: {
         RvCpuSet bad;
-        g_autofree char *l = rv_host_cpulist_format(&profile->emulator_cpus);
+        g_autofree char *l = rv_cpulist_format(&profile->emulator_cpus);
 
         rv_cpuset_andnot(&bad, &profile->emulator_cpus, &host->online);
         if (!rv_cpuset_is_empty(&bad)) {
-            g_autofree char *b = rv_host_cpulist_format(&bad);
+            g_autofree char *b = rv_cpulist_format(&bad);
 
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s: emulator CPUs %s: CPUs %s are not online", base, l, b);
@@ -606,7 +606,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         rv_cpuset_or(&bad, &p->rt_cpus, &p->idle_siblings);
         rv_cpuset_and(&bad, &bad, &profile->emulator_cpus);
         if (!rv_cpuset_is_empty(&bad)) {
-            g_autofree char *b = rv_host_cpulist_format(&bad);
+            g_autofree char *b = rv_cpulist_format(&bad);
 
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s: unsafe: emulator CPUs %s overlap CPUs %s of the RT vCPUs (or their idle SMT siblings)",
@@ -614,7 +614,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         }
         rv_cpuset_and(&bad, &profile->emulator_cpus, &host->isolated);
         if (!rv_cpuset_is_empty(&bad)) {
-            g_autofree char *b = rv_host_cpulist_format(&bad);
+            g_autofree char *b = rv_cpulist_format(&bad);
 
             add_note(p, "NOTE emulator threads on isolated CPUs %s (a dedicated emulator CPU, nova's emulator_threads_policy=isolate)", b);
         }
@@ -671,7 +671,7 @@ rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host
             if (rv_cpuset_is_empty(&missing))
                 continue;
             {
-                g_autofree char *ml = rv_host_cpulist_format(&missing);
+                g_autofree char *ml = rv_cpulist_format(&missing);
 
                 finding(fail, "FAIL vCPU%u pinned to CPU%s %s, which this host does not have online (online CPUs: %s)",
                         i, rv_cpuset_count(&missing) == 1 ? "" : "s", ml, ol);
@@ -684,7 +684,7 @@ rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host
 
             rv_cpuset_andnot(&missing, &pl->emulator, &host->online);
             if (!rv_cpuset_is_empty(&missing)) {
-                g_autofree char *ml = rv_host_cpulist_format(&missing);
+                g_autofree char *ml = rv_cpulist_format(&missing);
 
                 finding(fail, "FAIL emulator threads pinned to CPU%s %s, which this host does not have online (online CPUs: %s)",
                         rv_cpuset_count(&missing) == 1 ? "" : "s", ml, ol);
@@ -693,7 +693,7 @@ rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host
     }
     for (unsigned i = 0; i < pl->n_vcpus; i++) {
         const RvGuestVcpuPlacement *v = &pl->vcpus[i];
-        g_autofree char *l = rv_host_cpulist_format(&v->cpuset);
+        g_autofree char *l = rv_cpulist_format(&v->cpuset);
 
         if (!is_rt_policy(v->policy)) {
             if (v->pinned)
@@ -724,29 +724,29 @@ rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host
             rv_cpuset_and(&both, &a->cpuset, &b->cpuset);
             if (rv_cpuset_is_empty(&both))
                 continue;
-            l = rv_host_cpulist_format(&both);
+            l = rv_cpulist_format(&both);
             finding(fail, "FAIL host CPU%s %s shared by %svCPU%u and %svCPU%u",
                     rv_cpuset_count(&both) == 1 ? "" : "s", l,
                     is_rt_policy(a->policy) ? "RT " : "", i, is_rt_policy(b->policy) ? "RT " : "", j);
             rt_exact = false;
         }
     if (!rv_cpuset_is_empty(&rt_vcpus)) {
-        g_autofree char *rl = rv_host_cpulist_format(&rt_cpus);
+        g_autofree char *rl = rv_cpulist_format(&rt_cpus);
 
         if (!pl->emulator_pinned) {
             finding(fail, "FAIL emulator threads not pinned while RT vCPUs are: they may run on CPUs %s", rl);
         } else if (rv_cpuset_intersects(&pl->emulator, &rt_cpus)) {
-            g_autofree char *el = rv_host_cpulist_format(&pl->emulator);
+            g_autofree char *el = rv_cpulist_format(&pl->emulator);
 
             finding(fail, "FAIL emulator threads on CPUs %s, which RT vCPUs use (%s)", el, rl);
         } else {
-            g_autofree char *el = rv_host_cpulist_format(&pl->emulator);
+            g_autofree char *el = rv_cpulist_format(&pl->emulator);
 
             finding(ok, "OK emulator threads on CPU%s %s, apart from the RT vCPUs",
                     rv_cpuset_count(&pl->emulator) == 1 ? "" : "s", el);
         }
         if (rt_exact) {
-            g_autofree char *vl = rv_host_cpulist_format(&rt_vcpus);
+            g_autofree char *vl = rv_cpulist_format(&rt_vcpus);
 
             finding(ok, "OK RT vCPU%s %s pinned 1:1 to CPU%s %s",
                     rv_cpuset_count(&rt_vcpus) == 1 ? "" : "s", vl,
@@ -800,7 +800,7 @@ rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host
                     rv_cpuset_andnot(&busy, &busy, &own);
                 }
                 if (!rv_cpuset_is_empty(&busy)) {
-                    g_autofree char *bl = rv_host_cpulist_format(&busy);
+                    g_autofree char *bl = rv_cpulist_format(&busy);
 
                     finding(warn, "WARN vCPU%d on CPU %d: its SMT sibling%s %s run%s other work",
                             i, cpu, rv_cpuset_count(&busy) == 1 ? "" : "s", bl,
@@ -809,12 +809,12 @@ rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host
             }
         }
         if (rv_cpuset_is_empty(&not_iso) && rt_exact) {
-            g_autofree char *rl = rv_host_cpulist_format(&rt_cpus);
+            g_autofree char *rl = rv_cpulist_format(&rt_cpus);
 
             finding(ok, "OK RT vCPUs on isolated CPU%s %s", rv_cpuset_count(&rt_cpus) == 1 ? "" : "s", rl);
         }
         if (pl->emulator_pinned && !rv_cpuset_intersects(&pl->emulator, &host->isolated)) {
-            g_autofree char *el = rv_host_cpulist_format(&pl->emulator);
+            g_autofree char *el = rv_cpulist_format(&pl->emulator);
 
             finding(ok, "OK emulator threads on housekeeping CPU%s %s",
                     rv_cpuset_count(&pl->emulator) == 1 ? "" : "s", el);
@@ -851,7 +851,7 @@ rv_guest_placement_format(const RvGuestPlacement *placement)
 
     for (unsigned i = 0; i < placement->n_vcpus; i++) {
         const RvGuestVcpuPlacement *vp = &placement->vcpus[i];
-        g_autofree char *l = rv_host_cpulist_format(&vp->cpuset);
+        g_autofree char *l = rv_cpulist_format(&vp->cpuset);
 
         g_string_append_printf(s, "vCPU%u -> %s%s %s", vp->vcpu,
                                vp->pinned ? (rv_cpuset_count(&vp->cpuset) == 1 ? "CPU " : "CPUs ") : "",
@@ -862,7 +862,7 @@ rv_guest_placement_format(const RvGuestPlacement *placement)
         g_string_append(s, vp->rt ? " RT\n" : "\n");
     }
     if (placement->emulator_pinned) {
-        g_autofree char *l = rv_host_cpulist_format(&placement->emulator);
+        g_autofree char *l = rv_cpulist_format(&placement->emulator);
 
         g_string_append_printf(s, "emulator -> CPU%s %s\n",
                                rv_cpuset_count(&placement->emulator) == 1 ? "" : "s", l);
@@ -870,7 +870,7 @@ rv_guest_placement_format(const RvGuestPlacement *placement)
         g_string_append(s, "emulator -> unpinned\n");
     }
     if (!rv_cpuset_is_empty(&placement->idle_siblings)) {
-        g_autofree char *l = rv_host_cpulist_format(&placement->idle_siblings);
+        g_autofree char *l = rv_cpulist_format(&placement->idle_siblings);
 
         g_string_append_printf(s, "idle siblings -> CPU%s %s\n",
                                rv_cpuset_count(&placement->idle_siblings) == 1 ? "" : "s", l);

@@ -39,7 +39,7 @@
 #include <glib.h>
 
 #include "guest/profile.h"
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "host/fsroot.h"
 #include "host/partition.h"
 #include "host/topology.h"

@@ -56,7 +56,7 @@ rv_guest_profile_parse_rt_mask(const char *spec, unsigned vcpus, RvCpuSet *ret,
     if (!*p)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "invalid RT vCPU mask '%s': empty list", spec);
-    r = rv_host_cpulist_parse(p, vcpus, &list, NULL);
+    r = rv_cpulist_parse(p, vcpus, &list, NULL);
     if (r < 0)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "invalid RT vCPU mask '%s': %s", spec,
@@ -190,7 +190,7 @@ load_cpu(RvIni *ini, RvGuestProfile *p, GError **error)
         } else {
             g_autoptr(GError) local = NULL;
 
-            if (rv_host_cpulist_parse(val, 0, &p->emulator_cpus, &local) < 0 ||
+            if (rv_cpulist_parse(val, 0, &p->emulator_cpus, &local) < 0 ||
                 rv_cpuset_is_empty(&p->emulator_cpus))
                 return rv_ini_entry_error(e, error,
                                           "invalid emulator '%s' in [cpu]: expected housekeeping, nonrt-vcpus or a non-empty host cpulist",
@@ -450,12 +450,12 @@ rv_guest_profile_kernel_cmdline(const RvGuestProfile *profile)
             g_ptr_array_add(out, g_strdup(args[i]));
 
     if (profile->isolate_rt_vcpus && !rv_cpuset_is_empty(&profile->rt_vcpus)) {
-        g_autofree char *rt = rv_host_cpulist_format(&profile->rt_vcpus);
+        g_autofree char *rt = rv_cpulist_format(&profile->rt_vcpus);
         RvCpuSet other;
         g_autofree char *hk = NULL;
 
         nonrt_vcpus(profile, &other);
-        hk = rv_host_cpulist_format(&other);
+        hk = rv_cpulist_format(&other);
         /* tuned realtime-virtual-guest's order and flags (cmdline_realtime
          * + cmdline_rvg; ../shared/cases/tuned/realtime-virtual-guest):
          * "isolcpus=managed_irq,domain,1-3 nohz=on nohz_full=1-3
@@ -493,7 +493,7 @@ rv_guest_profile_cyclictest_argv(const RvGuestProfile *profile, guint64 duration
     } else {
         measured = profile->rt_vcpus;
     }
-    measured_list = rv_host_cpulist_format(&measured);
+    measured_list = rv_cpulist_format(&measured);
     nonrt_vcpus(profile, &other);
 
     g_ptr_array_add(argv, g_strdup("cyclictest"));
@@ -507,7 +507,7 @@ rv_guest_profile_cyclictest_argv(const RvGuestProfile *profile, guint64 duration
     g_ptr_array_add(argv, g_strdup_printf("-a%s", measured_list));
     g_ptr_array_add(argv, g_strdup_printf("-t%u", rv_cpuset_count(&measured)));
     if (!rv_cpuset_is_empty(&profile->rt_vcpus) && !rv_cpuset_is_empty(&other)) {
-        g_autofree char *hk = rv_host_cpulist_format(&other);
+        g_autofree char *hk = rv_cpulist_format(&other);
 
         g_ptr_array_add(argv, g_strdup_printf("--mainaffinity=%s", hk));
     }

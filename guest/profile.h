@@ -73,7 +73,7 @@
 #include <stdbool.h>
 #include <glib.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "util/ini.h"
 
 typedef enum {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "guest/verify.h"
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "util/error.h"
 
 typedef struct {
@@ -84,7 +84,7 @@ read_thread(RvRoot *root, int tid, ThreadInfo *ret, GError **error)
             t.tgid = atoi(lines[i] + 5);
         else if (g_str_has_prefix(lines[i], "Cpus_allowed_list:")) {
             t.allowed_str = g_strstrip(g_strdup(lines[i] + 18));
-            if (rv_host_cpulist_parse(t.allowed_str, 0, &t.allowed, error) < 0) {
+            if (rv_cpulist_parse(t.allowed_str, 0, &t.allowed, error) < 0) {
                 thread_info_clear(&t);
                 return -EINVAL;
             }
@@ -163,7 +163,7 @@ rv_guest_verify_threads(RvRoot *root, const RvGuestPlacement *expect, const int 
         if (vp->pinned)
             add_check(v, rv_cpuset_equal(&vp->cpuset, &t.allowed),
                       g_strdup_printf("vCPU %u (tid %d) affinity", i, vcpu_tids[i]),
-                      rv_host_cpulist_format(&vp->cpuset), g_strdup(t.allowed_str));
+                      rv_cpulist_format(&vp->cpuset), g_strdup(t.allowed_str));
         add_check(v, t.policy == want_policy && (!rt || t.rt_priority == vp->priority),
                   g_strdup_printf("vCPU %u (tid %d) scheduler", i, vcpu_tids[i]),
                   g_strdup_printf("%s %d", rv_guest_linux_policy_name(want_policy),
@@ -189,7 +189,7 @@ rv_guest_verify_threads(RvRoot *root, const RvGuestPlacement *expect, const int 
                 continue;
             add_check(v, rv_cpuset_equal(&expect->emulator, &t.allowed),
                       g_strdup_printf("emulator thread %d (%s) affinity", tid, t.comm),
-                      rv_host_cpulist_format(&expect->emulator), g_strdup(t.allowed_str));
+                      rv_cpulist_format(&expect->emulator), g_strdup(t.allowed_str));
             thread_info_clear(&t);
         }
     }

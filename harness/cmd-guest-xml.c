@@ -173,8 +173,8 @@ rv_cmd_guest_xml(int argc, char **argv)
             /* the profile is intent: say when the host is not there yet */
             if (rv_guest_host_cpus_from_root(root, &now, NULL) == 0 &&
                 !rv_cpuset_equal(&now->isolated, &host->isolated)) {
-                g_autofree char *want = rv_host_cpulist_format(&host->isolated);
-                g_autofree char *have = rv_host_cpulist_format(&now->isolated);
+                g_autofree char *want = rv_cpulist_format(&host->isolated);
+                g_autofree char *have = rv_cpulist_format(&now->isolated);
 
                 rv_log_info("NOTE %s isolates CPUs %s, the host has isolated '%s' now (boot with `rtvirt host bootargs`)",
                             base, want, have);

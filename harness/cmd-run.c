@@ -362,9 +362,9 @@ host_facts(Ctx *c)
     json_builder_set_member_name(b, "root");
     json_builder_add_string_value(b, rv_host_root_path(c->root));
     if (rv_host_state_load(c->root, c->host_cpus->nr_cpu_ids, &st, &err) == 0) {
-        g_autofree char *online = st->online.known ? rv_host_cpulist_format(&st->online.set) : NULL;
-        g_autofree char *iso = st->isolated.known ? rv_host_cpulist_format(&st->isolated.set) : NULL;
-        g_autofree char *nohz = st->nohz_full.known ? rv_host_cpulist_format(&st->nohz_full.set) : NULL;
+        g_autofree char *online = st->online.known ? rv_cpulist_format(&st->online.set) : NULL;
+        g_autofree char *iso = st->isolated.known ? rv_cpulist_format(&st->isolated.set) : NULL;
+        g_autofree char *nohz = st->nohz_full.known ? rv_cpulist_format(&st->nohz_full.set) : NULL;
 
 #define STR(k, v) do { json_builder_set_member_name(b, k); \
         if (v) json_builder_add_string_value(b, v); else json_builder_add_null_value(b); } while (0)

@@ -91,7 +91,7 @@
 #include <stdbool.h>
 #include <glib.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 
 typedef enum {
     RV_MATRIX_ORDER_INTERLEAVED,   /* round r runs every cell once, in file order */

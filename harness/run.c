@@ -528,7 +528,7 @@ record_cyclictest(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
             int want_prio = rep->matrix->cyclictest_priority
                 ? (int) rep->matrix->cyclictest_priority : g->profile->ct_priority;
 
-            if (rv_result_store_record_add_cyclictest(rec, run, &perr) < 0) {
+            if (rv_result_cyclictest_record_add(rec, run, &perr) < 0) {
                 why = g_strdup_printf("cyclictest output rejected: %s", perr->message);
             } else {
                 /* what really ran: the priority of every thread */
@@ -573,7 +573,7 @@ host_thread(gpointer data)
     HostJob *h = data;
     const RvMatrix *m = h->rep->matrix;
     g_autoptr(RvRunner) runner = rv_runner_new(false);
-    g_autofree char *cpus = rv_host_cpulist_format(&h->cpus);
+    g_autofree char *cpus = rv_cpulist_format(&h->cpus);
     g_autofree char *prio = g_strdup_printf("%u", m->cyclictest_priority ? m->cyclictest_priority : 95);
     g_autofree char *interval = g_strdup_printf("%" G_GUINT64_FORMAT,
                                                 m->cyclictest_interval_us ? m->cyclictest_interval_us : 1000);
@@ -735,7 +735,7 @@ record_host(RvRunRepetition *rep, HostJob *h, const char *precondition_failure)
             rv_result_store_record_add_raw(rec, rel);
         g_clear_error(&perr);
         if (rv_result_cyclictest_parse(name, h->res.out, h->res.out_len, &runs, &perr) < 0 ||
-            rv_result_store_record_add_cyclictest(rec, runs->pdata[runs->len - 1], &perr) < 0)
+            rv_result_cyclictest_record_add(rec, runs->pdata[runs->len - 1], &perr) < 0)
             why = g_strdup_printf("host cyclictest output rejected: %s", perr->message);
     }
     if (why) {

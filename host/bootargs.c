@@ -16,8 +16,8 @@ rv_host_bootargs_compute(const RvHostProfile *profile, const RvHostPartition *pa
                          char ***ret_args, GError **error)
 {
     g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
-    g_autofree char *iso = rv_host_cpulist_format(&part->isolated);
-    g_autofree char *hk = rv_host_cpulist_format(&part->housekeeping);
+    g_autofree char *iso = rv_cpulist_format(&part->isolated);
+    g_autofree char *hk = rv_cpulist_format(&part->housekeeping);
     guint n;
 
     (void) error;

@@ -4,7 +4,7 @@
  * installation in the boot loader configuration.
  *
  * Arguments (Documentation/admin-guide/kernel-parameters.txt), cpulists in
- * the kernel's syntax (host/cpulist.h):
+ * the kernel's syntax (util/cpulist.h):
  *   isolcpus=[FLAGS,]<isolated>   flags from the profile (managed_irq,domain)
  *   nohz=on|off, nohz_full=<isolated>, rcu_nocbs=<isolated>, rcu_nocb_poll
  *   irqaffinity=<housekeeping>, skew_tick=1

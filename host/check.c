@@ -139,7 +139,7 @@ add(Ctx *c, RvCheckLevel level, const char *id, const RvCpuSet *cpus,
 static char *
 fmt_cpus(const RvCpuSet *s)
 {
-    char *l = rv_host_cpulist_format(s);
+    char *l = rv_cpulist_format(s);
 
     if (!*l) {
         g_free(l);
@@ -1519,8 +1519,8 @@ rv_host_check_to_json(const RvCheckReport *rep)
     json_str_or_null(b, "kernel_release", rep->kernel_release);
     json_builder_set_member_name(b, "partition");
     if (rep->has_partition) {
-        g_autofree char *i = rv_host_cpulist_format(&rep->isolated);
-        g_autofree char *h = rv_host_cpulist_format(&rep->housekeeping);
+        g_autofree char *i = rv_cpulist_format(&rep->isolated);
+        g_autofree char *h = rv_cpulist_format(&rep->housekeeping);
 
         json_builder_begin_object(b);
         json_str_or_null(b, "isolated", i);
@@ -1543,7 +1543,7 @@ rv_host_check_to_json(const RvCheckReport *rep)
     json_builder_begin_array(b);
     for (guint i = 0; i < rep->findings->len; i++) {
         const RvCheckFinding *f = rep->findings->pdata[i];
-        g_autofree char *cpus = f->has_cpus ? rv_host_cpulist_format(&f->cpus) : NULL;
+        g_autofree char *cpus = f->has_cpus ? rv_cpulist_format(&f->cpus) : NULL;
 
         json_builder_begin_object(b);
         json_str_or_null(b, "level", rv_host_check_level_name(f->level));

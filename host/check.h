@@ -25,7 +25,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "host/fsroot.h"
 #include "host/profile.h"
 

@@ -290,7 +290,7 @@ housekeeping_setup(RvCmdline *cmd, HkState *hk, RvCmdlineCpus *c, const char *pn
     RvCpuSet non_hk, staging, possible;
     int r;
 
-    r = rv_host_cpulist_parse(list, cmd->nr_cpu_ids, &non_hk, &perr);
+    r = rv_cpulist_parse(list, cmd->nr_cpu_ids, &non_hk, &perr);
     if (r < 0) {
         c->parse_error = r;
         c->ignored = true;
@@ -420,10 +420,10 @@ parse_prefix(const char *value, unsigned nr, RvCpuSet *ret, char **ret_msg)
     for (guint i = 0; items[i]; i++) {
         g_autoptr(GError) perr = NULL;
         RvCpuSet one;
-        int r = rv_host_cpulist_parse(items[i], nr, &one, &perr);
+        int r = rv_cpulist_parse(items[i], nr, &one, &perr);
 
         if (r == 0 && !*g_strstrip(items[i]) && (items[i + 1] || i > 0))
-            r = rv_host_cpulist_parse(",", nr, &one, &perr);   /* empty item: -EINVAL */
+            r = rv_cpulist_parse(",", nr, &one, &perr);   /* empty item: -EINVAL */
         if (r < 0) {
             *ret = acc;
             *ret_msg = g_strdup(perr ? perr->message : "malformed");
@@ -572,7 +572,7 @@ rv_host_cmdline_parse_full(const char *text, unsigned nr_cpu_ids, unsigned boot_
 
             cpus_reset(c, v);
             if (v) {
-                int r = rv_host_cpulist_parse(v, nr_cpu_ids, &c->requested, &perr);
+                int r = rv_cpulist_parse(v, nr_cpu_ids, &c->requested, &perr);
 
                 if (r < 0) {
                     c->parse_error = r;
@@ -609,7 +609,7 @@ rv_host_cmdline_parse_full(const char *text, unsigned nr_cpu_ids, unsigned boot_
             int r;
 
             cpus_reset(c, v);
-            r = rv_host_cpulist_parse(v, nr_cpu_ids, &c->requested, &perr);
+            r = rv_cpulist_parse(v, nr_cpu_ids, &c->requested, &perr);
             if (r < 0) {
                 c->parse_error = r;
                 c->ignored = true;
@@ -781,8 +781,8 @@ format_cpus(GString *s, const char *name, const RvCmdlineCpus *c)
         g_string_append_printf(s, "%s: absent\n", name);
         return;
     }
-    req = rv_host_cpulist_format(&c->requested);
-    eff = rv_host_cpulist_format(&c->effective);
+    req = rv_cpulist_format(&c->requested);
+    eff = rv_cpulist_format(&c->effective);
     g_string_append_printf(s, "%s: value=%s%s%s requested=%s effective=%s (%u CPUs)%s%s\n", name,
                            c->present ? "'" : "", c->present ? (c->value ? c->value : "") : "(none)",
                            c->present ? "'" : "",
@@ -802,7 +802,7 @@ char *
 rv_host_cmdline_format(const RvCmdline *cmd)
 {
     GString *s = g_string_new(NULL);
-    g_autofree char *hk = rv_host_cpulist_format(&cmd->housekeeping);
+    g_autofree char *hk = rv_cpulist_format(&cmd->housekeeping);
 
     g_string_append_printf(s, "nr_cpu_ids: %u\nboot_cpu: %u\nparams: %u\n",
                            cmd->nr_cpu_ids, cmd->boot_cpu, cmd->params->len);

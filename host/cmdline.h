@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <glib.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "host/fsroot.h"
 
 /* isolcpus= flags (kernel/sched/isolation.c housekeeping_isolcpus_setup()) */

@@ -49,7 +49,7 @@ read_list(RvIrqTable *t, RvRoot *root, const char *path, unsigned nr, RvCpuSet *
 
     if (rv_host_root_read_value(root, path, &v, NULL) < 0)
         return false;
-    if (rv_host_cpulist_parse(v, nr, ret, &err) < 0) {
+    if (rv_cpulist_parse(v, nr, ret, &err) < 0) {
         problem(t, root, path, v, err->message);
         return false;
     }
@@ -201,7 +201,7 @@ rv_host_irqs_load(RvRoot *root, unsigned nr_cpu_ids, RvIrqTable **ret, GError **
     if (rv_host_root_read_value(root, "/proc/irq/default_smp_affinity", &def, NULL) >= 0) {
         g_autoptr(GError) err = NULL;
 
-        if (rv_host_cpumask_parse(def, &t->default_affinity, &err) < 0)
+        if (rv_cpumask_parse(def, &t->default_affinity, &err) < 0)
             problem(t, root, "/proc/irq/default_smp_affinity", def, err->message);
         else
             t->has_default = true;

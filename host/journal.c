@@ -972,7 +972,7 @@ rv_host_journal_set_sched(RvJournal *j, pid_t pid, int policy, int prio,
         e->comm = g_strdup(comm);
         e->policy = cur_policy;
         e->prio = cur_prio;
-        e->affinity = rv_host_cpulist_format(&cur_aff);
+        e->affinity = rv_cpulist_format(&cur_aff);
         r = journal_append(j, e, error);
         if (r < 0)
             return r;
@@ -988,7 +988,7 @@ rv_host_journal_set_sched(RvJournal *j, pid_t pid, int policy, int prio,
     if (change_aff) {
         r = put_affinity(pid, affinity);
         if (r < 0) {
-            g_autofree char *list = rv_host_cpulist_format(affinity);
+            g_autofree char *list = rv_cpulist_format(affinity);
             return rv_error_set(error, RV_ERROR_FAILED, -r,
                                 "Failed to set the CPU affinity of pid %d (%s) to '%s': %s",
                                 (int) pid, comm, list, g_strerror(-r));
@@ -1112,7 +1112,7 @@ restore_entry(RvJournal *j, const Entry *e, GPtrArray *notes, GError **error)
                                 "Cannot restore the scheduling of pid %" G_GINT64_FORMAT
                                 " on root '%s': not the live host",
                                 e->pid, rv_host_root_path(j->root));
-        r = rv_host_cpulist_parse(e->affinity, 0, &want_aff, error);
+        r = rv_cpulist_parse(e->affinity, 0, &want_aff, error);
         if (r < 0)
             return r;
         r = get_sched((pid_t) e->pid, &cur_policy, &cur_prio, &cur_aff);

@@ -40,7 +40,7 @@
 #include <sys/types.h>
 #include <glib.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "host/fsroot.h"
 
 /* Default journal, a host path resolved inside the root. */

@@ -34,7 +34,7 @@ core_online(const RvTopology *topo, const RvCore *core)
 static char *
 core_name(const RvCore *core)
 {
-    g_autofree char *threads = rv_host_cpulist_format(&core->threads);
+    g_autofree char *threads = rv_cpulist_format(&core->threads);
 
     return g_strdup_printf("core %d/%d (CPUs %s)", core->package, core->core_id, threads);
 }
@@ -55,12 +55,12 @@ round_up(const RvTopology *topo, const RvCpuSet *given, const char *what, RvCpuS
         rv_cpuset_andnot(&added, &core->threads, given);
         rv_cpuset_and(&added, &added, &topo->online);
         if (!rv_cpuset_is_empty(&added)) {
-            g_autofree char *a = rv_host_cpulist_format(&added);
+            g_autofree char *a = rv_cpulist_format(&added);
             g_autofree char *g = NULL;
             RvCpuSet in_core;
 
             rv_cpuset_and(&in_core, &core->threads, given);
-            g = rv_host_cpulist_format(&in_core);
+            g = rv_cpulist_format(&in_core);
             g_ptr_array_add(notes, g_strdup_printf("CPUs %s join %s: SMT siblings of CPUs %s",
                                                    a, what, g));
         }
@@ -92,7 +92,7 @@ check_online(const RvHostProfile *profile, const RvTopology *topo, const RvCpuSe
 
     rv_cpuset_andnot(&off, set, &topo->online);
     if (!rv_cpuset_is_empty(&off)) {
-        g_autofree char *l = rv_host_cpulist_format(&off);
+        g_autofree char *l = rv_cpulist_format(&off);
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "%s: [cpus] %s names CPUs %s, which are not online on this host",
                             profile->path ? profile->path : "profile", key, l);
@@ -114,8 +114,8 @@ partition_explicit(const RvHostProfile *profile, const RvTopology *topo, RvHostP
         return r;
 
     if (profile->has_isolated && profile->has_housekeeping) {
-        g_autofree char *i = rv_host_cpulist_format(&profile->isolated);
-        g_autofree char *h = rv_host_cpulist_format(&profile->housekeeping);
+        g_autofree char *i = rv_cpulist_format(&profile->isolated);
+        g_autofree char *h = rv_cpulist_format(&profile->housekeeping);
 
         for (guint k = 0; k < topo->cores->len; k++) {
             const RvCore *core = core_at(topo, k);
@@ -133,13 +133,13 @@ partition_explicit(const RvHostProfile *profile, const RvTopology *topo, RvHostP
         round_up(topo, &profile->housekeeping, "housekeeping", &p->housekeeping, p->notes);
         round_up(topo, &profile->isolated, "the isolated CPUs", &p->isolated, p->notes);
     } else if (profile->has_housekeeping) {
-        g_autofree char *h = rv_host_cpulist_format(&profile->housekeeping);
+        g_autofree char *h = rv_cpulist_format(&profile->housekeeping);
 
         p->how = g_strdup_printf("explicit housekeeping=%s, the other cores isolated", h);
         round_up(topo, &profile->housekeeping, "housekeeping", &p->housekeeping, p->notes);
         cores_except(topo, &p->housekeeping, &p->isolated);
     } else {
-        g_autofree char *i = rv_host_cpulist_format(&profile->isolated);
+        g_autofree char *i = rv_cpulist_format(&profile->isolated);
 
         p->how = g_strdup_printf("explicit isolated=%s, the other cores housekeeping", i);
         round_up(topo, &profile->isolated, "the isolated CPUs", &p->isolated, p->notes);
@@ -197,7 +197,7 @@ rv_host_partition_compute(const RvHostProfile *profile, const RvTopology *topo,
     rv_cpuset_or(&assigned, &p->housekeeping, &p->isolated);
     rv_cpuset_andnot(&p->unassigned, &topo->online, &assigned);
     if (!rv_cpuset_is_empty(&p->unassigned)) {
-        g_autofree char *u = rv_host_cpulist_format(&p->unassigned);
+        g_autofree char *u = rv_cpulist_format(&p->unassigned);
         g_ptr_array_add(p->notes, g_strdup_printf("CPUs %s have no known core: neither "
                                                   "housekeeping nor isolated", u));
     }
@@ -243,7 +243,7 @@ rv_host_partition_compute(const RvHostProfile *profile, const RvTopology *topo,
 static void
 add_line(GString *s, const char *key, const RvCpuSet *set)
 {
-    g_autofree char *l = rv_host_cpulist_format(set);
+    g_autofree char *l = rv_cpulist_format(set);
 
     g_string_append_printf(s, "%s: %s\n", key, l);
 }
@@ -270,8 +270,8 @@ rv_host_partition_format(const RvHostPartition *p, const RvTopology *topo)
 
         rv_cpuset_and(&h, &g->cpus, &p->housekeeping);
         rv_cpuset_and(&iso, &g->cpus, &p->isolated);
-        hl = rv_host_cpulist_format(&h);
-        il = rv_host_cpulist_format(&iso);
+        hl = rv_cpulist_format(&h);
+        il = rv_cpulist_format(&iso);
         g_string_append_printf(s, "package %d: housekeeping %s isolated %s\n", g->id,
                                *hl ? hl : "-", *il ? il : "-");
     }

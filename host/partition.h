@@ -30,7 +30,7 @@
 #include <stdbool.h>
 #include <glib.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "host/profile.h"
 #include "host/topology.h"
 

@@ -14,7 +14,7 @@
 #define RV_HAVE_TSC 1
 #endif
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "host/pert.h"
 #include "util/error.h"
 
@@ -144,14 +144,14 @@ add_placement_warnings(RvRoot *root, int cpu, GPtrArray *warnings)
     RvCpuSet set;
 
     if (rv_host_root_read_value(root, "/sys/devices/system/cpu/isolated", &iso, NULL) >= 0 &&
-        rv_host_cpulist_parse(iso, 0, &set, NULL) >= 0 && !rv_cpuset_isset(&set, cpu))
+        rv_cpulist_parse(iso, 0, &set, NULL) >= 0 && !rv_cpuset_isset(&set, cpu))
         g_ptr_array_add(warnings,
                         g_strdup_printf("CPU %d is not isolated (/sys/devices/system/cpu/isolated "
                                         "is '%s'): the scheduler may put other tasks on it",
                                         cpu, iso));
     path = g_strdup_printf("/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
     if (rv_host_root_read_value(root, path, &sib, NULL) >= 0 &&
-        rv_host_cpulist_parse(sib, 0, &set, NULL) >= 0) {
+        rv_cpulist_parse(sib, 0, &set, NULL) >= 0) {
         rv_cpuset_clear(&set, cpu);
         rv_cpuset_foreach(s, &set) {
             double busy = cpu_busy_share(root, s);
@@ -187,7 +187,7 @@ rv_host_pert_prepare(RvRoot *root, const RvPertOptions *opt, RvPertSetup *ret, G
     r = rv_host_root_read_value(root, "/sys/devices/system/cpu/online", &online_s, error);
     if (r < 0)
         return r;
-    r = rv_host_cpulist_parse(online_s, 0, &online, error);
+    r = rv_cpulist_parse(online_s, 0, &online, error);
     if (r < 0)
         return r;
     if (!rv_cpuset_isset(&online, opt->cpu))
@@ -208,7 +208,7 @@ rv_host_pert_prepare(RvRoot *root, const RvPertOptions *opt, RvPertSetup *ret, G
         for (int c = 0; c < CPU_SETSIZE; c++)
             if (CPU_ISSET(c, &allowed))
                 rv_cpuset_set(&a, c);
-        list = rv_host_cpulist_format(&a);
+        list = rv_cpulist_format(&a);
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "CPU %d is not in this process's allowed CPUs (%s)", opt->cpu, list);
     }

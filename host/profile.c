@@ -173,7 +173,7 @@ get_cpus_list(RvIni *ini, unsigned nr_cpu_ids, const char *key, RvCpuSet *ret, c
     g_autoptr(GError) local = NULL;
     RvCpuSet set;
 
-    if (rv_host_cpulist_parse(e->value, nr_cpu_ids, &set, &local) < 0)
+    if (rv_cpulist_parse(e->value, nr_cpu_ids, &set, &local) < 0)
         return rv_ini_entry_error(e, error, "in [cpus] %s: %s%s", key, local->message,
                                   !nr_cpu_ids && needs_host(e->value) ? N_HINT : "");
     *ret = set;
@@ -209,7 +209,7 @@ get_cpusel(RvIni *ini, unsigned nr_cpu_ids, const char *section, const char *key
     if (!(allowed & (1u << RV_HOST_CPUSEL_LIST)))
         return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: expected %s",
                                   e->key, e->value, e->section, expect->str);
-    if (rv_host_cpulist_parse(e->value, nr_cpu_ids, &set, &local) < 0)
+    if (rv_cpulist_parse(e->value, nr_cpu_ids, &set, &local) < 0)
         return rv_ini_entry_error(e, error,
                                   "invalid %s '%s' in [%s]: expected %s or a cpulist: %s%s",
                                   e->key, e->value, e->section, expect->str, local->message,
@@ -253,7 +253,7 @@ load_cpus(RvIni *ini, RvHostProfile *p, GError **error)
         g_autofree char *s = NULL;
 
         rv_cpuset_and(&both, &p->isolated, &p->housekeeping);
-        s = rv_host_cpulist_format(&both);
+        s = rv_cpulist_format(&both);
         return rv_ini_entry_error(rv_ini_lookup(ini, "cpus", "housekeeping"), error,
                                   "isolated and housekeeping overlap on CPUs %s in [cpus]", s);
     }
@@ -671,7 +671,7 @@ rv_host_profile_resolve_partition(const RvHostProfile *p, const RvCpuSet *online
     rv_cpuset_or(&extra, &iso, &hk);
     rv_cpuset_andnot(&extra, &extra, online);
     if (!rv_cpuset_is_empty(&extra)) {
-        g_autofree char *s = rv_host_cpulist_format(&extra);
+        g_autofree char *s = rv_cpulist_format(&extra);
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "%s: [cpus] names CPUs %s that are not online on this host",
                             p->path, s);
@@ -694,8 +694,8 @@ check_list(const char *at, const char *what, const RvCpuSet *set, const RvCpuSet
     rv_cpuset_andnot(&extra, set, online);
     if (rv_cpuset_is_empty(&extra))
         return 0;
-    s = rv_host_cpulist_format(&extra);
-    o = rv_host_cpulist_format(online);
+    s = rv_cpulist_format(&extra);
+    o = rv_cpulist_format(online);
     return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                         "%s: %s names CPU%s %s that %s not online on this host (online: %s)",
                         at ? at : path, what, rv_cpuset_count(&extra) == 1 ? "" : "s", s,
@@ -738,7 +738,7 @@ format_cpusel(GString *s, const char *key, RvHostCpuSel sel, const RvCpuSet *set
     if (sel == RV_HOST_CPUSEL_UNSET)
         return;
     if (sel == RV_HOST_CPUSEL_LIST) {
-        l = rv_host_cpulist_format(set);
+        l = rv_cpulist_format(set);
         g_string_append_printf(s, "%s = %s\n", key, l);
     } else {
         g_string_append_printf(s, "%s = %s\n", key, names[sel]);
@@ -768,11 +768,11 @@ rv_host_profile_format(const RvHostProfile *p)
     if (p->summary)
         g_string_append_printf(s, "summary = %s\n", p->summary);
     if (p->has_isolated) {
-        g_autofree char *l = rv_host_cpulist_format(&p->isolated);
+        g_autofree char *l = rv_cpulist_format(&p->isolated);
         g_string_append_printf(s, "cpus.isolated = %s\n", l);
     }
     if (p->has_housekeeping) {
-        g_autofree char *l = rv_host_cpulist_format(&p->housekeeping);
+        g_autofree char *l = rv_cpulist_format(&p->housekeeping);
         g_string_append_printf(s, "cpus.housekeeping = %s\n", l);
     }
     if (!p->has_isolated && !p->has_housekeeping)

@@ -77,7 +77,7 @@
 #include <stdbool.h>
 #include <glib.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 
 /* An optional integer knob: @set false means "the profile does not care". */
 typedef struct {

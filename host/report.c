@@ -99,7 +99,7 @@ rv_host_report_load(RvRoot *root, RvHostReport **ret, GError **error)
 static void
 add_set(JsonBuilder *b, const char *key, const RvCpuSet *set)
 {
-    g_autofree char *l = rv_host_cpulist_format(set);
+    g_autofree char *l = rv_cpulist_format(set);
 
     json_builder_set_member_name(b, key);
     json_builder_add_string_value(b, l);
@@ -147,7 +147,7 @@ add_state_cpus(JsonBuilder *b, const char *key, const RvStateCpus *c)
         json_builder_add_null_value(b);
         return;
     }
-    g_autofree char *l = rv_host_cpulist_format(&c->set);
+    g_autofree char *l = rv_cpulist_format(&c->set);
     json_builder_add_string_value(b, l);
 }
 
@@ -209,7 +209,7 @@ json_cmd_cpus(JsonBuilder *b, const char *key, const RvCmdlineCpus *c)
     rv_json_add_string_or_null(b, "value", c->value);
     json_builder_set_member_name(b, "requested");
     if (c->present && !c->parse_error) {
-        g_autofree char *l = rv_host_cpulist_format(&c->requested);
+        g_autofree char *l = rv_cpulist_format(&c->requested);
         json_builder_add_string_value(b, l);
     } else {
         json_builder_add_null_value(b);
@@ -273,7 +273,7 @@ json_cmdline(JsonBuilder *b, const RvHostReport *r)
     json_cmd_cpus(b, "kthread_cpus", &c->kthread_cpus);
     json_builder_set_member_name(b, "housekeeping");
     if (c->nr_cpu_ids) {
-        g_autofree char *l = rv_host_cpulist_format(&c->housekeeping);
+        g_autofree char *l = rv_cpulist_format(&c->housekeeping);
         json_builder_add_string_value(b, l);
     } else {
         json_builder_add_null_value(b);
@@ -463,7 +463,7 @@ json_irqs(JsonBuilder *b, const RvHostReport *r)
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "default_smp_affinity");
     if (r->irqs->has_default) {
-        g_autofree char *l = rv_host_cpulist_format(&r->irqs->default_affinity);
+        g_autofree char *l = rv_cpulist_format(&r->irqs->default_affinity);
         json_builder_add_string_value(b, l);
     } else {
         json_builder_add_null_value(b);
@@ -482,14 +482,14 @@ json_irqs(JsonBuilder *b, const RvHostReport *r)
         rv_json_add_string_or_null(b, "chip", irq->chip);
         json_builder_set_member_name(b, "smp_affinity_list");
         if (irq->has_affinity) {
-            g_autofree char *l = rv_host_cpulist_format(&irq->affinity);
+            g_autofree char *l = rv_cpulist_format(&irq->affinity);
             json_builder_add_string_value(b, l);
         } else {
             json_builder_add_null_value(b);
         }
         json_builder_set_member_name(b, "effective_affinity_list");
         if (irq->has_effective) {
-            g_autofree char *l = rv_host_cpulist_format(&irq->effective);
+            g_autofree char *l = rv_cpulist_format(&irq->effective);
             json_builder_add_string_value(b, l);
         } else {
             json_builder_add_null_value(b);
@@ -535,7 +535,7 @@ rv_host_report_to_json(const RvHostReport *r)
 static char *
 set_or_none(const RvCpuSet *s)
 {
-    return rv_cpuset_is_empty(s) ? g_strdup("none") : rv_host_cpulist_format(s);
+    return rv_cpuset_is_empty(s) ? g_strdup("none") : rv_cpulist_format(s);
 }
 
 static const char *
@@ -647,18 +647,18 @@ rv_host_report_to_text(const RvHostReport *r)
                                    t->min_threads_per_core, t->threads_per_core);
         for (guint i = 0; i < t->packages->len; i++) {
             const RvCpuGroup *g = &g_array_index(t->packages, RvCpuGroup, i);
-            g_autofree char *l = rv_host_cpulist_format(&g->cpus);
+            g_autofree char *l = rv_cpulist_format(&g->cpus);
             g_string_append_printf(s, "  package %d: %s\n", g->id, l);
         }
         for (guint i = 0; i < t->nodes->len; i++) {
             const RvCpuGroup *g = &g_array_index(t->nodes, RvCpuGroup, i);
-            g_autofree char *l = rv_host_cpulist_format(&g->cpus);
+            g_autofree char *l = rv_cpulist_format(&g->cpus);
             g_string_append_printf(s, "  node %d: %s\n", g->id, l);
         }
         g_string_append_printf(s, "  %-7s %-7s %-5s %s\n", "PACKAGE", "CORE_ID", "NODE", "THREADS (SMT siblings)");
         for (guint i = 0; i < t->cores->len; i++) {
             const RvCore *c = &g_array_index(t->cores, RvCore, i);
-            g_autofree char *l = rv_host_cpulist_format(&c->threads);
+            g_autofree char *l = rv_cpulist_format(&c->threads);
             g_string_append_printf(s, "  %-7d %-7d %-5d %s\n", c->package, c->core_id, c->node, l);
         }
     }
@@ -820,7 +820,7 @@ rv_host_report_to_text(const RvHostReport *r)
         g_string_append_printf(s, "  %-10s %-12s %-14s %s\n", "CPUS", "GOVERNOR", "FREQ DRIVER",
                                "IDLE STATES (name/exit latency us, * = disabled)");
         for (guint k = 0; k < keys->len; k++) {
-            g_autofree char *l = rv_host_cpulist_format(&g_array_index(sets, RvCpuSet, k));
+            g_autofree char *l = rv_cpulist_format(&g_array_index(sets, RvCpuSet, k));
             g_string_append_printf(s, "  %-10s %s\n", l, (char *) keys->pdata[k]);
         }
     }
@@ -856,7 +856,7 @@ rv_host_report_to_text(const RvHostReport *r)
             n += irq_touches(&g_array_index(r->irqs->irqs, RvIrq, i), &r->isolated);
         g_string_append_printf(s, "\nIRQs touching isolated CPUs: %u of %u", n, r->irqs->irqs->len);
         if (r->irqs->has_default) {
-            g_autofree char *d = rv_host_cpulist_format(&r->irqs->default_affinity);
+            g_autofree char *d = rv_cpulist_format(&r->irqs->default_affinity);
             g_string_append_printf(s, " (default_smp_affinity %s)", d);
         }
         g_string_append_c(s, '\n');
@@ -868,8 +868,8 @@ rv_host_report_to_text(const RvHostReport *r)
 
                 if (!irq_touches(irq, &r->isolated))
                     continue;
-                a = irq->has_affinity ? rv_host_cpulist_format(&irq->affinity) : g_strdup("?");
-                e = irq->has_effective ? rv_host_cpulist_format(&irq->effective) : g_strdup("?");
+                a = irq->has_affinity ? rv_cpulist_format(&irq->affinity) : g_strdup("?");
+                e = irq->has_effective ? rv_cpulist_format(&irq->effective) : g_strdup("?");
                 g_string_append_printf(s, "  %5u %-12s %-12s %10" G_GUINT64_FORMAT " %s\n", irq->irq, a, e,
                                        rv_host_irq_count_on(irq, &r->isolated),
                                        irq->name ? irq->name : "");

@@ -30,7 +30,7 @@ read_cpus(RvRoot *root, const char *path, unsigned nr_cpu_ids, RvCpuSet *ret, GE
     r = rv_host_root_read_value(root, path, &v, error);
     if (r < 0)
         return r;
-    return rv_host_cpulist_parse(v, nr_cpu_ids, ret, error);
+    return rv_cpulist_parse(v, nr_cpu_ids, ret, error);
 }
 
 int
@@ -67,8 +67,8 @@ rv_host_smt_state_read(RvRoot *root, RvSmtState *ret, GError **error)
 char *
 rv_host_smt_state_format(const RvSmtState *st)
 {
-    g_autofree char *present = rv_host_cpulist_format(&st->present);
-    g_autofree char *online = rv_host_cpulist_format(&st->online);
+    g_autofree char *present = rv_cpulist_format(&st->present);
+    g_autofree char *online = rv_cpulist_format(&st->online);
 
     return g_strdup_printf("control=%s active=%s present=%s online=%s",
                            st->control ? st->control : "(absent)",
@@ -119,7 +119,7 @@ verify_off(const RvTopology *topo, const RvSmtState *before, const RvSmtState *a
 
         rv_cpuset_and(&on, &core->threads, &after->online);
         if (rv_cpuset_count(&on) > 1) {
-            g_autofree char *l = rv_host_cpulist_format(&on);
+            g_autofree char *l = rv_cpulist_format(&on);
 
             return rv_error_set(error, RV_ERROR_CHECK, EPROTO,
                                 "SMT off: sibling threads %s of one core are still online (%s)",

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <glib.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "host/fsroot.h"
 #include "host/journal.h"
 

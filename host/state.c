@@ -96,8 +96,8 @@ read_cpus(RvHostState *st, RvRoot *root, const char *path, unsigned nr, bool hex
     ret->raw = read_str(root, path);
     if (!ret->raw)
         return;
-    r = hexmask ? rv_host_cpumask_parse(ret->raw, &ret->set, &err)
-                : rv_host_cpulist_parse(ret->raw, nr, &ret->set, &err);
+    r = hexmask ? rv_cpumask_parse(ret->raw, &ret->set, &err)
+                : rv_cpulist_parse(ret->raw, nr, &ret->set, &err);
     if (r < 0) {
         add_problem(st, root, path, ret->raw, err->message);
         return;

@@ -121,7 +121,7 @@ read_affinity(RvRoot *root, const char *dir, RvTask *t)
         if (g_str_has_prefix(lines[i], "Cpus_allowed_list:")) {
             g_autofree char *v = g_strstrip(g_strdup(lines[i] + 18));
 
-            if (rv_host_cpulist_parse(v, 0, &t->affinity, NULL) == 0) {
+            if (rv_cpulist_parse(v, 0, &t->affinity, NULL) == 0) {
                 t->has_affinity = true;
                 t->affinity_list = g_steal_pointer(&v);
             }

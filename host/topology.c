@@ -233,7 +233,7 @@ read_cpulist_file(RvRoot *root, const char *path, unsigned nr, RvCpuSet *ret,
         *ret_found = false;
         return 0;
     }
-    r = rv_host_cpulist_parse(val, nr, ret, &perr);
+    r = rv_cpulist_parse(val, nr, ret, &perr);
     if (r < 0) {
         g_autofree char *where = rv_host_root_resolve(root, path);
         g_autofree char *v = g_strescape(val, "\"");
@@ -260,8 +260,8 @@ beyond_possible(RvRoot *root, const char *path, const RvCpuSet *set, const RvCpu
                 GError **error)
 {
     g_autofree char *where = rv_host_root_resolve(root, path);
-    g_autofree char *s = rv_host_cpulist_format(set);
-    g_autofree char *ps = rv_host_cpulist_format(possible);
+    g_autofree char *s = rv_cpulist_format(set);
+    g_autofree char *ps = rv_cpulist_format(possible);
 
     return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
                         "Malformed cpulist in '%s': '%s' names CPUs beyond the possible CPUs %s",
@@ -424,7 +424,7 @@ rv_host_topology_load(RvRoot *root, RvTopology **ret, GError **error)
             p = g_strdup_printf("%s/topology/%s", base, masks[k]);
             if (rv_host_root_read_value(root, p, &val, NULL) < 0)
                 continue;
-            r = rv_host_cpumask_parse(val, &c->siblings, &perr);
+            r = rv_cpumask_parse(val, &c->siblings, &perr);
             if (r < 0) {
                 g_autofree char *where = rv_host_root_resolve(root, p);
                 g_autofree char *v = g_strescape(val, "\"");
@@ -690,7 +690,7 @@ rv_host_topology_load_text(const char *path, RvTopology **ret, GError **error)
             bool on = line[1] == 'n';
             const char *v = strchr(line, ':') + 1;
 
-            if (rv_host_cpulist_parse(v, 0, on ? &online_list : &offline_list, &perr) < 0) {
+            if (rv_cpulist_parse(v, 0, on ? &online_list : &offline_list, &perr) < 0) {
                 r = text_fail(error, path, ln + 1, line, "malformed cpulist");
                 goto out;
             }
@@ -708,7 +708,7 @@ rv_host_topology_load_text(const char *path, RvTopology **ret, GError **error)
             g_autofree char *kv = lscpu_stride_to_kernel(v);
 
             if (sscanf(line, "NUMA node%u", &node) != 1 ||
-                rv_host_cpulist_parse(kv, 0, &cpus, &perr) < 0) {
+                rv_cpulist_parse(kv, 0, &cpus, &perr) < 0) {
                 r = text_fail(error, path, ln + 1, line, "malformed NUMA line");
                 goto out;
             }
@@ -1064,10 +1064,10 @@ char *
 rv_host_topology_format(const RvTopology *topo)
 {
     GString *s = g_string_new(NULL);
-    g_autofree char *possible = rv_host_cpulist_format(&topo->possible);
-    g_autofree char *present = rv_host_cpulist_format(&topo->present);
-    g_autofree char *online = rv_host_cpulist_format(&topo->online);
-    g_autofree char *offline = rv_host_cpulist_format(&topo->offline);
+    g_autofree char *possible = rv_cpulist_format(&topo->possible);
+    g_autofree char *present = rv_cpulist_format(&topo->present);
+    g_autofree char *online = rv_cpulist_format(&topo->online);
+    g_autofree char *offline = rv_cpulist_format(&topo->offline);
 
     g_string_append_printf(s, "nr_cpu_ids: %u\n", topo->nr_cpu_ids);
     g_string_append_printf(s, "possible: %s%s\n", possible, topo->has_possible ? "" : " (inferred)");
@@ -1081,19 +1081,19 @@ rv_host_topology_format(const RvTopology *topo)
     g_string_append_printf(s, "\nsmt: %s\n", topo->smt ? "yes" : "no");
     for (guint i = 0; i < topo->packages->len; i++) {
         const RvCpuGroup *g = &g_array_index(topo->packages, RvCpuGroup, i);
-        g_autofree char *l = rv_host_cpulist_format(&g->cpus);
+        g_autofree char *l = rv_cpulist_format(&g->cpus);
 
         g_string_append_printf(s, "package %d: %s\n", g->id, l);
     }
     for (guint i = 0; i < topo->nodes->len; i++) {
         const RvCpuGroup *g = &g_array_index(topo->nodes, RvCpuGroup, i);
-        g_autofree char *l = rv_host_cpulist_format(&g->cpus);
+        g_autofree char *l = rv_cpulist_format(&g->cpus);
 
         g_string_append_printf(s, "node %d: %s\n", g->id, l);
     }
     for (guint i = 0; i < topo->cores->len; i++) {
         const RvCore *c = &g_array_index(topo->cores, RvCore, i);
-        g_autofree char *l = rv_host_cpulist_format(&c->threads);
+        g_autofree char *l = rv_cpulist_format(&c->threads);
 
         g_string_append_printf(s, "core package=%d core_id=%d node=%d threads=%s\n",
                                c->package, c->core_id, c->node, l);

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <glib.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "host/fsroot.h"
 
 /* One physical core and its hardware threads (SMT siblings). */

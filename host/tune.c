@@ -109,11 +109,11 @@ values_equal(const char *cur, const char *want, CmpKind cmp)
             return (cur[0] == 'Y') == (strchr("1yY", want[0]) != NULL);
         return false;
     case CMP_LIST:
-        return rv_host_cpulist_parse(cur, 0, &a, NULL) == 0 &&
-               rv_host_cpulist_parse(want, 0, &b, NULL) == 0 && rv_cpuset_equal(&a, &b);
+        return rv_cpulist_parse(cur, 0, &a, NULL) == 0 &&
+               rv_cpulist_parse(want, 0, &b, NULL) == 0 && rv_cpuset_equal(&a, &b);
     case CMP_MASK:
-        return rv_host_cpumask_parse(cur, &a, NULL) == 0 &&
-               rv_host_cpumask_parse(want, &b, NULL) == 0 && rv_cpuset_equal(&a, &b);
+        return rv_cpumask_parse(cur, &a, NULL) == 0 &&
+               rv_cpumask_parse(want, &b, NULL) == 0 && rv_cpuset_equal(&a, &b);
     }
     return false;
 }
@@ -322,7 +322,7 @@ apply_workqueue(Ctx *ctx, GError **error)
     if (ctx->profile->workqueue_cpumask == RV_HOST_CPUSEL_UNSET)
         return 0;
     cpus = select_cpus(ctx, ctx->profile->workqueue_cpumask, &ctx->profile->workqueue_cpus);
-    mask = rv_host_cpumask_format(cpus, 0);
+    mask = rv_cpumask_format(cpus, 0);
     return set_knob(ctx, "workqueue cpumask", "/sys/devices/virtual/workqueue/cpumask", mask,
                     CMP_MASK, false, error);
 }
@@ -346,7 +346,7 @@ apply_irqs(Ctx *ctx, GError **error)
     if (ctx->profile->irq_affinity == RV_HOST_CPUSEL_UNSET)
         return 0;
     hk = select_cpus(ctx, ctx->profile->irq_affinity, &ctx->profile->irq_cpus);
-    mask = rv_host_cpumask_format(hk, 0);
+    mask = rv_cpumask_format(hk, 0);
     r = set_knob(ctx, "irq default_smp_affinity", "/proc/irq/default_smp_affinity", mask,
                  CMP_MASK, false, error);
     if (r < 0)
@@ -368,14 +368,14 @@ apply_irqs(Ctx *ctx, GError **error)
             continue;
         path = g_strdup_printf("/proc/irq/%s/smp_affinity_list", irq);
         if (rv_host_root_read_value(ctx->root, path, &cur, NULL) < 0 ||
-            rv_host_cpulist_parse(cur, 0, &cur_set, NULL) < 0)
+            rv_cpulist_parse(cur, 0, &cur_set, NULL) < 0)
             continue;
         /* only IRQs that reach an isolated CPU; keep the part of their
          * affinity that is housekeeping (per-queue spreading) */
         if (!rv_cpuset_intersects(&cur_set, &ctx->part->isolated))
             continue;
         rv_cpuset_and(&keep, &cur_set, hk);
-        want = rv_host_cpulist_format(rv_cpuset_is_empty(&keep) ? hk : &keep);
+        want = rv_cpulist_format(rv_cpuset_is_empty(&keep) ? hk : &keep);
         knob = g_strdup_printf("irq %s", irq);
         r = set_knob(ctx, knob, path, want, CMP_LIST, true, error);
         if (r < 0)
@@ -568,7 +568,7 @@ apply_kthreads(Ctx *ctx, GError **error)
         }
     }
     {
-        g_autofree char *hl = rv_host_cpulist_format(hk);
+        g_autofree char *hl = rv_cpulist_format(hk);
 
         add_item(ctx, moved ? RV_TUNE_CHANGED : RV_TUNE_ALREADY, "kthread affinity", NULL, hl,
                  "%u unbound kernel threads %s to the housekeeping CPUs; %u refuse "
@@ -897,7 +897,7 @@ rv_host_tune_apply(RvRoot *root, RvJournal *journal, const RvHostProfile *profil
     report->dry_run = dry_run;
     ctx.report = report;
     if (rv_host_root_read_value(root, "/sys/devices/system/cpu/online", &online, NULL) < 0 ||
-        rv_host_cpulist_parse(online, 0, &ctx.online, NULL) < 0)
+        rv_cpulist_parse(online, 0, &ctx.online, NULL) < 0)
         rv_cpuset_or(&ctx.online, &part->housekeeping_online, &part->isolated_online);
     if (journal)
         rv_host_tune_set_handlers(journal, runner);

@@ -19,8 +19,9 @@
 
 #include <json-glib/json-glib.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "results/cyclictest.h"
+#include "results/store.h"
 #include "util/error.h"
 #include "util/json.h"
 
@@ -1264,7 +1265,7 @@ rv_result_cyclictest_check(const RvCyclictestRun *run, const RvCyclictestExpect 
         g_autoptr(GString) off = g_string_new(NULL);
         RvCpuSet allowed;
         guint known = 0;
-        int r = rv_host_cpulist_parse(want->cpus, 0, &allowed, error);
+        int r = rv_cpulist_parse(want->cpus, 0, &allowed, error);
 
         if (r < 0)
             return r;
@@ -1309,4 +1310,105 @@ rv_result_cyclictest_check(const RvCyclictestRun *run, const RvCyclictestExpect 
         bad += finding(out, "NOTE", "output", "%s", (char *) run->notes->pdata[i]);
     *ret_findings = g_steal_pointer(&out);
     return bad;
+}
+
+/* ---- one run into a store record ---- */
+
+int
+rv_result_cyclictest_record_add(RvStoreRecord *rec,
+                                      const RvCyclictestRun *run,
+                                      GError **error)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(RvHistogram) merged = rv_result_histogram_new(0);
+    gboolean all_hist = TRUE;
+    gint64 max = -1, min = -1, cycles = 0;
+    long double wsum = 0;
+    gint64 wcycles = 0;
+
+    if (run->threads->len == 0)
+        return rv_error_set(error, RV_ERROR_INVALID, ENODATA,
+                            "cyclictest run has no threads to record");
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "version");
+    json_builder_add_string_value(b, run->version);
+    json_builder_set_member_name(b, "policy");
+    json_builder_add_string_value(b, run->policy);
+    json_builder_set_member_name(b, "cmdline");
+    json_builder_add_string_value(b, run->cmdline);
+    json_builder_set_member_name(b, "threads");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < run->threads->len; i++) {
+        const RvCyclictestThread *t = run->threads->pdata[i];
+        g_autofree char *hname = g_strdup_printf("latency.t%d", t->index);
+
+        json_builder_begin_object(b);
+#define INT_MEMBER(k, v) do { json_builder_set_member_name(b, k); \
+        if ((v) >= 0) json_builder_add_int_value(b, (v)); \
+        else json_builder_add_null_value(b); } while (0)
+        INT_MEMBER("index", t->index);
+        INT_MEMBER("tid", t->tid);
+        INT_MEMBER("priority", t->priority);
+        INT_MEMBER("interval_us", t->interval_us);
+        INT_MEMBER("cycles", t->cycles);
+        INT_MEMBER("min_us", t->min_us);
+        json_builder_set_member_name(b, "avg_us");
+        if (isfinite(t->avg_us))
+            json_builder_add_double_value(b, t->avg_us);
+        else
+            json_builder_add_null_value(b);
+        INT_MEMBER("max_us", t->max_us);
+        INT_MEMBER("cpu", t->cpu);
+        INT_MEMBER("overflows", t->histogram ? (gint64) t->histogram->overflows : -1);
+#undef INT_MEMBER
+        json_builder_set_member_name(b, "histogram_complete");
+        json_builder_add_boolean_value(b, t->histogram && t->histogram_complete);
+        json_builder_end_object(b);
+
+        if (t->max_us > max)
+            max = t->max_us;
+        if (t->min_us >= 0 && (min < 0 || t->min_us < min))
+            min = t->min_us;
+        {
+            /* -q -h output has no "C:"; the histogram counts every cycle */
+            gint64 n = t->cycles > 0 ? t->cycles
+                     : t->histogram && t->histogram_total >= 0
+                       ? t->histogram_total + (gint64) t->histogram->overflows : 0;
+            cycles += n;
+            if (n > 0 && isfinite(t->avg_us)) {
+                wsum += (long double) t->avg_us * n;
+                wcycles += n;
+            }
+        }
+        if (t->histogram && t->histogram_complete) {
+            rv_result_store_record_add_histogram(rec, hname, t->histogram);
+            rv_result_histogram_merge(merged, t->histogram);
+        } else {
+            all_hist = FALSE;
+        }
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "notes");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < run->notes->len; i++)
+        json_builder_add_string_value(b, run->notes->pdata[i]);
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+
+    if (max >= 0)
+        rv_result_store_record_add_metric(rec, "max_us", max, "us");
+    if (min >= 0)
+        rv_result_store_record_add_metric(rec, "min_us", min, "us");
+    if (wcycles > 0)
+        rv_result_store_record_add_metric(rec, "avg_us", (double) (wsum / wcycles), "us");
+    if (cycles > 0)
+        rv_result_store_record_add_metric(rec, "cycles", cycles, NULL);
+    if (all_hist)
+        rv_result_store_record_add_histogram(rec, "latency", merged);
+    {
+        g_autoptr(JsonNode) details = json_builder_get_root(b);
+        rv_result_store_record_set_details(rec, details);
+    }
+    return 0;
 }

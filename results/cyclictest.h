@@ -29,6 +29,7 @@
 #include <glib.h>
 
 #include "results/histogram.h"
+#include "results/store.h"
 
 typedef enum {
     RV_CYCLICTEST_FORM_STATUS,     /* status lines only (live or -q) */
@@ -148,9 +149,27 @@ void rv_result_cyclictest_finding_free(RvCyclictestFinding *f);
  * The run's notes (histogram requested but absent, rows elided) are NOTEs.
  *
  * Returns: the number of WARN + FAIL findings (>= 0), or the error of
- * rv_host_cpulist_parse() for a malformed @want->cpus.
+ * rv_cpulist_parse() for a malformed @want->cpus.
  */
 int rv_result_cyclictest_check(const RvCyclictestRun *run,
                                const RvCyclictestExpect *want,
                                GPtrArray **ret_findings, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_result_cyclictest_record_add:
+ * @rec: record of workload "cyclictest"
+ * @run: one parsed cyclictest run (results/cyclictest.h)
+ *
+ * Adds metrics max_us (max over threads), min_us, avg_us (cycle-weighted
+ * mean of the thread averages), cycles; histograms "latency" (threads
+ * merged, when every thread has a complete histogram) and "latency.tN";
+ * details {version, policy, cmdline, threads [{index, tid, priority,
+ * interval_us, cycles, min_us, avg_us, max_us, cpu, overflows}], notes}.
+ *
+ * Returns: 0, or -ENODATA (RV_ERROR_INVALID) when the run has no thread.
+ */
+int rv_result_cyclictest_record_add(RvStoreRecord *rec,
+                                    const RvCyclictestRun *run,
+                                    GError **error)
     G_GNUC_WARN_UNUSED_RESULT;

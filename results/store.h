@@ -36,7 +36,6 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "results/cyclictest.h"
 #include "results/histogram.h"
 
 #define RV_STORE_SCHEMA_VERSION 1
@@ -218,24 +217,6 @@ const RvStoreMetric *rv_result_store_record_get_metric(const RvStoreRecord *rec,
                                                        const char *name);
 const RvHistogram *rv_result_store_record_get_histogram(const RvStoreRecord *rec,
                                                         const char *name);
-
-/**
- * rv_result_store_record_add_cyclictest:
- * @rec: record of workload "cyclictest"
- * @run: one parsed cyclictest run (results/cyclictest.h)
- *
- * Adds metrics max_us (max over threads), min_us, avg_us (cycle-weighted
- * mean of the thread averages), cycles; histograms "latency" (threads
- * merged, when every thread has a complete histogram) and "latency.tN";
- * details {version, policy, cmdline, threads [{index, tid, priority,
- * interval_us, cycles, min_us, avg_us, max_us, cpu, overflows}], notes}.
- *
- * Returns: 0, or -ENODATA (RV_ERROR_INVALID) when the run has no thread.
- */
-int rv_result_store_record_add_cyclictest(RvStoreRecord *rec,
-                                          const RvCyclictestRun *run,
-                                          GError **error)
-    G_GNUC_WARN_UNUSED_RESULT;
 
 /** rv_result_store_add_record: @rec (transfer full).  Replaces an earlier
  *  record with the same scenario, repetition, workload and target.

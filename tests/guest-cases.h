@@ -140,7 +140,7 @@ gc_load_host(const char *spec, const char *isolated, RvTopology **ret_topo)
         if (isolated) {
             RvCpuSet set;
 
-            g_assert_cmpint(rv_host_cpulist_parse(isolated, 0, &set, &err), ==, 0);
+            g_assert_cmpint(rv_cpulist_parse(isolated, 0, &set, &err), ==, 0);
             rv_cpuset_and(&set, &set, &host->online);
             rv_guest_host_cpus_set_isolated(host, &set, "/sys/devices/system/cpu/isolated");
         }
@@ -195,7 +195,7 @@ gc_run_case(const char *name)
     if (reserved) {
         RvCpuSet set;
 
-        g_assert_cmpint(rv_host_cpulist_parse(reserved, 0, &set, &err), ==, 0);
+        g_assert_cmpint(rv_cpulist_parse(reserved, 0, &set, &err), ==, 0);
         rv_cpuset_or(&host->reserved, &host->reserved, &set);
     }
     g_assert_cmpint(rv_guest_profile_load(guest, &res->profile, &err), ==, 0);

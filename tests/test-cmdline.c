@@ -74,7 +74,7 @@ check_expected(const char *key, const RvCmdline *cmd)
 static void
 assert_set(const RvCpuSet *set, const char *expected)
 {
-    g_autofree char *got = rv_host_cpulist_format(set);
+    g_autofree char *got = rv_cpulist_format(set);
     g_assert_cmpstr(got, ==, expected);
 }
 
@@ -212,9 +212,9 @@ test_kernel_doc(void)
         g_autoptr(GError) err = NULL;
 
         g_assert_false(p->known);
-        g_assert_cmpint(rv_host_cpulist_parse(p->value, 32, &set, NULL), ==, 0);
+        g_assert_cmpint(rv_cpulist_parse(p->value, 32, &set, NULL), ==, 0);
         assert_set(&set, "16-31");
-        g_assert_cmpint(rv_host_cpulist_parse(p->value, 4, &set, &err), ==, -EINVAL);
+        g_assert_cmpint(rv_cpulist_parse(p->value, 4, &set, &err), ==, -EINVAL);
         g_assert_nonnull(strstr(err->message, "start > end"));
     }
     /* lines 3 and 4: nohz_full=all == nohz_full=0-N; the boot CPU stays */

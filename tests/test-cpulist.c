@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "util/error.h"
 
 typedef struct {
@@ -57,14 +57,14 @@ test_cases(void)
         const Case *c = &cases[i];
         g_autoptr(GError) err = NULL;
         RvCpuSet set;
-        int r = rv_host_cpulist_parse(c->in, c->nr_cpu_ids, &set, &err);
+        int r = rv_cpulist_parse(c->in, c->nr_cpu_ids, &set, &err);
 
         g_test_message("cpulist '%s' nr_cpu_ids=%u -> %d", c->in, c->nr_cpu_ids, r);
         g_assert_cmpint(r, ==, c->ret);
         if (r == 0) {
             g_assert_no_error(err);
             if (c->canon) {
-                g_autofree char *s = rv_host_cpulist_format(&set);
+                g_autofree char *s = rv_cpulist_format(&set);
                 g_assert_cmpstr(s, ==, c->canon);
             }
         } else {
@@ -82,7 +82,7 @@ test_doc_group_example(void)
     RvCpuSet set;
     g_autoptr(GError) err = NULL;
 
-    g_assert_cmpint(rv_host_cpulist_parse("100-2000:2/25", 2048, &set, &err), ==, 0);
+    g_assert_cmpint(rv_cpulist_parse("100-2000:2/25", 2048, &set, &err), ==, 0);
     g_assert_true(rv_cpuset_isset(&set, 100));
     g_assert_true(rv_cpuset_isset(&set, 101));
     g_assert_false(rv_cpuset_isset(&set, 102));
@@ -101,18 +101,18 @@ test_mask(void)
     g_autoptr(GError) err = NULL;
     g_autofree char *list = NULL, *mask = NULL;
 
-    g_assert_cmpint(rv_host_cpumask_parse("00000000,0000ff0f\n", &set, &err), ==, 0);
-    list = rv_host_cpulist_format(&set);
+    g_assert_cmpint(rv_cpumask_parse("00000000,0000ff0f\n", &set, &err), ==, 0);
+    list = rv_cpulist_format(&set);
     g_assert_cmpstr(list, ==, "0-3,8-15");
-    mask = rv_host_cpumask_format(&set, 64);
+    mask = rv_cpumask_format(&set, 64);
     g_assert_cmpstr(mask, ==, "00000000,0000ff0f");
-    g_assert_cmpint(rv_host_cpumask_parse("1,00000000", &set2, &err), ==, 0);
+    g_assert_cmpint(rv_cpumask_parse("1,00000000", &set2, &err), ==, 0);
     g_assert_true(rv_cpuset_isset(&set2, 32));
     g_assert_cmpuint(rv_cpuset_count(&set2), ==, 1);
-    g_assert_cmpint(rv_host_cpumask_parse("fg", &set2, &err), ==, -EINVAL);
+    g_assert_cmpint(rv_cpumask_parse("fg", &set2, &err), ==, -EINVAL);
     g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
     g_clear_error(&err);
-    g_assert_cmpint(rv_host_cpumask_parse("123456789", &set2, &err), ==, -EINVAL);
+    g_assert_cmpint(rv_cpumask_parse("123456789", &set2, &err), ==, -EINVAL);
 }
 
 static void
@@ -120,8 +120,8 @@ test_set_ops(void)
 {
     RvCpuSet a, b, r;
 
-    g_assert_cmpint(rv_host_cpulist_parse("0-9", 0, &a, NULL), ==, 0);
-    g_assert_cmpint(rv_host_cpulist_parse("5-14", 0, &b, NULL), ==, 0);
+    g_assert_cmpint(rv_cpulist_parse("0-9", 0, &a, NULL), ==, 0);
+    g_assert_cmpint(rv_cpulist_parse("5-14", 0, &b, NULL), ==, 0);
     rv_cpuset_and(&r, &a, &b);
     g_assert_cmpuint(rv_cpuset_count(&r), ==, 5);
     rv_cpuset_andnot(&r, &a, &b);

@@ -185,7 +185,7 @@ test_cpuset_parse(void)
         g_autoptr(GError) err = NULL;
 
         g_assert_cmpint(rv_guest_libvirt_cpuset_parse(good[i].in, &s, &err), ==, 0);
-        f = rv_host_cpulist_format(&s);
+        f = rv_cpulist_format(&s);
         g_assert_cmpstr(f, ==, good[i].out);
     }
     for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {

@@ -18,7 +18,7 @@
 static char *
 fmt(const RvCpuSet *s)
 {
-    return rv_host_cpulist_format(s);
+    return rv_cpulist_format(s);
 }
 
 static void

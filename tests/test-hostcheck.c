@@ -64,7 +64,7 @@ write_file(const char *root, const char *hpath, const char *value, bool append)
 static void
 write_set(const char *root, const char *hpath, const RvCpuSet *set)
 {
-    g_autofree char *l = rv_host_cpulist_format(set);
+    g_autofree char *l = rv_cpulist_format(set);
 
     write_file(root, hpath, l, false);
 }

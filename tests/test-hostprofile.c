@@ -73,7 +73,7 @@ test_host(gconstpointer data)
     int r;
 
     /* a 2-CPU host: nr_cpu_ids 2, CPUs 0-1 online */
-    g_assert_cmpint(rv_host_cpulist_parse("0-1", 0, &online, NULL), ==, 0);
+    g_assert_cmpint(rv_cpulist_parse("0-1", 0, &online, NULL), ==, 0);
     r = rv_host_profile_load_host(path, 2, &p, &err);
     if (r == 0)
         r = rv_host_profile_check_host(p, &online, &err);
@@ -105,7 +105,7 @@ test_check_host_offline(void)
 
     g_assert_cmpint(rv_host_profile_load_host("tests/data/hostprofile/host-isolated.ini", 4, &p,
                                               &err), ==, 0);
-    g_assert_cmpint(rv_host_cpulist_parse("0-1", 0, &online, NULL), ==, 0);
+    g_assert_cmpint(rv_cpulist_parse("0-1", 0, &online, NULL), ==, 0);
     g_assert_cmpint(rv_host_profile_check_host(p, &online, &err), ==, -EINVAL);
     g_assert_cmpstr(err->message, ==, "tests/data/hostprofile/host-isolated.ini:3: [cpus] isolated "
                     "names CPUs 2-3 that are not online on this host (online: 0-1)");
@@ -181,7 +181,7 @@ test_resolve_partition(void)
     g_autoptr(GError) err = NULL;
     RvCpuSet online, iso, hk;
 
-    g_assert_cmpint(rv_host_cpulist_parse("0-1", 0, &online, NULL), ==, 0);
+    g_assert_cmpint(rv_cpulist_parse("0-1", 0, &online, NULL), ==, 0);
     g_assert_cmpint(rv_host_profile_load("profiles/host/two-cpu.ini", &p, &err), ==, 0);
     g_assert_cmpint(rv_host_profile_resolve_partition(p, &online, &iso, &hk, &err), ==, 0);
     g_assert_cmpuint(rv_cpuset_count(&iso), ==, 1);

@@ -100,7 +100,7 @@ test_real_host_fixture(void)
     g_autofree char *json = report_json(rep);
     g_autofree char *t2 = replace_all(text, real_host(), "ROOT");
     g_autofree char *j2 = replace_all(json, real_host(), "ROOT");
-    g_autofree char *online = rv_host_cpulist_format(&rep->topo->online);
+    g_autofree char *online = rv_cpulist_format(&rep->topo->online);
 
     g_assert_cmpstr(online, ==, "0-1");
     g_assert_false(rep->topo->smt);

@@ -41,7 +41,7 @@ assert_whole_cores(const RvTopology *t, const RvHostPartition *p)
 static void
 assert_list(const RvCpuSet *set, const char *want)
 {
-    g_autofree char *got = rv_host_cpulist_format(set);
+    g_autofree char *got = rv_cpulist_format(set);
     g_assert_cmpstr(got, ==, want);
 }
 

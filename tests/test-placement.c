@@ -111,10 +111,10 @@ make_host(const char * const *cores, const char *isolated)
     RvCpuSet set;
 
     for (int i = 0; cores[i]; i++) {
-        g_assert_cmpint(rv_host_cpulist_parse(cores[i], 0, &set, NULL), ==, 0);
+        g_assert_cmpint(rv_cpulist_parse(cores[i], 0, &set, NULL), ==, 0);
         rv_guest_host_cpus_add_core(host, &set);
     }
-    g_assert_cmpint(rv_host_cpulist_parse(isolated, 0, &set, NULL), ==, 0);
+    g_assert_cmpint(rv_cpulist_parse(isolated, 0, &set, NULL), ==, 0);
     rv_guest_host_cpus_set_isolated(host, &set, "/sys/devices/system/cpu/isolated");
     return host;
 }

@@ -86,7 +86,7 @@ test_roundtrip(void)
     rec = rv_result_store_record_new("baseline", 1, "cyclictest", "guest:rt0");
     rv_result_store_record_set_virt(rec, "tcg");
     rv_result_store_record_set_times(rec, when, when);
-    g_assert_cmpint(rv_result_store_record_add_cyclictest(rec, ra, &err), ==, 0);
+    g_assert_cmpint(rv_result_cyclictest_record_add(rec, ra, &err), ==, 0);
     g_assert_true(g_file_get_contents(ct_a, &rawdata, &len, NULL));
     g_assert_cmpint(rv_result_store_write_raw(st, "baseline-r01-rt0-cyclictest.txt",
                                               rawdata, len, &raw, &err), ==, 0);
@@ -98,7 +98,7 @@ test_roundtrip(void)
     /* repetition 2, then a failed one, then rep 2 replaced */
     rec = rv_result_store_record_new("baseline", 2, "cyclictest", "guest:rt0");
     rv_result_store_record_set_virt(rec, "tcg");
-    g_assert_cmpint(rv_result_store_record_add_cyclictest(rec, rb, &err), ==, 0);
+    g_assert_cmpint(rv_result_cyclictest_record_add(rec, rb, &err), ==, 0);
     rv_result_store_add_record(st, rec);
     rec = rv_result_store_record_new("pinned", 1, "cyclictest", "guest:rt0");
     rv_result_store_record_set_status(rec, "failed", "guest sent garbage: line 3 malformed");
@@ -106,7 +106,7 @@ test_roundtrip(void)
     g_assert_cmpint(rv_result_store_commit(st, &err), ==, 0);
     rec = rv_result_store_record_new("baseline", 2, "cyclictest", "guest:rt0");
     rv_result_store_record_set_virt(rec, "kvm");
-    g_assert_cmpint(rv_result_store_record_add_cyclictest(rec, rb, &err), ==, 0);
+    g_assert_cmpint(rv_result_cyclictest_record_add(rec, rb, &err), ==, 0);
     rv_result_store_add_record(st, rec);
     rv_result_store_set_complete(st, TRUE);
     g_assert_cmpint(rv_result_store_commit(st, &err), ==, 0);

@@ -28,7 +28,7 @@ check_expected(const char *name, const RvTopology *t)
 static void
 assert_set(const RvCpuSet *set, const char *expected)
 {
-    g_autofree char *got = rv_host_cpulist_format(set);
+    g_autofree char *got = rv_cpulist_format(set);
     g_assert_cmpstr(got, ==, expected);
 }
 

@@ -439,7 +439,7 @@ rv_ini_get_cpulist(RvIni *ini, const char *section, const char *key, unsigned nr
 
     if (!e)
         return 0;
-    if (rv_host_cpulist_parse(e->value, nr_cpu_ids, &set, &local) < 0)
+    if (rv_cpulist_parse(e->value, nr_cpu_ids, &set, &local) < 0)
         return rv_ini_entry_error(e, error, "in [%s] %s: %s", e->section, e->key,
                                   local->message);
     *ret = set;

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <glib.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 
 typedef struct RvIni RvIni;
 
@@ -91,7 +91,7 @@ int rv_ini_get_duration_us(RvIni *ini, const char *section, const char *key,
 /* "512M", "2G", "4096K", bare number = bytes (binary units).  In bytes. */
 int rv_ini_get_size(RvIni *ini, const char *section, const char *key,
                     guint64 *ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
-/* A kernel cpulist (host/cpulist.h); @nr_cpu_ids as there. */
+/* A kernel cpulist (util/cpulist.h); @nr_cpu_ids as there. */
 int rv_ini_get_cpulist(RvIni *ini, const char *section, const char *key,
                        unsigned nr_cpu_ids, RvCpuSet *ret,
                        GError **error) G_GNUC_WARN_UNUSED_RESULT;

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/fuzz/fuzz-cpulist.c: libFuzzer target for rv_host_cpulist_parse().
+ * tests/fuzz/fuzz-cpulist.c: libFuzzer target for rv_cpulist_parse().
  * The first byte picks nr_cpu_ids (0 = unknown, else 1..255 scaled); a
  * parsed set must format to a list that parses back to the same set.
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,10 +22,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     nr = data[0] == 0 ? 0 : (unsigned) data[0] * 32;
     s = g_strndup((const char *) data + 1, size - 1);
-    if (rv_host_cpulist_parse(s, nr, &set, NULL) == 0) {
-        g_autofree char *f = rv_host_cpulist_format(&set);
+    if (rv_cpulist_parse(s, nr, &set, NULL) == 0) {
+        g_autofree char *f = rv_cpulist_format(&set);
 
-        if (rv_host_cpulist_parse(f, nr, &again, NULL) != 0 || !rv_cpuset_equal(&set, &again))
+        if (rv_cpulist_parse(f, nr, &again, NULL) != 0 || !rv_cpuset_equal(&set, &again))
             __builtin_trap();
         if (nr && rv_cpuset_last(&set) >= (int) nr)
             __builtin_trap();

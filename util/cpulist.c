@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * host/cpulist.c: CPU sets and the kernel's cpulist / hex mask formats.
+ * util/cpulist.c: CPU sets and the kernel's cpulist / hex mask formats.
  * The parser follows lib/bitmap-str.c (bitmap_parselist(), bitmap_parse())
  * so that a cpulist is judged here as the kernel would judge it.
  */
@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "host/cpulist.h"
+#include "util/cpulist.h"
 #include "util/error.h"
 
 void
@@ -178,7 +178,7 @@ cpulist_fail(GError **error, int err, const char *str, const char *item_start,
 }
 
 int
-rv_host_cpulist_parse(const char *str, unsigned nr_cpu_ids, RvCpuSet *ret,
+rv_cpulist_parse(const char *str, unsigned nr_cpu_ids, RvCpuSet *ret,
                       GError **error)
 {
     RvCpuSet set;
@@ -268,7 +268,7 @@ rv_host_cpulist_parse(const char *str, unsigned nr_cpu_ids, RvCpuSet *ret,
 }
 
 int
-rv_host_cpumask_parse(const char *str, RvCpuSet *ret, GError **error)
+rv_cpumask_parse(const char *str, RvCpuSet *ret, GError **error)
 {
     RvCpuSet set;
     g_auto(GStrv) words = NULL;
@@ -315,7 +315,7 @@ rv_host_cpumask_parse(const char *str, RvCpuSet *ret, GError **error)
 }
 
 char *
-rv_host_cpulist_format(const RvCpuSet *set)
+rv_cpulist_format(const RvCpuSet *set)
 {
     GString *s = g_string_new(NULL);
     int cpu = rv_cpuset_next(set, 0);
@@ -337,7 +337,7 @@ rv_host_cpulist_format(const RvCpuSet *set)
 }
 
 char *
-rv_host_cpumask_format(const RvCpuSet *set, unsigned nbits)
+rv_cpumask_format(const RvCpuSet *set, unsigned nbits)
 {
     GString *s = g_string_new(NULL);
     int last = rv_cpuset_last(set);

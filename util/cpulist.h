@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * host/cpulist.h: CPU sets, the kernel's cpulist syntax and hex masks.
+ * util/cpulist.h: CPU sets, the kernel's cpulist syntax and hex masks.
  *
  * Formats:
  *  - cpulist: Documentation/admin-guide/kernel-parameters.rst, "cpu lists"
@@ -48,7 +48,7 @@ bool rv_cpuset_is_subset(const RvCpuSet *sub, const RvCpuSet *super);
     for (int cpu = rv_cpuset_next((set), 0); cpu >= 0; cpu = rv_cpuset_next((set), cpu + 1))
 
 /**
- * rv_host_cpulist_parse:
+ * rv_cpulist_parse:
  * @str: a cpulist ("0-3,8", "1-N", "all", "0-15:2/4"); leading/trailing
  *       whitespace and a trailing newline are ignored, as the kernel does
  * @nr_cpu_ids: number of possible CPUs, used to resolve "N" and "all" and
@@ -60,11 +60,11 @@ bool rv_cpuset_is_subset(const RvCpuSet *sub, const RvCpuSet *super);
  * Returns: 0, -EINVAL for bad syntax (start > end, used > group, group 0,
  * garbage), -ERANGE for a CPU id >= @nr_cpu_ids (or >= RV_CPUSET_MAX).
  */
-int rv_host_cpulist_parse(const char *str, unsigned nr_cpu_ids, RvCpuSet *ret,
+int rv_cpulist_parse(const char *str, unsigned nr_cpu_ids, RvCpuSet *ret,
                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
- * rv_host_cpumask_parse:
+ * rv_cpumask_parse:
  * @str: hex mask "ff,ffffffff" (32-bit words, most significant first,
  *       optional "0x" per word is NOT accepted, like the kernel)
  * @ret: (out): the set, written only on success
@@ -73,20 +73,20 @@ int rv_host_cpulist_parse(const char *str, unsigned nr_cpu_ids, RvCpuSet *ret,
  * Returns: 0, -EINVAL on a non-hex digit or a word wider than 8 digits,
  * -ERANGE when bits beyond RV_CPUSET_MAX are set.
  */
-int rv_host_cpumask_parse(const char *str, RvCpuSet *ret,
+int rv_cpumask_parse(const char *str, RvCpuSet *ret,
                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
- * rv_host_cpulist_format:
+ * rv_cpulist_format:
  * @set: a set
  *
  * Returns: (transfer full): the canonical cpulist, ranges of 2 or more CPUs
  * collapsed ("0-3,8,10-11"), "" for the empty set.
  */
-char *rv_host_cpulist_format(const RvCpuSet *set);
+char *rv_cpulist_format(const RvCpuSet *set);
 
 /**
- * rv_host_cpumask_format:
+ * rv_cpumask_format:
  * @set: a set
  * @nbits: width of the mask in CPUs (rounded up to 32-bit words); 0 = just
  *         wide enough for the highest CPU
@@ -94,4 +94,4 @@ char *rv_host_cpulist_format(const RvCpuSet *set);
  * Returns: (transfer full): the mask as /proc/irq/N/smp_affinity writes it,
  * e.g. "00000000,0000000f".
  */
-char *rv_host_cpumask_format(const RvCpuSet *set, unsigned nbits);
+char *rv_cpumask_format(const RvCpuSet *set, unsigned nbits);

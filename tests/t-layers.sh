@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/t-layers.sh: layers point down only (build-aux/check-layers.sh), and
+# the checker itself catches a violation planted in a copy of the tree.
+set -u
+top=${RV_TOP:?}
+n=0 fail=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+echo "1..3"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+out=$("$top/build-aux/check-layers.sh" "$top" 2>&1); rc=$?
+[ $rc -eq 0 ] && ok "no lower layer includes an upper one" || nok "layering violations (rc=$rc): $out"
+
+mkdir -p "$tmp/t"
+cp -r "$top/util" "$top/results" "$top/host" "$top/guest" "$tmp/t/"
+printf '#include "host/topology.h"\n' >>"$tmp/t/util/units.h"
+out=$("$top/build-aux/check-layers.sh" "$tmp/t" 2>&1); rc=$?
+{ [ $rc -eq 1 ] && grep -q '^util/units.h:[0-9]*: util includes "host/topology.h"' <<<"$out"; } \
+    && ok "a planted util -> host include is named with file and line, exit 1" || nok "planted util->host: rc=$rc $out"
+
+rm -rf "$tmp/t"; mkdir -p "$tmp/t"
+cp -r "$top/util" "$top/results" "$top/host" "$top/guest" "$tmp/t/"
+printf '#include "guest/session.h"\n' >>"$tmp/t/results/stats.c"
+out=$("$top/build-aux/check-layers.sh" "$tmp/t" 2>&1); rc=$?
+{ [ $rc -eq 1 ] && grep -q 'results/stats.c:[0-9]*: results includes "guest/session.h"' <<<"$out"; } \
+    && ok "a planted results -> guest include is caught" || nok "planted results->guest: rc=$rc $out"
+exit $fail
