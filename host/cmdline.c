@@ -27,6 +27,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "host/cmdline.h"
@@ -476,17 +477,372 @@ replace_str(char **dst, const char *v)
     *dst = g_strdup(v ? v : "");
 }
 
+/* One parse in progress: the result, the housekeeping state the kernel
+ * keeps across isolcpus=/nohz_full=, and the hugepagesz= a hugepages=
+ * applies to. */
+typedef struct {
+    RvCmdline *cmd;
+    HkState hk;
+    const char *current_hpsz;    /* last hugepagesz= (owned by cmd->hugepages) */
+    bool hp_count_for_current;   /* a hugepages= followed it */
+} ParseState;
+
+typedef struct ParamSetup ParamSetup;
+
+/* @value: text after '=', NULL for a bare word */
+typedef void (*ParamHandler)(ParseState *st, const ParamSetup *setup, const char *value);
+
+/* One row per parameter rtvirt interprets, as the kernel's __setup()
+ * (include/linux/init.h) ties a name to its handler. */
+struct ParamSetup {
+    const char *name;
+    bool needs_eq;          /* __setup("name="): a bare "name" is no such parameter */
+    ParamHandler handler;
+    size_t str_offset;      /* setup_string(): the char * field of RvCmdline */
+};
+
+static void
+setup_isolcpus(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    isolcpus_setup(st->cmd, &st->hk, v);
+}
+
+static void
+setup_nohz_full(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    cpus_reset(&st->cmd->nohz_full, v);
+    housekeeping_setup(st->cmd, &st->hk, &st->cmd->nohz_full, "nohz_full", v, RV_ISOL_NOHZ);
+}
+
+/* rcu_nocb_setup(): a bad list offloads every CPU */
+static void
+setup_rcu_nocbs(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    RvCmdline *cmd = st->cmd;
+    RvCmdlineCpus *c = &cmd->rcu_nocbs;
+    g_autoptr(GError) perr = NULL;
+    int r;
+
+    cpus_reset(c, v);
+    if (!v) {
+        set_note(c, "no list: offloading enabled, no CPU offloaded at boot");
+        return;
+    }
+    r = rv_cpulist_parse(v, cmd->nr_cpu_ids, &c->requested, &perr);
+    if (r < 0) {
+        c->parse_error = r;
+        possible_set(cmd, &c->effective);
+        set_note(c, "\"rcu_nocbs= bad CPU range, all CPUs set\" (%s)", perr->message);
+        problem(cmd, "rcu_nocbs=%s is malformed: the kernel offloads ALL CPUs (%s)",
+                v, perr->message);
+    } else {
+        c->effective = c->requested;
+    }
+}
+
+/* irq_affinity_setup(): the items before a bad one stay, plus the boot CPU */
+static void
+setup_irqaffinity(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    RvCmdline *cmd = st->cmd;
+    RvCmdlineCpus *c = &cmd->irqaffinity;
+    g_autofree char *msg = NULL;
+    int r;
+
+    cpus_reset(c, v);
+    r = parse_prefix(v, cmd->nr_cpu_ids, &c->effective, &msg);
+    if (r < 0) {
+        c->parse_error = r;
+        set_note(c, "malformed list: the kernel keeps the CPUs before the bad item (%s)", msg);
+        problem(cmd, "irqaffinity=%s is malformed: %s", v, msg);
+    } else {
+        c->requested = c->effective;
+    }
+    if (!rv_cpuset_isset(&c->effective, cmd->boot_cpu))
+        set_note(c, "the kernel always adds boot CPU %u", cmd->boot_cpu);
+    rv_cpuset_set(&c->effective, cmd->boot_cpu);
+}
+
+static void
+setup_kthread_cpus(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    RvCmdline *cmd = st->cmd;
+    RvCmdlineCpus *c = &cmd->kthread_cpus;
+    g_autoptr(GError) perr = NULL;
+    int r;
+
+    cpus_reset(c, v);
+    r = rv_cpulist_parse(v, cmd->nr_cpu_ids, &c->requested, &perr);
+    if (r < 0) {
+        c->parse_error = r;
+        c->ignored = true;
+        set_note(c, "malformed list (%s)", perr->message);
+        problem(cmd, "kthread_cpus=%s is malformed: %s", v, perr->message);
+    } else {
+        c->effective = c->requested;
+    }
+    set_note(c, "not an upstream parameter: only kernels carrying the RHEL/StarlingX "
+             "kthread_cpus patch honour it");
+}
+
+static void
+setup_rcu_nocb_poll(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED,
+                    const char *v G_GNUC_UNUSED)
+{
+    st->cmd->rcu_nocb_poll = true;
+}
+
+static void
+setup_nosmt(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    st->cmd->nosmt = v && !strcmp(v, "force") ? 2 : 1;
+}
+
+static void
+setup_skew_tick(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    if (v && !parse_int(v, &st->cmd->skew_tick))
+        problem(st->cmd, "skew_tick=%s is not a number", v);
+}
+
+static void
+setup_processor_max_cstate(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    if (!parse_int(v, &st->cmd->processor_max_cstate))
+        problem(st->cmd, "processor.max_cstate=%s is not a number", v ? v : "");
+}
+
+static void
+setup_intel_idle_max_cstate(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    if (!parse_int(v, &st->cmd->intel_idle_max_cstate))
+        problem(st->cmd, "intel_idle.max_cstate=%s is not a number", v ? v : "");
+}
+
+static void
+setup_nosoftlockup(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED,
+                   const char *v G_GNUC_UNUSED)
+{
+    st->cmd->nosoftlockup = true;
+}
+
+static void
+setup_threadirqs(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED,
+                 const char *v G_GNUC_UNUSED)
+{
+    st->cmd->threadirqs = true;
+}
+
+/* a parameter kept as its text, the last one winning ("" for a bare word) */
+static void
+setup_string(ParseState *st, const ParamSetup *setup, const char *v)
+{
+    replace_str((char **) G_STRUCT_MEMBER_P(st->cmd, setup->str_offset), v);
+}
+
+static void
+setup_default_hugepagesz(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    bool ok;
+
+    replace_str(&st->cmd->default_hugepagesz, v);
+    memparse(v ? v : "", &ok);
+    if (!ok)
+        problem(st->cmd, "default_hugepagesz=%s is not a size", v ? v : "");
+}
+
+/* hugepagesz_setup(): a new size that the next hugepages= counts */
+static void
+setup_hugepagesz(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    RvCmdline *cmd = st->cmd;
+    RvCmdlineHugepages hp = { .size = g_strdup(v ? v : ""), .count = -1 };
+    bool ok;
+
+    if (st->current_hpsz && !st->hp_count_for_current)
+        problem(cmd, "hugepagesz=%s without hugepages=: no pages of that size are reserved at boot",
+                st->current_hpsz);
+    hp.size_bytes = memparse(hp.size, &ok);
+    if (!ok) {
+        hp.size_bytes = 0;
+        problem(cmd, "hugepagesz=%s is not a size", hp.size);
+    }
+    for (guint i = 0; i < cmd->hugepages->len; i++) {
+        RvCmdlineHugepages *o = &g_array_index(cmd->hugepages, RvCmdlineHugepages, i);
+        if (o->size && o->size_bytes && o->size_bytes == hp.size_bytes)
+            problem(cmd, "hugepagesz=%s is given twice: the kernel ignores the second (\"hugepagesz=%s specified twice, ignoring\")",
+                    hp.size, hp.size);
+    }
+    g_array_append_val(cmd->hugepages, hp);
+    st->current_hpsz = g_array_index(cmd->hugepages, RvCmdlineHugepages, cmd->hugepages->len - 1).size;
+    st->hp_count_for_current = false;
+}
+
+/* hugepages_setup(): the count for the preceding hugepagesz= */
+static void
+setup_hugepages(ParseState *st, const ParamSetup *setup G_GNUC_UNUSED, const char *v)
+{
+    RvCmdline *cmd = st->cmd;
+    gint64 count;
+    char *end;
+
+    count = v ? g_ascii_strtoll(v, &end, 10) : -1;
+    if (!v || *end || count < 0) {
+        problem(cmd, "hugepages=%s is not a page count", v ? v : "");
+    } else if (st->current_hpsz && !st->hp_count_for_current) {
+        g_array_index(cmd->hugepages, RvCmdlineHugepages, cmd->hugepages->len - 1).count = count;
+        st->hp_count_for_current = true;
+    } else if (st->current_hpsz) {
+        problem(cmd, "hugepages=%s follows another hugepages= without a hugepagesz= between: "
+                "the kernel ignores it", v);
+    } else {
+        RvCmdlineHugepages hp = { .size = NULL, .count = count };
+        g_array_append_val(cmd->hugepages, hp);
+    }
+}
+
+#define SETUP_STRING(name, field) { name, false, setup_string, offsetof(RvCmdline, field) }
+
+/* The parameters rtvirt interprets; every other known name is only
+ * recorded in ->params (rv_host_cmdline_get() finds it there). */
+static const ParamSetup param_setups[] = {
+    { "isolcpus",              true,  setup_isolcpus, 0 },
+    { "nohz_full",             true,  setup_nohz_full, 0 },
+    { "rcu_nocbs",             false, setup_rcu_nocbs, 0 },
+    { "irqaffinity",           true,  setup_irqaffinity, 0 },
+    { "kthread_cpus",          true,  setup_kthread_cpus, 0 },
+    { "rcu_nocb_poll",         false, setup_rcu_nocb_poll, 0 },
+    { "nosmt",                 false, setup_nosmt, 0 },
+    { "skew_tick",             false, setup_skew_tick, 0 },
+    SETUP_STRING("idle", idle),
+    SETUP_STRING("intel_pstate", intel_pstate),
+    SETUP_STRING("amd_pstate", amd_pstate),
+    { "processor.max_cstate",  false, setup_processor_max_cstate, 0 },
+    { "intel_idle.max_cstate", false, setup_intel_idle_max_cstate, 0 },
+    SETUP_STRING("tsc", tsc),
+    SETUP_STRING("mitigations", mitigations),
+    SETUP_STRING("nohz", nohz),
+    SETUP_STRING("transparent_hugepage", transparent_hugepage),
+    SETUP_STRING("numa_balancing", numa_balancing),
+    SETUP_STRING("nmi_watchdog", nmi_watchdog),
+    { "nosoftlockup",          false, setup_nosoftlockup, 0 },
+    { "threadirqs",            false, setup_threadirqs, 0 },
+    SETUP_STRING("preempt", preempt),
+    { "default_hugepagesz",    false, setup_default_hugepagesz, 0 },
+    { "hugepagesz",            false, setup_hugepagesz, 0 },
+    { "hugepages",             false, setup_hugepages, 0 },
+};
+
+static const ParamSetup *
+param_setup_find(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(param_setups); i++)
+        if (strcmp(param_setups[i].name, name) == 0)
+            return &param_setups[i];
+    return NULL;
+}
+
+/* next_arg(): the next word at *@p, blanks ending it outside double quotes
+ * (the quotes themselves are dropped).  Returns NULL at the end of the line. */
+static char *
+next_arg(RvCmdline *cmd, const char **p)
+{
+    GString *tok;
+    bool in_quote = false;
+
+    while (**p && g_ascii_isspace(**p))
+        (*p)++;
+    if (!**p)
+        return NULL;
+    tok = g_string_new(NULL);
+    for (; **p && (in_quote || !g_ascii_isspace(**p)); (*p)++) {
+        if (**p == '"') {
+            in_quote = !in_quote;
+            continue;
+        }
+        g_string_append_c(tok, **p);
+    }
+    if (in_quote)
+        problem(cmd, "unterminated double quote in '%s': the kernel takes the rest of the line as its value",
+                tok->str);
+    return g_string_free(tok, FALSE);
+}
+
+/* One kernel parameter: recorded in ->params, then handed to its row of
+ * param_setups[] (kernel/params.c parse_args() -> obsolete_checksetup()). */
+static void
+param_handle(ParseState *st, const char *word)
+{
+    RvCmdline *cmd = st->cmd;
+    const char *eq = strchr(word, '=');
+    RvCmdlineParam par = { 0 };
+    const ParamSetup *setup;
+
+    par.name = eq ? g_strndup(word, eq - word) : g_strdup(word);
+    par.value = eq ? g_strdup(eq + 1) : NULL;
+    classify_param(&par);
+    g_array_append_val(cmd->params, par);
+
+    if (!par.known) {
+        if (par.suggestion)
+            problem(cmd, "unknown parameter '%s' (did you mean '%s'?): the kernel passes it to init and it has no effect",
+                    par.name, par.suggestion);
+        return;
+    }
+    setup = param_setup_find(par.name);
+    if (!setup)
+        return;
+    if (setup->needs_eq && !par.value) {
+        /* __setup("isolcpus=") only matches with the '=' */
+        problem(cmd, "'%s' without '=' is not the %s= parameter: the kernel passes it to init "
+                "and isolates nothing", par.name, par.name);
+        return;
+    }
+    setup->handler(st, setup, par.value);
+}
+
+/* What the kernel derives once every parameter is read. */
+static void
+parse_finish(ParseState *st)
+{
+    RvCmdline *cmd = st->cmd;
+    RvCpuSet nohz;
+
+    if (st->current_hpsz && !st->hp_count_for_current)
+        problem(cmd, "hugepagesz=%s without hugepages=: no pages of that size are reserved at boot",
+                st->current_hpsz);
+
+    /* isolcpus=nohz,... is nohz_full= (same housekeeping type) */
+    if ((cmd->isolcpus_flags & RV_ISOL_NOHZ) && (!cmd->nohz_full.present || cmd->nohz_full.ignored)) {
+        cmd->nohz_full.effective = cmd->isolcpus.effective;
+        set_note(&cmd->nohz_full, "set by isolcpus=nohz");
+    }
+    /* rcu_init_nohz(): nohz_full CPUs are always RCU-offloaded */
+    nohz = cmd->nohz_full.effective;
+    if (!rv_cpuset_is_empty(&nohz) && !rv_cpuset_is_subset(&nohz, &cmd->rcu_nocbs.effective)) {
+        rv_cpuset_or(&cmd->rcu_nocbs.effective, &cmd->rcu_nocbs.effective, &nohz);
+        set_note(&cmd->rcu_nocbs, "nohz_full CPUs are offloaded too (rcu_init_nohz())");
+    }
+    /* housekeeping = possible minus every isolated/nohz_full CPU */
+    possible_set(cmd, &cmd->housekeeping);
+    rv_cpuset_andnot(&cmd->housekeeping, &cmd->housekeeping, &cmd->isolcpus.effective);
+    rv_cpuset_andnot(&cmd->housekeeping, &cmd->housekeeping, &cmd->nohz_full.effective);
+    if (!cmd->nr_cpu_ids) {
+        /* unknown size: the CPUs below the highest listed one */
+        rv_cpuset_zero(&cmd->housekeeping);
+    }
+}
+
 int
 rv_host_cmdline_parse_full(const char *text, unsigned nr_cpu_ids, unsigned boot_cpu,
                            RvCmdline **ret, GError **error)
 {
     g_autoptr(RvCmdline) cmd = NULL;
     g_autoptr(GPtrArray) init_args = g_ptr_array_new_with_free_func(g_free);
-    HkState hk = { 0 };
-    const char *p;
+    ParseState st = { 0 };
     bool in_init = false;
-    const char *current_hpsz = NULL;  /* last hugepagesz= */
-    bool hp_count_for_current = false;
+    const char *p;
+    char *word;
 
     if (!text)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "No kernel command line given");
@@ -504,232 +860,22 @@ rv_host_cmdline_parse_full(const char *text, unsigned nr_cpu_ids, unsigned boot_
     cmd->skew_tick = -1;
     cmd->processor_max_cstate = -1;
     cmd->intel_idle_max_cstate = -1;
+    st.cmd = cmd;
 
+    /* parse_args(): "--" hands the rest of the line to init */
     p = cmd->raw;
-    for (;;) {
-        GString *tok = g_string_new(NULL);
-        bool in_quote = false, any = false;
-        g_autofree char *word = NULL;
-        char *eq;
-        RvCmdlineParam par = { 0 };
-
-        while (*p && g_ascii_isspace(*p))
-            p++;
-        if (!*p) {
-            g_string_free(tok, TRUE);
-            break;
-        }
-        /* next_arg(): blanks end a word outside double quotes; the quotes
-         * themselves are dropped */
-        for (; *p && (in_quote || !g_ascii_isspace(*p)); p++) {
-            any = true;
-            if (*p == '"') {
-                in_quote = !in_quote;
-                continue;
-            }
-            g_string_append_c(tok, *p);
-        }
-        word = g_string_free(tok, FALSE);
-        if (in_quote)
-            problem(cmd, "unterminated double quote in '%s': the kernel takes the rest of the line as its value",
-                    word);
-        if (!any)
-            continue;
+    while ((word = next_arg(cmd, &p))) {
         if (in_init) {
-            g_ptr_array_add(init_args, g_steal_pointer(&word));
+            g_ptr_array_add(init_args, word);
             continue;
         }
-        if (strcmp(word, "--") == 0) {
+        if (strcmp(word, "--") == 0)
             in_init = true;
-            continue;
-        }
-        eq = strchr(word, '=');
-        par.name = eq ? g_strndup(word, eq - word) : g_strdup(word);
-        par.value = eq ? g_strdup(eq + 1) : NULL;
-        classify_param(&par);
-        g_array_append_val(cmd->params, par);
-
-        const char *n = par.name, *v = par.value;
-        if (!par.known) {
-            if (par.suggestion)
-                problem(cmd, "unknown parameter '%s' (did you mean '%s'?): the kernel passes it to init and it has no effect",
-                        n, par.suggestion);
-            continue;
-        }
-        if (!v && (!strcmp(n, "isolcpus") || !strcmp(n, "nohz_full") ||
-                   !strcmp(n, "irqaffinity") || !strcmp(n, "kthread_cpus"))) {
-            /* __setup("isolcpus=") only matches with the '=' */
-            problem(cmd, "'%s' without '=' is not the %s= parameter: the kernel passes it to init "
-                    "and isolates nothing", n, n);
-        } else if (!strcmp(n, "isolcpus") && v) {
-            isolcpus_setup(cmd, &hk, v);
-        } else if (!strcmp(n, "nohz_full") && v) {
-            cpus_reset(&cmd->nohz_full, v);
-            housekeeping_setup(cmd, &hk, &cmd->nohz_full, "nohz_full", v, RV_ISOL_NOHZ);
-        } else if (!strcmp(n, "rcu_nocbs")) {
-            RvCmdlineCpus *c = &cmd->rcu_nocbs;
-            g_autoptr(GError) perr = NULL;
-
-            cpus_reset(c, v);
-            if (v) {
-                int r = rv_cpulist_parse(v, nr_cpu_ids, &c->requested, &perr);
-
-                if (r < 0) {
-                    c->parse_error = r;
-                    possible_set(cmd, &c->effective);
-                    set_note(c, "\"rcu_nocbs= bad CPU range, all CPUs set\" (%s)", perr->message);
-                    problem(cmd, "rcu_nocbs=%s is malformed: the kernel offloads ALL CPUs (%s)",
-                            v, perr->message);
-                } else {
-                    c->effective = c->requested;
-                }
-            } else {
-                set_note(c, "no list: offloading enabled, no CPU offloaded at boot");
-            }
-        } else if (!strcmp(n, "irqaffinity") && v) {
-            RvCmdlineCpus *c = &cmd->irqaffinity;
-            g_autofree char *msg = NULL;
-            int r;
-
-            cpus_reset(c, v);
-            r = parse_prefix(v, nr_cpu_ids, &c->effective, &msg);
-            if (r < 0) {
-                c->parse_error = r;
-                set_note(c, "malformed list: the kernel keeps the CPUs before the bad item (%s)", msg);
-                problem(cmd, "irqaffinity=%s is malformed: %s", v, msg);
-            } else {
-                c->requested = c->effective;
-            }
-            if (!rv_cpuset_isset(&c->effective, boot_cpu))
-                set_note(c, "the kernel always adds boot CPU %u", boot_cpu);
-            rv_cpuset_set(&c->effective, boot_cpu);
-        } else if (!strcmp(n, "kthread_cpus") && v) {
-            RvCmdlineCpus *c = &cmd->kthread_cpus;
-            g_autoptr(GError) perr = NULL;
-            int r;
-
-            cpus_reset(c, v);
-            r = rv_cpulist_parse(v, nr_cpu_ids, &c->requested, &perr);
-            if (r < 0) {
-                c->parse_error = r;
-                c->ignored = true;
-                set_note(c, "malformed list (%s)", perr->message);
-                problem(cmd, "kthread_cpus=%s is malformed: %s", v, perr->message);
-            } else {
-                c->effective = c->requested;
-            }
-            set_note(c, "not an upstream parameter: only kernels carrying the RHEL/StarlingX "
-                     "kthread_cpus patch honour it");
-        } else if (!strcmp(n, "rcu_nocb_poll")) {
-            cmd->rcu_nocb_poll = true;
-        } else if (!strcmp(n, "nosmt")) {
-            cmd->nosmt = v && !strcmp(v, "force") ? 2 : 1;
-        } else if (!strcmp(n, "skew_tick") && v) {
-            if (!parse_int(v, &cmd->skew_tick))
-                problem(cmd, "skew_tick=%s is not a number", v);
-        } else if (!strcmp(n, "idle")) {
-            replace_str(&cmd->idle, v);
-        } else if (!strcmp(n, "intel_pstate")) {
-            replace_str(&cmd->intel_pstate, v);
-        } else if (!strcmp(n, "amd_pstate")) {
-            replace_str(&cmd->amd_pstate, v);
-        } else if (!strcmp(n, "processor.max_cstate")) {
-            if (!parse_int(v, &cmd->processor_max_cstate))
-                problem(cmd, "processor.max_cstate=%s is not a number", v ? v : "");
-        } else if (!strcmp(n, "intel_idle.max_cstate")) {
-            if (!parse_int(v, &cmd->intel_idle_max_cstate))
-                problem(cmd, "intel_idle.max_cstate=%s is not a number", v ? v : "");
-        } else if (!strcmp(n, "tsc")) {
-            replace_str(&cmd->tsc, v);
-        } else if (!strcmp(n, "mitigations")) {
-            replace_str(&cmd->mitigations, v);
-        } else if (!strcmp(n, "nohz")) {
-            replace_str(&cmd->nohz, v);
-        } else if (!strcmp(n, "transparent_hugepage")) {
-            replace_str(&cmd->transparent_hugepage, v);
-        } else if (!strcmp(n, "numa_balancing")) {
-            replace_str(&cmd->numa_balancing, v);
-        } else if (!strcmp(n, "nmi_watchdog")) {
-            replace_str(&cmd->nmi_watchdog, v);
-        } else if (!strcmp(n, "nosoftlockup")) {
-            cmd->nosoftlockup = true;
-        } else if (!strcmp(n, "threadirqs")) {
-            cmd->threadirqs = true;
-        } else if (!strcmp(n, "preempt")) {
-            replace_str(&cmd->preempt, v);
-        } else if (!strcmp(n, "default_hugepagesz")) {
-            bool ok;
-
-            replace_str(&cmd->default_hugepagesz, v);
-            memparse(v ? v : "", &ok);
-            if (!ok)
-                problem(cmd, "default_hugepagesz=%s is not a size", v ? v : "");
-        } else if (!strcmp(n, "hugepagesz")) {
-            RvCmdlineHugepages hp = { .size = g_strdup(v ? v : ""), .count = -1 };
-            bool ok;
-
-            if (current_hpsz && !hp_count_for_current)
-                problem(cmd, "hugepagesz=%s without hugepages=: no pages of that size are reserved at boot",
-                        current_hpsz);
-            hp.size_bytes = memparse(hp.size, &ok);
-            if (!ok) {
-                hp.size_bytes = 0;
-                problem(cmd, "hugepagesz=%s is not a size", hp.size);
-            }
-            for (guint i = 0; i < cmd->hugepages->len; i++) {
-                RvCmdlineHugepages *o = &g_array_index(cmd->hugepages, RvCmdlineHugepages, i);
-                if (o->size && o->size_bytes && o->size_bytes == hp.size_bytes)
-                    problem(cmd, "hugepagesz=%s is given twice: the kernel ignores the second (\"hugepagesz=%s specified twice, ignoring\")",
-                            hp.size, hp.size);
-            }
-            g_array_append_val(cmd->hugepages, hp);
-            current_hpsz = g_array_index(cmd->hugepages, RvCmdlineHugepages, cmd->hugepages->len - 1).size;
-            hp_count_for_current = false;
-        } else if (!strcmp(n, "hugepages")) {
-            gint64 count;
-            char *end;
-
-            count = v ? g_ascii_strtoll(v, &end, 10) : -1;
-            if (!v || *end || count < 0) {
-                problem(cmd, "hugepages=%s is not a page count", v ? v : "");
-            } else if (current_hpsz && !hp_count_for_current) {
-                g_array_index(cmd->hugepages, RvCmdlineHugepages, cmd->hugepages->len - 1).count = count;
-                hp_count_for_current = true;
-            } else if (current_hpsz) {
-                problem(cmd, "hugepages=%s follows another hugepages= without a hugepagesz= between: "
-                        "the kernel ignores it", v);
-            } else {
-                RvCmdlineHugepages hp = { .size = NULL, .count = count };
-                g_array_append_val(cmd->hugepages, hp);
-            }
-        }
+        else
+            param_handle(&st, word);
+        g_free(word);
     }
-    if (current_hpsz && !hp_count_for_current)
-        problem(cmd, "hugepagesz=%s without hugepages=: no pages of that size are reserved at boot",
-                current_hpsz);
-
-    /* isolcpus=nohz,... is nohz_full= (same housekeeping type) */
-    if ((cmd->isolcpus_flags & RV_ISOL_NOHZ) && (!cmd->nohz_full.present || cmd->nohz_full.ignored)) {
-        cmd->nohz_full.effective = cmd->isolcpus.effective;
-        set_note(&cmd->nohz_full, "set by isolcpus=nohz");
-    }
-    /* rcu_init_nohz(): nohz_full CPUs are always RCU-offloaded */
-    {
-        RvCpuSet nohz = cmd->nohz_full.effective;
-
-        if (!rv_cpuset_is_empty(&nohz) && !rv_cpuset_is_subset(&nohz, &cmd->rcu_nocbs.effective)) {
-            rv_cpuset_or(&cmd->rcu_nocbs.effective, &cmd->rcu_nocbs.effective, &nohz);
-            set_note(&cmd->rcu_nocbs, "nohz_full CPUs are offloaded too (rcu_init_nohz())");
-        }
-    }
-    /* housekeeping = possible minus every isolated/nohz_full CPU */
-    possible_set(cmd, &cmd->housekeeping);
-    rv_cpuset_andnot(&cmd->housekeeping, &cmd->housekeeping, &cmd->isolcpus.effective);
-    rv_cpuset_andnot(&cmd->housekeeping, &cmd->housekeeping, &cmd->nohz_full.effective);
-    if (!cmd->nr_cpu_ids) {
-        /* unknown size: the CPUs below the highest listed one */
-        rv_cpuset_zero(&cmd->housekeeping);
-    }
+    parse_finish(&st);
 
     g_ptr_array_add(init_args, NULL);
     cmd->init_args = (char **) g_ptr_array_steal(init_args, NULL);
