@@ -622,107 +622,158 @@ escape:
     return g_string_free(out, FALSE);
 }
 
-char *
-rv_host_report_to_text(const RvHostReport *r)
+/* Topology: packages, NUMA nodes, cores with their SMT siblings. */
+static void
+text_topology(GString *s, const RvTopology *t)
 {
-    GString *s = g_string_new(NULL);
-    const RvTopology *t = r->topo;
+    g_autofree char *on = set_or_none(&t->online), *off = set_or_none(&t->offline);
+    g_autofree char *pos = set_or_none(&t->possible);
+
+    g_string_append_printf(s, "Topology (%s)\n", t->source);
+    g_string_append_printf(s, "  CPUs: %u online (%s), offline: %s, possible: %s\n",
+                           rv_cpuset_count(&t->online), on, off, pos);
+    g_string_append_printf(s, "  %u package(s), %u NUMA node(s), %u core(s), %u thread(s) per core%s\n",
+                           t->packages->len, t->nodes->len, t->cores->len, t->threads_per_core,
+                           t->smt ? " (SMT)" : " (no SMT)");
+    if (t->smt && t->min_threads_per_core != t->threads_per_core)
+        g_string_append_printf(s, "  mixed cores: from %u to %u threads per core\n",
+                               t->min_threads_per_core, t->threads_per_core);
+    for (guint i = 0; i < t->packages->len; i++) {
+        const RvCpuGroup *g = &g_array_index(t->packages, RvCpuGroup, i);
+        g_autofree char *l = rv_cpulist_format(&g->cpus);
+        g_string_append_printf(s, "  package %d: %s\n", g->id, l);
+    }
+    for (guint i = 0; i < t->nodes->len; i++) {
+        const RvCpuGroup *g = &g_array_index(t->nodes, RvCpuGroup, i);
+        g_autofree char *l = rv_cpulist_format(&g->cpus);
+        g_string_append_printf(s, "  node %d: %s\n", g->id, l);
+    }
+    g_string_append_printf(s, "  %-7s %-7s %-5s %s\n", "PACKAGE", "CORE_ID", "NODE", "THREADS (SMT siblings)");
+    for (guint i = 0; i < t->cores->len; i++) {
+        const RvCore *c = &g_array_index(t->cores, RvCore, i);
+        g_autofree char *l = rv_cpulist_format(&c->threads);
+        g_string_append_printf(s, "  %-7d %-7d %-5d %s\n", c->package, c->core_id, c->node, l);
+    }
+}
+
+/* The kernel command line as the kernel reads it (host/cmdline.c). */
+static void
+text_cmdline(GString *s, const RvHostReport *r)
+{
+    const RvCmdline *c = r->cmdline;
+
+    g_string_append(s, "\nKernel command line (/proc/cmdline)\n");
+    if (!c) {
+        g_string_append_printf(s, "  unknown: %s\n", r->cmdline_unknown);
+        return;
+    }
+    g_string_append_printf(s, "  %s\n", c->raw);
+    text_cmd_cpus(s, "isolcpus", &c->isolcpus);
+    if (c->isolcpus.present && !c->isolcpus.ignored)
+        g_string_append_printf(s, "  %-14s   flags:%s%s%s\n", "",
+                               c->isolcpus_flags & RV_ISOL_DOMAIN ? " domain" : "",
+                               c->isolcpus_flags & RV_ISOL_NOHZ ? " nohz" : "",
+                               c->isolcpus_flags & RV_ISOL_MANAGED_IRQ ? " managed_irq" : "");
+    text_cmd_cpus(s, "nohz_full", &c->nohz_full);
+    text_cmd_cpus(s, "rcu_nocbs", &c->rcu_nocbs);
+    text_cmd_cpus(s, "irqaffinity", &c->irqaffinity);
+    text_cmd_cpus(s, "kthread_cpus", &c->kthread_cpus);
+    g_string_append_printf(s, "  %-14s %s\n", "rcu_nocb_poll", c->rcu_nocb_poll ? "yes" : "no");
+    g_string_append_printf(s, "  %-14s %s\n", "nosmt", c->nosmt == 2 ? "force" : c->nosmt ? "yes" : "no");
+    {
+        struct { const char *k; const char *v; } kv[] = {
+            { "idle", c->idle }, { "intel_pstate", c->intel_pstate }, { "amd_pstate", c->amd_pstate },
+            { "tsc", c->tsc }, { "mitigations", c->mitigations }, { "nohz", c->nohz },
+            { "transparent_hugepage", c->transparent_hugepage },
+            { "numa_balancing", c->numa_balancing }, { "nmi_watchdog", c->nmi_watchdog },
+            { "preempt", c->preempt }, { "default_hugepagesz", c->default_hugepagesz },
+        };
+        for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)
+            if (kv[i].v)
+                g_string_append_printf(s, "  %-14s %s\n", kv[i].k, kv[i].v);
+    }
+    if (c->skew_tick >= 0)
+        g_string_append_printf(s, "  %-14s %d\n", "skew_tick", c->skew_tick);
+    if (c->processor_max_cstate >= 0)
+        g_string_append_printf(s, "  %-14s %d\n", "processor.max_cstate", c->processor_max_cstate);
+    if (c->intel_idle_max_cstate >= 0)
+        g_string_append_printf(s, "  %-14s %d\n", "intel_idle.max_cstate", c->intel_idle_max_cstate);
+    for (guint i = 0; i < c->hugepages->len; i++) {
+        const RvCmdlineHugepages *h = &g_array_index(c->hugepages, RvCmdlineHugepages, i);
+        if (h->count >= 0)
+            g_string_append_printf(s, "  %-14s %s x %" G_GINT64_FORMAT "\n", "hugepages",
+                                   h->size ? h->size : "default size", h->count);
+        else
+            g_string_append_printf(s, "  %-14s %s x (no count)\n", "hugepages", h->size ? h->size : "default size");
+    }
+    for (guint i = 0; i < c->params->len; i++) {
+        const RvCmdlineParam *p = &g_array_index(c->params, RvCmdlineParam, i);
+        if (!p->known && !p->suggestion)
+            g_string_append_printf(s, "  not known to rtvirt: %s\n", p->name);
+    }
+    if (c->init_args[0]) {
+        g_autofree char *j = g_strjoinv(" ", c->init_args);
+        g_string_append_printf(s, "  after '--' (for init): %s\n", j);
+    }
+    for (guint i = 0; i < c->problems->len; i++)
+        g_string_append_printf(s, "  problem: %s\n", (char *) c->problems->pdata[i]);
+}
+
+/* One line per distinct (governor, driver, idle states), with its CPUs. */
+static void
+text_power(GString *s, const RvHostState *st)
+{
+    g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GArray) sets = g_array_new(FALSE, TRUE, sizeof(RvCpuSet));
+
+    for (guint i = 0; i < st->cpus->len; i++) {
+        const RvCpuPower *p = &g_array_index(st->cpus, RvCpuPower, i);
+        GString *is = g_string_new(NULL);
+        char *key;
+        guint k;
+
+        for (guint j = 0; j < p->idle_states->len; j++) {
+            const RvIdleState *x = &g_array_index(p->idle_states, RvIdleState, j);
+
+            g_string_append_printf(is, "%s%s/", is->len ? " " : "", x->name ? x->name : "?");
+            if (x->latency_us.known)
+                g_string_append_printf(is, "%" G_GINT64_FORMAT, x->latency_us.value);
+            else
+                g_string_append(is, "?");
+            if (x->disabled == RV_TRI_YES)
+                g_string_append_c(is, '*');
+        }
+        key = g_strdup_printf("%-12s %-14s %s", p->governor ? p->governor : "-",
+                              p->driver ? p->driver : "-", is->len ? is->str : "-");
+        g_string_free(is, TRUE);
+        for (k = 0; k < keys->len; k++)
+            if (!strcmp(keys->pdata[k], key))
+                break;
+        if (k == keys->len) {
+            RvCpuSet z;
+
+            rv_cpuset_zero(&z);
+            g_ptr_array_add(keys, key);
+            g_array_append_val(sets, z);
+        } else {
+            g_free(key);
+        }
+        rv_cpuset_set(&g_array_index(sets, RvCpuSet, k), p->cpu);
+    }
+    g_string_append_printf(s, "  %-10s %-12s %-14s %s\n", "CPUS", "GOVERNOR", "FREQ DRIVER",
+                           "IDLE STATES (name/exit latency us, * = disabled)");
+    for (guint k = 0; k < keys->len; k++) {
+        g_autofree char *l = rv_cpulist_format(&g_array_index(sets, RvCpuSet, k));
+        g_string_append_printf(s, "  %-10s %s\n", l, (char *) keys->pdata[k]);
+    }
+}
+
+/* The state the kernel is in now (host/state.c). */
+static void
+text_state(GString *s, const RvHostReport *r)
+{
     const RvHostState *st = r->state;
 
-    g_string_append_printf(s, "Host: %s%s\n\n", r->root_path, r->live ? " (live host)" : " (fixture tree)");
-
-    /* topology */
-    {
-        g_autofree char *on = set_or_none(&t->online), *off = set_or_none(&t->offline);
-        g_autofree char *pos = set_or_none(&t->possible);
-
-        g_string_append_printf(s, "Topology (%s)\n", t->source);
-        g_string_append_printf(s, "  CPUs: %u online (%s), offline: %s, possible: %s\n",
-                               rv_cpuset_count(&t->online), on, off, pos);
-        g_string_append_printf(s, "  %u package(s), %u NUMA node(s), %u core(s), %u thread(s) per core%s\n",
-                               t->packages->len, t->nodes->len, t->cores->len, t->threads_per_core,
-                               t->smt ? " (SMT)" : " (no SMT)");
-        if (t->smt && t->min_threads_per_core != t->threads_per_core)
-            g_string_append_printf(s, "  mixed cores: from %u to %u threads per core\n",
-                                   t->min_threads_per_core, t->threads_per_core);
-        for (guint i = 0; i < t->packages->len; i++) {
-            const RvCpuGroup *g = &g_array_index(t->packages, RvCpuGroup, i);
-            g_autofree char *l = rv_cpulist_format(&g->cpus);
-            g_string_append_printf(s, "  package %d: %s\n", g->id, l);
-        }
-        for (guint i = 0; i < t->nodes->len; i++) {
-            const RvCpuGroup *g = &g_array_index(t->nodes, RvCpuGroup, i);
-            g_autofree char *l = rv_cpulist_format(&g->cpus);
-            g_string_append_printf(s, "  node %d: %s\n", g->id, l);
-        }
-        g_string_append_printf(s, "  %-7s %-7s %-5s %s\n", "PACKAGE", "CORE_ID", "NODE", "THREADS (SMT siblings)");
-        for (guint i = 0; i < t->cores->len; i++) {
-            const RvCore *c = &g_array_index(t->cores, RvCore, i);
-            g_autofree char *l = rv_cpulist_format(&c->threads);
-            g_string_append_printf(s, "  %-7d %-7d %-5d %s\n", c->package, c->core_id, c->node, l);
-        }
-    }
-
-    /* command line */
-    g_string_append(s, "\nKernel command line (/proc/cmdline)\n");
-    if (!r->cmdline) {
-        g_string_append_printf(s, "  unknown: %s\n", r->cmdline_unknown);
-    } else {
-        const RvCmdline *c = r->cmdline;
-
-        g_string_append_printf(s, "  %s\n", c->raw);
-        text_cmd_cpus(s, "isolcpus", &c->isolcpus);
-        if (c->isolcpus.present && !c->isolcpus.ignored)
-            g_string_append_printf(s, "  %-14s   flags:%s%s%s\n", "",
-                                   c->isolcpus_flags & RV_ISOL_DOMAIN ? " domain" : "",
-                                   c->isolcpus_flags & RV_ISOL_NOHZ ? " nohz" : "",
-                                   c->isolcpus_flags & RV_ISOL_MANAGED_IRQ ? " managed_irq" : "");
-        text_cmd_cpus(s, "nohz_full", &c->nohz_full);
-        text_cmd_cpus(s, "rcu_nocbs", &c->rcu_nocbs);
-        text_cmd_cpus(s, "irqaffinity", &c->irqaffinity);
-        text_cmd_cpus(s, "kthread_cpus", &c->kthread_cpus);
-        g_string_append_printf(s, "  %-14s %s\n", "rcu_nocb_poll", c->rcu_nocb_poll ? "yes" : "no");
-        g_string_append_printf(s, "  %-14s %s\n", "nosmt", c->nosmt == 2 ? "force" : c->nosmt ? "yes" : "no");
-        {
-            struct { const char *k; const char *v; } kv[] = {
-                { "idle", c->idle }, { "intel_pstate", c->intel_pstate }, { "amd_pstate", c->amd_pstate },
-                { "tsc", c->tsc }, { "mitigations", c->mitigations }, { "nohz", c->nohz },
-                { "transparent_hugepage", c->transparent_hugepage },
-                { "numa_balancing", c->numa_balancing }, { "nmi_watchdog", c->nmi_watchdog },
-                { "preempt", c->preempt }, { "default_hugepagesz", c->default_hugepagesz },
-            };
-            for (size_t i = 0; i < G_N_ELEMENTS(kv); i++)
-                if (kv[i].v)
-                    g_string_append_printf(s, "  %-14s %s\n", kv[i].k, kv[i].v);
-        }
-        if (c->skew_tick >= 0)
-            g_string_append_printf(s, "  %-14s %d\n", "skew_tick", c->skew_tick);
-        if (c->processor_max_cstate >= 0)
-            g_string_append_printf(s, "  %-14s %d\n", "processor.max_cstate", c->processor_max_cstate);
-        if (c->intel_idle_max_cstate >= 0)
-            g_string_append_printf(s, "  %-14s %d\n", "intel_idle.max_cstate", c->intel_idle_max_cstate);
-        for (guint i = 0; i < c->hugepages->len; i++) {
-            const RvCmdlineHugepages *h = &g_array_index(c->hugepages, RvCmdlineHugepages, i);
-            if (h->count >= 0)
-                g_string_append_printf(s, "  %-14s %s x %" G_GINT64_FORMAT "\n", "hugepages",
-                                       h->size ? h->size : "default size", h->count);
-            else
-                g_string_append_printf(s, "  %-14s %s x (no count)\n", "hugepages", h->size ? h->size : "default size");
-        }
-        for (guint i = 0; i < c->params->len; i++) {
-            const RvCmdlineParam *p = &g_array_index(c->params, RvCmdlineParam, i);
-            if (!p->known && !p->suggestion)
-                g_string_append_printf(s, "  not known to rtvirt: %s\n", p->name);
-        }
-        if (c->init_args[0]) {
-            g_autofree char *j = g_strjoinv(" ", c->init_args);
-            g_string_append_printf(s, "  after '--' (for init): %s\n", j);
-        }
-        for (guint i = 0; i < c->problems->len; i++)
-            g_string_append_printf(s, "  problem: %s\n", (char *) c->problems->pdata[i]);
-    }
-
-    /* state */
     g_string_append(s, "\nEffective state\n");
     text_state_cpus(s, "online", &st->online, NULL);
     text_state_cpus(s, "offline", &st->offline, NULL);
@@ -778,54 +829,13 @@ rv_host_report_to_text(const RvHostReport *r)
     g_string_append_printf(s, "  %-18s driver=%s governor=%s\n", "cpuidle",
                            st->cpuidle_driver ? st->cpuidle_driver : "unknown",
                            st->cpuidle_governor ? st->cpuidle_governor : "unknown");
-    /* one line per distinct (governor, driver, idle states), with its CPUs */
-    {
-        g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func(g_free);
-        g_autoptr(GArray) sets = g_array_new(FALSE, TRUE, sizeof(RvCpuSet));
+    text_power(s, st);
+}
 
-        for (guint i = 0; i < st->cpus->len; i++) {
-            const RvCpuPower *p = &g_array_index(st->cpus, RvCpuPower, i);
-            GString *is = g_string_new(NULL);
-            char *key;
-            guint k;
-
-            for (guint j = 0; j < p->idle_states->len; j++) {
-                const RvIdleState *x = &g_array_index(p->idle_states, RvIdleState, j);
-
-                g_string_append_printf(is, "%s%s/", is->len ? " " : "", x->name ? x->name : "?");
-                if (x->latency_us.known)
-                    g_string_append_printf(is, "%" G_GINT64_FORMAT, x->latency_us.value);
-                else
-                    g_string_append(is, "?");
-                if (x->disabled == RV_TRI_YES)
-                    g_string_append_c(is, '*');
-            }
-            key = g_strdup_printf("%-12s %-14s %s", p->governor ? p->governor : "-",
-                                  p->driver ? p->driver : "-", is->len ? is->str : "-");
-            g_string_free(is, TRUE);
-            for (k = 0; k < keys->len; k++)
-                if (!strcmp(keys->pdata[k], key))
-                    break;
-            if (k == keys->len) {
-                RvCpuSet z;
-
-                rv_cpuset_zero(&z);
-                g_ptr_array_add(keys, key);
-                g_array_append_val(sets, z);
-            } else {
-                g_free(key);
-            }
-            rv_cpuset_set(&g_array_index(sets, RvCpuSet, k), p->cpu);
-        }
-        g_string_append_printf(s, "  %-10s %-12s %-14s %s\n", "CPUS", "GOVERNOR", "FREQ DRIVER",
-                               "IDLE STATES (name/exit latency us, * = disabled)");
-        for (guint k = 0; k < keys->len; k++) {
-            g_autofree char *l = rv_cpulist_format(&g_array_index(sets, RvCpuSet, k));
-            g_string_append_printf(s, "  %-10s %s\n", l, (char *) keys->pdata[k]);
-        }
-    }
-
-    /* threads */
+/* The isolated CPUs and the tasks and kernel threads that matter on them. */
+static void
+text_threads(GString *s, const RvHostReport *r)
+{
     {
         g_autofree char *iso = set_or_none(&r->isolated);
 
@@ -845,8 +855,12 @@ rv_host_report_to_text(const RvHostReport *r)
         g_string_append_printf(s, "\nTasks that last ran on isolated CPUs (%u)\n", r->tasks_on_isolated->len);
         text_tasks(s, r->tasks_on_isolated);
     }
+}
 
-    /* IRQs */
+/* IRQs whose affinity or counts touch the isolated CPUs. */
+static void
+text_irqs(GString *s, const RvHostReport *r)
+{
     if (!r->irqs) {
         g_string_append(s, "\nIRQs: unknown (/proc/irq unreadable)\n");
     } else {
@@ -876,7 +890,19 @@ rv_host_report_to_text(const RvHostReport *r)
             }
         }
     }
+}
 
+char *
+rv_host_report_to_text(const RvHostReport *r)
+{
+    GString *s = g_string_new(NULL);
+
+    g_string_append_printf(s, "Host: %s%s\n\n", r->root_path, r->live ? " (live host)" : " (fixture tree)");
+    text_topology(s, r->topo);
+    text_cmdline(s, r);
+    text_state(s, r);
+    text_threads(s, r);
+    text_irqs(s, r);
     if (r->bad_values->len) {
         g_string_append(s, "\nMalformed values\n");
         for (guint i = 0; i < r->bad_values->len; i++)
