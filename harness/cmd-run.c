@@ -100,6 +100,8 @@ typedef struct {
     bool rt_group_trap;         /* host/state.h rt_group_trap == YES */
     int coresched_errno;        /* host/state.h coresched probe (or fixture record) */
     RvCoreSchedState coresched_state;
+    unsigned runnable;          /* scenarios this host can run */
+    unsigned n_runs;            /* runs of the plan that are not SKIPPED */
     unsigned failed_runs;
     unsigned ok_runs;
     unsigned ok_with_fail;      /* of ok_runs: with a verification FAIL (untrusted) */
@@ -668,6 +670,348 @@ print_summary(Ctx *c)
     fflush(stdout);
 }
 
+/* Step 1: the matrix, the command-line overrides, the root and every
+ * guest's placement, before anything changes (errors: exit 2). */
+static int
+run_load_inputs(Ctx *c, const char *matrix, GError **error)
+{
+    guint64 seed;
+
+    if (rv_harness_matrix_load(matrix, &c->matrix, error) < 0)
+        return -EINVAL;
+    if (arg_duration && (rv_parse_duration_us(arg_duration, &c->matrix->duration_us) < 0 ||
+                         c->matrix->duration_us < G_USEC_PER_SEC))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "--duration '%s': expected a time of at least 1s", arg_duration);
+    if (arg_warmup && rv_parse_duration_us(arg_warmup, &c->matrix->warmup_us) < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "--warmup '%s': expected a time",
+                            arg_warmup);
+    if (arg_duration || arg_warmup)
+        c->matrix->timeout_us = MAX(c->matrix->timeout_us,
+                                    c->matrix->duration_us + c->matrix->warmup_us +
+                                    120 * G_USEC_PER_SEC);
+    if (arg_repetitions != -1) {
+        if (arg_repetitions < 1 || arg_repetitions > 1000)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "--repetitions %d: expected 1-1000", arg_repetitions);
+        c->matrix->repetitions = arg_repetitions;
+    }
+    if (arg_seed) {
+        char *end = NULL;
+
+        errno = 0;
+        seed = g_ascii_strtoull(arg_seed, &end, 0);
+        if (errno || end == arg_seed || *end || arg_seed[0] == '-')
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "--seed '%s': expected an unsigned 64-bit number", arg_seed);
+    } else {
+        seed = c->matrix->has_seed ? c->matrix->seed : rv_harness_plan_draw_seed();
+    }
+    if (rv_host_root_open(arg_root, &c->root, error) < 0)
+        return -EINVAL;
+    if (!arg_plan_only && !rv_host_root_is_live(c->root))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "--root %s: a matrix runs guests on the live host; use --root only with --plan",
+                            arg_root);
+    if (validate(c, error) < 0)
+        return -EINVAL;
+    c->plan = rv_harness_plan_new(c->matrix, seed);
+    return 0;
+}
+
+/* Step 2: one run per host; from here on the host may change. */
+static int
+run_take_lock(RvLock **ret_lock, GError **error)
+{
+    g_autoptr(GError) busy = NULL;
+    int r;
+
+    if (arg_wait_lock < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "--wait-lock %d: expected seconds >= 0", arg_wait_lock);
+    if (arg_wait_lock > 0) {
+        /* Ctrl-C must end the wait */
+        rv_harness_signals_install();
+    }
+    r = rv_harness_lock_acquire(NULL, ret_lock, &busy);
+    if (r == -EBUSY && arg_wait_lock > 0) {
+        rv_log_info("%s; waiting up to %d s for it to end", busy->message, arg_wait_lock);
+        r = rv_harness_lock_acquire_wait(NULL, (guint) arg_wait_lock,
+                                         rv_harness_signals_cancellable(), ret_lock, error);
+    } else if (r < 0) {
+        g_propagate_error(error, g_steal_pointer(&busy));
+    }
+    if (r < 0)
+        return r;
+    test_kill_point("locked");
+    return 0;
+}
+
+/* Step 2b: the host facts that decide, per scenario, whether it runs
+ * (c->skip: the reason or NULL), and the counts of what does. */
+static void
+run_judge_host(Ctx *c)
+{
+    g_autoptr(RvHostState) st = NULL;
+
+    if (rv_host_state_load(c->root, c->host_cpus->nr_cpu_ids, &st, NULL) == 0) {
+        c->rt_group_trap = st->rt_group_trap == RV_TRI_YES;
+        c->coresched_state = st->coresched;
+        if (st->coresched == RV_CORESCHED_UNSUPPORTED)
+            c->coresched_errno = st->coresched_errno ? st->coresched_errno : EINVAL;
+        else if (st->coresched == RV_CORESCHED_NO_SMT)
+            c->coresched_errno = st->coresched_errno ? st->coresched_errno : ENODEV;
+    }
+    c->skip = g_ptr_array_new_with_free_func(g_free);
+    for (guint s = 0; s < c->matrix->scenarios->len; s++) {
+        const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
+        char *why = scenario_skip_reason(c, sc);
+
+        g_ptr_array_add(c->skip, why);
+        if (!why)
+            c->runnable++;
+    }
+    for (guint i = 0; i < c->plan->runs->len; i++)
+        if (!c->skip->pdata[((RvPlanRun *) c->plan->runs->pdata[i])->scenario])
+            c->n_runs++;
+}
+
+/* Step 2c, --plan: the plan, the placements and the skip reasons. */
+static void
+run_print_plan(Ctx *c)
+{
+    g_autofree char *text = rv_harness_plan_format(c->plan);
+    g_autofree char *note = rv_harness_plan_baseline_note(c->matrix, c->skip);
+    char buf[128];
+
+    printf("# matrix %s: %u scenario(s) x %u load level(s) x %u repetition(s), order %s, seed %"
+           G_GUINT64_FORMAT "\n", c->matrix->name, c->matrix->scenarios->len,
+           c->matrix->loads->len, c->matrix->repetitions,
+           rv_harness_matrix_order_name(c->plan->order), c->plan->seed);
+    for (guint s = 0; s < c->matrix->scenarios->len; s++) {
+        const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
+        GPtrArray *pls = c->placements->pdata[s];
+
+        printf("# scenario %s (%s): %s%s\n", sc->name, describe_settings(sc, buf, sizeof(buf)),
+               c->skip->pdata[s] ? "SKIPPED: " : "runs",
+               c->skip->pdata[s] ? (char *) c->skip->pdata[s] : "");
+        for (guint g = 0; g < pls->len; g++) {
+            g_autofree char *p = rv_guest_placement_format(pls->pdata[g]);
+            g_auto(GStrv) lines = g_strsplit(p, "\n", -1);
+
+            for (guint l = 0; lines[l] && *lines[l]; l++)
+                printf("#   %s: %s\n", ((RvMatrixGuest *) sc->guests->pdata[g])->name,
+                       lines[l]);
+        }
+    }
+    if (note)
+        printf("# %s\n", note);
+    printf("%s", text);
+}
+
+static void
+store_set_host_facts(Ctx *c)
+{
+    JsonNode *facts = host_facts(c);
+
+    rv_result_store_set_host(c->store, facts);
+    json_node_unref(facts);
+}
+
+/* Step 3: the results store with the profiles, scenarios, the plan and the
+ * trust notes of this host. */
+static int
+run_open_store(Ctx *c, GError **error)
+{
+    g_autofree char *note = NULL;
+
+    if (rv_result_store_create(arg_out ? arg_out : "results", c->matrix->name, NULL, &c->store,
+                               error) < 0)
+        return -EIO;
+    for (guint i = 0; i < c->matrix->files->len; i++) {
+        const char *role = i == 0 ? "matrix" : "matrix-include";
+
+        if (rv_result_store_add_profile(c->store, role, c->matrix->files->pdata[i], error) < 0)
+            return -EIO;
+    }
+    for (guint i = 0; i < c->matrix->guests->len; i++) {
+        const RvMatrixGuest *g = c->matrix->guests->pdata[i];
+        g_autofree char *role = g_strdup_printf("guest:%s", g->name);
+
+        if (rv_result_store_add_profile(c->store, role, g->profile, error) < 0)
+            return -EIO;
+    }
+    if (c->matrix->host_profile &&
+        rv_result_store_add_profile(c->store, "host", c->matrix->host_profile, error) < 0)
+        return -EIO;
+    for (guint s = 0; s < c->matrix->scenarios->len; s++) {
+        const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
+        char buf[128];
+        g_autofree char *desc = sc->description
+            ? g_strdup_printf("%s (%s)", sc->description, describe_settings(sc, buf, sizeof(buf)))
+            : g_strdup(describe_settings(sc, buf, sizeof(buf)));
+
+        rv_result_store_add_scenario(c->store, sc->name, desc);
+        if (c->skip->pdata[s]) {
+            rv_result_store_set_scenario_status(c->store, sc->name, "skipped", c->skip->pdata[s]);
+            rv_log_info("Scenario %s: SKIPPED: %s", sc->name, (char *) c->skip->pdata[s]);
+        }
+    }
+    if (record_plan(c, error) < 0)
+        return -EIO;
+    note = rv_harness_plan_baseline_note(c->matrix, c->skip);
+    if (note) {
+        rv_log_info("%s", note);
+        rv_result_store_add_verification(c->store, "*", 0, "baseline", "NOTE", note);
+    }
+    return rv_harness_run_trust(c->root, c->matrix, c->host_cpus->nr_cpu_ids, c->store, error);
+}
+
+/* Step 3b: the guests' common part (libvirt, the image, virt type), the
+ * first commit, and the run journal (a journal left by a killed run is
+ * reverted before anything else). */
+static int
+run_prepare(Ctx *c, GError **error)
+{
+    g_autofree char *journal_path = NULL;
+
+    if (rv_harness_run_env_new(c->matrix, c->root, &c->env, error) < 0)
+        return -EINVAL;
+    store_set_host_facts(c);
+    if (rv_result_store_commit(c->store, error) < 0)
+        return -EIO;
+    journal_path = rv_harness_run_journal_path(c->root);
+    if (rv_host_journal_open(c->root, journal_path, &c->journal, error) < 0)
+        return -EIO;
+    if (rv_host_journal_n_entries(c->journal) > 0) {
+        rv_log_warn("Run journal '%s' holds %u entr%s from an interrupted run: reverting them first",
+                    rv_host_journal_path(c->journal), rv_host_journal_n_entries(c->journal),
+                    rv_host_journal_n_entries(c->journal) == 1 ? "y" : "ies");
+        if (revert_scenario(c, error) < 0)
+            return -EIO;
+    }
+    return 0;
+}
+
+/* Step 4: every runnable run of the plan, committing run.json after each.
+ * Sets *interrupted when a signal ended the matrix early. */
+static int
+run_all(Ctx *c, bool *interrupted, GError **error)
+{
+    rv_harness_signals_install();
+    c->progress = rv_harness_progress_new(c->n_runs, rv_harness_run_estimate_us(c->env, c->matrix),
+                                          rv_harness_progress_is_tty());
+    rv_log_info("Matrix %s: %u run(s) of %u runnable scenario(s), order %s, seed %" G_GUINT64_FORMAT
+                ", results in %s", c->matrix->name, c->n_runs, c->runnable,
+                rv_harness_matrix_order_name(c->plan->order), c->plan->seed,
+                rv_result_store_get_dir(c->store));
+
+    for (guint i = 0; i < c->plan->runs->len; i++) {
+        const RvPlanRun *run = c->plan->runs->pdata[i];
+        g_autoptr(GError) cerr = NULL;
+        int r;
+
+        if (c->skip->pdata[run->scenario])
+            continue;
+        if (rv_harness_signals_received()) {
+            *interrupted = true;
+            break;
+        }
+        r = run_one(c, run, error);
+        if (r == 0)
+            rv_result_store_set_scenario_status(
+                c->store, ((RvMatrixScenario *) c->matrix->scenarios->pdata[run->scenario])->name,
+                "ran", NULL);
+        /* a store that cannot be written is logged; the matrix goes on
+         * (the next commit rewrites run.json whole) */
+        if (rv_result_store_commit(c->store, &cerr) < 0)
+            rv_log_error("%s", cerr->message);
+        test_kill_point("committed");
+        if (r == -ECANCELED) {
+            *interrupted = true;
+            break;
+        }
+        if (r < 0)
+            return r;
+    }
+    if (rv_harness_signals_received())
+        *interrupted = true;
+    return 0;
+}
+
+/* Step 5: the end: revert, the last commit, the summary, the exit status. */
+static int
+run_finish(Ctx *c, bool interrupted, GError **error)
+{
+    rv_harness_progress_free(g_steal_pointer(&c->progress));
+    rv_harness_run_env_free(g_steal_pointer(&c->env));
+    if (revert_scenario(c, error) < 0)
+        return -EIO;
+    rv_result_store_set_complete(c->store, !interrupted);
+    if (interrupted)
+        rv_result_store_set_untrusted(c->store, "interrupted by a signal: the matrix is incomplete");
+    if (rv_result_store_commit(c->store, error) < 0)
+        return -EIO;
+    print_summary(c);
+    rv_harness_signals_uninstall();
+    if (interrupted) {
+        rv_log_error("Interrupted: host settings reverted, domains destroyed, results so far in %s",
+                     rv_result_store_get_dir(c->store));
+        return RV_EXIT_ERROR;
+    }
+    return c->failed_runs ? RV_EXIT_CHECK : RV_EXIT_OK;
+}
+
+/* Every runnable scenario SKIPPED: the store says why, exit 77. */
+static int
+run_nothing(Ctx *c, const char *matrix, GError **error)
+{
+    store_set_host_facts(c);
+    rv_result_store_set_complete(c->store, TRUE);
+    if (rv_result_store_commit(c->store, error) < 0)
+        return -EIO;
+    rv_log_error("No scenario of %s can run on this host (every one SKIPPED)", matrix);
+    print_summary(c);
+    return RV_EXIT_SKIP;
+}
+
+/* A failure of any step: log it, mark the store untrusted, revert. */
+static int
+run_fail(Ctx *c, const GError *err)
+{
+    int ret = rv_log_gerror(err, NULL);
+
+    rv_harness_progress_free(g_steal_pointer(&c->progress));
+    if (c->store) {
+        g_autoptr(GError) cerr = NULL;
+
+        rv_harness_run_env_free(g_steal_pointer(&c->env));
+        rv_result_store_set_untrusted(c->store, "the run failed before its end");
+        if (rv_result_store_commit(c->store, &cerr) < 0)
+            rv_log_error("%s", cerr->message);
+    }
+    rv_harness_signals_uninstall();
+    ctx_clear(c);   /* reverts the journal */
+    return ret;
+}
+
+static const char run_description[] =
+    "Runs every scenario of MATRIX (profiles/matrix/NAME.ini) the matrix's number of\n"
+    "times, interleaved or in a random order from a recorded seed, and writes the\n"
+    "results store RESULTS/<date>-<name>/run.json after every repetition.\n"
+    "Scenarios this host cannot run are SKIPPED with the reason.  Host settings go\n"
+    "through the run journal and are reverted after every run, on exit and on\n"
+    "SIGINT/SIGTERM; after a crash 'rtvirt host revert' restores them.\n"
+    "Exit status: 0 every runnable repetition measured, 1 some failed (a guest did\n"
+    "not start, a workload hung or sent garbage), 2 error or interrupted, 77 no\n"
+    "scenario can run on this host.  A repetition is ok when it measured: a\n"
+    "verification FAIL (memory not locked, vCPU not SCHED_FIFO, placement) or\n"
+    "virt=tcg leaves it ok but marks the results untrusted, which the summary\n"
+    "says (\"Runs: 4 ok (measured; 4 with verification FAIL, results untrusted)\",\n"
+    "\"Trusted: no\" with the reasons, virt=tcg first).  This differs from\n"
+    "'rtvirt guest run', a single check of one guest, which exits 1 on any\n"
+    "verification FAIL.";
+
 int
 rv_cmd_run(int argc, char **argv)
 {
@@ -696,28 +1040,11 @@ rv_cmd_run(int argc, char **argv)
     g_autoptr(GError) err = NULL;
     g_autoptr(RvLock) lock = NULL;
     Ctx c = { 0 };
-    guint64 seed;
-    unsigned runnable = 0, n_runs = 0;
-    int ret = RV_EXIT_OK;
     bool interrupted = false;
+    int ret;
 
     g_option_context_add_main_entries(octx, entries, NULL);
-    g_option_context_set_description(octx,
-        "Runs every scenario of MATRIX (profiles/matrix/NAME.ini) the matrix's number of\n"
-        "times, interleaved or in a random order from a recorded seed, and writes the\n"
-        "results store RESULTS/<date>-<name>/run.json after every repetition.\n"
-        "Scenarios this host cannot run are SKIPPED with the reason.  Host settings go\n"
-        "through the run journal and are reverted after every run, on exit and on\n"
-        "SIGINT/SIGTERM; after a crash 'rtvirt host revert' restores them.\n"
-        "Exit status: 0 every runnable repetition measured, 1 some failed (a guest did\n"
-        "not start, a workload hung or sent garbage), 2 error or interrupted, 77 no\n"
-        "scenario can run on this host.  A repetition is ok when it measured: a\n"
-        "verification FAIL (memory not locked, vCPU not SCHED_FIFO, placement) or\n"
-        "virt=tcg leaves it ok but marks the results untrusted, which the summary\n"
-        "says (\"Runs: 4 ok (measured; 4 with verification FAIL, results untrusted)\",\n"
-        "\"Trusted: no\" with the reasons, virt=tcg first).  This differs from\n"
-        "'rtvirt guest run', a single check of one guest, which exits 1 on any\n"
-        "verification FAIL.");
+    g_option_context_set_description(octx, run_description);
     if (!g_option_context_parse(octx, &argc, &argv, &err)) {
         rv_log_error("%s", err->message);
         return RV_EXIT_ERROR;
@@ -729,308 +1056,30 @@ rv_cmd_run(int argc, char **argv)
         return RV_EXIT_ERROR;
     }
 
-    /* 1. input, before anything changes */
-    if (rv_harness_matrix_load(argv[1], &c.matrix, &err) < 0)
-        goto fail;
-    if (arg_duration && (rv_parse_duration_us(arg_duration, &c.matrix->duration_us) < 0 ||
-                         c.matrix->duration_us < G_USEC_PER_SEC)) {
-        rv_error_set(&err, RV_ERROR_INVALID, EINVAL, "--duration '%s': expected a time of at least 1s",
-                     arg_duration);
-        goto fail;
-    }
-    if (arg_warmup && rv_parse_duration_us(arg_warmup, &c.matrix->warmup_us) < 0) {
-        rv_error_set(&err, RV_ERROR_INVALID, EINVAL, "--warmup '%s': expected a time", arg_warmup);
-        goto fail;
-    }
-    if (arg_duration || arg_warmup)
-        c.matrix->timeout_us = MAX(c.matrix->timeout_us,
-                                   c.matrix->duration_us + c.matrix->warmup_us + 120 * G_USEC_PER_SEC);
-    if (arg_repetitions != -1) {
-        if (arg_repetitions < 1 || arg_repetitions > 1000) {
-            rv_error_set(&err, RV_ERROR_INVALID, EINVAL, "--repetitions %d: expected 1-1000",
-                         arg_repetitions);
-            goto fail;
-        }
-        c.matrix->repetitions = arg_repetitions;
-    }
-    if (arg_seed) {
-        char *end = NULL;
-
-        errno = 0;
-        seed = g_ascii_strtoull(arg_seed, &end, 0);
-        if (errno || end == arg_seed || *end || arg_seed[0] == '-') {
-            rv_error_set(&err, RV_ERROR_INVALID, EINVAL,
-                         "--seed '%s': expected an unsigned 64-bit number", arg_seed);
-            goto fail;
-        }
-    } else {
-        seed = c.matrix->has_seed ? c.matrix->seed : rv_harness_plan_draw_seed();
-    }
-    if (rv_host_root_open(arg_root, &c.root, &err) < 0)
-        goto fail;
-    if (!arg_plan_only && !rv_host_root_is_live(c.root)) {
-        rv_error_set(&err, RV_ERROR_INVALID, EINVAL,
-                     "--root %s: a matrix runs guests on the live host; use --root only with --plan",
-                     arg_root);
-        goto fail;
-    }
-    if (validate(&c, &err) < 0)
-        goto fail;
-
-    c.plan = rv_harness_plan_new(c.matrix, seed);
-
-    if (!arg_plan_only) {
-        /* 2. one run per host; from here on the host may change */
-        if (arg_wait_lock < 0) {
-            rv_error_set(&err, RV_ERROR_INVALID, EINVAL, "--wait-lock %d: expected seconds >= 0",
-                         arg_wait_lock);
-            goto fail;
-        }
-        if (arg_wait_lock > 0) {
-            /* Ctrl-C must end the wait */
-            rv_harness_signals_install();
-        }
-        {
-            g_autoptr(GError) busy = NULL;
-            int r = rv_harness_lock_acquire(NULL, &lock, &busy);
-
-            if (r == -EBUSY && arg_wait_lock > 0) {
-                rv_log_info("%s; waiting up to %d s for it to end", busy->message, arg_wait_lock);
-                r = rv_harness_lock_acquire_wait(NULL, (guint) arg_wait_lock,
-                                                 rv_harness_signals_cancellable(), &lock, &err);
-            } else if (r < 0) {
-                g_propagate_error(&err, g_steal_pointer(&busy));
-            }
-            if (r < 0)
-                goto fail;
-        }
-        test_kill_point("locked");
-    }
-
-    {
-        g_autoptr(RvHostState) st = NULL;
-
-        if (rv_host_state_load(c.root, c.host_cpus->nr_cpu_ids, &st, NULL) == 0) {
-            c.rt_group_trap = st->rt_group_trap == RV_TRI_YES;
-            c.coresched_state = st->coresched;
-            if (st->coresched == RV_CORESCHED_UNSUPPORTED)
-                c.coresched_errno = st->coresched_errno ? st->coresched_errno : EINVAL;
-            else if (st->coresched == RV_CORESCHED_NO_SMT)
-                c.coresched_errno = st->coresched_errno ? st->coresched_errno : ENODEV;
-        }
-    }
-    c.skip = g_ptr_array_new_with_free_func(g_free);
-    for (guint s = 0; s < c.matrix->scenarios->len; s++) {
-        const RvMatrixScenario *sc = c.matrix->scenarios->pdata[s];
-        char *why = scenario_skip_reason(&c, sc);
-
-        g_ptr_array_add(c.skip, why);
-        if (!why)
-            runnable++;
-    }
-    for (guint i = 0; i < c.plan->runs->len; i++)
-        if (!c.skip->pdata[((RvPlanRun *) c.plan->runs->pdata[i])->scenario])
-            n_runs++;
-
+    if (run_load_inputs(&c, argv[1], &err) < 0)
+        return run_fail(&c, err);
+    if (!arg_plan_only && run_take_lock(&lock, &err) < 0)
+        return run_fail(&c, err);
+    run_judge_host(&c);
     if (arg_plan_only) {
-        g_autofree char *text = rv_harness_plan_format(c.plan);
-        char buf[128];
-
-        printf("# matrix %s: %u scenario(s) x %u load level(s) x %u repetition(s), order %s, seed %"
-               G_GUINT64_FORMAT "\n", c.matrix->name, c.matrix->scenarios->len,
-               c.matrix->loads->len, c.matrix->repetitions,
-               rv_harness_matrix_order_name(c.plan->order), c.plan->seed);
-        for (guint s = 0; s < c.matrix->scenarios->len; s++) {
-            const RvMatrixScenario *sc = c.matrix->scenarios->pdata[s];
-            GPtrArray *pls = c.placements->pdata[s];
-
-            printf("# scenario %s (%s): %s%s\n", sc->name, describe_settings(sc, buf, sizeof(buf)),
-                   c.skip->pdata[s] ? "SKIPPED: " : "runs",
-                   c.skip->pdata[s] ? (char *) c.skip->pdata[s] : "");
-            for (guint g = 0; g < pls->len; g++) {
-                g_autofree char *p = rv_guest_placement_format(pls->pdata[g]);
-                g_auto(GStrv) lines = g_strsplit(p, "\n", -1);
-
-                for (guint l = 0; lines[l] && *lines[l]; l++)
-                    printf("#   %s: %s\n", ((RvMatrixGuest *) sc->guests->pdata[g])->name,
-                           lines[l]);
-            }
-        }
-        {
-            g_autofree char *note = rv_harness_plan_baseline_note(c.matrix, c.skip);
-
-            if (note)
-                printf("# %s\n", note);
-        }
-        printf("%s", text);
+        run_print_plan(&c);
         ctx_clear(&c);
         return RV_EXIT_OK;
     }
-
-    /* 3. the store */
-    if (rv_result_store_create(arg_out ? arg_out : "results", c.matrix->name, NULL, &c.store,
-                               &err) < 0)
-        goto fail;
-    for (guint i = 0; i < c.matrix->files->len; i++) {
-        g_autofree char *role = i == 0 ? g_strdup("matrix") : g_strdup("matrix-include");
-
-        if (rv_result_store_add_profile(c.store, role, c.matrix->files->pdata[i], &err) < 0)
-            goto fail;
-    }
-    for (guint i = 0; i < c.matrix->guests->len; i++) {
-        const RvMatrixGuest *g = c.matrix->guests->pdata[i];
-        g_autofree char *role = g_strdup_printf("guest:%s", g->name);
-
-        if (rv_result_store_add_profile(c.store, role, g->profile, &err) < 0)
-            goto fail;
-    }
-    if (c.matrix->host_profile &&
-        rv_result_store_add_profile(c.store, "host", c.matrix->host_profile, &err) < 0)
-        goto fail;
-    for (guint s = 0; s < c.matrix->scenarios->len; s++) {
-        const RvMatrixScenario *sc = c.matrix->scenarios->pdata[s];
-        char buf[128];
-        g_autofree char *desc = sc->description
-            ? g_strdup_printf("%s (%s)", sc->description, describe_settings(sc, buf, sizeof(buf)))
-            : g_strdup(describe_settings(sc, buf, sizeof(buf)));
-
-        rv_result_store_add_scenario(c.store, sc->name, desc);
-        if (c.skip->pdata[s]) {
-            rv_result_store_set_scenario_status(c.store, sc->name, "skipped", c.skip->pdata[s]);
-            rv_log_info("Scenario %s: SKIPPED: %s", sc->name, (char *) c.skip->pdata[s]);
-        }
-    }
-    if (record_plan(&c, &err) < 0)
-        goto fail;
-    {
-        g_autofree char *note = rv_harness_plan_baseline_note(c.matrix, c.skip);
-
-        if (note) {
-            rv_log_info("%s", note);
-            rv_result_store_add_verification(c.store, "*", 0, "baseline", "NOTE", note);
-        }
-    }
-    if (rv_harness_run_trust(c.root, c.matrix, c.host_cpus->nr_cpu_ids, c.store, &err) < 0)
-        goto fail;
-
-    if (runnable == 0) {
-        JsonNode *facts = host_facts(&c);
-
-        rv_result_store_set_host(c.store, facts);
-        json_node_unref(facts);
-        rv_result_store_set_complete(c.store, TRUE);
-        if (rv_result_store_commit(c.store, &err) < 0)
-            goto fail;
-        rv_log_error("No scenario of %s can run on this host (every one SKIPPED)", argv[1]);
-        print_summary(&c);
+    if (run_open_store(&c, &err) < 0)
+        return run_fail(&c, err);
+    if (c.runnable == 0) {
+        ret = run_nothing(&c, argv[1], &err);
+        if (ret < 0)
+            return run_fail(&c, err);
         ctx_clear(&c);
-        return RV_EXIT_SKIP;
+        return ret;
     }
-
-    /* the guests' common part: libvirt, the image, virt type */
-    if (rv_harness_run_env_new(c.matrix, c.root, &c.env, &err) < 0)
-        goto fail;
-    {
-        JsonNode *facts = host_facts(&c);
-
-        rv_result_store_set_host(c.store, facts);
-        json_node_unref(facts);
-    }
-    if (rv_result_store_commit(c.store, &err) < 0)
-        goto fail;
-
-    {
-        g_autofree char *journal_path = rv_harness_run_journal_path(c.root);
-
-        if (rv_host_journal_open(c.root, journal_path, &c.journal, &err) < 0)
-            goto fail;
-    }
-    /* A journal left by a killed run is reverted before anything else. */
-    if (rv_host_journal_n_entries(c.journal) > 0) {
-        rv_log_warn("Run journal '%s' holds %u entr%s from an interrupted run: reverting them first",
-                    rv_host_journal_path(c.journal), rv_host_journal_n_entries(c.journal),
-                    rv_host_journal_n_entries(c.journal) == 1 ? "y" : "ies");
-        if (revert_scenario(&c, &err) < 0)
-            goto fail;
-    }
-
-    rv_harness_signals_install();
-    c.progress = rv_harness_progress_new(n_runs, rv_harness_run_estimate_us(c.env, c.matrix),
-                                         rv_harness_progress_is_tty());
-    rv_log_info("Matrix %s: %u run(s) of %u runnable scenario(s), order %s, seed %" G_GUINT64_FORMAT
-                ", results in %s", c.matrix->name, n_runs, runnable,
-                rv_harness_matrix_order_name(c.plan->order), c.plan->seed,
-                rv_result_store_get_dir(c.store));
-
-    /* 4. the runs */
-    for (guint i = 0; i < c.plan->runs->len; i++) {
-        const RvPlanRun *run = c.plan->runs->pdata[i];
-        int r;
-
-        if (c.skip->pdata[run->scenario])
-            continue;
-        if (rv_harness_signals_received()) {
-            interrupted = true;
-            break;
-        }
-        r = run_one(&c, run, &err);
-        if (r == 0)
-            rv_result_store_set_scenario_status(
-                c.store, ((RvMatrixScenario *) c.matrix->scenarios->pdata[run->scenario])->name,
-                "ran", NULL);
-        {
-            /* a store that cannot be written is logged; the matrix goes on
-             * (the next commit rewrites run.json whole) */
-            g_autoptr(GError) cerr = NULL;
-
-            if (rv_result_store_commit(c.store, &cerr) < 0)
-                rv_log_error("%s", cerr->message);
-        }
-        test_kill_point("committed");
-        if (r == -ECANCELED) {
-            interrupted = true;
-            break;
-        }
-        if (r < 0)
-            goto fail;
-    }
-    if (rv_harness_signals_received())
-        interrupted = true;
-
-    /* 5. the end */
-    rv_harness_progress_free(g_steal_pointer(&c.progress));
-    rv_harness_run_env_free(g_steal_pointer(&c.env));
-    if (revert_scenario(&c, &err) < 0)
-        goto fail;
-    rv_result_store_set_complete(c.store, !interrupted);
-    if (interrupted)
-        rv_result_store_set_untrusted(c.store, "interrupted by a signal: the matrix is incomplete");
-    if (rv_result_store_commit(c.store, &err) < 0)
-        goto fail;
-    print_summary(&c);
-    rv_harness_signals_uninstall();
-    if (interrupted) {
-        rv_log_error("Interrupted: host settings reverted, domains destroyed, results so far in %s",
-                     rv_result_store_get_dir(c.store));
-        ret = RV_EXIT_ERROR;
-    } else if (c.failed_runs) {
-        ret = RV_EXIT_CHECK;
-    }
+    if (run_prepare(&c, &err) < 0 || run_all(&c, &interrupted, &err) < 0)
+        return run_fail(&c, err);
+    ret = run_finish(&c, interrupted, &err);
+    if (ret < 0)
+        return run_fail(&c, err);
     ctx_clear(&c);
-    return ret;
-
-fail:
-    ret = rv_log_gerror(err, NULL);
-    rv_harness_progress_free(g_steal_pointer(&c.progress));
-    if (c.store) {
-        g_autoptr(GError) cerr = NULL;
-
-        rv_harness_run_env_free(g_steal_pointer(&c.env));
-        rv_result_store_set_untrusted(c.store, "the run failed before its end");
-        if (rv_result_store_commit(c.store, &cerr) < 0)
-            rv_log_error("%s", cerr->message);
-    }
-    rv_harness_signals_uninstall();
-    ctx_clear(&c);   /* reverts the journal */
     return ret;
 }
