@@ -27,6 +27,7 @@
 #include "host/check.h"
 #include "host/coresched.h"
 #include "host/profile.h"
+#include "host/qemu-conf.h"
 #include "results/cyclictest.h"
 #include "results/histogram.h"
 #include "results/pert.h"
@@ -67,22 +68,20 @@ rv_harness_run_unpin(RvGuestPlacement *pl, const RvCpuSet *online)
 char *
 rv_harness_run_libvirt_sched_core_missing(RvRoot *root)
 {
-    g_autofree char *conf = NULL;
-    g_auto(GStrv) lines = NULL;
+    g_autoptr(RvQemuConf) conf = NULL;
+    g_autoptr(GError) err = NULL;
+    const RvQemuConfEntry *sc;
+    int r;
 
-    if (rv_host_root_read(root, "/etc/libvirt/qemu.conf", &conf, NULL) < 0)
+    /* host/qemu-conf.h reads it as libvirt does: the first sched_core wins */
+    r = rv_host_qemu_conf_load(root, RV_QEMU_CONF_PATH, &conf, NULL, &err);
+    if (r == -EINVAL)
+        return g_strdup_printf("%s: libvirt's QEMU driver refuses this file", err->message);
+    if (r < 0)
         return g_strdup("/etc/libvirt/qemu.conf is unreadable");
-    lines = g_strsplit(conf, "\n", -1);
-    for (guint i = 0; lines[i]; i++) {
-        char *l = g_strstrip(lines[i]);
-
-        if (g_str_has_prefix(l, "sched_core") && strchr(l, '=')) {
-            char *v = g_strstrip(strchr(l, '=') + 1);
-
-            if (strcmp(v, "\"none\"") != 0)
-                return NULL;
-        }
-    }
+    sc = rv_host_qemu_conf_get(conf, "sched_core");
+    if (sc && !(sc->type == RV_QEMU_CONF_STRING && strcmp(sc->text, "none") == 0))
+        return NULL;
     return g_strdup("/etc/libvirt/qemu.conf sets no sched_core (libvirt >= 8.9; "
                     "qemu.conf(5)): apply a host profile with [libvirt] sched_core first");
 }

@@ -49,6 +49,7 @@
 #include "host/report.h"
 #include "host/cmdline.h"
 #include "host/partition.h"
+#include "host/qemu-conf.h"
 #include "host/irq.h"
 #include "host/state.h"
 #include "host/threads.h"
@@ -67,7 +68,7 @@ typedef struct {
     bool smt_active;         /* some core has two online threads */
     RvCpuSet iso_actual;     /* isolated now: sysfs isolated | nohz_full */
     bool iso_actual_known;
-    GHashTable *qemu_conf;   /* key -> value text; NULL when unreadable */
+    RvQemuConf *qemu_conf;   /* NULL when unreadable or refused by libvirt's parser */
     char *qemu_conf_error;
 } Ctx;
 
@@ -149,92 +150,6 @@ fmt_cpus(const RvCpuSet *s)
 }
 
 /* ---- small readers -------------------------------------------------- */
-
-/* qemu.conf (libvirt's virconf syntax): "key = value" where value is a
- * number, a "string" or a [ list ], '#' comments, lists may span lines.
- * Stored as key -> canonical text ("vcpus", "cpu,devices,memory"). */
-static GHashTable *
-parse_qemu_conf(const char *text)
-{
-    GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-    const char *s = text;
-
-    while (*s) {
-        const char *k;
-        g_autofree char *key = NULL;
-        g_autoptr(GString) val = g_string_new(NULL);
-
-        while (*s && g_ascii_isspace(*s))
-            s++;
-        if (*s == '#') {
-            while (*s && *s != '\n')
-                s++;
-            continue;
-        }
-        if (!*s)
-            break;
-        k = s;
-        while (*s && (g_ascii_isalnum(*s) || *s == '_' || *s == '.'))
-            s++;
-        if (s == k) {   /* garbage: skip the line */
-            while (*s && *s != '\n')
-                s++;
-            continue;
-        }
-        key = g_strndup(k, s - k);
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (*s != '=') {
-            while (*s && *s != '\n')
-                s++;
-            continue;
-        }
-        s++;
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (*s == '[') {
-            s++;
-            while (*s && *s != ']') {
-                if (*s == '"') {
-                    const char *q = ++s;
-
-                    while (*s && *s != '"')
-                        s++;
-                    if (val->len)
-                        g_string_append_c(val, ',');
-                    g_string_append_len(val, q, s - q);
-                    if (*s)
-                        s++;
-                } else if (*s == '#') {
-                    while (*s && *s != '\n')
-                        s++;
-                } else {
-                    s++;
-                }
-            }
-            if (*s)
-                s++;
-        } else if (*s == '"') {
-            const char *q = ++s;
-
-            while (*s && *s != '"' && *s != '\n')
-                s++;
-            g_string_append_len(val, q, s - q);
-            if (*s == '"')
-                s++;
-        } else {
-            const char *q = s;
-
-            while (*s && *s != '\n' && *s != '#' && !g_ascii_isspace(*s))
-                s++;
-            g_string_append_len(val, q, s - q);
-        }
-        g_hash_table_replace(h, g_steal_pointer(&key), g_string_free(g_steal_pointer(&val), FALSE));
-        while (*s && *s != '\n')
-            s++;
-    }
-    return h;
-}
 
 /* Every process from /proc/PID/stat, parsed by host/threads.h: a profile
  * may name any kthread, not only the RT-relevant ones
@@ -932,7 +847,7 @@ check_kernel(Ctx *c)
 static const char *
 qemu_conf_get(Ctx *c, const char *key)
 {
-    return c->qemu_conf ? g_hash_table_lookup(c->qemu_conf, key) : NULL;
+    return rv_host_qemu_conf_get_text(c->qemu_conf, key);
 }
 
 static void
@@ -1380,9 +1295,8 @@ rv_host_check_run(RvRoot *root, const RvHostProfile *profile, RvCheckReport **re
     g_autoptr(RvCmdline) cmd = NULL;
     g_autoptr(RvHostState) st = NULL;
     g_autoptr(RvCheckReport) rep = g_new0(RvCheckReport, 1);
-    g_autoptr(GHashTable) qconf = NULL;
+    g_autoptr(RvQemuConf) qconf = NULL;
     g_autoptr(GError) local = NULL;
-    g_autofree char *qtext = NULL;
     g_autofree char *qerr = NULL;
     Ctx c = { 0 };
     int r;
@@ -1403,9 +1317,7 @@ rv_host_check_run(RvRoot *root, const RvHostProfile *profile, RvCheckReport **re
         return r;
     }
     g_clear_error(&local);
-    if (rv_host_root_read(root, profile->qemu_conf, &qtext, &local) >= 0)
-        qconf = parse_qemu_conf(qtext);
-    else
+    if (rv_host_qemu_conf_load(root, profile->qemu_conf, &qconf, NULL, &local) < 0)
         qerr = g_strdup_printf("libvirt settings not checked: %s", local->message);
 
     rep->profile_path = g_strdup(profile->path);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "host/coresched.h"
+#include "host/qemu-conf.h"
 #include "host/smt.h"
 #include "host/tune.h"
 #include "util/error.h"
@@ -675,50 +676,6 @@ report_cpuset(Ctx *ctx)
 
 /* ---- libvirt ----------------------------------------------------------- */
 
-char *
-rv_host_tune_qemu_conf_set(const char *text, const char *key, const char *value)
-{
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-    GString *out = g_string_new(NULL);
-    bool found = false;
-    guint n = g_strv_length(lines);
-
-    for (guint i = 0; i < n; i++) {
-        const char *l = lines[i];
-        const char *p = l;
-        size_t klen = strlen(key);
-
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (!found && strncmp(p, key, klen) == 0) {
-            const char *q = p + klen;
-
-            while (*q == ' ' || *q == '\t')
-                q++;
-            if (*q == '=') {
-                found = true;
-                /* a list value may continue on the next lines up to ']' */
-                if (strchr(q, '[') && !strchr(q, ']'))
-                    while (i + 1 < n && !strchr(lines[i], ']'))
-                        i++;
-                g_string_append_printf(out, "%s = %s", key, value);
-                if (i + 1 < n)
-                    g_string_append_c(out, '\n');
-                continue;
-            }
-        }
-        g_string_append(out, l);
-        if (i + 1 < n)
-            g_string_append_c(out, '\n');
-    }
-    if (!found) {
-        if (out->len && out->str[out->len - 1] != '\n')
-            g_string_append_c(out, '\n');
-        g_string_append_printf(out, "# Set by rtvirt host apply\n%s = %s\n", key, value);
-    }
-    return g_string_free(out, FALSE);
-}
-
 static bool
 pid_alive(pid_t pid)
 {
@@ -791,16 +748,18 @@ apply_libvirt(Ctx *ctx, GError **error)
     const char *conf = p->qemu_conf ? p->qemu_conf : "/etc/libvirt/qemu.conf";
     g_autofree char *text = NULL;
     g_autofree char *new_text = NULL;
+    g_autoptr(RvQemuConf) qc = NULL;
     g_autoptr(GError) err = NULL;
     g_autoptr(GString) what = g_string_new(NULL);
-    gssize n;
     int r;
 
     if (!p->libvirt_sched_core && !p->libvirt_cgroup_controllers)
         return 0;
-    n = rv_host_root_read(ctx->root, conf, &text, &err);
-    if (n < 0) {
-        add_item(ctx, n == -ENOENT ? RV_TUNE_SKIPPED : RV_TUNE_FAILED, "libvirt qemu.conf",
+    /* read as libvirt reads it (host/qemu-conf.h): the first statement of
+     * a key is the one to change; a file libvirt refuses is not touched */
+    r = rv_host_qemu_conf_load(ctx->root, conf, &qc, &text, &err);
+    if (r < 0) {
+        add_item(ctx, r == -ENOENT ? RV_TUNE_SKIPPED : RV_TUNE_FAILED, "libvirt qemu.conf",
                  NULL, NULL, "%s", err->message);
         return 0;
     }
@@ -823,10 +782,16 @@ apply_libvirt(Ctx *ctx, GError **error)
         }
         if (use) {
             g_autofree char *v = g_strdup_printf("\"%s\"", p->libvirt_sched_core);
-            g_autofree char *t = rv_host_tune_qemu_conf_set(new_text, "sched_core", v);
 
-            g_free(new_text);
-            new_text = g_steal_pointer(&t);
+            if (!rv_host_qemu_conf_is_string(rv_host_qemu_conf_get(qc, "sched_core"),
+                                             p->libvirt_sched_core)) {
+                g_autofree char *t = rv_host_qemu_conf_set(new_text, "sched_core", v, error);
+
+                if (!t)
+                    return -EINVAL;
+                g_free(new_text);
+                new_text = g_steal_pointer(&t);
+            }
             g_string_append_printf(what, "sched_core = %s", v);
         }
     }
@@ -837,9 +802,14 @@ apply_libvirt(Ctx *ctx, GError **error)
         for (char **c = p->libvirt_cgroup_controllers; *c; c++)
             g_string_append_printf(v, "%s\"%s\"", c == p->libvirt_cgroup_controllers ? "" : ", ", *c);
         g_string_append(v, " ]");
-        t = rv_host_tune_qemu_conf_set(new_text, "cgroup_controllers", v->str);
-        g_free(new_text);
-        new_text = g_steal_pointer(&t);
+        if (!rv_host_qemu_conf_is_words(rv_host_qemu_conf_get(qc, "cgroup_controllers"),
+                                        (const char *const *) p->libvirt_cgroup_controllers)) {
+            t = rv_host_qemu_conf_set(new_text, "cgroup_controllers", v->str, error);
+            if (!t)
+                return -EINVAL;
+            g_free(new_text);
+            new_text = g_steal_pointer(&t);
+        }
         g_string_append_printf(what, "%scgroup_controllers = %s", what->len ? "; " : "", v->str);
     }
     if (!what->len)

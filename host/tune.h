@@ -106,15 +106,3 @@ int rv_host_tune_apply(RvRoot *root, RvJournal *journal, const RvHostProfile *pr
  */
 void rv_host_tune_set_handlers(RvJournal *journal, RvRunner *runner);
 
-/**
- * rv_host_tune_qemu_conf_set:
- * @text: qemu.conf contents
- * @key: a setting, e.g. "sched_core"
- * @value: its value in qemu.conf syntax, e.g. "\"vcpus\"" or
- *         "[ \"cpuset\", \"memory\" ]"
- *
- * Returns: (transfer full): @text with the uncommented "@key = ..." setting
- * (a list may span lines) replaced by "@key = @value", or the setting
- * appended when absent.  Comments and other lines are kept byte for byte.
- */
-char *rv_host_tune_qemu_conf_set(const char *text, const char *key, const char *value);

@@ -19,6 +19,9 @@
  *                   applied on top (a captured host in another state);
  *                 - profile: relative to the repository (or "profile.ini"
  *                   in the case directory);
+ *                 - qemu_conf: a file in the case directory copied to
+ *                   /etc/libvirt/qemu.conf of the root as it is (optional;
+ *                   tests/test-qemuconf.c reads the same file);
  *   files.dump    optional, `grep -H` lines "/path:value" written into the
  *                 root (a path repeated appends a line), for the effective
  *                 state: /sys/devices/system/cpu/isolated, /proc/irq/...,
@@ -219,7 +222,7 @@ test_case(gconstpointer data)
     g_autofree char *topo_spec = NULL, *cmdline = NULL, *prof = NULL, *tree = NULL;
     g_autofree char *tmp = NULL, *root_dir = NULL, *dump = NULL, *verdict_path = NULL;
     g_autofree char *verdict = NULL, *text = NULL, *human = NULL, *json = NULL;
-    g_autofree char *exp_txt = NULL, *exp_json = NULL;
+    g_autofree char *exp_txt = NULL, *exp_json = NULL, *qconf = NULL;
     g_autoptr(RvHostProfile) profile = NULL;
     g_autoptr(RvRoot) root = NULL;
     g_autoptr(RvCheckReport) rep = NULL;
@@ -285,6 +288,23 @@ test_case(gconstpointer data)
         g_free(dump);
         dump = g_build_filename(dir, "files.dump", NULL);
         apply_dump(root_dir, dump);
+    }
+
+    qconf = g_key_file_get_string(kf, "case", "qemu_conf", NULL);
+    if (qconf) {
+        g_autofree char *src = g_build_filename(dir, qconf, NULL);
+        g_autofree char *contents = NULL;
+
+        if (!tmp) {
+            /* a tree used as it is: copy it, the fixture stays untouched */
+            tmp = g_dir_make_tmp("rv-hostcheck-XXXXXX", &err);
+            g_assert_no_error(err);
+            g_free(root_dir);
+            root_dir = g_build_filename(tmp, "root", NULL);
+            copy_tree(tree, root_dir);
+        }
+        g_assert_true(g_file_get_contents(src, &contents, NULL, &err));
+        rv_test_put(root_dir, "etc/libvirt/qemu.conf", contents);
     }
 
     if (strcmp(prof, "profile.ini") == 0) {
