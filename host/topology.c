@@ -312,6 +312,167 @@ parse_cpu_dirname(const char *name, const char *prefix, unsigned *ret)
     return true;
 }
 
+/* The possible, present and online masks; present falls back to possible. */
+static int
+load_cpu_masks(RvRoot *root, RvTopology *t, bool *ret_possible, bool *ret_online, GError **error)
+{
+    bool have_possible = false, have_present = false, have_online = false;
+    unsigned nr;
+    int r;
+
+    r = read_cpulist_file(root, SYSCPU "/possible", 0, &t->possible, &have_possible, error);
+    if (r < 0)
+        return r;
+    nr = have_possible ? (unsigned) (rv_cpuset_last(&t->possible) + 1) : 0;
+    r = read_cpulist_file(root, SYSCPU "/present", nr, &t->present, &have_present, error);
+    if (r < 0)
+        return r;
+    r = read_cpulist_file(root, SYSCPU "/online", nr, &t->online, &have_online, error);
+    if (r < 0)
+        return r;
+    if (have_possible && !have_present)
+        t->present = t->possible;
+    *ret_possible = have_possible;
+    *ret_online = have_online;
+    return 0;
+}
+
+/* SMT siblings of the CPU at @base: core_cpus_list (5.x) =
+ * thread_siblings_list (older name) = thread_siblings hex mask (oldest).
+ * @possible: the possible CPUs, NULL when unknown. */
+static int
+load_cpu_siblings(RvRoot *root, const char *base, const RvCpuSet *possible, CpuRec *c,
+                  GError **error)
+{
+    static const char *const lists[] = { "core_cpus_list", "thread_siblings_list" };
+    static const char *const masks[] = { "core_cpus", "thread_siblings" };
+    g_autofree char *p = NULL;
+    int r;
+
+    for (size_t k = 0; k < G_N_ELEMENTS(lists); k++) {
+        RvCpuSet sib;
+        bool found_list = false;
+
+        g_free(p);
+        p = g_strdup_printf("%s/topology/%s", base, lists[k]);
+        r = read_cpulist_file(root, p, 0, &sib, &found_list, error);
+        if (r < 0)
+            return r;
+        if (!found_list)
+            continue;
+        /* every name of the sibling list must hold CPUs of this host */
+        if (possible && !rv_cpuset_is_subset(&sib, possible))
+            return beyond_possible(root, p, &sib, possible, error);
+        if (!c->has_siblings) {
+            c->siblings = sib;
+            c->has_siblings = true;
+        }
+    }
+    for (size_t k = 0; k < G_N_ELEMENTS(masks) && !c->has_siblings; k++) {
+        g_autofree char *val = NULL;
+        g_autoptr(GError) perr = NULL;
+
+        g_free(p);
+        p = g_strdup_printf("%s/topology/%s", base, masks[k]);
+        if (rv_host_root_read_value(root, p, &val, NULL) < 0)
+            continue;
+        r = rv_cpumask_parse(val, &c->siblings, &perr);
+        if (r < 0) {
+            g_autofree char *where = rv_host_root_resolve(root, p);
+            g_autofree char *v = g_strescape(val, "\"");
+            g_autofree char *m = g_strescape(perr->message, "\"'");
+
+            return rv_error_set(error, RV_ERROR_INVALID, -r, "Malformed CPU mask in '%s': '%s' (%s)",
+                                where, v, m);
+        }
+        c->has_siblings = true;
+    }
+    /* siblings beyond the possible CPUs: a corrupt file */
+    if (c->has_siblings && possible && !rv_cpuset_is_subset(&c->siblings, possible))
+        return beyond_possible(root, p, &c->siblings, possible, error);
+    /* an empty sibling file says nothing */
+    if (c->has_siblings && rv_cpuset_is_empty(&c->siblings))
+        c->has_siblings = false;
+    if (c->has_siblings)
+        c->has_topo = true;
+    return 0;
+}
+
+/* One cpuN directory: online, package, core and die ids, siblings.
+ * @online: the online mask, NULL without /sys/.../cpu/online. */
+static int
+load_cpu_dir(RvRoot *root, const char *name, const RvCpuSet *possible, const RvCpuSet *online,
+             unsigned cpu, CpuRec *c, GError **error)
+{
+    g_autofree char *base = g_strdup_printf(SYSCPU "/%s", name);
+    g_autofree char *p = NULL;
+    bool found;
+    int is_online;
+    int r;
+
+    c->listed = true;
+    p = g_strdup_printf("%s/online", base);
+    r = read_int_opt(root, p, &is_online, &found, error);
+    if (r < 0)
+        return r;
+    c->online = found ? is_online != 0 : true;   /* cpu0 often has no online file */
+    if (online)
+        c->online = rv_cpuset_isset(online, cpu);
+
+    g_free(p);
+    p = g_strdup_printf("%s/topology/physical_package_id", base);
+    r = read_int_opt(root, p, &c->package, &c->has_topo, error);
+    if (r < 0)
+        return r;
+    /* -1 where the firmware gives none (drivers/base/topology.c);
+     * nothing below */
+    if (c->has_topo && c->package < -1)
+        return bad_id(root, p, c->package, error);
+    g_free(p);
+    p = g_strdup_printf("%s/topology/core_id", base);
+    r = read_int_opt(root, p, &c->core_id, &found, error);
+    if (r < 0)
+        return r;
+    c->has_topo = c->has_topo || found;
+    g_free(p);
+    p = g_strdup_printf("%s/topology/die_id", base);
+    r = read_int_opt(root, p, &c->die, &found, error);
+    if (r < 0)
+        return r;
+    return load_cpu_siblings(root, base, possible, c, error);
+}
+
+/* NUMA nodes: /sys/devices/system/node/nodeN/cpulist (none is no error) */
+static int
+load_nodes(RvRoot *root, RvTopology *t, CpuRecs *recs, GError **error)
+{
+    g_autoptr(GPtrArray) nnames = NULL;
+    int r;
+
+    if (rv_host_root_list(root, "/sys/devices/system/node", &nnames, NULL) < 0)
+        return 0;
+    for (guint i = 0; i < nnames->len; i++) {
+        g_autofree char *p = NULL;
+        unsigned node;
+        RvCpuSet cpus;
+        bool found;
+
+        if (!parse_cpu_dirname(nnames->pdata[i], "node", &node))
+            continue;
+        p = g_strdup_printf("/sys/devices/system/node/%s/cpulist", (char *) nnames->pdata[i]);
+        r = read_cpulist_file(root, p, 0, &cpus, &found, error);
+        if (r < 0)
+            return r;
+        if (!found)
+            continue;
+        group_get(t->nodes, (int) node)->cpus = cpus;
+        rv_cpuset_foreach(cpu, &cpus) {
+            recs_get(recs, cpu)->node = (int) node;
+        }
+    }
+    return 0;
+}
+
 int
 rv_host_topology_load(RvRoot *root, RvTopology **ret, GError **error)
 {
@@ -319,7 +480,7 @@ rv_host_topology_load(RvRoot *root, RvTopology **ret, GError **error)
     g_autoptr(GPtrArray) names = NULL;
     g_autofree char *src = NULL;
     CpuRecs recs;
-    bool have_possible = false, have_present = false, have_online = false;
+    bool have_possible = false, have_online = false, any = false;
     int r;
 
     r = rv_host_root_list(root, SYSCPU, &names, error);
@@ -330,167 +491,33 @@ rv_host_topology_load(RvRoot *root, RvTopology **ret, GError **error)
     t = topology_new(src);
     recs_init(&recs, 64);
 
-    r = read_cpulist_file(root, SYSCPU "/possible", 0, &t->possible, &have_possible, error);
+    r = load_cpu_masks(root, t, &have_possible, &have_online, error);
     if (r < 0)
         goto out;
-    {
-        unsigned nr = have_possible ? (unsigned) (rv_cpuset_last(&t->possible) + 1) : 0;
-
-        r = read_cpulist_file(root, SYSCPU "/present", nr, &t->present, &have_present, error);
-        if (r < 0)
-            goto out;
-        r = read_cpulist_file(root, SYSCPU "/online", nr, &t->online, &have_online, error);
-        if (r < 0)
-            goto out;
-    }
-    if (have_possible && !have_present)
-        t->present = t->possible;
-
     for (guint i = 0; i < names->len; i++) {
-        const char *name = names->pdata[i];
-        g_autofree char *base = NULL, *p = NULL;
         unsigned cpu;
-        CpuRec *c;
-        bool found;
-        int online;
 
-        if (!parse_cpu_dirname(name, "cpu", &cpu))
+        if (!parse_cpu_dirname(names->pdata[i], "cpu", &cpu))
             continue;
-        c = recs_get(&recs, cpu);
-        c->listed = true;
-        base = g_strdup_printf(SYSCPU "/%s", name);
-
-        p = g_strdup_printf("%s/online", base);
-        r = read_int_opt(root, p, &online, &found, error);
+        r = load_cpu_dir(root, names->pdata[i], have_possible ? &t->possible : NULL,
+                         have_online ? &t->online : NULL, cpu, recs_get(&recs, cpu), error);
         if (r < 0)
             goto out;
-        c->online = found ? online != 0 : true;   /* cpu0 often has no online file */
-        if (have_online)
-            c->online = rv_cpuset_isset(&t->online, cpu);
-
-        g_free(p);
-        p = g_strdup_printf("%s/topology/physical_package_id", base);
-        r = read_int_opt(root, p, &c->package, &c->has_topo, error);
-        if (r < 0)
-            goto out;
-        /* -1 where the firmware gives none (drivers/base/topology.c);
-         * nothing below */
-        if (c->has_topo && c->package < -1) {
-            r = bad_id(root, p, c->package, error);
-            goto out;
-        }
-        g_free(p);
-        p = g_strdup_printf("%s/topology/core_id", base);
-        r = read_int_opt(root, p, &c->core_id, &found, error);
-        if (r < 0)
-            goto out;
-        c->has_topo = c->has_topo || found;
-        g_free(p);
-        p = g_strdup_printf("%s/topology/die_id", base);
-        r = read_int_opt(root, p, &c->die, &found, error);
-        if (r < 0)
-            goto out;
-
-        /* SMT siblings: core_cpus_list (5.x) = thread_siblings_list (older
-         * name) = thread_siblings hex mask (oldest) */
-        static const char *const lists[] = { "core_cpus_list", "thread_siblings_list" };
-        for (size_t k = 0; k < G_N_ELEMENTS(lists); k++) {
-            RvCpuSet sib;
-            bool found_list = false;
-
-            g_free(p);
-            p = g_strdup_printf("%s/topology/%s", base, lists[k]);
-            r = read_cpulist_file(root, p, 0, &sib, &found_list, error);
-            if (r < 0)
-                goto out;
-            if (!found_list)
-                continue;
-            /* every name of the sibling list must hold CPUs of this host */
-            if (have_possible && !rv_cpuset_is_subset(&sib, &t->possible)) {
-                r = beyond_possible(root, p, &sib, &t->possible, error);
-                goto out;
-            }
-            if (!c->has_siblings) {
-                c->siblings = sib;
-                c->has_siblings = true;
-            }
-        }
-        static const char *const masks[] = { "core_cpus", "thread_siblings" };
-        for (size_t k = 0; k < G_N_ELEMENTS(masks) && !c->has_siblings; k++) {
-            g_autofree char *val = NULL;
-            g_autoptr(GError) perr = NULL;
-
-            g_free(p);
-            p = g_strdup_printf("%s/topology/%s", base, masks[k]);
-            if (rv_host_root_read_value(root, p, &val, NULL) < 0)
-                continue;
-            r = rv_cpumask_parse(val, &c->siblings, &perr);
-            if (r < 0) {
-                g_autofree char *where = rv_host_root_resolve(root, p);
-                g_autofree char *v = g_strescape(val, "\"");
-                g_autofree char *m = g_strescape(perr->message, "\"'");
-
-                r = rv_error_set(error, RV_ERROR_INVALID, -r, "Malformed CPU mask in '%s': '%s' (%s)",
-                                 where, v, m);
-                goto out;
-            }
-            c->has_siblings = true;
-        }
-        /* siblings beyond the possible CPUs: a corrupt file */
-        if (c->has_siblings && have_possible && !rv_cpuset_is_subset(&c->siblings, &t->possible)) {
-            r = beyond_possible(root, p, &c->siblings, &t->possible, error);
-            goto out;
-        }
-        /* an empty sibling file says nothing */
-        if (c->has_siblings && rv_cpuset_is_empty(&c->siblings))
-            c->has_siblings = false;
-        if (c->has_siblings)
-            c->has_topo = true;
     }
+    r = load_nodes(root, t, &recs, error);
+    if (r < 0)
+        goto out;
 
-    /* NUMA nodes */
-    {
-        g_autoptr(GPtrArray) nnames = NULL;
-
-        if (rv_host_root_list(root, "/sys/devices/system/node", &nnames, NULL) >= 0) {
-            for (guint i = 0; i < nnames->len; i++) {
-                g_autofree char *p = NULL;
-                unsigned node;
-                RvCpuSet cpus;
-                bool found;
-
-                if (!parse_cpu_dirname(nnames->pdata[i], "node", &node))
-                    continue;
-                p = g_strdup_printf("/sys/devices/system/node/%s/cpulist", (char *) nnames->pdata[i]);
-                r = read_cpulist_file(root, p, 0, &cpus, &found, error);
-                if (r < 0)
-                    goto out;
-                if (!found)
-                    continue;
-                group_get(t->nodes, (int) node)->cpus = cpus;
-                rv_cpuset_foreach(cpu, &cpus) {
-                    recs_get(&recs, cpu)->node = (int) node;
-                }
-            }
-        }
-    }
-
-    {
-        bool any = false;
-
-        for (unsigned cpu = 0; cpu < recs.n; cpu++)
-            any = any || recs.cpus[cpu].listed;
-        if (!any && !have_possible) {
-            g_autofree char *where = rv_host_root_resolve(root, SYSCPU);
-            r = rv_error_set(error, RV_ERROR_FAILED, ENOENT, "No CPU found under '%s'", where);
-            goto out;
-        }
+    for (unsigned cpu = 0; cpu < recs.n; cpu++)
+        any = any || recs.cpus[cpu].listed;
+    if (!any && !have_possible) {
+        g_autofree char *where = rv_host_root_resolve(root, SYSCPU);
+        r = rv_error_set(error, RV_ERROR_FAILED, ENOENT, "No CPU found under '%s'", where);
+        goto out;
     }
     /* possible CPUs without a cpuN directory are not present: listed as
      * such only through the possible mask */
     topology_finish_sets(t, &recs, have_possible, have_online);
-    if (have_possible && !have_present)
-        t->present = t->possible;
     topology_build(t, &recs);
     r = 0;
     *ret = g_steal_pointer(&t);
@@ -653,6 +680,262 @@ lscpu_stride_to_kernel(const char *v)
     return g_strjoinv(",", items);
 }
 
+/* One lscpu / ppc64_cpu text being read. */
+typedef struct {
+    const char *path;
+    RvTopology *t;
+    CpuRecs recs;
+    /* column indexes of the lscpu -e table or lscpu -p CSV, -1 absent */
+    int col_cpu, col_core, col_socket, col_node, col_online;
+    enum { TEXT_NONE, TEXT_TABLE, TEXT_CSV, TEXT_CSV_DONE } mode;
+    bool have_online, have_offline;
+    RvCpuSet online_list, offline_list;
+} TextParse;
+
+/* Each line reader returns 1 when the line was its kind, 0 when not,
+ * -errno (with @error naming FILE:LINE) when it was but is malformed. */
+
+/* lscpu summary: "On-line CPU(s) list:" / "Off-line CPU(s) list:" */
+static int
+text_online_line(TextParse *tp, guint ln, const char *line, GError **error)
+{
+    g_autoptr(GError) perr = NULL;
+    bool on;
+
+    if (!g_str_has_prefix(line, "On-line CPU(s) list:") &&
+        !g_str_has_prefix(line, "Off-line CPU(s) list:"))
+        return 0;
+    on = line[1] == 'n';
+    if (rv_cpulist_parse(strchr(line, ':') + 1, 0, on ? &tp->online_list : &tp->offline_list,
+                         &perr) < 0)
+        return text_fail(error, tp->path, ln, line, "malformed cpulist");
+    if (on)
+        tp->have_online = true;
+    else
+        tp->have_offline = true;
+    return 1;
+}
+
+/* lscpu summary: "NUMA node0 CPU(s): 0-5,48-53" (lscpu's stride syntax too) */
+static int
+text_numa_line(TextParse *tp, guint ln, const char *line, GError **error)
+{
+    g_autoptr(GError) perr = NULL;
+    g_autofree char *kv = NULL;
+    unsigned node;
+    RvCpuSet cpus;
+
+    if (!g_str_has_prefix(line, "NUMA node") || !strstr(line, "CPU(s):"))
+        return 0;
+    kv = lscpu_stride_to_kernel(strstr(line, "CPU(s):") + 7);
+    if (sscanf(line, "NUMA node%u", &node) != 1 || rv_cpulist_parse(kv, 0, &cpus, &perr) < 0)
+        return text_fail(error, tp->path, ln, line, "malformed NUMA line");
+    group_get(tp->t->nodes, (int) node)->cpus = cpus;
+    return 1;
+}
+
+/* ppc64_cpu --info: "Core   0:    0*    1*    2     3" ('*' = online) */
+static int
+text_ppc64_core_line(TextParse *tp, guint ln, const char *line, GError **error)
+{
+    g_auto(GStrv) toks = NULL;
+    int core_id;
+    RvCpuSet sib;
+
+    if (!g_str_has_prefix(line, "Core ") || !strchr(line, ':'))
+        return 0;
+    if (sscanf(line, "Core %d:", &core_id) != 1)
+        return text_fail(error, tp->path, ln, line, "malformed ppc64_cpu line");
+    toks = g_strsplit_set(strchr(line, ':') + 1, " \t", -1);
+    rv_cpuset_zero(&sib);
+    for (guint k = 0; toks[k]; k++) {
+        int id;
+        bool star = false;
+        size_t len = strlen(toks[k]);
+        CpuRec *c;
+
+        if (!len)
+            continue;
+        if (toks[k][len - 1] == '*') {
+            star = true;
+            toks[k][len - 1] = '\0';
+        }
+        if (!parse_small_int(toks[k], &id) || id < 0 || id >= RV_CPUSET_MAX)
+            return text_fail(error, tp->path, ln, line, "malformed CPU id");
+        rv_cpuset_set(&sib, id);
+        c = recs_get(&tp->recs, id);
+        c->listed = true;
+        c->online = star;
+        c->has_topo = true;
+        c->core_id = core_id;
+    }
+    rv_cpuset_foreach(id, &sib) {
+        recs_get(&tp->recs, id)->siblings = sib;
+        recs_get(&tp->recs, id)->has_siblings = true;
+    }
+    return 1;
+}
+
+/* lscpu -p header: "# CPU,Core,Socket,Node,,L1d,L1i"; other '#' lines are
+ * comments */
+static int
+text_comment_line(TextParse *tp, const char *line)
+{
+    g_auto(GStrv) cols = NULL;
+
+    if (!g_str_has_prefix(line, "# CPU,"))
+        return line[0] == '#';
+    if (tp->mode == TEXT_CSV || tp->mode == TEXT_CSV_DONE) {
+        tp->mode = TEXT_CSV_DONE;   /* the --physical section: kernel ids, not used */
+        return 1;
+    }
+    cols = g_strsplit(line + 2, ",", -1);
+    tp->col_cpu = tp->col_core = tp->col_socket = tp->col_node = tp->col_online = -1;
+    for (int k = 0; cols[k]; k++) {
+        if (!g_ascii_strcasecmp(cols[k], "CPU")) tp->col_cpu = k;
+        else if (!g_ascii_strcasecmp(cols[k], "Core")) tp->col_core = k;
+        else if (!g_ascii_strcasecmp(cols[k], "Socket")) tp->col_socket = k;
+        else if (!g_ascii_strcasecmp(cols[k], "Node")) tp->col_node = k;
+    }
+    tp->mode = TEXT_CSV;
+    return 1;
+}
+
+/* lscpu -e header: "CPU NODE SOCKET CORE L1d:L1i:L2:L3 ONLINE ..." */
+static int
+text_table_header(TextParse *tp, const char *line)
+{
+    g_auto(GStrv) cols = NULL;
+    int k = 0;
+
+    if (!g_str_has_prefix(line, "CPU ") || !strstr(line, "CORE"))
+        return 0;
+    cols = g_strsplit_set(line, " \t", -1);
+    tp->col_cpu = tp->col_core = tp->col_socket = tp->col_node = tp->col_online = -1;
+    for (guint i = 0; cols[i]; i++) {
+        if (!*cols[i])
+            continue;
+        if (!strcmp(cols[i], "CPU")) tp->col_cpu = k;
+        else if (!strcmp(cols[i], "CORE")) tp->col_core = k;
+        else if (!strcmp(cols[i], "SOCKET")) tp->col_socket = k;
+        else if (!strcmp(cols[i], "NODE")) tp->col_node = k;
+        else if (!strcmp(cols[i], "ONLINE")) tp->col_online = k;
+        k++;
+    }
+    tp->mode = TEXT_TABLE;
+    return 1;
+}
+
+/* one row of the lscpu -e table or of the lscpu -p CSV */
+static int
+text_cpu_row(TextParse *tp, guint ln, const char *line, GError **error)
+{
+    g_auto(GStrv) raw = NULL;
+    g_autoptr(GPtrArray) f = g_ptr_array_new();
+    int v;
+    CpuRec *c;
+
+    if ((tp->mode != TEXT_TABLE && tp->mode != TEXT_CSV) || !g_ascii_isdigit(line[0]))
+        return 0;
+    raw = tp->mode == TEXT_CSV ? g_strsplit(line, ",", -1) : g_strsplit_set(line, " \t", -1);
+    for (guint i = 0; raw[i]; i++)
+        if (tp->mode == TEXT_CSV || *raw[i])
+            g_ptr_array_add(f, raw[i]);
+    /* text pasted after an lscpu -e table (e.g. `cat
+     * .../thread_siblings_list` lines "0,2") is no row of it */
+    if (tp->mode == TEXT_TABLE && (f->len < (guint) MAX(tp->col_cpu, MAX(tp->col_core, tp->col_socket)) + 1 ||
+                                   strchr(line, ',')))
+        return 1;
+    if (tp->col_cpu < 0 || tp->col_cpu >= (int) f->len ||
+        !parse_small_int(f->pdata[tp->col_cpu], &v) || v < 0 || v >= RV_CPUSET_MAX)
+        return text_fail(error, tp->path, ln, line, "malformed CPU row");
+    c = recs_get(&tp->recs, (unsigned) v);
+    c->listed = true;
+    c->online = true;
+    if (tp->col_online >= 0 && tp->col_online < (int) f->len)
+        c->online = strcmp(f->pdata[tp->col_online], "no") != 0;
+    if (tp->col_core >= 0 && tp->col_core < (int) f->len) {
+        if (!parse_small_int(f->pdata[tp->col_core], &c->core_id))
+            return text_fail(error, tp->path, ln, line, "malformed core column");
+        c->has_topo = c->core_id >= 0;
+    }
+    if (tp->col_socket >= 0 && tp->col_socket < (int) f->len &&
+        !parse_small_int(f->pdata[tp->col_socket], &c->package))
+        return text_fail(error, tp->path, ln, line, "malformed socket column");
+    if (tp->col_node >= 0 && tp->col_node < (int) f->len && *(char *) f->pdata[tp->col_node] &&
+        !parse_small_int(f->pdata[tp->col_node], &c->node))
+        return text_fail(error, tp->path, ln, line, "malformed node column");
+    return 1;
+}
+
+static int
+text_line(TextParse *tp, guint ln, const char *line, GError **error)
+{
+    int r;
+
+    if ((r = text_online_line(tp, ln, line, error)) != 0 ||
+        (r = text_numa_line(tp, ln, line, error)) != 0 ||
+        (r = text_ppc64_core_line(tp, ln, line, error)) != 0 ||
+        (r = text_comment_line(tp, line)) != 0 ||
+        (r = text_table_header(tp, line)) != 0)
+        return r;
+    return text_cpu_row(tp, ln, line, error);
+}
+
+/* The summary's online/offline lists override the rows; nodes from the
+ * summary reach the CPUs; then cores are formed. */
+static int
+text_finish(TextParse *tp, GError **error)
+{
+    RvTopology *t = tp->t;
+    CpuRecs *recs = &tp->recs;
+    bool any = false;
+
+    for (unsigned cpu = 0; cpu < recs->n; cpu++) {
+        CpuRec *c = &recs->cpus[cpu];
+
+        if (tp->have_online && (c->listed || rv_cpuset_isset(&tp->online_list, cpu))) {
+            c = recs_get(recs, cpu);
+            c->online = rv_cpuset_isset(&tp->online_list, cpu);
+        }
+    }
+    if (tp->have_online || tp->have_offline) {
+        RvCpuSet all;
+
+        rv_cpuset_or(&all, &tp->online_list, &tp->offline_list);
+        rv_cpuset_foreach(cpu, &all) {
+            CpuRec *c = recs_get(recs, cpu);
+
+            c->listed = true;
+            c->online = rv_cpuset_isset(&tp->online_list, cpu);
+        }
+    }
+    for (unsigned cpu = 0; cpu < recs->n; cpu++)
+        any = any || recs->cpus[cpu].listed;
+    if (!any)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: no lscpu table, lscpu -p section or ppc64_cpu --info lines found",
+                            tp->path);
+    for (guint i = 0; i < t->nodes->len; i++) {
+        RvCpuGroup *g = &g_array_index(t->nodes, RvCpuGroup, i);
+
+        rv_cpuset_foreach(cpu, &g->cpus) {
+            if ((unsigned) cpu < recs->n && recs->cpus[cpu].node < 0)
+                recs->cpus[cpu].node = g->id;
+        }
+    }
+    topology_finish_sets(t, recs, false, false);
+    topology_build(t, recs);
+    /* lscpu -e/-p name nodes per CPU: collect them when no summary did */
+    if (t->nodes->len == 0) {
+        for (unsigned cpu = 0; cpu < recs->n; cpu++)
+            if (recs->cpus[cpu].listed && recs->cpus[cpu].node >= 0)
+                rv_cpuset_set(&group_get(t->nodes, recs->cpus[cpu].node)->cpus, cpu);
+        g_array_sort(t->nodes, group_cmp);
+    }
+    return 0;
+}
+
 int
 rv_host_topology_load_text(const char *path, RvTopology **ret, GError **error)
 {
@@ -661,239 +944,38 @@ rv_host_topology_load_text(const char *path, RvTopology **ret, GError **error)
     g_auto(GStrv) lines = NULL;
     g_autoptr(RvTopology) t = NULL;
     g_autofree char *src = g_strdup_printf("text:%s", path);
-    /* column indexes of the lscpu -e table or lscpu -p CSV, -1 absent */
-    int col_cpu = -1, col_core = -1, col_socket = -1, col_node = -1, col_online = -1;
-    enum { NONE, TABLE, CSV, CSV_DONE } mode = NONE;
-    bool have_online = false, have_offline = false, any_ppc = false;
-    RvCpuSet online_list, offline_list;
-    CpuRecs recs;
+    TextParse tp = {
+        .path = path,
+        .col_cpu = -1, .col_core = -1, .col_socket = -1, .col_node = -1, .col_online = -1,
+        .mode = TEXT_NONE,
+    };
     int r = 0;
 
     if (!g_file_get_contents(path, &text, NULL, &ferr))
         return rv_error_set(error, RV_ERROR_FAILED, ENOENT, "Failed to read '%s': %s", path, ferr->message);
 
     t = topology_new(src);
-    recs_init(&recs, 64);
-    rv_cpuset_zero(&online_list);
-    rv_cpuset_zero(&offline_list);
+    tp.t = t;
+    recs_init(&tp.recs, 64);
+    rv_cpuset_zero(&tp.online_list);
+    rv_cpuset_zero(&tp.offline_list);
     lines = g_strsplit(text, "\n", -1);
     for (guint ln = 0; lines[ln]; ln++) {
         g_autofree char *line = g_strstrip(g_strdup(lines[ln]));
-        g_autoptr(GError) perr = NULL;
-        unsigned cpu;
 
         if (!*line)
             continue;
-        /* lscpu summary lines */
-        if (g_str_has_prefix(line, "On-line CPU(s) list:") ||
-            g_str_has_prefix(line, "Off-line CPU(s) list:")) {
-            bool on = line[1] == 'n';
-            const char *v = strchr(line, ':') + 1;
-
-            if (rv_cpulist_parse(v, 0, on ? &online_list : &offline_list, &perr) < 0) {
-                r = text_fail(error, path, ln + 1, line, "malformed cpulist");
-                goto out;
-            }
-            if (on)
-                have_online = true;
-            else
-                have_offline = true;
-            continue;
-        }
-        if (g_str_has_prefix(line, "NUMA node") && strstr(line, "CPU(s):")) {
-            unsigned node;
-            RvCpuSet cpus;
-            const char *v = strstr(line, "CPU(s):") + 7;
-
-            g_autofree char *kv = lscpu_stride_to_kernel(v);
-
-            if (sscanf(line, "NUMA node%u", &node) != 1 ||
-                rv_cpulist_parse(kv, 0, &cpus, &perr) < 0) {
-                r = text_fail(error, path, ln + 1, line, "malformed NUMA line");
-                goto out;
-            }
-            group_get(t->nodes, (int) node)->cpus = cpus;
-            continue;
-        }
-        /* ppc64_cpu --info: "Core   0:    0*    1*    2     3" */
-        if (g_str_has_prefix(line, "Core ") && strchr(line, ':')) {
-            g_auto(GStrv) toks = NULL;
-            int core_id;
-            RvCpuSet sib;
-
-            if (sscanf(line, "Core %d:", &core_id) != 1) {
-                r = text_fail(error, path, ln + 1, line, "malformed ppc64_cpu line");
-                goto out;
-            }
-            toks = g_strsplit_set(strchr(line, ':') + 1, " \t", -1);
-            rv_cpuset_zero(&sib);
-            for (guint k = 0; toks[k]; k++) {
-                int id;
-                bool star = false;
-                size_t len = strlen(toks[k]);
-
-                if (!len)
-                    continue;
-                if (toks[k][len - 1] == '*') {
-                    star = true;
-                    toks[k][len - 1] = '\0';
-                }
-                if (!parse_small_int(toks[k], &id) || id < 0 || id >= RV_CPUSET_MAX) {
-                    r = text_fail(error, path, ln + 1, line, "malformed CPU id");
-                    goto out;
-                }
-                rv_cpuset_set(&sib, id);
-                CpuRec *c = recs_get(&recs, id);
-                c->listed = true;
-                c->online = star;
-                c->has_topo = true;
-                c->core_id = core_id;
-            }
-            rv_cpuset_foreach(id, &sib) {
-                recs_get(&recs, id)->siblings = sib;
-                recs_get(&recs, id)->has_siblings = true;
-            }
-            any_ppc = true;
-            continue;
-        }
-        /* lscpu -p header: "# CPU,Core,Socket,Node,,L1d,L1i" */
-        if (g_str_has_prefix(line, "# CPU,")) {
-            g_auto(GStrv) cols = g_strsplit(line + 2, ",", -1);
-
-            if (mode == CSV || mode == CSV_DONE) {
-                mode = CSV_DONE;   /* the --physical section: kernel ids, not used */
-                continue;
-            }
-            col_cpu = col_core = col_socket = col_node = col_online = -1;
-            for (int k = 0; cols[k]; k++) {
-                if (!g_ascii_strcasecmp(cols[k], "CPU")) col_cpu = k;
-                else if (!g_ascii_strcasecmp(cols[k], "Core")) col_core = k;
-                else if (!g_ascii_strcasecmp(cols[k], "Socket")) col_socket = k;
-                else if (!g_ascii_strcasecmp(cols[k], "Node")) col_node = k;
-            }
-            mode = CSV;
-            continue;
-        }
-        if (line[0] == '#')
-            continue;
-        /* lscpu -e header: "CPU NODE SOCKET CORE L1d:L1i:L2:L3 ONLINE ..." */
-        if (g_str_has_prefix(line, "CPU ") && strstr(line, "CORE")) {
-            g_auto(GStrv) cols = g_strsplit_set(line, " \t", -1);
-            int k = 0;
-
-            col_cpu = col_core = col_socket = col_node = col_online = -1;
-            for (guint i = 0; cols[i]; i++) {
-                if (!*cols[i])
-                    continue;
-                if (!strcmp(cols[i], "CPU")) col_cpu = k;
-                else if (!strcmp(cols[i], "CORE")) col_core = k;
-                else if (!strcmp(cols[i], "SOCKET")) col_socket = k;
-                else if (!strcmp(cols[i], "NODE")) col_node = k;
-                else if (!strcmp(cols[i], "ONLINE")) col_online = k;
-                k++;
-            }
-            mode = TABLE;
-            continue;
-        }
-        if ((mode == TABLE || mode == CSV) && g_ascii_isdigit(line[0])) {
-            g_auto(GStrv) raw = mode == CSV ? g_strsplit(line, ",", -1)
-                                            : g_strsplit_set(line, " \t", -1);
-            g_autoptr(GPtrArray) f = g_ptr_array_new();
-            int v;
-            CpuRec *c;
-
-            for (guint i = 0; raw[i]; i++)
-                if (mode == CSV || *raw[i])
-                    g_ptr_array_add(f, raw[i]);
-            /* text pasted after an lscpu -e table (e.g. `cat
-             * .../thread_siblings_list` lines "0,2") is no row of it */
-            if (mode == TABLE && (f->len < (guint) MAX(col_cpu, MAX(col_core, col_socket)) + 1 ||
-                                  strchr(line, ',')))
-                continue;
-            if (col_cpu < 0 || col_cpu >= (int) f->len ||
-                !parse_small_int(f->pdata[col_cpu], &v) || v < 0 || v >= RV_CPUSET_MAX) {
-                r = text_fail(error, path, ln + 1, line, "malformed CPU row");
-                goto out;
-            }
-            cpu = (unsigned) v;
-            c = recs_get(&recs, cpu);
-            c->listed = true;
-            c->online = true;
-            if (col_online >= 0 && col_online < (int) f->len)
-                c->online = strcmp(f->pdata[col_online], "no") != 0;
-            if (col_core >= 0 && col_core < (int) f->len) {
-                if (!parse_small_int(f->pdata[col_core], &c->core_id)) {
-                    r = text_fail(error, path, ln + 1, line, "malformed core column");
-                    goto out;
-                }
-                c->has_topo = c->core_id >= 0;
-            }
-            if (col_socket >= 0 && col_socket < (int) f->len &&
-                !parse_small_int(f->pdata[col_socket], &c->package)) {
-                r = text_fail(error, path, ln + 1, line, "malformed socket column");
-                goto out;
-            }
-            if (col_node >= 0 && col_node < (int) f->len && *(char *) f->pdata[col_node] &&
-                !parse_small_int(f->pdata[col_node], &c->node)) {
-                r = text_fail(error, path, ln + 1, line, "malformed node column");
-                goto out;
-            }
-            continue;
-        }
-    }
-
-    for (unsigned cpu = 0; cpu < recs.n; cpu++) {
-        CpuRec *c = &recs.cpus[cpu];
-
-        if (have_online && (c->listed || rv_cpuset_isset(&online_list, cpu))) {
-            c = recs_get(&recs, cpu);
-            c->online = rv_cpuset_isset(&online_list, cpu);
-        }
-    }
-    if (have_online || have_offline) {
-        RvCpuSet all;
-
-        rv_cpuset_or(&all, &online_list, &offline_list);
-        rv_cpuset_foreach(cpu, &all) {
-            CpuRec *c = recs_get(&recs, cpu);
-
-            c->listed = true;
-            c->online = rv_cpuset_isset(&online_list, cpu);
-        }
-    }
-    {
-        bool any = false;
-
-        for (unsigned cpu = 0; cpu < recs.n; cpu++)
-            any = any || recs.cpus[cpu].listed;
-        if (!any) {
-            r = rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                             "%s: no lscpu table, lscpu -p section or ppc64_cpu --info lines found", path);
+        r = text_line(&tp, ln + 1, line, error);
+        if (r < 0)
             goto out;
-        }
     }
-    (void) any_ppc;
-    for (guint i = 0; i < t->nodes->len; i++) {
-        RvCpuGroup *g = &g_array_index(t->nodes, RvCpuGroup, i);
-
-        rv_cpuset_foreach(cpu, &g->cpus) {
-            if ((unsigned) cpu < recs.n && recs.cpus[cpu].node < 0)
-                recs.cpus[cpu].node = g->id;
-        }
-    }
-    topology_finish_sets(t, &recs, false, false);
-    topology_build(t, &recs);
-    /* lscpu -e/-p name nodes per CPU: collect them when no summary did */
-    if (t->nodes->len == 0) {
-        for (unsigned cpu = 0; cpu < recs.n; cpu++)
-            if (recs.cpus[cpu].listed && recs.cpus[cpu].node >= 0)
-                rv_cpuset_set(&group_get(t->nodes, recs.cpus[cpu].node)->cpus, cpu);
-        g_array_sort(t->nodes, group_cmp);
-    }
+    r = text_finish(&tp, error);
+    if (r < 0)
+        goto out;
     *ret = g_steal_pointer(&t);
     r = 0;
 out:
-    g_free(recs.cpus);
+    g_free(tp.recs.cpus);
     return r;
 }
 
