@@ -619,10 +619,7 @@ static void
 j_num(JsonBuilder *b, const char *key, double v)
 {
     json_builder_set_member_name(b, key);
-    if (isfinite(v))
-        json_builder_add_double_value(b, v);
-    else
-        json_builder_add_null_value(b);
+    rv_result_store_json_add_double(b, v);
 }
 
 static char *
@@ -632,7 +629,9 @@ format_json(const RvComparison *c)
     g_autoptr(JsonNode) root = NULL;
 
     json_builder_begin_object(b);
-    json_builder_set_member_name(b, "compare_version");
+    json_builder_set_member_name(b, "schema_version");
+    /* the same key and value as every rtvirt JSON document (was
+     * "compare_version", same value) */
     json_builder_add_int_value(b, 1);
     rv_json_add_string_or_null(b, "test", c->test == RV_STATS_WELCH ? "welch" : "mann-whitney");
     rv_json_add_string_or_null(b, "test_name", rv_result_stats_test_name(c->test));

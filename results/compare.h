@@ -59,7 +59,8 @@ int rv_result_compare_build(GPtrArray *stores, const char *baseline,
 /**
  * rv_result_compare_format:
  * Returns: (transfer full): the comparison as a human table, as JSON
- * (stable keys, "compare_version": 1) or as CSV (RFC 4180, header line;
+ * (stable keys, "schema_version": 1 first; it was "compare_version"
+ * before 0.3, with the same value) or as CSV (RFC 4180, header line;
  * a percentile beyond the histogram range is "<=MAX", as in the table;
  * the last column "trusted" is yes/no per the scenario's store).  The
  * table lists a SKIPPED scenario with its reason once per workload

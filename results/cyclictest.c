@@ -1314,6 +1314,128 @@ rv_result_cyclictest_check(const RvCyclictestRun *run, const RvCyclictestExpect 
 
 /* ---- one run into a store record ---- */
 
+/* One thread against the value rules of results/store.h, before anything
+ * of the run is added: cyclictest's -1 means "not shown". */
+static int
+check_thread(const RvCyclictestThread *t, GError **error)
+{
+    const struct { const char *label; gint64 us; } lat[] = {
+        { "Min", t->min_us }, { "Act", t->act_us }, { "Max", t->max_us },
+    };
+    g_autoptr(GError) e = NULL;
+
+    for (guint i = 0; i < G_N_ELEMENTS(lat); i++) {
+        if (lat[i].us < -1)
+            return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                                "thread %d reported %s %" G_GINT64_FORMAT " us: a latency "
+                                "cannot be negative", t->index, lat[i].label, lat[i].us);
+        if ((double) lat[i].us > RV_STORE_METRIC_MAX)
+            return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                                "thread %d reported %s %" G_GINT64_FORMAT " us: out of range "
+                                "(0 to %g us)", t->index, lat[i].label, lat[i].us,
+                                RV_STORE_METRIC_MAX);
+    }
+    if (!isnan(t->avg_us) && (!isfinite(t->avg_us) || t->avg_us < 0 ||
+                              t->avg_us > RV_STORE_METRIC_MAX))
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                            "thread %d reported Avg %g us: out of range (0 to %g us)",
+                            t->index, t->avg_us, RV_STORE_METRIC_MAX);
+    if (t->cycles < -1 || (double) t->cycles > RV_STORE_METRIC_MAX)
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                            "thread %d reported C %" G_GINT64_FORMAT " cycles: out of range "
+                            "(0 to %g)", t->index, t->cycles, RV_STORE_METRIC_MAX);
+    if (t->histogram_total < -1 || t->histogram_total > RV_STORE_COUNT_MAX)
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                            "thread %d reported a histogram Total of %" G_GINT64_FORMAT
+                            ": out of range (0 to %" G_GINT64_FORMAT ")", t->index,
+                            t->histogram_total, RV_STORE_COUNT_MAX);
+    if (t->histogram && rv_result_store_check_histogram(t->histogram, &e) < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                            "thread %d histogram: %s", t->index, e->message);
+    return 0;
+}
+
+/* What the record gets from the run's threads, computed (and checked)
+ * before the record is touched. */
+typedef struct {
+    gint64 max, min, cycles, wcycles;
+    long double wsum;
+    guint64 merged_total;
+    gboolean all_hist;
+} RecordSums;
+
+static int
+sum_threads(const RvCyclictestRun *run, RecordSums *sums, GError **error)
+{
+    memset(sums, 0, sizeof(*sums));
+    sums->max = sums->min = -1;
+    sums->all_hist = TRUE;
+    for (guint i = 0; i < run->threads->len; i++) {
+        const RvCyclictestThread *t = run->threads->pdata[i];
+        gint64 n = 0;
+        int r = check_thread(t, error);
+
+        if (r < 0)
+            return r;
+        if (t->max_us > sums->max)
+            sums->max = t->max_us;
+        if (t->min_us >= 0 && (sums->min < 0 || t->min_us < sums->min))
+            sums->min = t->min_us;
+        /* -q -h output has no "C:"; the histogram counts every cycle.  Each
+         * term is within the rules (check_thread), the sums are checked. */
+        if (t->cycles > 0)
+            n = t->cycles;
+        else if (t->histogram && t->histogram_total >= 0 &&
+                 __builtin_add_overflow(t->histogram_total, (gint64) t->histogram->overflows, &n))
+            n = G_MAXINT64;
+        if (__builtin_add_overflow(sums->cycles, n, &sums->cycles) ||
+            (double) sums->cycles > RV_STORE_METRIC_MAX)
+            return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                                "the threads' cycles add up to more than %g (thread %d)",
+                                RV_STORE_METRIC_MAX, t->index);
+        if (n > 0 && isfinite(t->avg_us)) {
+            sums->wsum += (long double) t->avg_us * n;
+            sums->wcycles += n;   /* <= cycles: cannot overflow */
+        }
+        if (t->histogram && t->histogram_complete) {
+            /* each total <= 2^53 (check_thread): the sum cannot wrap */
+            sums->merged_total += rv_result_histogram_total(t->histogram);
+            if (sums->merged_total > (guint64) RV_STORE_COUNT_MAX)
+                return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                                    "the threads' histograms add up to more than %"
+                                    G_GINT64_FORMAT " samples (thread %d)",
+                                    RV_STORE_COUNT_MAX, t->index);
+        } else {
+            sums->all_hist = FALSE;
+        }
+    }
+    return 0;
+}
+
+static void
+thread_details(JsonBuilder *b, const RvCyclictestThread *t)
+{
+    json_builder_begin_object(b);
+#define INT_MEMBER(k, v) do { json_builder_set_member_name(b, k); \
+    if ((v) >= 0) json_builder_add_int_value(b, (v)); \
+    else json_builder_add_null_value(b); } while (0)
+    INT_MEMBER("index", t->index);
+    INT_MEMBER("tid", t->tid);
+    INT_MEMBER("priority", t->priority);
+    INT_MEMBER("interval_us", t->interval_us);
+    INT_MEMBER("cycles", t->cycles);
+    INT_MEMBER("min_us", t->min_us);
+    json_builder_set_member_name(b, "avg_us");
+    rv_result_store_json_add_number(b, t->avg_us);
+    INT_MEMBER("max_us", t->max_us);
+    INT_MEMBER("cpu", t->cpu);
+    INT_MEMBER("overflows", t->histogram ? (gint64) t->histogram->overflows : -1);
+#undef INT_MEMBER
+    json_builder_set_member_name(b, "histogram_complete");
+    json_builder_add_boolean_value(b, t->histogram && t->histogram_complete);
+    json_builder_end_object(b);
+}
+
 int
 rv_result_cyclictest_record_add(RvStoreRecord *rec,
                                       const RvCyclictestRun *run,
@@ -1321,14 +1443,16 @@ rv_result_cyclictest_record_add(RvStoreRecord *rec,
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     g_autoptr(RvHistogram) merged = rv_result_histogram_new(0);
-    gboolean all_hist = TRUE;
-    gint64 max = -1, min = -1, cycles = 0;
-    long double wsum = 0;
-    gint64 wcycles = 0;
+    g_autoptr(JsonNode) details = NULL;
+    RecordSums sums;
+    int r;
 
     if (run->threads->len == 0)
         return rv_error_set(error, RV_ERROR_INVALID, ENODATA,
                             "cyclictest run has no threads to record");
+    r = sum_threads(run, &sums, error);
+    if (r < 0)
+        return r;
 
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "version");
@@ -1341,51 +1465,12 @@ rv_result_cyclictest_record_add(RvStoreRecord *rec,
     json_builder_begin_array(b);
     for (guint i = 0; i < run->threads->len; i++) {
         const RvCyclictestThread *t = run->threads->pdata[i];
-        g_autofree char *hname = g_strdup_printf("latency.t%d", t->index);
 
-        json_builder_begin_object(b);
-#define INT_MEMBER(k, v) do { json_builder_set_member_name(b, k); \
-        if ((v) >= 0) json_builder_add_int_value(b, (v)); \
-        else json_builder_add_null_value(b); } while (0)
-        INT_MEMBER("index", t->index);
-        INT_MEMBER("tid", t->tid);
-        INT_MEMBER("priority", t->priority);
-        INT_MEMBER("interval_us", t->interval_us);
-        INT_MEMBER("cycles", t->cycles);
-        INT_MEMBER("min_us", t->min_us);
-        json_builder_set_member_name(b, "avg_us");
-        if (isfinite(t->avg_us))
-            json_builder_add_double_value(b, t->avg_us);
-        else
-            json_builder_add_null_value(b);
-        INT_MEMBER("max_us", t->max_us);
-        INT_MEMBER("cpu", t->cpu);
-        INT_MEMBER("overflows", t->histogram ? (gint64) t->histogram->overflows : -1);
-#undef INT_MEMBER
-        json_builder_set_member_name(b, "histogram_complete");
-        json_builder_add_boolean_value(b, t->histogram && t->histogram_complete);
-        json_builder_end_object(b);
-
-        if (t->max_us > max)
-            max = t->max_us;
-        if (t->min_us >= 0 && (min < 0 || t->min_us < min))
-            min = t->min_us;
-        {
-            /* -q -h output has no "C:"; the histogram counts every cycle */
-            gint64 n = t->cycles > 0 ? t->cycles
-                     : t->histogram && t->histogram_total >= 0
-                       ? t->histogram_total + (gint64) t->histogram->overflows : 0;
-            cycles += n;
-            if (n > 0 && isfinite(t->avg_us)) {
-                wsum += (long double) t->avg_us * n;
-                wcycles += n;
-            }
-        }
+        thread_details(b, t);
         if (t->histogram && t->histogram_complete) {
+            g_autofree char *hname = g_strdup_printf("latency.t%d", t->index);
             rv_result_store_record_add_histogram(rec, hname, t->histogram);
             rv_result_histogram_merge(merged, t->histogram);
-        } else {
-            all_hist = FALSE;
         }
     }
     json_builder_end_array(b);
@@ -1396,19 +1481,18 @@ rv_result_cyclictest_record_add(RvStoreRecord *rec,
     json_builder_end_array(b);
     json_builder_end_object(b);
 
-    if (max >= 0)
-        rv_result_store_record_add_metric(rec, "max_us", max, "us");
-    if (min >= 0)
-        rv_result_store_record_add_metric(rec, "min_us", min, "us");
-    if (wcycles > 0)
-        rv_result_store_record_add_metric(rec, "avg_us", (double) (wsum / wcycles), "us");
-    if (cycles > 0)
-        rv_result_store_record_add_metric(rec, "cycles", cycles, NULL);
-    if (all_hist)
+    if (sums.max >= 0)
+        rv_result_store_record_add_metric(rec, "max_us", sums.max, "us");
+    if (sums.min >= 0)
+        rv_result_store_record_add_metric(rec, "min_us", sums.min, "us");
+    if (sums.wcycles > 0)
+        rv_result_store_record_add_metric(rec, "avg_us",
+                                          (double) (sums.wsum / sums.wcycles), "us");
+    if (sums.cycles > 0)
+        rv_result_store_record_add_metric(rec, "cycles", sums.cycles, NULL);
+    if (sums.all_hist)
         rv_result_store_record_add_histogram(rec, "latency", merged);
-    {
-        g_autoptr(JsonNode) details = json_builder_get_root(b);
-        rv_result_store_record_set_details(rec, details);
-    }
+    details = json_builder_get_root(b);
+    rv_result_store_record_set_details(rec, details);
     return 0;
 }

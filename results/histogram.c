@@ -40,13 +40,23 @@ rv_result_histogram_copy(const RvHistogram *h)
     return c;
 }
 
+/* counts saturate at G_MAXUINT64 instead of wrapping to a small number:
+ * a hostile count stays visibly absurd, and the store's rules
+ * (results/store.h, RV_STORE_COUNT_MAX) refuse it */
+static inline void
+add_sat(guint64 *into, guint64 n)
+{
+    if (!g_uint64_checked_add(into, *into, n))
+        *into = G_MAXUINT64;
+}
+
 void
 rv_result_histogram_add(RvHistogram *h, guint64 us, guint64 count)
 {
     if (us < h->n_buckets)
-        h->buckets[us] += count;
+        add_sat(&h->buckets[us], count);
     else
-        h->overflows += count;
+        add_sat(&h->overflows, count);
 }
 
 void
@@ -69,8 +79,8 @@ rv_result_histogram_merge(RvHistogram *into, const RvHistogram *from)
      * more often than with equal ranges. */
     rv_result_histogram_grow(into, from->n_buckets);
     for (guint i = 0; i < from->n_buckets; i++)
-        into->buckets[i] += from->buckets[i];
-    into->overflows += from->overflows;
+        add_sat(&into->buckets[i], from->buckets[i]);
+    add_sat(&into->overflows, from->overflows);
     if (from->max_us > into->max_us)
         into->max_us = from->max_us;
 }
@@ -81,7 +91,7 @@ rv_result_histogram_total(const RvHistogram *h)
     guint64 t = h->overflows;
 
     for (guint i = 0; i < h->n_buckets; i++)
-        t += h->buckets[i];
+        add_sat(&t, h->buckets[i]);
     return t;
 }
 

@@ -58,7 +58,8 @@ void rv_result_histogram_merge(RvHistogram *into, const RvHistogram *from);
  */
 void rv_result_histogram_grow(RvHistogram *h, guint n_buckets);
 
-/** rv_result_histogram_total: Returns: samples in buckets plus overflows. */
+/** rv_result_histogram_total: Returns: samples in buckets plus overflows
+ *  (as every count here, saturating at G_MAXUINT64 rather than wrapping). */
 guint64 rv_result_histogram_total(const RvHistogram *h);
 
 /**

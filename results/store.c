@@ -228,6 +228,231 @@ rv_result_store_record_get_histogram(const RvStoreRecord *rec, const char *name)
     return NULL;
 }
 
+/* ---- the value rules (store.h): one validator, writer and reader ---- */
+
+static gboolean
+is_latency(const char *name, const char *unit)
+{
+    return g_strcmp0(unit, "us") == 0 || g_strcmp0(unit, "ns") == 0 ||
+           (name && (g_str_has_suffix(name, "_us") || g_str_has_suffix(name, "_ns")));
+}
+
+int
+rv_result_store_check_metric(const char *name, double value, const char *unit,
+                             GError **error)
+{
+    if (isnan(value))
+        return 0;      /* "no value": written as null */
+    if (!isfinite(value) || fabs(value) > RV_STORE_METRIC_MAX)
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE, "%g is outside +-%g",
+                            value, RV_STORE_METRIC_MAX);
+    if (value < 0 && is_latency(name, unit))
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                            "%g: a latency cannot be negative", value);
+    return 0;
+}
+
+int
+rv_result_store_check_histogram(const RvHistogram *h, GError **error)
+{
+    guint64 total = h->overflows;
+
+    if (h->n_buckets > RV_STORE_HIST_BUCKETS_MAX)
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                            "%u buckets: more than %u", h->n_buckets,
+                            RV_STORE_HIST_BUCKETS_MAX);
+    if (h->overflows > (guint64) RV_STORE_COUNT_MAX)
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                            "overflows %" G_GUINT64_FORMAT " is outside 0..%" G_GINT64_FORMAT,
+                            h->overflows, RV_STORE_COUNT_MAX);
+    for (guint i = 0; i < h->n_buckets; i++) {
+        if (h->buckets[i] > (guint64) RV_STORE_COUNT_MAX)
+            return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                                "bucket %u us count %" G_GUINT64_FORMAT " is outside 0..%"
+                                G_GINT64_FORMAT, i, h->buckets[i], RV_STORE_COUNT_MAX);
+        /* both addends <= 2^53: the sum cannot wrap a guint64 */
+        total += h->buckets[i];
+        if (total > (guint64) RV_STORE_COUNT_MAX)
+            return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                                "total of the counts exceeds %" G_GINT64_FORMAT " at bucket %u",
+                                RV_STORE_COUNT_MAX, i);
+    }
+    if (h->max_us < -1 || (double) h->max_us > RV_STORE_METRIC_MAX)
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                            "max %" G_GINT64_FORMAT " us is outside 0..%g", h->max_us,
+                            RV_STORE_METRIC_MAX);
+    return 0;
+}
+
+int
+rv_result_store_record_check(const RvStoreRecord *rec, GError **error)
+{
+    if (rec->repetition < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                            "repetition %d is negative", rec->repetition);
+    for (guint i = 0; i < rec->metrics->len; i++) {
+        const RvStoreMetric *m = rec->metrics->pdata[i];
+        g_autoptr(GError) e = NULL;
+        int r = rv_result_store_check_metric(m->name, m->value, m->unit, &e);
+
+        if (r < 0)
+            return rv_error_set(error, RV_ERROR_INVALID, -r, "metrics.%s.value: %s",
+                                m->name, e->message);
+    }
+    for (guint i = 0; i < rec->histograms->len; i++) {
+        const RvStoreHistogram *h = rec->histograms->pdata[i];
+        g_autoptr(GError) e = NULL;
+        int r = rv_result_store_check_histogram(h->hist, &e);
+
+        if (r < 0)
+            return rv_error_set(error, RV_ERROR_INVALID, -r, "histograms.%s: %s",
+                                h->name, e->message);
+    }
+    return 0;
+}
+
+char *
+rv_result_store_text_escape(const char *text)
+{
+    GString *o;
+    const char *p, *end;
+
+    if (!text)
+        return NULL;
+    end = text + strlen(text);
+    if (g_utf8_validate(text, end - text, NULL))
+        return g_strdup(text);
+    o = g_string_sized_new(end - text + 16);
+    for (p = text; p < end; ) {
+        gunichar c = g_utf8_get_char_validated(p, end - p);
+
+        if (c == (gunichar) -1 || c == (gunichar) -2) {
+            g_string_append_printf(o, "\\x%02X", (guchar) *p);
+            p++;
+        } else {
+            const char *next = g_utf8_next_char(p);
+            g_string_append_len(o, p, next - p);
+            p = next;
+        }
+    }
+    return g_string_free(o, FALSE);
+}
+
+void
+rv_result_store_json_add_number(JsonBuilder *b, double v)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+    if (!isfinite(v)) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    if (v == floor(v)) {
+        /* -2^63 <= v < 2^63: exact as a gint64 */
+        if (v >= -9223372036854775808.0 && v < 9223372036854775808.0)
+            json_builder_add_int_value(b, (gint64) v);
+        else
+            json_builder_add_null_value(b);
+        return;
+    }
+    /* json-glib writes "%.17g" and appends ".0" when that has no '.': a
+     * tiny value whose 17 digits end in zeros ("3e-05") would come out as
+     * "3e-05.0".  Step one ulp towards zero until it has a '.'. */
+    for (int i = 0; i < 8; i++) {
+        g_ascii_formatd(buf, sizeof(buf), "%.17g", v);
+        if (strchr(buf, '.'))
+            break;
+        v = nextafter(v, 0.0);
+    }
+    json_builder_add_double_value(b, v);
+}
+
+void
+rv_result_store_json_add_double(JsonBuilder *b, double v)
+{
+    /* json-glib's own form for an integral value ("906.0") where it is
+     * valid JSON: below 1e15, "%.17g" is fixed notation; a value with a
+     * fraction is written the same way by both */
+    if (isfinite(v) && v == floor(v) && fabs(v) < 1e15)
+        json_builder_add_double_value(b, v);
+    else
+        rv_result_store_json_add_number(b, v);
+}
+
+/* JSON text of a store: every string and key escaped, every number by the
+ * number rule; @n is a JsonNode of untrusted shape (details, host facts). */
+static void
+build_node(JsonBuilder *b, JsonNode *n, guint depth)
+{
+    if (!n || JSON_NODE_HOLDS_NULL(n) || depth > RV_JSON_MAX_DEPTH) {
+        json_builder_add_null_value(b);
+    } else if (JSON_NODE_HOLDS_OBJECT(n)) {
+        JsonObject *o = json_node_get_object(n);
+        g_autoptr(GList) names = json_object_get_members(o);
+
+        json_builder_begin_object(b);
+        for (GList *l = names; l; l = l->next) {
+            g_autofree char *k = rv_result_store_text_escape(l->data);
+            json_builder_set_member_name(b, k);
+            build_node(b, json_object_get_member(o, l->data), depth + 1);
+        }
+        json_builder_end_object(b);
+    } else if (JSON_NODE_HOLDS_ARRAY(n)) {
+        JsonArray *a = json_node_get_array(n);
+
+        json_builder_begin_array(b);
+        for (guint i = 0; i < json_array_get_length(a); i++)
+            build_node(b, json_array_get_element(a, i), depth + 1);
+        json_builder_end_array(b);
+    } else {
+        switch (json_node_get_value_type(n)) {
+        case G_TYPE_INT64:
+            json_builder_add_int_value(b, json_node_get_int(n));
+            break;
+        case G_TYPE_DOUBLE:
+            rv_result_store_json_add_number(b, json_node_get_double(n));
+            break;
+        case G_TYPE_BOOLEAN:
+            json_builder_add_boolean_value(b, json_node_get_boolean(n));
+            break;
+        case G_TYPE_STRING: {
+            g_autofree char *t = rv_result_store_text_escape(json_node_get_string(n));
+            json_builder_add_string_value(b, t);
+            break;
+        }
+        default:
+            json_builder_add_null_value(b);
+            break;
+        }
+    }
+}
+
+/* a member whose value is text: escaped, or null */
+static void
+add_text(JsonBuilder *b, const char *key, const char *value)
+{
+    g_autofree char *k = rv_result_store_text_escape(key);
+    g_autofree char *v = rv_result_store_text_escape(value);
+
+    rv_json_add_string_or_null(b, k, v);
+}
+
+static void
+add_text_value(JsonBuilder *b, const char *value)
+{
+    g_autofree char *v = rv_result_store_text_escape(value);
+
+    json_builder_add_string_value(b, v);
+}
+
+static void
+set_member(JsonBuilder *b, const char *key)
+{
+    g_autofree char *k = rv_result_store_text_escape(key);
+
+    json_builder_set_member_name(b, k);
+}
+
 /* ---- the store ---- */
 
 static RvStore *
@@ -552,9 +777,29 @@ rv_result_store_write_raw(RvStore *s, const char *name, const char *data,
     return 0;
 }
 
+/* a record that breaks the value rules is kept as failed, without values */
+static void
+record_refuse_bad(RvStoreRecord *rec)
+{
+    g_autoptr(GError) e = NULL;
+    g_autofree char *why = NULL;
+
+    if (rv_result_store_record_check(rec, &e) == 0)
+        return;
+    why = rec->reason ? g_strdup_printf("%s; refused by the store: %s", rec->reason, e->message)
+                      : g_strdup_printf("refused by the store: %s", e->message);
+    rv_result_store_record_set_status(rec, "failed", why);
+    g_ptr_array_set_size(rec->metrics, 0);
+    g_ptr_array_set_size(rec->histograms, 0);
+    rv_result_store_record_set_details(rec, NULL);
+    if (rec->repetition < 0)
+        rec->repetition = 0;
+}
+
 void
 rv_result_store_add_record(RvStore *s, RvStoreRecord *rec)
 {
+    record_refuse_bad(rec);
     /* readers require every record's scenario in "scenarios" */
     if (!find_scenario(s, rec->scenario))
         rv_result_store_add_scenario(s, rec->scenario, NULL);
@@ -576,7 +821,7 @@ static void
 build_histogram(JsonBuilder *b, const RvHistogram *h)
 {
     json_builder_begin_object(b);
-    rv_json_add_string_or_null(b, "unit", "us");
+    add_text(b, "unit", "us");
     json_builder_set_member_name(b, "buckets");
     json_builder_add_int_value(b, h->n_buckets);
     json_builder_set_member_name(b, "overflows");
@@ -615,12 +860,12 @@ store_to_json(const RvStore *s)
     json_builder_add_int_value(b, RV_STORE_SCHEMA_VERSION);
     json_builder_set_member_name(b, "tool");
     json_builder_begin_object(b);
-    rv_json_add_string_or_null(b, "name", "rtvirt");
-    rv_json_add_string_or_null(b, "version", RV_VERSION);
+    add_text(b, "name", "rtvirt");
+    add_text(b, "version", RV_VERSION);
     json_builder_end_object(b);
-    rv_json_add_string_or_null(b, "matrix", s->matrix);
-    rv_json_add_string_or_null(b, "created", s->created);
-    rv_json_add_string_or_null(b, "updated", updated);
+    add_text(b, "matrix", s->matrix);
+    add_text(b, "created", s->created);
+    add_text(b, "updated", updated);
     json_builder_set_member_name(b, "complete");
     json_builder_add_boolean_value(b, s->complete);
     json_builder_set_member_name(b, "trusted");
@@ -628,17 +873,14 @@ store_to_json(const RvStore *s)
     json_builder_set_member_name(b, "untrusted_reasons");
     json_builder_begin_array(b);
     for (guint i = 0; i < s->untrusted_reasons->len; i++)
-        json_builder_add_string_value(b, s->untrusted_reasons->pdata[i]);
+        add_text_value(b, s->untrusted_reasons->pdata[i]);
     json_builder_end_array(b);
     json_builder_set_member_name(b, "host");
-    if (s->host)
-        json_builder_add_value(b, json_node_copy(s->host));
-    else
-        json_builder_add_null_value(b);
+    build_node(b, s->host, 0);
     json_builder_set_member_name(b, "profiles");
     json_builder_begin_array(b);
     for (guint i = 0; i < s->profiles->len; i++)
-        json_builder_add_value(b, json_node_copy(s->profiles->pdata[i]));
+        build_node(b, s->profiles->pdata[i], 0);
     json_builder_end_array(b);
 
     json_builder_set_member_name(b, "scenarios");
@@ -646,10 +888,10 @@ store_to_json(const RvStore *s)
     for (guint i = 0; i < s->scenarios->len; i++) {
         const RvStoreScenario *sc = s->scenarios->pdata[i];
         json_builder_begin_object(b);
-        rv_json_add_string_or_null(b, "name", sc->name);
-        rv_json_add_string_or_null(b, "description", sc->description);
-        rv_json_add_string_or_null(b, "status", sc->status);
-        rv_json_add_string_or_null(b, "reason", sc->reason);
+        add_text(b, "name", sc->name);
+        add_text(b, "description", sc->description);
+        add_text(b, "status", sc->status);
+        add_text(b, "reason", sc->reason);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -659,28 +901,25 @@ store_to_json(const RvStore *s)
     for (guint i = 0; i < s->records->len; i++) {
         const RvStoreRecord *r = s->records->pdata[i];
         json_builder_begin_object(b);
-        rv_json_add_string_or_null(b, "scenario", r->scenario);
+        add_text(b, "scenario", r->scenario);
         json_builder_set_member_name(b, "repetition");
         json_builder_add_int_value(b, r->repetition);
-        rv_json_add_string_or_null(b, "workload", r->workload);
-        rv_json_add_string_or_null(b, "target", r->target);
-        rv_json_add_string_or_null(b, "virt", r->virt);
-        rv_json_add_string_or_null(b, "status", r->status);
-        rv_json_add_string_or_null(b, "reason", r->reason);
-        rv_json_add_string_or_null(b, "started", r->started);
-        rv_json_add_string_or_null(b, "finished", r->finished);
+        add_text(b, "workload", r->workload);
+        add_text(b, "target", r->target);
+        add_text(b, "virt", r->virt);
+        add_text(b, "status", r->status);
+        add_text(b, "reason", r->reason);
+        add_text(b, "started", r->started);
+        add_text(b, "finished", r->finished);
         json_builder_set_member_name(b, "metrics");
         json_builder_begin_object(b);
         for (guint k = 0; k < r->metrics->len; k++) {
             const RvStoreMetric *m = r->metrics->pdata[k];
-            json_builder_set_member_name(b, m->name);
+            set_member(b, m->name);
             json_builder_begin_object(b);
             json_builder_set_member_name(b, "value");
-            if (isfinite(m->value))
-                json_builder_add_double_value(b, m->value);
-            else
-                json_builder_add_null_value(b);
-            rv_json_add_string_or_null(b, "unit", m->unit);
+            rv_result_store_json_add_number(b, m->value);
+            add_text(b, "unit", m->unit);
             json_builder_end_object(b);
         }
         json_builder_end_object(b);
@@ -688,19 +927,16 @@ store_to_json(const RvStore *s)
         json_builder_begin_object(b);
         for (guint k = 0; k < r->histograms->len; k++) {
             const RvStoreHistogram *h = r->histograms->pdata[k];
-            json_builder_set_member_name(b, h->name);
+            set_member(b, h->name);
             build_histogram(b, h->hist);
         }
         json_builder_end_object(b);
         json_builder_set_member_name(b, "details");
-        if (r->details)
-            json_builder_add_value(b, json_node_copy(r->details));
-        else
-            json_builder_add_null_value(b);
+        build_node(b, r->details, 0);
         json_builder_set_member_name(b, "raw");
         json_builder_begin_array(b);
         for (guint k = 0; k < r->raw->len; k++)
-            json_builder_add_string_value(b, r->raw->pdata[k]);
+            add_text_value(b, r->raw->pdata[k]);
         json_builder_end_array(b);
         json_builder_end_object(b);
     }
@@ -711,12 +947,12 @@ store_to_json(const RvStore *s)
     for (guint i = 0; i < s->verifications->len; i++) {
         const RvStoreVerification *v = s->verifications->pdata[i];
         json_builder_begin_object(b);
-        rv_json_add_string_or_null(b, "scenario", v->scenario);
+        add_text(b, "scenario", v->scenario);
         json_builder_set_member_name(b, "repetition");
         json_builder_add_int_value(b, v->repetition);
-        rv_json_add_string_or_null(b, "what", v->what);
-        rv_json_add_string_or_null(b, "status", v->status);
-        rv_json_add_string_or_null(b, "detail", v->detail);
+        add_text(b, "what", v->what);
+        add_text(b, "status", v->status);
+        add_text(b, "detail", v->detail);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -773,12 +1009,33 @@ get_int(JsonObject *o, const char *key, gint64 *ret)
     }
     if (json_node_get_value_type(n) == G_TYPE_DOUBLE) {
         double d = json_node_get_double(n);
-        if (d != floor(d) || fabs(d) > 9e18)
+        if (!isfinite(d) || d != floor(d) || fabs(d) > 9e18)
             return FALSE;
         *ret = (gint64) d;
         return TRUE;
     }
     return FALSE;
+}
+
+static gboolean
+get_int_element(JsonArray *a, guint i, gint64 *ret)
+{
+    JsonNode *n = json_array_get_element(a, i);
+    double d;
+
+    if (!n || !JSON_NODE_HOLDS_VALUE(n))
+        return FALSE;
+    if (json_node_get_value_type(n) == G_TYPE_INT64) {
+        *ret = json_node_get_int(n);
+        return TRUE;
+    }
+    if (json_node_get_value_type(n) != G_TYPE_DOUBLE)
+        return FALSE;
+    d = json_node_get_double(n);
+    if (!isfinite(d) || d != floor(d) || fabs(d) > (double) RV_STORE_COUNT_MAX)
+        return FALSE;
+    *ret = (gint64) d;
+    return TRUE;
 }
 
 static JsonArray *
@@ -804,11 +1061,11 @@ read_histogram(Reader *rd, const char *where, JsonObject *o, RvHistogram **ret)
     JsonArray *counts;
     g_autoptr(RvHistogram) h = NULL;
 
-    if (!get_int(o, "buckets", &nb) || nb < 0 || nb > (1 << 24) ||
-        !get_int(o, "overflows", &ovf) || ovf < 0 ||
+    if (!get_int(o, "buckets", &nb) || nb < 0 || nb > RV_STORE_HIST_BUCKETS_MAX ||
+        !get_int(o, "overflows", &ovf) || ovf < 0 || ovf > RV_STORE_COUNT_MAX ||
         !(counts = get_array(o, "counts")))
         return BAD(rd, "%s: histogram needs buckets, overflows and counts", where);
-    if (!get_int(o, "max", &max))
+    if (!get_int(o, "max", &max) || max < -1 || (double) max > RV_STORE_METRIC_MAX)
         max = -1;
     h = rv_result_histogram_new(nb);
     h->overflows = ovf;
@@ -820,13 +1077,23 @@ read_histogram(Reader *rd, const char *where, JsonObject *o, RvHistogram **ret)
 
         if (!JSON_NODE_HOLDS_ARRAY(pn) || json_array_get_length(pair = json_node_get_array(pn)) != 2)
             return BAD(rd, "%s: histogram counts[%u] is not [us, count]", where, i);
-        us = json_array_get_int_element(pair, 0);
-        c = json_array_get_int_element(pair, 1);
-        if (us < 0 || us >= nb || c < 0)
+        if (!get_int_element(pair, 0, &us) || !get_int_element(pair, 1, &c))
+            return BAD(rd, "%s: histogram counts[%u] is not [us, count] of integers", where, i);
+        if (us < 0 || us >= nb || c < 0 || c > RV_STORE_COUNT_MAX)
             return BAD(rd, "%s: histogram counts[%u] = [%" G_GINT64_FORMAT ", %"
                        G_GINT64_FORMAT "] outside %" G_GINT64_FORMAT " buckets",
                        where, i, us, c, nb);
+        /* both <= 2^53: no wrap; the sum is checked against the rule below */
         h->buckets[us] += c;
+        if (h->buckets[us] > (guint64) RV_STORE_COUNT_MAX)
+            return BAD(rd, "%s: histogram counts[%u]: bucket %" G_GINT64_FORMAT
+                       " us sums to more than %" G_GINT64_FORMAT, where, i, us,
+                       RV_STORE_COUNT_MAX);
+    }
+    {
+        g_autoptr(GError) e = NULL;
+        if (rv_result_store_check_histogram(h, &e) < 0)
+            return BAD(rd, "%s: %s", where, e->message);
     }
     /* total (written by the store: every sample, overflows included) must
      * agree with the counts, or the percentiles would lie */
@@ -888,14 +1155,11 @@ read_record(Reader *rd, guint idx, JsonObject *o, RvStoreRecord **ret)
                 return BAD(rd, "%s.metrics.%s.value: %s is not a number", where, name, txt);
             }
             if (JSON_NODE_HOLDS_VALUE(v)) {
-                gboolean latency = g_strcmp0(unit, "us") == 0 || g_strcmp0(unit, "ns") == 0 ||
-                                   g_str_has_suffix(name, "_us") || g_str_has_suffix(name, "_ns");
-                if (!isfinite(value) || fabs(value) > RV_STORE_METRIC_MAX)
-                    return BAD(rd, "%s.metrics.%s.value: %g is outside +-%g (a corrupt store)",
-                               where, name, value, RV_STORE_METRIC_MAX);
-                if (latency && value < 0)
-                    return BAD(rd, "%s.metrics.%s.value: %g: a latency cannot be negative",
-                               where, name, value);
+                g_autoptr(GError) e = NULL;
+                /* the writer's rule: a NaN here would read as "no value" */
+                if (isnan(value) || rv_result_store_check_metric(name, value, unit, &e) < 0)
+                    return BAD(rd, "%s.metrics.%s.value: %s (a corrupt store)", where, name,
+                               e ? e->message : "not a number");
             }
             rv_result_store_record_add_metric(rec, name, value, unit);
         }
@@ -931,6 +1195,12 @@ read_record(Reader *rd, guint idx, JsonObject *o, RvStoreRecord **ret)
     details = json_object_get_member(o, "details");
     if (details && JSON_NODE_HOLDS_OBJECT(details))
         rec->details = json_node_copy(details);
+    {
+        /* the writer's validator, whole: what it lets through reads back */
+        g_autoptr(GError) e = NULL;
+        if (rv_result_store_record_check(rec, &e) < 0)
+            return BAD(rd, "%s.%s (a corrupt store)", where, e->message);
+    }
     *ret = g_steal_pointer(&rec);
     return 0;
 }

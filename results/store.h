@@ -30,6 +30,39 @@
  *   verifications [{scenario, repetition, what, status
  *                   "PASS|NOTE|WARN|FAIL|SKIP", detail}]
  * Readers reject a schema_version they do not know.
+ *
+ * The value rules (one validator, rv_result_store_record_check(), run by
+ * the writer in rv_result_store_add_record() and by the reader in
+ * rv_result_store_open(), so that whatever is written reads back):
+ *  - every number is finite; JSON has no NaN or infinity, "no value" is
+ *    null;
+ *  - a metric value lies within +-RV_STORE_METRIC_MAX (1e12: 11.6 days in
+ *    us), and is >= 0 for a latency (unit "us" or "ns", or a name ending
+ *    in _us or _ns);
+ *  - a count (histogram buckets[i], overflows, total) is an integer in
+ *    0..RV_STORE_COUNT_MAX (2^53 - 1: exact in an IEEE 754 double, so any
+ *    JSON reader gets it back exactly, RFC 8259 section 6), and so is the
+ *    sum of a histogram's counts (added with overflow checks);
+ *    a histogram has at most RV_STORE_HIST_BUCKETS_MAX buckets and its
+ *    "max" is -1 (null: unknown) or a latency within 0..RV_STORE_METRIC_MAX;
+ *  - repetition is 0..G_MAXINT;
+ *  - an integral number within +-RV_STORE_COUNT_MAX is written as a JSON
+ *    integer (json_builder_add_int_value): json-glib writes a double 1e17
+ *    as "1e+17.0", which no JSON reader accepts; other numbers (|x| < 2^53,
+ *    with a fraction) as a JSON number; the writer never writes a number
+ *    that breaks these rules (the record is refused first, see
+ *    rv_result_store_add_record(); in "details" a number beyond them is
+ *    written as null);
+ *  - text (every string and every object key, host facts and details
+ *    included) is written as valid UTF-8: each byte that is not part of a
+ *    valid UTF-8 sequence becomes the four characters \xNN (NN its value
+ *    in upper-case hex), rv_result_store_text_escape(); json-glib refuses
+ *    a file with invalid UTF-8 as a whole.
+ * A value that breaks these rules comes from a broken or hostile workload
+ * (a guest's cyclictest printing Max 1e17): the workload's record adder
+ * (rv_result_cyclictest_record_add(), rv_result_pert_record_add()) refuses
+ * it with the reason, so that the caller fails that repetition, and the
+ * store stays readable.
  */
 #pragma once
 
@@ -43,6 +76,14 @@
 /* The largest metric magnitude a reader accepts (1e12 us is 11.6 days): a
  * bigger value is a corrupt store, not a measurement. */
 #define RV_STORE_METRIC_MAX 1e12
+
+/* The largest count (histogram bucket, overflows, total) the store holds:
+ * 2^53 - 1, the largest integer a double (and so every JSON reader) holds
+ * exactly. */
+#define RV_STORE_COUNT_MAX G_GINT64_CONSTANT(9007199254740991)
+
+/* The most buckets one histogram may have (1-us buckets: 16.7 s). */
+#define RV_STORE_HIST_BUCKETS_MAX (1u << 24)
 
 typedef struct {
     char *name;            /* "max_us", "avg_us", "tpmC", ... */
@@ -218,11 +259,106 @@ const RvStoreMetric *rv_result_store_record_get_metric(const RvStoreRecord *rec,
 const RvHistogram *rv_result_store_record_get_histogram(const RvStoreRecord *rec,
                                                         const char *name);
 
-/** rv_result_store_add_record: @rec (transfer full).  Replaces an earlier
- *  record with the same scenario, repetition, workload and target.
- *  Declares the scenario (status "planned") when unknown: readers refuse a
- *  record whose scenario is not in "scenarios". */
+/**
+ * rv_result_store_add_record:
+ * @rec: (transfer full): the record
+ *
+ * Replaces an earlier record with the same scenario, repetition, workload
+ * and target.  Declares the scenario (status "planned") when unknown:
+ * readers refuse a record whose scenario is not in "scenarios".
+ *
+ * The record is checked with rv_result_store_record_check() first: one that
+ * breaks the value rules (see the top of this file) is kept as status
+ * "failed" with the validator's reason ("refused by the store: ...",
+ * after the record's own reason when it had one) and without its metrics,
+ * histograms and details (its raw files stay), so that run.json always
+ * reads back.  Callers that want to fail the repetition themselves check
+ * first (the record adders of results/ do).
+ */
 void rv_result_store_add_record(RvStore *store, RvStoreRecord *rec);
+
+/**
+ * rv_result_store_check_metric:
+ * @name: metric name ("max_us", "tpmC", ...)
+ * @value: its value; NAN means "no value" and passes
+ * @unit: (nullable): its unit
+ * @error: RV_ERROR_INVALID "VALUE is outside +-1e+12" or "VALUE: a latency
+ *         cannot be negative" (no prefix: the caller names where)
+ *
+ * The metric rule of the value rules (top of this file).
+ *
+ * Returns: 0, or -ERANGE.
+ */
+int rv_result_store_check_metric(const char *name, double value, const char *unit,
+                                 GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_result_store_check_histogram:
+ * @hist: a histogram
+ * @error: RV_ERROR_INVALID naming the bucket, the overflows, the total or
+ *         the max that breaks the rules (no prefix)
+ *
+ * The histogram rules: at most RV_STORE_HIST_BUCKETS_MAX buckets, every
+ * count and the total (summed with overflow checks) within
+ * 0..RV_STORE_COUNT_MAX, max -1 or within 0..RV_STORE_METRIC_MAX.
+ *
+ * Returns: 0, or -ERANGE.
+ */
+int rv_result_store_check_histogram(const RvHistogram *hist, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_result_store_record_check:
+ * @rec: a record
+ * @error: RV_ERROR_INVALID "metrics.NAME.value: ..." / "histograms.NAME:
+ *         ..." / "repetition N ..."
+ *
+ * The value rules for one record: its repetition, every metric
+ * (rv_result_store_check_metric()) and every histogram
+ * (rv_result_store_check_histogram()).  The writer and the reader both
+ * run it.
+ *
+ * Returns: 0, or -ERANGE.
+ */
+int rv_result_store_record_check(const RvStoreRecord *rec, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_result_store_text_escape:
+ * @text: (nullable): any bytes, NUL-terminated
+ *
+ * Returns: (transfer full) (nullable): @text with every byte that is not
+ * part of a valid UTF-8 sequence replaced by the four characters \xNN (NN
+ * upper-case hex); valid text is returned unchanged (a copy).  NULL for
+ * NULL.
+ */
+char *rv_result_store_text_escape(const char *text);
+
+/**
+ * rv_result_store_json_add_number:
+ * @b: a JsonBuilder where a value is expected
+ * @value: the number
+ *
+ * Adds @value by the store's number rule: an integral value (within
+ * -2^63..2^63, exact in a gint64) as a JSON integer; another finite value
+ * as a JSON number in json-glib's "%.17g" form, moved by one ulp towards
+ * zero where that form has no '.' (json-glib would append ".0" to "3e-05":
+ * invalid JSON); NaN, infinity and larger integral magnitudes (which
+ * json-glib writes as "1e+17.0") as null.
+ */
+void rv_result_store_json_add_number(JsonBuilder *b, double value);
+
+/**
+ * rv_result_store_json_add_double:
+ * @b: a JsonBuilder where a value is expected
+ * @value: the number
+ *
+ * As rv_result_store_json_add_number(), but keeps json-glib's double form
+ * ("906.0") for an integral value below 1e15 (fixed notation: valid
+ * JSON), for documents whose numbers were always written so
+ * (`rtvirt compare --json`).
+ */
+void rv_result_store_json_add_double(JsonBuilder *b, double value);
 
 /**
  * rv_result_store_commit:

@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "results/cyclictest.h"
+#include "results/histogram.h"
 #include "results/store.h"
 #include "util/error.h"
 #include "util/json.h"
@@ -255,6 +256,245 @@ test_bad_stores(void)
     g_assert_cmpint(rv_result_store_create("/tmp", "../evil", NULL, &st, &err), ==, -EINVAL);
 }
 
+/* ---- issue 11 item 1: hostile guest values ---- */
+
+/* commit, then the reader compare uses: run.json is valid UTF-8 JSON
+ * (parsed by json-glib on its own too) and rv_result_store_open() takes it */
+static RvStore *
+commit_and_reopen(RvStore *st)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *path = g_build_filename(rv_result_store_get_dir(st), "run.json", NULL);
+    g_autofree char *text = NULL;
+    g_autoptr(JsonParser) p = json_parser_new();
+    RvStore *back = NULL;
+    gsize len;
+
+    g_assert_cmpint(rv_result_store_commit(st, &err), ==, 0);
+    g_assert_true(g_file_get_contents(path, &text, &len, NULL));
+    g_assert_true(g_utf8_validate(text, len, NULL));
+    if (!json_parser_load_from_data(p, text, len, &err))
+        g_error("%s: %s", path, err->message);
+    if (rv_result_store_open(rv_result_store_get_dir(st), &back, &err) < 0)
+        g_error("%s", err->message);
+    return back;
+}
+
+typedef struct {
+    const char *file;      /* tests/data/cyclictest/ */
+    const char *reason;
+} Hostile;
+
+static const Hostile hostile[] = {
+    /* the reproducer of the issue */
+    { "hostile-max-1e17.txt", "thread 0 reported Max 100000000000000000 us: out of range" },
+    { "hostile-min-negative.txt", "thread 0 reported Min -7 us: a latency cannot be negative" },
+    { "hostile-max-over-1e12.txt", "thread 1 reported Max 1000000000001 us: out of range" },
+    { "hostile-cycles-sum.txt", "the threads' cycles add up to more than 1e+12" },
+};
+
+/* parse -> record add -> store -> compare's reader, as rtvirt run does it:
+ * the adder refuses, the harness fails that repetition with the reason,
+ * the store reads back with the repetitions that were fine */
+static void
+test_hostile(gconstpointer data)
+{
+    const Hostile *h = data;
+    g_autofree char *tmp = g_dir_make_tmp("rv-store-XXXXXX", NULL);
+    g_autofree char *path = data_file(h->file);
+    g_autofree char *good = data_file("rt-tests-2.40-quiet-2threads.txt");
+    g_autoptr(GPtrArray) runs = NULL, good_runs = NULL;
+    g_autoptr(RvStore) st = NULL, back = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new("a", 1, "cyclictest", "guest:rt0");
+    RvCyclictestRun *run = parse_first(path, &runs);
+    RvStoreRecord *ok;
+    const RvStoreRecord *got;
+    g_autofree char *why = NULL;
+
+    g_assert_cmpint(rv_result_cyclictest_record_add(rec, run, &err), ==, -ERANGE);
+    g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+    if (!strstr(err->message, h->reason))
+        g_error("'%s' lacks '%s'", err->message, h->reason);
+    /* nothing half-added */
+    g_assert_cmpuint(rec->metrics->len, ==, 0);
+    g_assert_cmpuint(rec->histograms->len, ==, 0);
+    g_assert_null(rec->details);
+
+    /* what harness/run.c does with the error */
+    why = g_strdup_printf("cyclictest output rejected: %s", err->message);
+    rv_result_store_record_set_status(rec, "failed", why);
+    g_assert_cmpint(rv_result_store_create(tmp, "m", NULL, &st, &err), ==, 0);
+    rv_result_store_add_record(st, g_steal_pointer(&rec));
+    ok = rv_result_store_record_new("a", 2, "cyclictest", "guest:rt0");
+    g_assert_cmpint(rv_result_cyclictest_record_add(ok, parse_first(good, &good_runs), &err), ==, 0);
+    rv_result_store_add_record(st, ok);
+
+    back = commit_and_reopen(st);
+    g_assert_cmpuint(rv_result_store_get_records(back)->len, ==, 2);
+    got = rv_result_store_get_records(back)->pdata[0];
+    g_assert_cmpstr(got->status, ==, "failed");
+    g_assert_cmpstr(got->reason, ==, why);
+    g_assert_cmpuint(got->metrics->len, ==, 0);
+    got = rv_result_store_get_records(back)->pdata[1];
+    g_assert_cmpstr(got->status, ==, "ok");
+    g_assert_cmpfloat(rv_result_store_record_get_metric(got, "max_us")->value, ==, 1262);
+    rv_test_rm_rf(tmp);
+}
+
+/* the limit itself is a value: Max 1e12 us is stored and reads back exact */
+static void
+test_hostile_edge(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-store-XXXXXX", NULL);
+    g_autoptr(RvStore) st = NULL, back = NULL;
+    g_autoptr(GError) err = NULL;
+    RvStoreRecord *rec = rv_result_store_record_new("a", 1, "cyclictest", "host");
+    const RvStoreRecord *got;
+
+    g_assert_cmpint(rv_result_store_check_metric("max_us", 1e12, "us", NULL), ==, 0);
+    g_assert_cmpint(rv_result_store_check_metric("max_us", 1e12 + 1, "us", &err), ==, -ERANGE);
+    g_assert_cmpstr(err->message, ==, "1e+12 is outside +-1e+12");
+    g_clear_error(&err);
+    g_assert_cmpint(rv_result_store_check_metric("max_us", -1, NULL, &err), ==, -ERANGE);
+    g_assert_cmpstr(err->message, ==, "-1: a latency cannot be negative");
+    g_clear_error(&err);
+    g_assert_cmpint(rv_result_store_check_metric("delta", -1, "%", NULL), ==, 0);
+    g_assert_cmpint(rv_result_store_check_metric("max_us", NAN, "us", NULL), ==, 0);
+    g_assert_cmpint(rv_result_store_check_metric("max_us", INFINITY, "us", NULL), ==, -ERANGE);
+
+    g_assert_cmpint(rv_result_store_create(tmp, "m", NULL, &st, &err), ==, 0);
+    rv_result_store_record_add_metric(rec, "max_us", 1e12, "us");
+    rv_result_store_record_add_metric(rec, "cycles", 999999999999, NULL);
+    rv_result_store_record_add_metric(rec, "avg_us", 3e-05, "us");
+    rv_result_store_add_record(st, rec);
+    back = commit_and_reopen(st);
+    got = rv_result_store_get_records(back)->pdata[0];
+    g_assert_cmpstr(got->status, ==, "ok");
+    g_assert_cmpfloat(rv_result_store_record_get_metric(got, "max_us")->value, ==, 1e12);
+    g_assert_cmpfloat(rv_result_store_record_get_metric(got, "cycles")->value, ==, 999999999999);
+    g_assert_cmpfloat_with_epsilon(rv_result_store_record_get_metric(got, "avg_us")->value,
+                                   3e-05, 1e-18);
+    rv_test_rm_rf(tmp);
+}
+
+/* a writer that bypasses the record adders (rtvirt run's pert and
+ * host-counters records): rv_result_store_add_record refuses the values,
+ * keeps the record as failed with the reason; numbers in details are
+ * written as valid JSON; the store reads back */
+static void
+test_hostile_backstop(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-store-XXXXXX", NULL);
+    g_autoptr(RvStore) st = NULL, back = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvHistogram) hist = rv_result_histogram_new(4);
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonNode) details = NULL;
+    RvStoreRecord *rec = rv_result_store_record_new("a", 1, "pert", "host:cpu1");
+    const RvStoreRecord *got;
+    JsonObject *d;
+
+    g_assert_cmpint(rv_result_store_create(tmp, "m", NULL, &st, &err), ==, 0);
+    rv_result_store_record_add_metric(rec, "max_us", 1e17, "us");
+    rv_result_store_add_record(st, rec);
+
+    rec = rv_result_store_record_new("a", 2, "pert", "host:cpu1");
+    hist->buckets[1] = RV_STORE_COUNT_MAX;
+    hist->buckets[2] = 1;               /* the total breaks the rule */
+    rv_result_store_record_add_histogram(rec, "perturbation", hist);
+    rv_result_store_record_set_status(rec, "ok", "kept");
+    rv_result_store_add_record(st, rec);
+
+    rec = rv_result_store_record_new("a", 3, "pert", "host:cpu1");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "big");
+    json_builder_add_double_value(b, 1e17);
+    json_builder_set_member_name(b, "huge");
+    json_builder_add_double_value(b, 1e300);
+    json_builder_set_member_name(b, "tiny");
+    json_builder_add_double_value(b, 3e-05);
+    json_builder_set_member_name(b, "k\xff");
+    json_builder_add_string_value(b, "caf\xe9");
+    json_builder_end_object(b);
+    details = json_builder_get_root(b);
+    rv_result_store_record_set_details(rec, details);
+    rv_result_store_record_add_metric(rec, "count", 3, "count");
+    rv_result_store_record_set_status(rec, "ok", "reason \xc3");
+    rv_result_store_add_record(st, rec);
+
+    back = commit_and_reopen(st);
+    got = rv_result_store_get_records(back)->pdata[0];
+    g_assert_cmpstr(got->status, ==, "failed");
+    g_assert_cmpstr(got->reason, ==, "refused by the store: metrics.max_us.value: "
+                    "1e+17 is outside +-1e+12");
+    g_assert_cmpuint(got->metrics->len, ==, 0);
+    got = rv_result_store_get_records(back)->pdata[1];
+    g_assert_cmpstr(got->status, ==, "failed");
+    g_assert_cmpstr(got->reason, ==, "kept; refused by the store: histograms.perturbation: "
+                    "total of the counts exceeds 9007199254740991 at bucket 2");
+    g_assert_cmpuint(got->histograms->len, ==, 0);
+    got = rv_result_store_get_records(back)->pdata[2];
+    g_assert_cmpstr(got->status, ==, "ok");
+    g_assert_cmpstr(got->reason, ==, "reason \\xC3");
+    d = json_node_get_object(got->details);
+    g_assert_cmpint(json_object_get_int_member(d, "big"), ==, G_GINT64_CONSTANT(100000000000000000));
+    g_assert_true(json_object_get_null_member(d, "huge"));
+    g_assert_cmpfloat_with_epsilon(json_object_get_double_member(d, "tiny"), 3e-05, 1e-18);
+    g_assert_cmpstr(json_object_get_string_member(d, "k\\xFF"), ==, "caf\\xE9");
+    rv_test_rm_rf(tmp);
+}
+
+/* bytes that are not UTF-8 in what the guest printed (cmdline, policy):
+ * stored escaped, the store reads back */
+static void
+test_hostile_non_utf8(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-store-XXXXXX", NULL);
+    g_autofree char *path = data_file("hostile-non-utf8.txt");
+    g_autoptr(GPtrArray) runs = NULL;
+    g_autoptr(RvStore) st = NULL, back = NULL;
+    g_autoptr(GError) err = NULL;
+    RvStoreRecord *rec = rv_result_store_record_new("a", 1, "cyclictest", "guest:rt0");
+    RvCyclictestRun *run = parse_first(path, &runs);
+    const RvStoreRecord *got;
+    JsonObject *d;
+    g_autofree char *esc = rv_result_store_text_escape("ok \xe2\x82\xac \xe2\x82 x\xff");
+
+    g_assert_cmpstr(esc, ==, "ok \xe2\x82\xac \\xE2\\x82 x\\xFF");   /* a valid euro sign kept */
+    g_assert_false(g_utf8_validate(run->cmdline, -1, NULL));
+    g_assert_cmpint(rv_result_cyclictest_record_add(rec, run, &err), ==, 0);
+    g_assert_cmpint(rv_result_store_create(tmp, "m", NULL, &st, &err), ==, 0);
+    rv_result_store_add_record(st, rec);
+    back = commit_and_reopen(st);
+    got = rv_result_store_get_records(back)->pdata[0];
+    g_assert_cmpstr(got->status, ==, "ok");
+    g_assert_cmpfloat(rv_result_store_record_get_metric(got, "max_us")->value, ==, 40);
+    d = json_node_get_object(got->details);
+    g_assert_cmpstr(json_object_get_string_member(d, "cmdline"), ==,
+                    "/usr/bin/cyclictest -q -p 95 -t 1 --label=caf\\xE9\\xFF");
+    g_assert_cmpstr(json_object_get_string_member(d, "policy"), ==, "fi\\xC3fo");
+    rv_test_rm_rf(tmp);
+}
+
+/* a hostile store (written by hand, not by rtvirt): counts that would
+ * wrap a guint64 when summed are refused by name */
+static void
+test_bad_counts(void)
+{
+    expect_bad("{\"schema_version\": 1, \"scenarios\": [{\"name\": \"a\"}], \"records\": [{\"scenario\": \"a\", \"repetition\": 1,"
+               " \"workload\": \"w\", \"status\": \"ok\", \"metrics\": {}, \"histograms\": {\"latency\":"
+               " {\"buckets\": 2, \"overflows\": 0, \"counts\": [[0, 9007199254740991], [0, 9007199254740991]]}}}]}",
+               "records[0].histograms.latency: histogram counts[1]");
+    expect_bad("{\"schema_version\": 1, \"scenarios\": [{\"name\": \"a\"}], \"records\": [{\"scenario\": \"a\", \"repetition\": 1,"
+               " \"workload\": \"w\", \"status\": \"ok\", \"metrics\": {}, \"histograms\": {\"latency\":"
+               " {\"buckets\": 2, \"overflows\": 0, \"counts\": [[0, 1e300]]}}}]}",
+               "records[0].histograms.latency: histogram counts[0] is not [us, count] of integers");
+    expect_bad("{\"schema_version\": 1, \"scenarios\": [{\"name\": \"a\"}], \"records\": [{\"scenario\": \"a\", \"repetition\": 1,"
+               " \"workload\": \"w\", \"status\": \"ok\", \"metrics\": {\"max_us\": {\"value\": 1e17}}}]}",
+               "records[0].metrics.max_us.value: 1e+17 is outside +-1e+12 (a corrupt store)");
+}
+
 /* rv_json_check_depth: brackets inside strings (and escaped quotes) do
  * not count; 64 levels pass, 65 do not */
 static void
@@ -294,5 +534,13 @@ main(int argc, char **argv)
     g_test_add_func("/store/crash-leftover", test_crash_leftover);
     g_test_add_func("/store/bad", test_bad_stores);
     g_test_add_func("/store/json-depth", test_json_depth);
+    for (guint i = 0; i < G_N_ELEMENTS(hostile); i++) {
+        g_autofree char *p = g_strdup_printf("/store/hostile/%s", hostile[i].file);
+        g_test_add_data_func(p, &hostile[i], test_hostile);
+    }
+    g_test_add_func("/store/hostile/edge-1e12", test_hostile_edge);
+    g_test_add_func("/store/hostile/backstop", test_hostile_backstop);
+    g_test_add_func("/store/hostile/non-utf8", test_hostile_non_utf8);
+    g_test_add_func("/store/hostile/bad-counts", test_bad_counts);
     return g_test_run();
 }
