@@ -3,7 +3,32 @@
  * tests/test-topology.c: every topology in ../shared/cases/topology, loaded
  * through the loader that fits its format, compared with
  * tests/data/topology/<case>.expected (RV_REGENERATE=1 rewrites those), and
- * the facts each case's .source.txt states checked one by one.
+ * the facts its .source.txt states, written down in
+ * tests/data/topology/<case>.facts, checked one by one.
+ *
+ * The shape is libvirt's tests/virhostcputest.c (one nodeData[] row per
+ * fixture, each compared with its expected output), with the row moved into
+ * a file beside the expected output: a field case becomes a fixture, a
+ * .facts file and an .expected file, without new C.  Every case must have a
+ * .facts file and every .facts file a case.
+ *
+ * A .facts file holds one fact per line, "KEY [ARG] VALUE" ('#' starts a
+ * comment).  VALUE is compared as text with what the loader gives; a CPU
+ * set is written as rv_cpulist_format() writes it, "(empty)" for none:
+ *   online|offline|possible|present LIST   the topology's CPU sets
+ *   online-count N                         CPUs online
+ *   online-has CPU yes|no                  CPU in the online set
+ *   packages|cores|nodes N                 number of groups
+ *   threads-per-core N, min-threads-per-core N, nr-cpu-ids N
+ *   smt yes|no, has-possible yes|no
+ *   siblings CPU LIST                      SMT siblings of CPU (CPU included)
+ *   pairs STRIDE                           siblings of N and N+STRIDE are
+ *                                          "N,N+STRIDE" for N < STRIDE
+ *   package ID LIST, node ID LIST          the CPUs of package/node ID
+ *   package-at INDEX LIST                  the CPUs of the INDEX-th package
+ *   package-of CPU ID, node-of CPU ID      -1 when unknown
+ *   core-id CPU ID|none                    core_id of CPU's core, none: no core
+ *   source-prefix TEXT, source-suffix TEXT where the topology says it came from
  */
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -15,364 +40,231 @@
 #include "util/error.h"
 #include "tests/testutil.h"
 
-static void
-check_expected(const char *name, const RvTopology *t)
+static char *
+set_text(const RvCpuSet *set)
 {
+    char *s = rv_cpulist_format(set);
+
+    if (*s)
+        return s;
+    g_free(s);
+    return g_strdup("(empty)");
+}
+
+static const RvCpuGroup *
+group_by_id(GArray *groups, int id)
+{
+    for (guint i = 0; i < groups->len; i++) {
+        const RvCpuGroup *g = &g_array_index(groups, RvCpuGroup, i);
+        if (g->id == id)
+            return g;
+    }
+    return NULL;
+}
+
+static char *
+siblings_text(const RvTopology *t, unsigned cpu)
+{
+    RvCpuSet s;
+
+    if (rv_host_topology_siblings(t, cpu, &s) != 0)
+        return g_strdup("(error)");
+    return set_text(&s);
+}
+
+static unsigned
+fact_uint(const char *where, const char *s)
+{
+    char *end;
+    guint64 v = g_ascii_strtoull(s, &end, 10);
+
+    if (!*s || *end || v >= RV_CPUSET_MAX)
+        g_test_message("%s: '%s' is no CPU or index", where, s);
+    g_assert_true(*s && !*end && v < RV_CPUSET_MAX);
+    return (unsigned) v;
+}
+
+static const char *
+yes_no(bool b)
+{
+    return b ? "yes" : "no";
+}
+
+/* What the topology says for @key with argument @arg (NULL for keys
+ * without one); NULL for an unknown key. */
+static char *
+fact_value(const RvTopology *t, const char *where, const char *key, const char *arg)
+{
+    if (!arg) {
+        if (!strcmp(key, "online")) return set_text(&t->online);
+        if (!strcmp(key, "offline")) return set_text(&t->offline);
+        if (!strcmp(key, "possible")) return set_text(&t->possible);
+        if (!strcmp(key, "present")) return set_text(&t->present);
+        if (!strcmp(key, "online-count")) return g_strdup_printf("%u", rv_cpuset_count(&t->online));
+        if (!strcmp(key, "packages")) return g_strdup_printf("%u", t->packages->len);
+        if (!strcmp(key, "cores")) return g_strdup_printf("%u", t->cores->len);
+        if (!strcmp(key, "nodes")) return g_strdup_printf("%u", t->nodes->len);
+        if (!strcmp(key, "threads-per-core")) return g_strdup_printf("%u", t->threads_per_core);
+        if (!strcmp(key, "min-threads-per-core")) return g_strdup_printf("%u", t->min_threads_per_core);
+        if (!strcmp(key, "nr-cpu-ids")) return g_strdup_printf("%u", t->nr_cpu_ids);
+        if (!strcmp(key, "smt")) return g_strdup(yes_no(t->smt));
+        if (!strcmp(key, "has-possible")) return g_strdup(yes_no(t->has_possible));
+        if (!strcmp(key, "source-prefix") || !strcmp(key, "source-suffix")) return g_strdup(t->source);
+        return NULL;
+    }
+    if (!strcmp(key, "siblings"))
+        return siblings_text(t, fact_uint(where, arg));
+    if (!strcmp(key, "online-has"))
+        return g_strdup(yes_no(rv_cpuset_isset(&t->online, fact_uint(where, arg))));
+    if (!strcmp(key, "package") || !strcmp(key, "node")) {
+        const RvCpuGroup *g = group_by_id(!strcmp(key, "node") ? t->nodes : t->packages,
+                                          (int) fact_uint(where, arg));
+        return g ? set_text(&g->cpus) : g_strdup("(no such group)");
+    }
+    if (!strcmp(key, "package-at")) {
+        unsigned i = fact_uint(where, arg);
+
+        return i < t->packages->len ? set_text(&g_array_index(t->packages, RvCpuGroup, i).cpus)
+                                    : g_strdup("(no such package)");
+    }
+    if (!strcmp(key, "package-of"))
+        return g_strdup_printf("%d", rv_host_topology_package_of(t, fact_uint(where, arg)));
+    if (!strcmp(key, "node-of"))
+        return g_strdup_printf("%d", rv_host_topology_node_of(t, fact_uint(where, arg)));
+    if (!strcmp(key, "core-id")) {
+        const RvCore *c = rv_host_topology_core_of(t, fact_uint(where, arg));
+
+        return c ? g_strdup_printf("%d", c->core_id) : g_strdup("none");
+    }
+    return NULL;
+}
+
+static void
+check_fact_text(const char *where, const char *key, const char *got, const char *want)
+{
+    bool ok = !strcmp(key, "source-prefix") ? g_str_has_prefix(got, want)
+            : !strcmp(key, "source-suffix") ? g_str_has_suffix(got, want)
+            : strcmp(got, want) == 0;
+
+    if (!ok)
+        g_test_message("%s: the loader gives '%s'", where, got);
+    if (!strcmp(key, "source-prefix") || !strcmp(key, "source-suffix"))
+        g_assert_true(ok);
+    else
+        g_assert_cmpstr(got, ==, want);
+}
+
+/* pairs STRIDE: the siblings of N and N+STRIDE are "N,N+STRIDE" */
+static void
+check_pairs(const RvTopology *t, const char *where, unsigned stride)
+{
+    for (unsigned n = 0; n < stride; n++) {
+        g_autofree char *exp = g_strdup_printf("%u,%u", n, n + stride);
+        g_autofree char *a = siblings_text(t, n);
+        g_autofree char *b = siblings_text(t, n + stride);
+
+        check_fact_text(where, "pairs", a, exp);
+        check_fact_text(where, "pairs", b, exp);
+    }
+}
+
+/* Checks every fact of @facts_path; returns how many there were. */
+static guint
+check_facts(const RvTopology *t, const char *facts_path)
+{
+    g_autofree char *text = rv_test_read_file(facts_path);
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    guint n = 0;
+
+    for (guint ln = 0; lines[ln]; ln++) {
+        g_autofree char *where = g_strdup_printf("%s:%u", facts_path, ln + 1);
+        g_autofree char *line = g_strstrip(g_strdup(lines[ln]));
+        g_auto(GStrv) tok = NULL;
+        g_autofree char *got = NULL;
+        const char *arg, *want;
+        guint nt;
+
+        if (!*line || line[0] == '#')
+            continue;
+        tok = g_strsplit_set(line, " \t", -1);
+        {   /* drop empty tokens: runs of blanks */
+            guint j = 0;
+
+            for (guint i = 0; tok[i]; i++) {
+                if (*tok[i])
+                    tok[j++] = tok[i];
+                else
+                    g_free(tok[i]);
+            }
+            tok[j] = NULL;
+            nt = j;
+        }
+        if (nt < 2 || nt > 3)
+            g_test_message("%s: not 'KEY [ARG] VALUE': '%s'", where, line);
+        g_assert_true(nt == 2 || nt == 3);
+        n++;
+        if (!strcmp(tok[0], "pairs") && nt == 2) {
+            check_pairs(t, where, fact_uint(where, tok[1]));
+            continue;
+        }
+        arg = nt == 3 ? tok[1] : NULL;
+        want = tok[nt - 1];
+        got = fact_value(t, where, tok[0], arg);
+        if (!got)
+            g_test_message("%s: unknown fact '%s'", where, line);
+        g_assert_nonnull(got);
+        check_fact_text(where, tok[0], got, want);
+    }
+    return n;
+}
+
+/* One case: its .facts, then the whole topology against its .expected. */
+static void
+test_case(gconstpointer data)
+{
+    const char *name = data;
+    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
+    g_autofree char *facts = g_strdup_printf("%s/tests/data/topology/%s.facts", rv_test_top_dir(), name);
     g_autofree char *got = rv_host_topology_format(t);
     g_autofree char *exp_path = g_strdup_printf("%s/tests/data/topology/%s.expected",
                                                 rv_test_top_dir(), name);
 
+    g_assert_cmpuint(check_facts(t, facts), >, 0);
     rv_test_compare_expected(exp_path, got);
 }
 
-static void
-assert_set(const RvCpuSet *set, const char *expected)
-{
-    g_autofree char *got = rv_cpulist_format(set);
-    g_assert_cmpstr(got, ==, expected);
-}
-
-static void
-assert_siblings(const RvTopology *t, unsigned cpu, const char *expected)
-{
-    RvCpuSet s;
-
-    g_assert_cmpint(rv_host_topology_siblings(t, cpu, &s), ==, 0);
-    assert_set(&s, expected);
-}
-
-static void
-assert_package(const RvTopology *t, int id, const char *expected)
-{
-    for (guint i = 0; i < t->packages->len; i++) {
-        const RvCpuGroup *g = &g_array_index(t->packages, RvCpuGroup, i);
-        if (g->id == id) {
-            assert_set(&g->cpus, expected);
-            return;
-        }
-    }
-    g_assert_not_reached();
-}
-
-static void
-assert_node(const RvTopology *t, int id, const char *expected)
-{
-    for (guint i = 0; i < t->nodes->len; i++) {
-        const RvCpuGroup *g = &g_array_index(t->nodes, RvCpuGroup, i);
-        if (g->id == id) {
-            assert_set(&g->cpus, expected);
-            return;
-        }
-    }
-    g_assert_not_reached();
-}
-
-/* Siblings are N and N+@stride for N in [0, @stride). */
-static void
-assert_pairs(const RvTopology *t, unsigned stride)
-{
-    for (unsigned n = 0; n < stride; n++) {
-        g_autofree char *exp = g_strdup_printf("%u,%u", n, n + stride);
-        assert_siblings(t, n, exp);
-        assert_siblings(t, n + stride, exp);
-    }
-}
-
-/* ---- one function per case: the facts of its .source.txt ------------- */
-
-static void
-test_hwloc_offlines(void)
-{
-    const char *name = "hwloc-16em64t-4s2c2t-offlines.xml";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    assert_set(&t->online, "0-1,3-4,6-12,15");
-    assert_set(&t->possible, "0-15");
-    assert_set(&t->offline, "2,5,13-14");
-    g_assert_cmpuint(t->packages->len, ==, 4);
-    g_assert_cmpuint(t->cores->len, ==, 7);
-    g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 12);
-    assert_siblings(t, 0, "0,8");
-    assert_siblings(t, 4, "4,12");
-    assert_siblings(t, 1, "1,9");
-    assert_siblings(t, 3, "3,11");
-    assert_siblings(t, 7, "7,15");
-    assert_siblings(t, 6, "6");
-    assert_siblings(t, 10, "10");
-    g_assert_cmpint(rv_host_topology_package_of(t, 6), ==, 2);
-    g_assert_cmpint(rv_host_topology_package_of(t, 10), ==, 2);
-    g_assert_cmpint(rv_host_topology_package_of(t, 11), ==, 3);
-    g_assert_null(rv_host_topology_core_of(t, 2));
-    check_expected(name, t);
-}
-
-static void
-test_hwloc_epyc(void)
-{
-    const char *name = "hwloc-AMD-Zen-2xEpyc-7451.xml";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 96);
-    g_assert_cmpuint(t->packages->len, ==, 2);
-    g_assert_cmpuint(t->cores->len, ==, 48);
-    g_assert_cmpuint(t->threads_per_core, ==, 2);
-    assert_pairs(t, 48);
-    assert_package(t, 0, "0-23,48-71");
-    assert_package(t, 1, "24-47,72-95");
-    /* core ids skip: 3 of 4 cores per CCX enabled */
-    g_assert_cmpint(rv_host_topology_core_of(t, 0)->core_id, ==, 0);
-    g_assert_cmpint(rv_host_topology_core_of(t, 2)->core_id, ==, 2);
-    g_assert_cmpint(rv_host_topology_core_of(t, 3)->core_id, ==, 4);
-    check_expected(name, t);
-}
-
-static void
-test_hwloc_skylake(void)
-{
-    const char *name = "hwloc-Intel-Skylake-2xXeon6140.xml";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-    RvCpuSet even, odd;
-
-    g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 72);
-    g_assert_cmpuint(t->packages->len, ==, 2);
-    g_assert_cmpuint(t->cores->len, ==, 36);
-    assert_pairs(t, 36);
-    assert_siblings(t, 2, "2,38");
-    rv_cpuset_zero(&even);
-    rv_cpuset_zero(&odd);
-    for (unsigned c = 0; c < 72; c++)
-        rv_cpuset_set(c % 2 ? &odd : &even, c);
-    g_assert_true(rv_cpuset_equal(&g_array_index(t->packages, RvCpuGroup, 0).cpus, &even));
-    g_assert_true(rv_cpuset_equal(&g_array_index(t->packages, RvCpuGroup, 1).cpus, &odd));
-    g_assert_cmpint(rv_host_topology_package_of(t, 38), ==, 0);
-    check_expected(name, t);
-}
-
-static void
-test_lscpu_e_rinha(void)
-{
-    const char *name = "lscpu-e-and-siblings-4cpu-rinha398.txt";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 4);
-    g_assert_cmpuint(t->packages->len, ==, 1);
-    g_assert_cmpuint(t->cores->len, ==, 2);
-    assert_pairs(t, 2);
-    check_expected(name, t);
-}
-
-static void
-test_lscpu_amd_elided(void)
-{
-    const char *name = "lscpu-extended-amd-2socket-n-n64-elided.txt";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    /* rows 7-63 and 71-122 are elided: only the listed rows are known */
-    g_assert_cmpuint(t->nr_cpu_ids, ==, 128);
-    g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 19);
-    g_assert_false(t->has_possible);
-    for (unsigned n = 0; n <= 6; n++) {
-        g_autofree char *exp = g_strdup_printf("%u,%u", n, n + 64);
-        assert_siblings(t, n, exp);
-        g_assert_cmpint(rv_host_topology_package_of(t, n), ==, (int) (n % 2));
-        g_assert_cmpint(rv_host_topology_node_of(t, n), ==, (int) (n % 2));
-    }
-    assert_siblings(t, 123, "123");   /* its sibling 59 is elided */
-    assert_siblings(t, 127, "127");
-    g_assert_cmpint(rv_host_topology_core_of(t, 127)->core_id, ==, 63);
-    check_expected(name, t);
-}
-
-static void
-test_lscpu_power7(void)
-{
-    const char *name = "lscpu-ppc64-POWER7.txt";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 16);
-    g_assert_cmpuint(t->cores->len, ==, 4);
-    g_assert_cmpuint(t->threads_per_core, ==, 4);
-    assert_siblings(t, 0, "0-3");
-    assert_siblings(t, 5, "4-7");
-    assert_siblings(t, 10, "8-11");
-    assert_siblings(t, 15, "12-15");
-    assert_node(t, 0, "0-15");
-    check_expected(name, t);
-}
-
-static void
-test_lscpu_s390(void)
-{
-    const char *name = "lscpu-s390-lpar.txt";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    assert_set(&t->online, "1-5,8-19");
-    assert_set(&t->offline, "0,6-7");
-    g_assert_cmpuint(t->nr_cpu_ids, ==, 20);
-    g_assert_false(t->smt);
-    g_assert_cmpuint(t->threads_per_core, ==, 1);
-    g_assert_false(rv_cpuset_isset(&t->online, 0));
-    g_assert_cmpuint(t->nodes->len, ==, 0);
-    check_expected(name, t);
-}
-
-static void
-test_lscpu_64cpu(void)
-{
-    const char *name = "lscpu-x86_64-64cpu.txt";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 64);
-    g_assert_cmpuint(t->packages->len, ==, 4);
-    g_assert_cmpuint(t->cores->len, ==, 32);
-    assert_pairs(t, 32);
-    for (unsigned c = 0; c < 8; c++)
-        g_assert_cmpint(rv_host_topology_package_of(t, c), ==, (int) (c % 4));
-    g_assert_cmpuint(t->nodes->len, ==, 3);
-    assert_node(t, 0, "0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,62");
-    assert_node(t, 2, "1,5,9,13,17,21,25,29,33,37,41,45,49,53,57,61");
-    assert_node(t, 3, "3,7,11,15,19,23,27,31,35,39,43,47,51,55,59,63");
-    check_expected(name, t);
-}
-
-static void
-test_lscpu_epyc(void)
-{
-    const char *name = "lscpu-x86_64-epyc_7451.txt";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 96);
-    g_assert_cmpuint(t->packages->len, ==, 2);
-    g_assert_cmpuint(t->cores->len, ==, 48);
-    g_assert_cmpuint(t->nodes->len, ==, 8);
-    assert_pairs(t, 48);
-    assert_node(t, 0, "0-5,48-53");
-    assert_node(t, 7, "42-47,90-95");
-    check_expected(name, t);
-}
-
-static void
-test_ppc64_cpu_smt8(void)
-{
-    const char *name = "ppc64_cpu-info-power8-smt8-half-offline-xmrstak6.txt";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    g_assert_cmpuint(t->cores->len, ==, 4);
-    g_assert_cmpuint(t->threads_per_core, ==, 8);
-    assert_set(&t->online, "0-3,8-11,16-19,24-27");
-    assert_set(&t->offline, "4-7,12-15,20-23,28-31");
-    assert_siblings(t, 0, "0-7");
-    assert_siblings(t, 5, "0-7");   /* offline threads are known here */
-    assert_siblings(t, 27, "24-31");
-    check_expected(name, t);
-}
-
-static void
-test_sysfs_n16_offline(void)
-{
-    const char *name = "sysfs-2socket-intel-ht-n-n16-offline32-111.txt";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    assert_set(&t->online, "0-31");
-    assert_set(&t->present, "0-31");
-    assert_set(&t->possible, "0-111");
-    assert_set(&t->offline, "32-111");
-    g_assert_cmpuint(t->nr_cpu_ids, ==, 112);
-    g_assert_cmpuint(t->cores->len, ==, 16);
-    assert_pairs(t, 16);
-    assert_package(t, 0, "0-7,16-23");
-    assert_package(t, 1, "8-15,24-31");
-    g_assert_null(rv_host_topology_core_of(t, 40));
-    check_expected(name, t);
-}
-
-static void
-test_sysfs_hexmask(void)
-{
-    const char *name = "sysfs-4socket-xeon-ht-offline-cpus-hexmask.txt";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    assert_set(&t->online, "0-1,3-4,6-12,15");
-    assert_set(&t->offline, "2,5,13-14");
-    assert_siblings(t, 0, "0,8");
-    assert_siblings(t, 1, "1,9");
-    assert_siblings(t, 3, "3,11");
-    assert_siblings(t, 4, "4,12");
-    assert_siblings(t, 7, "7,15");
-    assert_siblings(t, 6, "6");
-    assert_siblings(t, 10, "10");
-    assert_package(t, 0, "0,4,8,12");
-    assert_package(t, 1, "1,9");
-    assert_package(t, 2, "6,10");
-    assert_package(t, 3, "3,7,11,15");
-    check_expected(name, t);
-}
-
-static void
-test_sysfs_alderlake(void)
-{
-    const char *name = "sysfs-intel-hybrid-alderlake-adjacent-siblings.txt";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    assert_set(&t->online, "0-19");
-    assert_set(&t->offline, "");
-    g_assert_cmpuint(t->packages->len, ==, 1);
-    for (unsigned c = 0; c < 12; c += 2) {
-        g_autofree char *exp = g_strdup_printf("%u-%u", c, c + 1);
-        assert_siblings(t, c, exp);
-        g_assert_cmpint(rv_host_topology_core_of(t, c)->core_id, ==, (int) (c * 2));
-    }
-    for (unsigned c = 12; c < 20; c++) {
-        g_autofree char *exp = g_strdup_printf("%u", c);
-        assert_siblings(t, c, exp);
-    }
-    g_assert_cmpuint(t->threads_per_core, ==, 2);
-    g_assert_cmpuint(t->min_threads_per_core, ==, 1);
-    check_expected(name, t);
-}
-
-static void
-test_sysfs_power_smt4(void)
-{
-    const char *name = "sysfs-power-smt4-256cpu.txt";
-    g_autoptr(RvTopology) t = rv_test_load_topology_case(name);
-
-    g_assert_cmpuint(rv_cpuset_count(&t->online), ==, 256);
-    g_assert_cmpuint(t->cores->len, ==, 64);
-    g_assert_cmpuint(t->threads_per_core, ==, 4);
-    assert_siblings(t, 0, "0-3");
-    assert_siblings(t, 10, "8-11");
-    assert_siblings(t, 255, "252-255");
-    g_assert_cmpint(rv_host_topology_package_of(t, 10), ==, -1);
-    g_assert_cmpint(rv_host_topology_core_of(t, 10)->core_id, ==, 8);
-    /* the temporary tree is gone: the source names the dump */
-    g_assert_true(g_str_has_prefix(t->source, "sysfs-dump:"));
-    g_assert_true(g_str_has_suffix(t->source, "/topology/sysfs-power-smt4-256cpu.txt"));
-    check_expected(name, t);
-}
-
-/* Every file of the case directory must have a test above. */
-static const char *const covered[] = {
-    "hwloc-16em64t-4s2c2t-offlines.xml",
-    "hwloc-AMD-Zen-2xEpyc-7451.xml",
-    "hwloc-Intel-Skylake-2xXeon6140.xml",
-    "lscpu-e-and-siblings-4cpu-rinha398.txt",
-    "lscpu-extended-amd-2socket-n-n64-elided.txt",
-    "lscpu-ppc64-POWER7.txt",
-    "lscpu-s390-lpar.txt",
-    "lscpu-x86_64-64cpu.txt",
-    "lscpu-x86_64-epyc_7451.txt",
-    "ppc64_cpu-info-power8-smt8-half-offline-xmrstak6.txt",
-    "sysfs-2socket-intel-ht-n-n16-offline32-111.txt",
-    "sysfs-4socket-xeon-ht-offline-cpus-hexmask.txt",
-    "sysfs-intel-hybrid-alderlake-adjacent-siblings.txt",
-    "sysfs-power-smt4-256cpu.txt",
-};
-
+/* Every case has its .facts, and every .facts file its case. */
 static void
 test_all_cases_covered(void)
 {
-    rv_test_assert_cases_covered("topology", covered, G_N_ELEMENTS(covered));
+    g_autoptr(GPtrArray) names = rv_test_case_names("topology");
+    g_autofree char *dir = g_build_filename(rv_test_top_dir(), "tests", "data", "topology", NULL);
+    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+    guint n_facts = 0;
+
+    g_assert_nonnull(d);
+    for (guint i = 0; i < names->len; i++) {
+        g_autofree char *f = g_strdup_printf("%s/%s.facts", dir, (char *) names->pdata[i]);
+
+        if (!g_file_test(f, G_FILE_TEST_EXISTS))
+            g_test_message("topology case without facts: %s", f);
+        g_assert_true(g_file_test(f, G_FILE_TEST_EXISTS));
+    }
+    for (const char *n; (n = g_dir_read_name(d));) {
+        g_autofree char *c = NULL;
+        bool found = false;
+
+        if (!g_str_has_suffix(n, ".facts"))
+            continue;
+        n_facts++;
+        c = g_strndup(n, strlen(n) - strlen(".facts"));
+        for (guint i = 0; i < names->len; i++)
+            found = found || !strcmp(names->pdata[i], c);
+        if (!found)
+            g_test_message("facts without a topology case: %s", n);
+        g_assert_true(found);
+    }
+    g_assert_cmpuint(n_facts, ==, names->len);
 }
 
 /* Malformed sysfs values name the file and the value. */
@@ -480,22 +372,16 @@ test_live(void)
 int
 main(int argc, char **argv)
 {
+    g_autoptr(GPtrArray) names = NULL;
+
     g_test_init(&argc, &argv, NULL);
+    names = rv_test_case_names("topology");
     g_test_add_func("/topology/cases-covered", test_all_cases_covered);
-    g_test_add_func("/topology/hwloc-offlines", test_hwloc_offlines);
-    g_test_add_func("/topology/hwloc-epyc", test_hwloc_epyc);
-    g_test_add_func("/topology/hwloc-skylake-interleaved", test_hwloc_skylake);
-    g_test_add_func("/topology/lscpu-e-rinha", test_lscpu_e_rinha);
-    g_test_add_func("/topology/lscpu-amd-elided", test_lscpu_amd_elided);
-    g_test_add_func("/topology/lscpu-power7-smt4", test_lscpu_power7);
-    g_test_add_func("/topology/lscpu-s390-cpu0-offline", test_lscpu_s390);
-    g_test_add_func("/topology/lscpu-64cpu-stride-nodes", test_lscpu_64cpu);
-    g_test_add_func("/topology/lscpu-epyc", test_lscpu_epyc);
-    g_test_add_func("/topology/ppc64-cpu-smt8-half-offline", test_ppc64_cpu_smt8);
-    g_test_add_func("/topology/sysfs-n16-offline", test_sysfs_n16_offline);
-    g_test_add_func("/topology/sysfs-hexmask-offline", test_sysfs_hexmask);
-    g_test_add_func("/topology/sysfs-alderlake-adjacent", test_sysfs_alderlake);
-    g_test_add_func("/topology/sysfs-power-smt4", test_sysfs_power_smt4);
+    for (guint i = 0; i < names->len; i++) {
+        g_autofree char *path = g_strdup_printf("/topology/case/%s", (char *) names->pdata[i]);
+
+        g_test_add_data_func(path, names->pdata[i], test_case);
+    }
     g_test_add_func("/topology/malformed", test_malformed);
     g_test_add_func("/topology/live", test_live);
     return g_test_run();
