@@ -113,11 +113,19 @@ revert_journal(RvJournal *journal, RvRunner *runner, const char *what)
     g_autoptr(GError) err = NULL;
     guint restored = 0;
 
+    int r;
+
     rv_host_tune_set_handlers(journal, runner);
-    if (rv_host_journal_revert(journal, &restored, &notes, &err) < 0)
+    if (rv_host_journal_interrupted(journal))
+        rv_log_info("%s: '%s' has entries after its last commit marker: the command that "
+                    "wrote them was interrupted", what, rv_host_journal_path(journal));
+    r = rv_host_journal_revert(journal, &restored, &notes, &err);
+    if (r < 0 && r != -EBADMSG)
         return rv_log_gerror(err, "revert failed");
     for (guint i = 0; i < notes->len; i++)
         rv_log_info("%s: %s", what, (const char *) notes->pdata[i]);
+    if (r == -EBADMSG)   /* damaged: what verified is restored, exit 1 */
+        return rv_log_gerror(err, "revert failed");
     printf("%s: %u entr%s restored (%s)\n", what, restored, restored == 1 ? "y" : "ies",
            rv_host_journal_path(journal));
     return RV_EXIT_OK;
@@ -193,6 +201,13 @@ rv_cmd_host_apply(int argc, char **argv)
         }
         return ret;
     }
+    /* the transaction is complete: a revert later knows it was not cut */
+    if (journal && !rv_harness_signals_received() && rv_host_journal_commit(journal, &err) < 0) {
+        ret = rv_log_gerror(err, "apply failed");
+        rv_log_warn("Reverting what was applied");
+        (void) revert_journal(journal, runner, "revert");
+        return ret;
+    }
     print_report(report, arg_verbose);
     if (journal && rv_harness_signals_received()) {
         rv_log_warn("Interrupted by signal %d: reverting", rv_harness_signals_received());
@@ -232,12 +247,16 @@ int
 rv_cmd_host_revert(int argc, char **argv)
 {
     g_autofree char *arg_root = NULL, *arg_journal = NULL;
+    gboolean arg_force = FALSE;
     GOptionEntry entries[] = {
         { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
           "Revert the tree under DIR (a fixture copy), not the live host", "DIR" },
         { "journal", 0, 0, G_OPTION_ARG_FILENAME, &arg_journal,
           "Only this journal file (default: the `rtvirt run` journal, then "
           RV_HOST_JOURNAL_DEFAULT_PATH ", inside the root)", "FILE" },
+        { "force", 0, 0, G_OPTION_ARG_NONE, &arg_force,
+          "On a damaged journal, go past the lines that do not verify and end the journal "
+          "(the damaged file is kept as FILE.damaged)", NULL },
         { NULL }
     };
     g_autoptr(RvRoot) root = NULL;
@@ -253,8 +272,14 @@ rv_cmd_host_revert(int argc, char **argv)
     n = parse_options(argc, argv, entries, "",
                       "Restore every value rtvirt changed (host apply, an interrupted or "
                       "killed rtvirt run), newest first.",
-                      "Exit status: 0 restored, or nothing to revert (no journal); 2 error (a\n"
-                      "journal unreadable, a value that could not be restored).");
+                      "A damaged journal (a line cut, garbled or missing, a checksum that does\n"
+                      "not match, an empty file): every entry that verifies is restored, the\n"
+                      "lines that do not are listed and the journal is left as it is; after\n"
+                      "checking the host, --force restores again, goes past them and ends it.\n"
+                      "A FILE that is no rtvirt journal is never written to.\n"
+                      "Exit status: 0 restored, or nothing to revert (no journal); 1 the journal\n"
+                      "is damaged (what verified is restored); 2 error (a journal unreadable or\n"
+                      "not a journal, a value that could not be restored).");
     if (n < 0)
         return RV_EXIT_ERROR;
     if (n != 1) {
@@ -297,12 +322,15 @@ rv_cmd_host_revert(int argc, char **argv)
         }
 
         g_clear_error(&err);
-        if (rv_host_journal_open(root, paths[i], &journal, &err) < 0) {
+        if (rv_host_journal_open_flags(root, paths[i],
+                                       RV_JOURNAL_OPEN_DAMAGED |
+                                           (arg_force ? RV_JOURNAL_OPEN_FORCE : 0),
+                                       &journal, &err) < 0) {
             ret = rv_log_gerror(err, "revert failed");
             continue;
         }
         r = revert_journal(journal, runner, names[i]);
-        if (r != RV_EXIT_OK)
+        if (r != RV_EXIT_OK && ret != RV_EXIT_ERROR)
             ret = r;
     }
     return ret;

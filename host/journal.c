@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -18,7 +19,12 @@
 #include "host/journal-priv.h"
 #include "util/error.h"
 
-#define JOURNAL_VERSION 1
+/* Format written (2: entries with "seq" and "sum", commit markers); 1 is
+ * the released format, still read (see host/journal.h). */
+#define JOURNAL_VERSION 2
+#define JOURNAL_VERSION_OLD 1
+/* "sum": the first 16 hex digits (64 bits) of a SHA-256 */
+#define SUM_HEX_LEN 16
 
 typedef enum {
     ENTRY_VALUE,
@@ -26,6 +32,7 @@ typedef enum {
     ENTRY_DIR,
     ENTRY_SCHED,
     ENTRY_CUSTOM,
+    ENTRY_COMMIT,   /* not an entry: the end of a completed transaction */
 } EntryKind;
 
 static const char *const entry_kind_names[] = {
@@ -34,6 +41,7 @@ static const char *const entry_kind_names[] = {
     [ENTRY_DIR] = "dir",
     [ENTRY_SCHED] = "sched",
     [ENTRY_CUSTOM] = "custom",
+    [ENTRY_COMMIT] = "commit",
 };
 
 typedef struct {
@@ -57,11 +65,25 @@ typedef struct {
     gpointer user_data;
 } Handler;
 
+/* A line of a journal that could not be verified. */
+typedef struct {
+    guint line;             /* 1-based */
+    char *what;
+} Damage;
+
 struct RvJournal {
     RvRoot *root;
     char *path;
     int lock_fd;
     int fd;                 /* O_APPEND, -1 until the first record */
+    RvJournalOpenFlags flags;
+    int version;            /* of the file read; 0: no file (yet) */
+    guint64 next_seq;       /* of the next line appended */
+    guint64 last_commit;    /* seq of the last commit marker, 0: none */
+    guint64 last_seq;       /* seq of the last entry read or written */
+    bool uncommitted;       /* this process appended since the last commit */
+    GPtrArray *damage;      /* Damage *, in file order */
+    guint bad_run;          /* damaged lines since the last good one (load) */
     GPtrArray *entries;     /* Entry *, oldest first */
     GHashTable *keys;       /* identity -> Entry * (borrowed) */
     GHashTable *handlers;   /* type -> Handler * */
@@ -97,6 +119,8 @@ entry_identity(const Entry *e)
                                e->pid, e->starttime);
     case ENTRY_CUSTOM:
         return g_strdup_printf("custom:%s:%s", e->type, e->key);
+    case ENTRY_COMMIT:
+        break;
     }
     g_assert_not_reached();
 }
@@ -266,16 +290,93 @@ atomic_replace(const char *real, const char *data, gsize len, guint mode,
 
 /* ---- serialization ----------------------------------------------------- */
 
+/* The "sum" of a line: SHA-256 of @text (the line without its "sum"
+ * member), first SUM_HEX_LEN hex digits. */
 static char *
-json_line(JsonBuilder *b)
+line_sum(const char *text, gsize len)
+{
+    g_autofree char *full = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
+                                                        (const guchar *) text, len);
+
+    return g_strndup(full, SUM_HEX_LEN);
+}
+
+/* What a sealed line ends with: its "sum" member, last. */
+static char *
+sum_suffix(const char *sum)
 {
     g_autoptr(JsonGenerator) gen = json_generator_new();
-    g_autoptr(JsonNode) root = json_builder_get_root(b);
-    g_autofree char *s = NULL;
+    g_autoptr(JsonNode) node = json_node_init_string(json_node_alloc(), sum);
+    g_autofree char *quoted = NULL;
 
+    json_generator_set_root(gen, node);
+    quoted = json_generator_to_data(gen, NULL);
+    return g_strdup_printf(",\"sum\":%s}", quoted);
+}
+
+/* Closes the object open in @b (its first member "seq") and returns it as
+ * one line with a "sum" member added last.  The sum covers the exact bytes
+ * json-glib wrote for the object without "sum": a reader checks the bytes
+ * it reads, so a later json-glib that escapes differently still verifies
+ * old journals. */
+static char *
+seal_line(JsonBuilder *b)
+{
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = NULL;
+    g_autofree char *text = NULL;
+    g_autofree char *sum = NULL;
+    g_autofree char *suffix = NULL;
+    g_autofree char *line = NULL;
+    gsize tlen;
+
+    json_builder_end_object(b);
+    root = json_builder_get_root(b);
     json_generator_set_root(gen, root);
-    s = json_generator_to_data(gen, NULL);
-    return g_strconcat(s, "\n", NULL);
+    text = json_generator_to_data(gen, &tlen);
+    sum = line_sum(text, tlen);
+    json_object_set_string_member(json_node_get_object(root), "sum", sum);
+    line = json_generator_to_data(gen, NULL);
+    suffix = sum_suffix(sum);
+    /* json-glib keeps members in insertion order and writes the same
+     * object the same way twice: the line is the text plus the suffix */
+    g_assert(strlen(line) == tlen - 1 + strlen(suffix) &&
+             strncmp(line, text, tlen - 1) == 0 && g_str_has_suffix(line, suffix));
+    return g_strconcat(line, "\n", NULL);
+}
+
+/* Checks the "sum" of @line (without its newline) whose parsed object is
+ * @o.  Returns true when it verifies. */
+static bool
+line_verifies(const char *line, JsonObject *o)
+{
+    JsonNode *n = json_object_get_member(o, "sum");
+    g_autofree char *suffix = NULL;
+    g_autofree char *body = NULL;
+    g_autofree char *want = NULL;
+    const char *sum;
+    gsize len = strlen(line), slen;
+
+    if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
+        return false;
+    sum = json_node_get_string(n);
+    if (strlen(sum) != SUM_HEX_LEN)
+        return false;
+    suffix = sum_suffix(sum);
+    slen = strlen(suffix);
+    if (len < slen + 1 || !g_str_has_suffix(line, suffix))
+        return false;
+    body = g_strdup_printf("%.*s}", (int) (len - slen), line);
+    want = line_sum(body, strlen(body));
+    return strcmp(want, sum) == 0;
+}
+
+static void
+begin_line(JsonBuilder *b, guint64 seq)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "seq");
+    json_builder_add_int_value(b, (gint64) seq);
 }
 
 static char *
@@ -283,15 +384,14 @@ header_to_line(RvJournal *j)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
 
-    json_builder_begin_object(b);
+    begin_line(b, 0);
     json_builder_set_member_name(b, "rtvirt-journal");
     json_builder_add_int_value(b, JOURNAL_VERSION);
     json_builder_set_member_name(b, "root");
     json_builder_add_string_value(b, rv_host_root_path(j->root));
     json_builder_set_member_name(b, "live");
     json_builder_add_boolean_value(b, rv_host_root_is_live(j->root));
-    json_builder_end_object(b);
-    return json_line(b);
+    return seal_line(b);
 }
 
 static void
@@ -308,12 +408,25 @@ add_int(JsonBuilder *b, const char *name, gint64 value)
     json_builder_add_int_value(b, value);
 }
 
+/* A commit marker: the transaction of the @n_entries entries before it
+ * completed. */
 static char *
-entry_to_line(const Entry *e)
+commit_to_line(guint64 seq, guint n_entries)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
 
-    json_builder_begin_object(b);
+    begin_line(b, seq);
+    add_str(b, "kind", entry_kind_names[ENTRY_COMMIT]);
+    add_int(b, "entries", n_entries);
+    return seal_line(b);
+}
+
+static char *
+entry_to_line(const Entry *e, guint64 seq)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+
+    begin_line(b, seq);
     add_str(b, "kind", entry_kind_names[e->kind]);
     switch (e->kind) {
     case ENTRY_VALUE:
@@ -354,9 +467,10 @@ entry_to_line(const Entry *e)
         add_str(b, "key", e->key);
         add_str(b, "data", e->data ? e->data : "");
         break;
+    case ENTRY_COMMIT:
+        g_assert_not_reached();
     }
-    json_builder_end_object(b);
-    return json_line(b);
+    return seal_line(b);
 }
 
 static const char *
@@ -463,6 +577,8 @@ entry_from_json(JsonObject *o)
         e->key = g_strdup(s);
         e->data = g_strdup(obj_str(o, "data"));
         break;
+    case ENTRY_COMMIT:
+        return NULL;   /* a marker, read by journal_load() */
     }
     return g_steal_pointer(&e);
 }
@@ -474,61 +590,235 @@ journal_add_entry(RvJournal *j, Entry *e)
     g_hash_table_insert(j->keys, entry_identity(e), e);
 }
 
+static void
+damage_free(Damage *d)
+{
+    g_free(d->what);
+    g_free(d);
+}
+
+static void G_GNUC_PRINTF(3, 4)
+damage_add(RvJournal *j, guint line, const char *fmt, ...)
+{
+    Damage *d = g_new0(Damage, 1);
+    va_list ap;
+
+    va_start(ap, fmt);
+    d->line = line;
+    d->what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_ptr_array_add(j->damage, d);
+    j->bad_run++;
+}
+
+/* The whole journal as the current format: header, @entries renumbered
+ * from 1, a commit marker after them. */
+static GString *
+journal_format(RvJournal *j, GPtrArray *entries)
+{
+    GString *s = g_string_new(NULL);
+    g_autofree char *header = header_to_line(j);
+    g_autofree char *commit = NULL;
+
+    g_string_append(s, header);
+    for (guint i = 0; i < entries->len; i++) {
+        g_autofree char *line = entry_to_line(entries->pdata[i], i + 1);
+        g_string_append(s, line);
+    }
+    if (entries->len) {
+        commit = commit_to_line(entries->len + 1, entries->len);
+        g_string_append(s, commit);
+    }
+    return s;
+}
+
+/* Opens the journal file for appending; a new journal (or one in the old
+ * format) is first written whole, atomically, so that the file never
+ * exists without its header. */
+static int
+journal_open_append(RvJournal *j, GError **error)
+{
+    int fd;
+
+    if (j->damage->len)
+        return rv_error_set(error, RV_ERROR_INVALID, EBADMSG,
+                            "Journal '%s' is damaged: nothing is added to it; "
+                            "`rtvirt host revert` first", j->path);
+    if (j->version != JOURNAL_VERSION) {
+        g_autoptr(GString) all = journal_format(j, j->entries);
+        int r = atomic_replace(j->path, all->str, all->len, 0600, -1, -1, error);
+
+        if (r < 0)
+            return r;
+        j->version = JOURNAL_VERSION;
+        j->next_seq = j->entries->len + (j->entries->len ? 2 : 1);
+    }
+    fd = open(j->path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        int e = errno;
+        return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to open journal '%s': %s",
+                            j->path, g_strerror(e));
+    }
+    j->fd = fd;
+    return 0;
+}
+
+/* Appends one sealed line durably (write + fsync). */
+static int
+journal_write_line(RvJournal *j, const char *line, GError **error)
+{
+    int r;
+
+    if (j->fd < 0 && (r = journal_open_append(j, error)) < 0)
+        return r;
+    r = write_all(j->fd, line, strlen(line));
+    if (r == 0 && fsync(j->fd) < 0)
+        r = -errno;
+    if (r < 0)
+        return rv_error_set(error, RV_ERROR_FAILED, -r, "Failed to write journal '%s': %s",
+                            j->path, g_strerror(-r));
+    return 0;
+}
+
 /* Append @e durably (write + fsync) and take it over. */
 static int
 journal_append(RvJournal *j, Entry *e, GError **error)
 {
-    g_autofree char *line = entry_to_line(e);
+    g_autofree char *line = NULL;
     int r;
 
-    if (j->fd < 0) {
-        struct stat st;
-        int fd = open(j->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-
-        if (fd < 0) {
-            int e2 = errno;
-            entry_free(e);
-            return rv_error_set(error, RV_ERROR_FAILED, e2, "Failed to open journal '%s': %s",
-                                j->path, g_strerror(e2));
-        }
-        if (fstat(fd, &st) == 0 && st.st_size == 0) {
-            g_autofree char *header = header_to_line(j);
-            r = write_all(fd, header, strlen(header));
-            if (r < 0) {
-                close(fd);
-                entry_free(e);
-                return rv_error_set(error, RV_ERROR_FAILED, -r,
-                                    "Failed to write journal '%s': %s", j->path,
-                                    g_strerror(-r));
-            }
-        }
-        j->fd = fd;
-        (void) fsync(fd);
-        (void) fsync_dir_of(j->path);
+    if (j->fd < 0 && (r = journal_open_append(j, error)) < 0) {
+        entry_free(e);
+        return r;
     }
-    r = write_all(j->fd, line, strlen(line));
-    if (r == 0 && fsync(j->fd) < 0)
-        r = -errno;
+    line = entry_to_line(e, j->next_seq);
+    r = journal_write_line(j, line, error);
     if (r < 0) {
         entry_free(e);
-        return rv_error_set(error, RV_ERROR_FAILED, -r, "Failed to write journal '%s': %s",
-                            j->path, g_strerror(-r));
+        return r;
     }
+    j->last_seq = j->next_seq++;
+    j->uncommitted = true;
     journal_add_entry(j, e);
     return 0;
 }
 
+int
+rv_host_journal_commit(RvJournal *j, GError **error)
+{
+    g_autofree char *line = NULL;
+    int r;
+
+    if (!j->uncommitted)
+        return 0;
+    line = commit_to_line(j->next_seq, j->entries->len);
+    r = journal_write_line(j, line, error);
+    if (r < 0)
+        return r;
+    j->last_commit = j->next_seq++;
+    j->uncommitted = false;
+    return 1;
+}
+
 /* ---- open / close ------------------------------------------------------ */
 
+/* Parses line 1 of @contents as a journal header.  Returns the format
+ * version, or 0 when the line is no header (the file is no journal). */
+static int
+parse_header(RvJournal *j, const char *line, GError **error)
+{
+    g_autoptr(JsonParser) parser = json_parser_new();
+    JsonNode *node, *live;
+    JsonObject *o;
+    gint64 version;
+
+    if (!json_parser_load_from_data(parser, line, -1, NULL) ||
+        !(node = json_parser_get_root(parser)) || !JSON_NODE_HOLDS_OBJECT(node))
+        return 0;
+    o = json_node_get_object(node);
+    if (!obj_int(o, "rtvirt-journal", &version))
+        return 0;
+    if (version != JOURNAL_VERSION && version != JOURNAL_VERSION_OLD)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s:1: journal version %" G_GINT64_FORMAT
+                            " is not supported (expected %d or %d)",
+                            j->path, version, JOURNAL_VERSION_OLD, JOURNAL_VERSION);
+    if (version == JOURNAL_VERSION && !line_verifies(line, o))
+        damage_add(j, 1, "header checksum mismatch");
+    live = json_object_get_member(o, "live");
+    if (live && JSON_NODE_HOLDS_VALUE(live) &&
+        json_node_get_boolean(live) != rv_host_root_is_live(j->root))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s:1: journal was written for root '%s', not '%s'",
+                            j->path, obj_str(o, "root") ? obj_str(o, "root") : "?",
+                            rv_host_root_path(j->root));
+    return (int) version;
+}
+
+/* One line after the header: an entry, a commit marker or damage. */
+static void
+load_line(RvJournal *j, guint lineno, const char *line)
+{
+    g_autoptr(JsonParser) parser = json_parser_new();
+    JsonNode *node;
+    JsonObject *o;
+    const char *kind;
+    gint64 seq = 0;
+    Entry *e;
+
+    if (!json_parser_load_from_data(parser, line, -1, NULL) ||
+        !(node = json_parser_get_root(parser)) || !JSON_NODE_HOLDS_OBJECT(node)) {
+        damage_add(j, lineno, "not a JSON object");
+        return;
+    }
+    o = json_node_get_object(node);
+    if (j->version == JOURNAL_VERSION) {
+        if (!obj_int(o, "seq", &seq) || seq < 1 || !line_verifies(line, o)) {
+            damage_add(j, lineno, "checksum mismatch");
+            return;
+        }
+        if ((guint64) seq < j->next_seq) {
+            damage_add(j, lineno, "entry %" G_GINT64_FORMAT " out of order (after %"
+                       G_GUINT64_FORMAT ")", seq, j->next_seq - 1);
+            return;
+        }
+        /* a gap the damaged lines before this one account for is theirs */
+        if ((guint64) seq - j->next_seq > j->bad_run) {
+            if ((guint64) seq - j->next_seq == 1)
+                damage_add(j, lineno, "entry %" G_GUINT64_FORMAT " missing before it",
+                           j->next_seq);
+            else
+                damage_add(j, lineno, "entries %" G_GUINT64_FORMAT "-%" G_GINT64_FORMAT
+                           " missing before it", j->next_seq, seq - 1);
+        }
+        j->next_seq = (guint64) seq + 1;
+        j->bad_run = 0;
+        kind = obj_str(o, "kind");
+        if (g_strcmp0(kind, entry_kind_names[ENTRY_COMMIT]) == 0) {
+            j->last_commit = (guint64) seq;
+            return;
+        }
+        j->last_seq = (guint64) seq;
+    }
+    e = entry_from_json(o);
+    if (!e) {
+        kind = obj_str(o, "kind");
+        damage_add(j, lineno, "not a journal entry (kind '%s')", kind ? kind : "?");
+        return;
+    }
+    journal_add_entry(j, e);
+}
+
+/* Reads the journal file: entries that verify are loaded, every other line
+ * is listed in j->damage.  Nothing is written.  Errors: the file is no
+ * journal (line 1 no header), another root's, unreadable. */
 static int
 journal_load(RvJournal *j, GError **error)
 {
     g_autofree char *contents = NULL;
     g_autoptr(GError) local = NULL;
-    g_auto(GStrv) lines = NULL;
-    gsize len = 0;
-    char *last_nl;
-    guint n_lines;
+    gsize len = 0, pos = 0;
+    guint lineno = 0;
 
     if (!g_file_get_contents(j->path, &contents, &len, &local)) {
         if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
@@ -536,67 +826,96 @@ journal_load(RvJournal *j, GError **error)
         return rv_error_set(error, RV_ERROR_FAILED, EIO, "Failed to read journal '%s': %s",
                             j->path, local->message);
     }
-    /* A torn last line announced a change that was never made. */
-    last_nl = memrchr(contents, '\n', len);
-    if ((last_nl ? (gsize) (last_nl - contents + 1) : 0) != len) {
-        gsize keep = last_nl ? (gsize) (last_nl - contents + 1) : 0;
-
-        if (truncate(j->path, (off_t) keep) < 0) {
-            int e = errno;
-            return rv_error_set(error, RV_ERROR_FAILED, e,
-                                "Failed to truncate torn journal '%s': %s", j->path,
-                                g_strerror(e));
-        }
-        contents[keep] = '\0';
+    if (len == 0) {
+        damage_add(j, 1, "the file is empty: no journal header; the entries it held, "
+                   "if any, are lost");
+        return 0;
     }
-    lines = g_strsplit(contents, "\n", -1);
-    n_lines = g_strv_length(lines);
-    for (guint i = 0; i < n_lines; i++) {
-        g_autoptr(JsonParser) parser = json_parser_new();
-        JsonNode *node;
-        JsonObject *o;
-        Entry *e;
+    j->next_seq = 1;
+    while (pos < len) {
+        const char *nl = memchr(contents + pos, '\n', len - pos);
+        gsize start = pos, end = nl ? (gsize) (nl - contents) : len;
+        g_autofree char *line = g_strndup(contents + start, end - start);
 
-        if (!*lines[i])
-            continue;
-        if (!json_parser_load_from_data(parser, lines[i], -1, NULL) ||
-            !(node = json_parser_get_root(parser)) || !JSON_NODE_HOLDS_OBJECT(node))
-            goto bad;
-        o = json_node_get_object(node);
-        if (i == 0) {
-            gint64 version;
-            JsonNode *live;
+        lineno++;
+        pos = end + 1;
+        if (lineno == 1) {
+            int v = parse_header(j, line, error);
 
-            if (!obj_int(o, "rtvirt-journal", &version))
-                goto bad;
-            if (version != JOURNAL_VERSION)
+            if (v < 0)
+                return v;
+            if (v == 0)
                 return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                    "%s:1: journal version %" G_GINT64_FORMAT
-                                    " is not supported (expected %d)",
-                                    j->path, version, JOURNAL_VERSION);
-            live = json_object_get_member(o, "live");
-            if (live && JSON_NODE_HOLDS_VALUE(live) &&
-                json_node_get_boolean(live) != rv_host_root_is_live(j->root))
-                return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                    "%s:1: journal was written for root '%s', not '%s'",
-                                    j->path, obj_str(o, "root") ? obj_str(o, "root") : "?",
-                                    rv_host_root_path(j->root));
+                                    "'%s' is not an rtvirt journal (line 1 is no journal "
+                                    "header): left untouched", j->path);
+            j->version = v;
+            if (!nl)
+                damage_add(j, 1, "cut mid-line: no newline after the header");
             continue;
         }
-        e = entry_from_json(o);
-        if (!e)
-            goto bad;
-        journal_add_entry(j, e);
-        continue;
-bad:
-        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                            "%s:%u: invalid journal line '%.80s'", j->path, i + 1, lines[i]);
+        if (!nl) {
+            /* the write of this line was interrupted, or the file was cut
+             * here: what followed, if anything, is gone */
+            damage_add(j, lineno, "cut mid-line (%zu bytes after the last newline)",
+                       end - start);
+            continue;
+        }
+        if (!*line) {
+            if (j->version == JOURNAL_VERSION)
+                damage_add(j, lineno, "empty line");
+            continue;
+        }
+        load_line(j, lineno, line);
     }
     return 0;
 }
 
+/* Refuses a @path that exists and is no journal before anything is
+ * created beside it (a lock file) or written to it. */
+static int
+check_is_journal(RvJournal *j, GError **error)
+{
+    g_autofree char *head = NULL;
+    struct stat st;
+    char buf[4096];
+    ssize_t n;
+    int fd = open(j->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    int v;
+
+    if (fd < 0) {
+        int e = errno;
+
+        if (e == ENOENT)
+            return 0;
+        return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to open journal '%s': %s",
+                            j->path, g_strerror(e));
+    }
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "'%s' is not an rtvirt journal (not a regular file): left untouched",
+                            j->path);
+    }
+    n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;   /* empty: damage, found by journal_load() */
+    buf[n] = '\0';
+    head = g_strndup(buf, strcspn(buf, "\n"));
+    v = parse_header(j, head, error);
+    g_ptr_array_set_size(j->damage, 0);   /* journal_load() reads it again */
+    if (v < 0)
+        return v;
+    if (v == 0)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "'%s' is not an rtvirt journal (line 1 is no journal header): "
+                            "left untouched", j->path);
+    return 0;
+}
+
 int
-rv_host_journal_open(RvRoot *root, const char *path, RvJournal **ret, GError **error)
+rv_host_journal_open_flags(RvRoot *root, const char *path, RvJournalOpenFlags flags,
+                           RvJournal **ret, GError **error)
 {
     g_autoptr(RvJournal) j = g_new0(RvJournal, 1);
     g_autofree char *dir = NULL;
@@ -606,11 +925,17 @@ rv_host_journal_open(RvRoot *root, const char *path, RvJournal **ret, GError **e
     j->root = root;
     j->lock_fd = -1;
     j->fd = -1;
+    j->flags = flags;
+    j->next_seq = 1;
     j->entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
     j->keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     j->handlers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    j->damage = g_ptr_array_new_with_free_func((GDestroyNotify) damage_free);
     j->path = path ? g_strdup(path) : rv_host_root_resolve(root, RV_HOST_JOURNAL_DEFAULT_PATH);
 
+    r = check_is_journal(j, error);
+    if (r < 0)
+        return r;
     dir = g_path_get_dirname(j->path);
     if (g_mkdir_with_parents(dir, 0755) < 0) {
         int e = errno;
@@ -621,7 +946,7 @@ rv_host_journal_open(RvRoot *root, const char *path, RvJournal **ret, GError **e
      * rename() on a partial revert, and a lock on a replaced inode guards
      * nothing. */
     lock_path = g_strconcat(j->path, ".lock", NULL);
-    j->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    j->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (j->lock_fd < 0) {
         int e = errno;
         return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to open '%s': %s",
@@ -638,8 +963,23 @@ rv_host_journal_open(RvRoot *root, const char *path, RvJournal **ret, GError **e
     r = journal_load(j, error);
     if (r < 0)
         return r;
+    if (j->damage->len && !(flags & RV_JOURNAL_OPEN_DAMAGED)) {
+        const Damage *d = j->damage->pdata[0];
+
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s:%u: %s (journal damaged, %u line%s not verified: "
+                            "`rtvirt host revert` restores what verifies, see rtvirt(1))",
+                            j->path, d->line, d->what, j->damage->len,
+                            j->damage->len == 1 ? "" : "s");
+    }
     *ret = g_steal_pointer(&j);
     return 0;
+}
+
+int
+rv_host_journal_open(RvRoot *root, const char *path, RvJournal **ret, GError **error)
+{
+    return rv_host_journal_open_flags(root, path, RV_JOURNAL_OPEN_DEFAULT, ret, error);
 }
 
 void
@@ -654,6 +994,7 @@ rv_host_journal_close(RvJournal *j)
     g_clear_pointer(&j->entries, g_ptr_array_unref);
     g_clear_pointer(&j->keys, g_hash_table_unref);
     g_clear_pointer(&j->handlers, g_hash_table_unref);
+    g_clear_pointer(&j->damage, g_ptr_array_unref);
     g_free(j->path);
     g_free(j);
 }
@@ -662,6 +1003,31 @@ const char *
 rv_host_journal_path(const RvJournal *j)
 {
     return j->path;
+}
+
+int
+rv_host_journal_format_version(const RvJournal *j)
+{
+    return j->version;
+}
+
+bool
+rv_host_journal_interrupted(const RvJournal *j)
+{
+    return j->version == JOURNAL_VERSION && j->last_seq > j->last_commit;
+}
+
+GPtrArray *
+rv_host_journal_damage(const RvJournal *j)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+
+    for (guint i = 0; i < j->damage->len; i++) {
+        const Damage *d = j->damage->pdata[i];
+
+        g_ptr_array_add(out, g_strdup_printf("line %u: %s", d->line, d->what));
+    }
+    return out;
 }
 
 guint
@@ -1143,6 +1509,8 @@ restore_entry(RvJournal *j, const Entry *e, GPtrArray *notes, GError **error)
                                 e->type, e->key, j->path);
         return h->fn(j->root, e->key, e->data, h->user_data, error);
     }
+    case ENTRY_COMMIT:
+        break;   /* never an entry */
     }
     g_assert_not_reached();
 }
@@ -1152,6 +1520,7 @@ static int
 journal_rewrite(RvJournal *j, GPtrArray *kept, GError **error)
 {
     g_autoptr(GString) s = NULL;
+    int r;
 
     if (j->fd >= 0) {
         close(j->fd);
@@ -1164,18 +1533,119 @@ journal_rewrite(RvJournal *j, GPtrArray *kept, GError **error)
                                 j->path, g_strerror(e));
         }
         (void) fsync_dir_of(j->path);
+        j->version = 0;
+        j->next_seq = 1;
         return 0;
     }
-    s = g_string_new(NULL);
-    {
-        g_autofree char *header = header_to_line(j);
-        g_string_append(s, header);
+    s = journal_format(j, kept);
+    r = atomic_replace(j->path, s->str, s->len, 0600, -1, -1, error);
+    if (r < 0)
+        return r;
+    j->version = JOURNAL_VERSION;
+    j->last_seq = kept->len;
+    j->last_commit = kept->len + 1;
+    j->next_seq = kept->len + 2;
+    j->uncommitted = false;
+    return 0;
+}
+
+/* --force: the damaged journal's bytes are kept as PATH.damaged before the
+ * journal is rewritten without its unverifiable lines. */
+static int
+save_damaged(RvJournal *j, char **ret_path, GError **error)
+{
+    g_autofree char *contents = NULL;
+    g_autofree char *dest = g_strconcat(j->path, ".damaged", NULL);
+    g_autoptr(GError) local = NULL;
+    gsize len = 0;
+    int r;
+
+    if (!g_file_get_contents(j->path, &contents, &len, &local))
+        return rv_error_set(error, RV_ERROR_FAILED, EIO, "Failed to read journal '%s': %s",
+                            j->path, local->message);
+    if (len == 0)
+        return 0;   /* nothing worth keeping */
+    r = atomic_replace(dest, contents, len, 0600, -1, -1, error);
+    if (r < 0)
+        return r;
+    *ret_path = g_steal_pointer(&dest);
+    return 1;
+}
+
+static char *
+damage_list(const RvJournal *j)
+{
+    GString *s = g_string_new(NULL);
+
+    for (guint i = 0; i < j->damage->len; i++) {
+        const Damage *d = j->damage->pdata[i];
+
+        g_string_append_printf(s, "%sline %u: %s", i ? "; " : "", d->line, d->what);
     }
-    for (guint i = 0; i < kept->len; i++) {
-        g_autofree char *line = entry_to_line(kept->pdata[i]);
-        g_string_append(s, line);
+    return g_string_free(s, FALSE);
+}
+
+/* The error of a revert of a damaged journal (exit 1: a check failed). */
+static int
+damaged_error(RvJournal *j, guint restored, const char *saved, guint n_failed,
+              const char *failures, GError **error)
+{
+    g_autofree char *list = damage_list(j);
+    g_autofree char *fail = n_failed ? g_strdup_printf("; %u entr%s could not be restored: %s",
+                                                       n_failed, n_failed == 1 ? "y" : "ies",
+                                                       failures)
+                                     : g_strdup("");
+    g_autofree char *kept = saved ? g_strdup_printf(" (the damaged journal is kept as '%s')",
+                                                    saved)
+                                  : g_strdup("");
+
+    if (j->flags & RV_JOURNAL_OPEN_FORCE)
+        return rv_error_set(error, RV_ERROR_CHECK, EBADMSG,
+                            "Journal '%s' is damaged: %u verified entr%s restored, %u line%s "
+                            "could not be verified and %s gone past%s: %s%s",
+                            j->path, restored, restored == 1 ? "y" : "ies", j->damage->len,
+                            j->damage->len == 1 ? "" : "s",
+                            j->damage->len == 1 ? "was" : "were", kept, list, fail);
+    return rv_error_set(error, RV_ERROR_CHECK, EBADMSG,
+                        "Journal '%s' is damaged: %u verified entr%s restored, %u line%s "
+                        "could not be verified: %s%s; the journal is left unchanged: check "
+                        "the host (`rtvirt host check PROFILE`), then `rtvirt host revert "
+                        "--force` restores again, goes past them and ends the journal "
+                        "(see JOURNAL RECOVERY in rtvirt(1))",
+                        j->path, restored, restored == 1 ? "y" : "ies", j->damage->len,
+                        j->damage->len == 1 ? "" : "s", list, fail);
+}
+
+/* A note on a journal in the old format. */
+static void
+format_notes(const RvJournal *j, GPtrArray *notes)
+{
+    if (j->version == JOURNAL_VERSION_OLD)
+        g_ptr_array_add(notes, g_strdup_printf("'%s' is in the old journal format (version %d): "
+                                               "its entries carry no sequence number or "
+                                               "checksum and are restored as read",
+                                               j->path, JOURNAL_VERSION_OLD));
+}
+
+/* Keeps the entries of @kept in the journal, frees the others. */
+static void
+journal_keep(RvJournal *j, GPtrArray *kept)
+{
+    g_autoptr(GPtrArray) old = g_steal_pointer(&j->entries);
+
+    j->entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
+    g_hash_table_remove_all(j->keys);
+    for (guint i = 0; i < old->len; i++) {
+        bool keep = false;
+
+        for (guint k = 0; k < kept->len; k++)
+            if (kept->pdata[k] == old->pdata[i])
+                keep = true;
+        if (keep) {
+            journal_add_entry(j, old->pdata[i]);
+            old->pdata[i] = NULL;
+        }
     }
-    return atomic_replace(j->path, s->str, s->len, 0600, -1, -1, error);
 }
 
 int
@@ -1183,22 +1653,24 @@ rv_host_journal_revert(RvJournal *j, guint *ret_restored, GPtrArray **ret_notes,
                        GError **error)
 {
     g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GPtrArray) old = NULL;
     g_autoptr(GPtrArray) kept = g_ptr_array_new();
     g_autoptr(GError) first = NULL;
     g_autoptr(GString) failures = g_string_new(NULL);
+    g_autofree char *saved = NULL;
+    bool damaged = j->damage->len > 0;
     guint n_failed = 0;
     int first_r = 0;
     guint restored = 0;
     int r;
 
-    if (j->entries->len == 0 && !g_file_test(j->path, G_FILE_TEST_EXISTS)) {
+    if (j->entries->len == 0 && !damaged && !g_file_test(j->path, G_FILE_TEST_EXISTS)) {
         if (ret_restored)
             *ret_restored = 0;
         if (ret_notes)
             *ret_notes = g_steal_pointer(&notes);
         return 0;
     }
+    format_notes(j, notes);
     for (guint i = j->entries->len; i-- > 0;) {
         const Entry *e = j->entries->pdata[i];
         g_autoptr(GError) local = NULL;
@@ -1218,24 +1690,33 @@ rv_host_journal_revert(RvJournal *j, guint *ret_restored, GPtrArray **ret_notes,
             restored++;
         }
     }
-    r = journal_rewrite(j, kept, first ? NULL : error);
-    if (r < 0 && !first)
+    if (damaged && !(j->flags & RV_JOURNAL_OPEN_FORCE)) {
+        /* the file stays byte for byte: nothing of it is lost before
+         * someone has looked */
+        if (ret_restored)
+            *ret_restored = restored;
+        if (ret_notes)
+            *ret_notes = g_steal_pointer(&notes);
+        return damaged_error(j, restored, NULL, n_failed, failures->str, error);
+    }
+    if (damaged) {
+        r = save_damaged(j, &saved, error);
+        if (r < 0)
+            return r;
+    }
+    r = journal_rewrite(j, kept, first || damaged ? NULL : error);
+    if (r < 0 && !first && !damaged)
         return r;
-
-    /* The entries kept stay; the others are freed. */
-    old = g_steal_pointer(&j->entries);
-    j->entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
-    g_hash_table_remove_all(j->keys);
-    for (guint i = 0; i < old->len; i++) {
-        bool keep = false;
-
-        for (guint k = 0; k < kept->len; k++)
-            if (kept->pdata[k] == old->pdata[i])
-                keep = true;
-        if (keep) {
-            journal_add_entry(j, old->pdata[i]);
-            old->pdata[i] = NULL;
-        }
+    journal_keep(j, kept);
+    if (damaged) {
+        r = damaged_error(j, restored, saved, n_failed, failures->str, error);
+        /* what was not restored is kept in the rewritten journal */
+        g_ptr_array_set_size(j->damage, 0);
+        if (ret_restored)
+            *ret_restored = restored;
+        if (ret_notes)
+            *ret_notes = g_steal_pointer(&notes);
+        return r;
     }
 
     if (first) {

@@ -18,16 +18,43 @@
  * Location: RV_HOST_JOURNAL_DEFAULT_PATH inside the root (so a fixture root
  * carries its own journal), or an explicit path.
  *
- * File format (one JSON object per line, json-glib, fsync()ed per line):
- *   {"rtvirt-journal":1,"root":"/"}                           header
- *   {"kind":"value","path":P,"old":S}                          sysfs/procfs
- *   {"kind":"file","path":P,"old-b64":B,"mode":M}              file existed
- *   {"kind":"file","path":P,"absent":true}                     file did not
- *   {"kind":"dir","path":P}                                    dir created
- *   {"kind":"sched","pid":N,"starttime":T,"policy":N,"prio":N,"affinity":L}
- *   {"kind":"custom","type":S,"key":S,"data":S}                see below
- * A torn last line (crash in the middle of a write) is dropped: the change
- * it announced was never made.
+ * File format, version 2 (one JSON object per line, json-glib, each line
+ * fsync()ed; the file is created whole with its header, atomically):
+ *   {"seq":0,"rtvirt-journal":2,"root":"/","live":true,"sum":X}      header
+ *   {"seq":1,"kind":"value","path":P,"old":S,"sum":X}             sysfs/procfs
+ *   {"seq":N,"kind":"file","path":P,"old-b64":B,"mode":M,...}     file existed
+ *   {"seq":N,"kind":"file","path":P,"absent":true,...}            file did not
+ *   {"seq":N,"kind":"dir","path":P,...}                           dir created
+ *   {"seq":N,"kind":"sched","pid":N,"starttime":T,"policy":N,"prio":N,
+ *    "affinity":L,...}
+ *   {"seq":N,"kind":"custom","type":S,"key":S,"data":S,...}       see below
+ *   {"seq":N,"kind":"commit","entries":K,"sum":X}  a transaction completed
+ * "seq" counts the lines from 0 (the header), one up per line: a gap is a
+ * lost line.  "sum" is the last member of every line: the first 16 hex
+ * digits of the SHA-256 of the line's bytes without `,"sum":X` (so the
+ * check reads the bytes written, whatever json-glib version reads them).
+ * A commit marker follows the last entry of a command that completed
+ * (`host apply`, a rewritten journal); entries after the last marker come
+ * from a command that was interrupted (a note at revert, not damage).
+ *
+ * Version 1 (written by rtvirt before entries were checksummed, still on
+ * users' disks) is the same without "seq", "sum" and commit markers; it is
+ * read and reverted (a note says it is the old format), and rewritten as
+ * version 2 before anything is appended to it.
+ *
+ * Damage: a line that is not JSON, whose sum does not match, whose seq is
+ * out of order or follows a gap, that is cut mid-line (text after the last
+ * newline: an interrupted write, or a file cut there, with whatever
+ * followed lost), an empty file.  rv_host_journal_open() refuses a damaged
+ * journal (nothing is appended to it); RV_JOURNAL_OPEN_DAMAGED opens it for
+ * revert, which restores every entry that verifies and reports each line
+ * that did not (rv_host_journal_revert(): -EBADMSG, RV_ERROR_CHECK, exit
+ * 1).  The damaged file itself is left byte for byte, unless
+ * RV_JOURNAL_OPEN_FORCE: then revert goes past the bad lines, keeps the
+ * damaged bytes as PATH.damaged and ends the journal (or keeps only the
+ * entries that failed to restore).  A file whose first line is no journal
+ * header is not a journal: it is refused before anything is created beside
+ * it or written to it, with or without FORCE.
  *
  * Test hook: with the environment variable RV_TEST_KILL_AFTER=N, the
  * process raise(SIGKILL)s itself right after its N-th change (counted over
@@ -51,6 +78,14 @@
 
 typedef struct RvJournal RvJournal;
 
+typedef enum {
+    RV_JOURNAL_OPEN_DEFAULT = 0,
+    /* open a damaged journal for revert: what verifies is loaded */
+    RV_JOURNAL_OPEN_DAMAGED = 1 << 0,
+    /* with DAMAGED: revert goes past the lines that did not verify */
+    RV_JOURNAL_OPEN_FORCE = 1 << 1,
+} RvJournalOpenFlags;
+
 /**
  * rv_host_journal_open:
  * @root: the host whose changes are journaled (kept referenced by pointer:
@@ -60,16 +95,59 @@ typedef struct RvJournal RvJournal;
  *        "<fixture>/var/lib/rtvirt/journal").  Parent directories are created.
  * @ret: (out): the journal, written only on success
  * @error: (optional): RV_ERROR_FAILED with -EBUSY "Journal '<path>' is in use
- *         by another rtvirt process", RV_ERROR_INVALID for a corrupt journal
- *         (file and line named) or one written for another root
+ *         by another rtvirt process", RV_ERROR_INVALID -EINVAL for a damaged
+ *         journal ("FILE:LINE: what", the first damaged line, and how many),
+ *         for a file that is no journal ("'FILE' is not an rtvirt journal
+ *         ...: left untouched") or one written for another root
  *
- * Opens (creating when missing) and locks the journal and loads the entries
- * a previous process left in it.  Opening never changes the host.
+ * Opens and locks the journal and loads the entries a previous process
+ * left in it.  Opening never changes the host and never writes to the
+ * journal file: it is created (whole, with its header) at the first entry.
+ * Before the lock file "<path>.lock" is created beside it, an existing
+ * @path is checked to be a journal.
  *
  * Returns: 0 or -errno.
  */
 int rv_host_journal_open(RvRoot *root, const char *path, RvJournal **ret,
                          GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_journal_open_flags:
+ * @flags: RV_JOURNAL_OPEN_DAMAGED to open a damaged journal for
+ *         rv_host_journal_revert() (its damage listed by
+ *         rv_host_journal_damage()), RV_JOURNAL_OPEN_FORCE to let that
+ *         revert go past the damage
+ *
+ * As rv_host_journal_open().  Nothing can be recorded in a damaged journal
+ * (-EBADMSG).  A file that is no journal is refused with any @flags.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_host_journal_open_flags(RvRoot *root, const char *path, RvJournalOpenFlags flags,
+                               RvJournal **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* Format version of the journal file as read: 2 current, 1 old (released
+ * format, no checksums), 0 when there was no file (or an empty one). */
+int rv_host_journal_format_version(const RvJournal *journal);
+
+/* True when the journal file (version 2) ends in entries after its last
+ * commit marker: the command that recorded them was interrupted. */
+bool rv_host_journal_interrupted(const RvJournal *journal);
+
+/* Lines of the journal file that did not verify, "line N: what" each
+ * (transfer full); empty for an intact journal. */
+GPtrArray *rv_host_journal_damage(const RvJournal *journal);
+
+/**
+ * rv_host_journal_commit:
+ *
+ * Appends a commit marker: the changes recorded so far by this process
+ * form a completed transaction (e.g. `host apply` ran to its end).  Does
+ * nothing when this process recorded nothing since the last marker.
+ *
+ * Returns: 1 when written, 0 when there was nothing to commit, -errno.
+ */
+int rv_host_journal_commit(RvJournal *journal, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /* Releases the lock and frees; the file stays (with what is still to be
  * reverted).  Accepts NULL. */
@@ -206,9 +284,18 @@ void rv_host_journal_set_custom_handler(RvJournal *journal, const char *type,
  * Restores every entry newest first.  Entries that fail are kept (the
  * journal is rewritten atomically with only them) and the others are
  * dropped; after a complete revert the journal file is removed.  Reverting
- * an empty journal does nothing and succeeds.
+ * when there is no journal file does nothing and succeeds.
  *
- * Returns: 0, or -errno of the first failure.
+ * A damaged journal (opened with RV_JOURNAL_OPEN_DAMAGED): every entry
+ * that verifies is restored, then RV_ERROR_CHECK -EBADMSG names each line
+ * that did not and how many entries were restored (@ret_restored and
+ * @ret_notes are written then too).  Without RV_JOURNAL_OPEN_FORCE the
+ * file is left unchanged; with it the damaged bytes are kept as
+ * "<path>.damaged" and the journal is ended as after a complete revert.
+ * An empty journal file is damage (its entries, if it had any, are lost).
+ *
+ * Returns: 0, -EBADMSG for a damaged journal, or -errno of the first
+ * failure.
  */
 int rv_host_journal_revert(RvJournal *journal, guint *ret_restored, GPtrArray **ret_notes,
                            GError **error) G_GNUC_WARN_UNUSED_RESULT;

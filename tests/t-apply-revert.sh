@@ -10,7 +10,13 @@
 #    test hook), then revert: identical, for every N until apply completes;
 #  - a crash, a new full apply, then revert: identical (the tuned values of
 #    the crashed apply are not taken as originals);
-#  - a second process while the journal is locked: refused, nothing changed.
+#  - a second process while the journal is locked: refused, nothing changed;
+#  - damaged journals (11.): cut mid-line, a garbage line, empty: revert
+#    restores what verifies, lists the rest, exits 1 and leaves the file;
+#    --force ends it (bytes kept as journal.damaged); apply refuses to add
+#    to it; a --journal FILE that is no journal is never written; a journal
+#    of the released format (tests/data/journal/v1-apply-root.journal)
+#    reverts, said to be old.
 # TAP output.
 set -u
 
@@ -186,5 +192,71 @@ rc=$?
 check '[ $rc -eq 1 ] && grep -q "^FAIL " "$tmp/apply.out"' "apply whose check has FAILs exits 1 (rc=$rc)"
 revert
 check 'same' "reverted"
+
+# 11. damaged journals
+J=$R/var/lib/rtvirt/journal
+revert_force() { "$RTVIRT" host revert --force --root "$R" >"$tmp/revert.out" 2>&1; }
+ndiff() { diff -rq -x var "$FIX" "$R" 2>/dev/null | wc -l; }
+# 11a. cut in the middle of line 6: entries 1-4 restored (line 1 is the header)
+fresh
+apply
+lines=$(wc -l <"$J")
+head -n 5 "$J" >"$tmp/cut" && sed -n 6p "$J" | head -c 30 >>"$tmp/cut" && cp "$tmp/cut" "$J"
+revert; rc=$?
+sed 's/^/# /' "$tmp/revert.out" | cut -c1-300
+check '[ $rc -eq 1 ] && grep -q "line 6: cut mid-line (30 bytes after the last newline)" "$tmp/revert.out" && grep -q "4 verified entries restored" "$tmp/revert.out"' "journal cut mid-line ($lines lines): revert lists the cut, restores 4, exits 1 (rc=$rc)"
+check 'cmp -s "$tmp/cut" "$J"' "cut journal left byte for byte"
+check 'grep -qx 950000 "$R/proc/sys/kernel/sched_rt_runtime_us"' "entry 1 (sched_rt_runtime_us) restored"
+check '[ "$(ndiff)" -gt 0 ]' "what was cut off stays tuned ($(ndiff) files differ)"
+apply; rc=$?
+check '[ $rc -eq 2 ] && grep -q "journal damaged" "$tmp/apply.out" && cmp -s "$tmp/cut" "$J"' "apply over a damaged journal refused, journal unchanged (rc=$rc)"
+revert_force; rc=$?
+check '[ $rc -eq 1 ] && grep -q "gone past" "$tmp/revert.out" && journal_gone && cmp -s "$tmp/cut" "$J.damaged"' "revert --force: exit 1, journal ended, bytes kept as journal.damaged (rc=$rc)"
+revert; rc=$?
+check '[ $rc -eq 0 ] && grep -q "nothing to revert" "$tmp/revert.out"' "revert after --force: nothing to revert (rc=$rc)"
+
+# 11b. a garbage line: every other entry restored; --force past it
+fresh
+apply
+sed -i '4s/.*/garbage/' "$J"
+cp "$J" "$tmp/garbage"
+revert; rc=$?
+check '[ $rc -eq 1 ] && grep -q "line 4: not a JSON object" "$tmp/revert.out" && cmp -s "$tmp/garbage" "$J"' "garbage line 4: listed, exit 1, journal kept (rc=$rc)"
+check '[ "$(ndiff)" -eq 1 ]' "every other entry restored: one file differs ($(ndiff))"
+revert_force; rc=$?
+check '[ $rc -eq 1 ] && journal_gone && [ "$(ndiff)" -eq 1 ]' "revert --force past the garbage line: journal ended (rc=$rc)"
+
+# 11c. an empty journal is not "0 entries restored"
+fresh
+mkdir -p "$R/var/lib/rtvirt"
+: >"$J"
+revert; rc=$?
+check '[ $rc -eq 1 ] && grep -q "the file is empty" "$tmp/revert.out" && [ -e "$J" ] && ! grep -q "0 entries restored" "$tmp/revert.out"' "empty journal: exit 1, said empty, file kept (rc=$rc)"
+revert_force; rc=$?
+check '[ $rc -eq 1 ] && journal_gone' "empty journal, --force: removed (rc=$rc)"
+
+# 11d. --journal FILE that is no journal: never written to
+fresh
+printf 'precious line 1\nprecious last line, no newline' >"$tmp/notes"
+cp "$tmp/notes" "$tmp/notes.orig"
+for f in "" --force; do
+    "$RTVIRT" host revert $f --root "$R" --journal "$tmp/notes" >"$tmp/revert.out" 2>&1
+    rc=$?
+    check '[ $rc -eq 2 ] && grep -q "is not an rtvirt journal" "$tmp/revert.out" && cmp -s "$tmp/notes" "$tmp/notes.orig" && [ ! -e "$tmp/notes.lock" ] && [ ! -e "$tmp/notes.damaged" ]' "revert $f --journal NOT-A-JOURNAL: refused, file untouched (rc=$rc)"
+done
+
+# 11e. a journal of the released format reverts, said to be old
+fresh
+apply
+cp "$RV_TOP/tests/data/journal/v1-apply-root.journal" "$J"
+revert; rc=$?
+check '[ $rc -eq 0 ] && grep -q "old journal format (version 1)" "$tmp/revert.out" && same && journal_gone' "old-format journal: reverted to identical, said old (rc=$rc)"
+
+# 11f. --force on an intact journal is a plain revert; apply commits
+fresh
+apply
+check 'tail -n 1 "$J" | grep -q "\"kind\":\"commit\""' "apply ends its journal with a commit marker"
+revert_force; rc=$?
+check '[ $rc -eq 0 ] && same && journal_gone && [ ! -e "$J.damaged" ]' "revert --force on an intact journal: identical, exit 0 (rc=$rc)"
 
 echo "1..$n"

@@ -391,16 +391,22 @@ test_torn_and_corrupt(Fixture *f, gconstpointer data)
                                                   &err), ==, 1);
     }
     text = get(f->dir, "var/lib/rtvirt/journal");
-    /* a crash in the middle of the next record's write */
+    /* a crash in the middle of the next record's write: no longer dropped
+     * silently, and the file is not cut by opening it */
     torn = g_strconcat(text, "{\"kind\":\"value\",\"path\":\"/proc/sys/ker", NULL);
     g_file_set_contents(jpath, torn, -1, &err);
     g_assert_no_error(err);
     {
-        g_autoptr(RvJournal) j = open_journal(f);
-        g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 1);
+        g_autoptr(RvJournal) j = NULL;
+        g_autofree char *where = g_strdup_printf("%s:3: cut mid-line", jpath);
+
+        g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j, &err), ==, -EINVAL);
+        g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+        g_assert_true(g_str_has_prefix(err->message, where));
+        g_clear_error(&err);
     }
     after = get(f->dir, "var/lib/rtvirt/journal");
-    g_assert_cmpstr(after, ==, text);   /* the torn tail was cut */
+    g_assert_cmpstr(after, ==, torn);   /* nothing was cut */
 
     /* a complete line that is no entry: refused, naming file and line */
     g_clear_pointer(&torn, g_free);
@@ -424,6 +430,330 @@ test_torn_and_corrupt(Fixture *f, gconstpointer data)
 
         g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j, &err), ==, -EINVAL);
         g_assert_nonnull(strstr(err->message, "written for root '/'"));
+    }
+}
+
+/* Three values changed and committed: lines 1 header, 2-4 the entries
+ * (timer_migration, sched_rt_runtime_us, IRQ 24), 5 the commit marker. */
+static char *
+damage_setup(Fixture *f, char ***ret_lines)
+{
+    g_autoptr(RvJournal) j = open_journal(f);
+    g_autoptr(GError) err = NULL;
+    char *text;
+
+    g_assert_cmpint(rv_host_journal_set_value(j, "/proc/sys/kernel/timer_migration", "0",
+                                              &err), ==, 1);
+    g_assert_cmpint(rv_host_journal_set_value(j, "/proc/sys/kernel/sched_rt_runtime_us", "-1",
+                                              &err), ==, 1);
+    g_assert_cmpint(rv_host_journal_set_value(j, "/proc/irq/24/smp_affinity_list", "0",
+                                              &err), ==, 1);
+    g_assert_cmpint(rv_host_journal_commit(j, &err), ==, 1);
+    g_assert_cmpint(rv_host_journal_commit(j, &err), ==, 0);   /* nothing new */
+    g_assert_no_error(err);
+    text = get(f->dir, "var/lib/rtvirt/journal");
+    *ret_lines = g_strsplit(text, "\n", -1);
+    g_assert_cmpuint(g_strv_length(*ret_lines), ==, 6);   /* 5 lines and "" */
+    g_assert_true(g_str_has_prefix((*ret_lines)[0], "{\"seq\":0,\"rtvirt-journal\":2,"));
+    g_assert_nonnull(strstr((*ret_lines)[4], "\"kind\":\"commit\""));
+    return text;
+}
+
+/* Opens the damaged journal for revert and reverts it: -EBADMSG, exit 1,
+ * @want_restored entries restored; returns the error message. */
+static char *
+revert_damaged(Fixture *f, RvJournalOpenFlags flags, guint want_restored, guint want_damage)
+{
+    g_autoptr(RvJournal) j = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GPtrArray) notes = NULL;
+    g_autoptr(GPtrArray) damage = NULL;
+    guint restored = 99;
+
+    g_assert_cmpint(rv_host_journal_open_flags(f->root, NULL, RV_JOURNAL_OPEN_DAMAGED | flags,
+                                               &j, &err), ==, 0);
+    g_assert_no_error(err);
+    damage = rv_host_journal_damage(j);
+    g_assert_cmpuint(damage->len, ==, want_damage);
+    g_assert_cmpint(rv_host_journal_revert(j, &restored, &notes, &err), ==, -EBADMSG);
+    g_assert_error(err, RV_ERROR, RV_ERROR_CHECK);
+    g_assert_cmpint(rv_error_exit_code(err), ==, 1);
+    g_assert_cmpuint(restored, ==, want_restored);
+    return g_strdup(err->message);
+}
+
+static void
+put_journal(Fixture *f, const char *text)
+{
+    g_autofree char *jpath = g_build_filename(f->dir, "var/lib/rtvirt/journal", NULL);
+    g_autofree char *dir = g_path_get_dirname(jpath);
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+    g_file_set_contents(jpath, text, -1, &err);
+    g_assert_no_error(err);
+}
+
+/* Cut in the middle of line 3: entry 1 restored, the cut listed, the file
+ * left byte for byte; --force restores again, keeps the bytes as
+ * journal.damaged and ends the journal. */
+static void
+test_damage_cut(Fixture *f, gconstpointer data)
+{
+    g_auto(GStrv) lines = NULL;
+    g_autofree char *text = damage_setup(f, &lines);
+    g_autofree char *cut = g_strdup_printf("%s\n%s\n%.20s", lines[0], lines[1], lines[2]);
+    g_autofree char *msg = NULL;
+    g_autofree char *after = NULL;
+    g_autofree char *v = NULL;
+    g_autofree char *saved = NULL;
+
+    (void) data;
+    put_journal(f, cut);
+    msg = revert_damaged(f, 0, 1, 1);
+    g_assert_nonnull(strstr(msg, "1 verified entry restored"));
+    g_assert_nonnull(strstr(msg, "line 3: cut mid-line (20 bytes after the last newline)"));
+    g_assert_nonnull(strstr(msg, "--force"));
+    v = get(f->dir, "proc/sys/kernel/timer_migration");
+    g_assert_cmpstr(v, ==, "1\n");   /* restored */
+    g_clear_pointer(&v, g_free);
+    v = get(f->dir, "proc/sys/kernel/sched_rt_runtime_us");
+    g_assert_cmpstr(v, ==, "-1");    /* its entry is lost */
+    after = get(f->dir, "var/lib/rtvirt/journal");
+    g_assert_cmpstr(after, ==, cut);
+    g_clear_pointer(&msg, g_free);
+    msg = revert_damaged(f, RV_JOURNAL_OPEN_FORCE, 1, 1);
+    g_assert_nonnull(strstr(msg, "gone past"));
+    g_assert_false(rv_host_root_exists(f->root, "/var/lib/rtvirt/journal"));
+    saved = get(f->dir, "var/lib/rtvirt/journal.damaged");
+    g_assert_cmpstr(saved, ==, cut);
+}
+
+/* A garbage line, a tampered value (checksum), a missing line (seq gap):
+ * every other entry is restored, the tampered value is not written. */
+static void
+test_damage_lines(Fixture *f, gconstpointer data)
+{
+    static const struct {
+        const char *name;
+        int line;            /* 0-based line replaced */
+        const char *what;    /* NULL: line removed */
+        const char *want;
+        const char *lost;    /* the file whose entry is lost */
+        const char *lost_value;
+    } cases[] = {
+        { "garbage", 2, "garbage \x01\xff", "line 3: not a JSON object",
+          "proc/sys/kernel/sched_rt_runtime_us", "-1" },
+        { "tampered", 3, NULL, "line 4: checksum mismatch", "proc/irq/24/smp_affinity_list", "0" },
+        { "gap", 2, "", "line 3: entry 2 missing before it",
+          "proc/sys/kernel/sched_rt_runtime_us", "-1" },
+    };
+
+    (void) data;
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        g_auto(GStrv) lines = NULL;
+        g_autofree char *text = NULL;
+        g_autofree char *damaged = NULL;
+        g_autofree char *msg = NULL;
+        g_autofree char *v = NULL;
+        g_autoptr(GString) s = g_string_new(NULL);
+
+        if (c > 0) {   /* a fresh root for each case */
+            fixture_teardown(f, NULL);
+            fixture_setup(f, NULL);
+        }
+        text = damage_setup(f, &lines);
+        for (int i = 0; lines[i] && *lines[i]; i++) {
+            if (i != cases[c].line) {
+                g_string_append_printf(s, "%s\n", lines[i]);
+            } else if (!cases[c].what) {
+                /* a value changed without its sum: 0-1 -> 0-3 */
+                g_autofree char *t = g_strdup(lines[i]);
+                char *p = strstr(t, "0-1");
+                g_assert_nonnull(p);
+                p[2] = '3';
+                g_string_append_printf(s, "%s\n", t);
+            } else if (*cases[c].what) {
+                g_string_append_printf(s, "%s\n", cases[c].what);
+            }
+        }
+        damaged = g_strdup(s->str);
+        put_journal(f, damaged);
+        msg = revert_damaged(f, 0, 2, 1);
+        g_test_message("%s: %s", cases[c].name, msg);
+        g_assert_nonnull(strstr(msg, cases[c].want));
+        g_assert_nonnull(strstr(msg, "2 verified entries restored"));
+        v = get(f->dir, "proc/sys/kernel/timer_migration");
+        g_assert_cmpstr(v, ==, "1\n");
+        g_clear_pointer(&v, g_free);
+        v = get(f->dir, cases[c].lost);
+        g_assert_cmpstr(v, ==, cases[c].lost_value);
+        g_clear_pointer(&v, g_free);
+        v = get(f->dir, "var/lib/rtvirt/journal");
+        g_assert_cmpstr(v, ==, damaged);
+        /* nothing is recorded in a damaged journal */
+        {
+            g_autoptr(RvJournal) j = NULL;
+            g_autoptr(GError) err = NULL;
+
+            g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j, &err), ==, -EINVAL);
+            g_assert_nonnull(strstr(err->message, "journal damaged"));
+        }
+    }
+}
+
+/* An empty journal file is damage, not "0 entries restored". */
+static void
+test_damage_empty(Fixture *f, gconstpointer data)
+{
+    g_autofree char *msg = NULL;
+    g_autoptr(GError) err = NULL;
+
+    (void) data;
+    put_journal(f, "");
+    {
+        g_autoptr(RvJournal) j = NULL;
+
+        g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j, &err), ==, -EINVAL);
+        g_assert_nonnull(strstr(err->message, "empty"));
+    }
+    msg = revert_damaged(f, 0, 0, 1);
+    g_assert_nonnull(strstr(msg, "line 1: the file is empty"));
+    g_assert_true(rv_host_root_exists(f->root, "/var/lib/rtvirt/journal"));
+    g_clear_pointer(&msg, g_free);
+    msg = revert_damaged(f, RV_JOURNAL_OPEN_FORCE, 0, 1);
+    g_assert_false(rv_host_root_exists(f->root, "/var/lib/rtvirt/journal"));
+}
+
+/* A file that is no journal is refused before anything is written to it
+ * or created beside it, --force included. */
+static void
+test_not_a_journal(Fixture *f, gconstpointer data)
+{
+    static const char *const texts[] = {
+        "precious\nno newline at the end",
+        "{\"kind\":\"value\",\"path\":\"/x\",\"old\":\"1\"}\n",
+        "[1,2]\n",
+    };
+
+    (void) data;
+    for (size_t i = 0; i < G_N_ELEMENTS(texts); i++) {
+        g_autofree char *path = g_build_filename(f->dir, "notes.txt", NULL);
+        g_autofree char *lock = g_strconcat(path, ".lock", NULL);
+        g_autofree char *after = NULL;
+        g_autoptr(RvJournal) j = NULL;
+        g_autoptr(GError) err = NULL;
+
+        g_file_set_contents(path, texts[i], -1, &err);
+        g_assert_no_error(err);
+        g_assert_cmpint(rv_host_journal_open_flags(f->root, path,
+                                                   RV_JOURNAL_OPEN_DAMAGED |
+                                                       RV_JOURNAL_OPEN_FORCE,
+                                                   &j, &err), ==, -EINVAL);
+        g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+        g_assert_nonnull(strstr(err->message, "is not an rtvirt journal"));
+        g_assert_nonnull(strstr(err->message, "left untouched"));
+        g_assert_true(g_file_get_contents(path, &after, NULL, NULL));
+        g_assert_cmpstr(after, ==, texts[i]);
+        g_assert_false(g_file_test(lock, G_FILE_TEST_EXISTS));
+    }
+}
+
+/* The released format (version 1: no seq, no sum) is read and reverted,
+ * said to be old; recording into it rewrites it as version 2 first. */
+static void
+test_old_format(Fixture *f, gconstpointer data)
+{
+    static const char v1[] =
+        "{\"rtvirt-journal\":1,\"root\":\"/tmp/rv-old\",\"live\":false}\n"
+        "{\"kind\":\"value\",\"path\":\"/proc/sys/kernel/timer_migration\",\"old\":\"1\\n\"}\n"
+        "{\"kind\":\"value\",\"path\":\"/proc/sys/kernel/sched_rt_runtime_us\","
+        "\"old\":\"950000\\n\"}\n";
+    g_autoptr(GError) err = NULL;
+    g_autofree char *v = NULL;
+
+    (void) data;
+    rv_test_put(f->dir, "proc/sys/kernel/timer_migration", "0");
+    rv_test_put(f->dir, "proc/sys/kernel/sched_rt_runtime_us", "-1");
+    put_journal(f, v1);
+    {
+        g_autoptr(RvJournal) j = NULL;
+        g_autoptr(GPtrArray) notes = NULL;
+        guint restored = 0;
+
+        g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j, &err), ==, 0);
+        g_assert_cmpint(rv_host_journal_format_version(j), ==, 1);
+        g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 2);
+        g_assert_cmpint(rv_host_journal_revert(j, &restored, &notes, &err), ==, 0);
+        g_assert_cmpuint(restored, ==, 2);
+        g_assert_cmpuint(notes->len, ==, 1);
+        g_assert_nonnull(strstr(notes->pdata[0], "old journal format (version 1)"));
+    }
+    v = get(f->dir, "proc/sys/kernel/sched_rt_runtime_us");
+    g_assert_cmpstr(v, ==, "950000\n");
+    g_assert_false(rv_host_root_exists(f->root, "/var/lib/rtvirt/journal"));
+
+    /* an old journal that gets a new entry is rewritten as version 2 */
+    rv_test_put(f->dir, "proc/sys/kernel/timer_migration", "0");
+    rv_test_put(f->dir, "proc/sys/kernel/sched_rt_runtime_us", "-1");
+    put_journal(f, v1);
+    {
+        g_autoptr(RvJournal) j = NULL;
+
+        g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j, &err), ==, 0);
+        g_assert_cmpint(rv_host_journal_set_value(j, "/proc/irq/24/smp_affinity_list", "0",
+                                                  &err), ==, 1);
+    }
+    g_clear_pointer(&v, g_free);
+    v = get(f->dir, "var/lib/rtvirt/journal");
+    g_assert_true(g_str_has_prefix(v, "{\"seq\":0,\"rtvirt-journal\":2,"));
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+
+        g_assert_cmpint(rv_host_journal_format_version(j), ==, 2);
+        g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 3);
+        g_assert_true(rv_host_journal_interrupted(j));   /* no commit after the third */
+        revert_ok(j, 3);
+    }
+    g_clear_pointer(&v, g_free);
+    v = get(f->dir, "proc/irq/24/smp_affinity_list");
+    g_assert_cmpstr(v, ==, "0-1\n");
+
+    /* old format with a torn tail: no longer dropped silently */
+    put_journal(f, "{\"rtvirt-journal\":1,\"root\":\"/\",\"live\":false}\n{\"kind\":\"val");
+    {
+        g_autoptr(RvJournal) j = NULL;
+
+        g_assert_cmpint(rv_host_journal_open(f->root, NULL, &j, &err), ==, -EINVAL);
+        g_assert_nonnull(strstr(err->message, ":2: cut mid-line"));
+    }
+}
+
+/* A committed journal is not "interrupted"; entries after the marker are. */
+static void
+test_commit(Fixture *f, gconstpointer data)
+{
+    g_auto(GStrv) lines = NULL;
+    g_autofree char *text = damage_setup(f, &lines);
+    g_autoptr(GError) err = NULL;
+
+    (void) data;
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+
+        g_assert_false(rv_host_journal_interrupted(j));
+        g_assert_cmpuint(rv_host_journal_n_entries(j), ==, 3);
+        g_assert_cmpint(rv_host_journal_set_value(j, "/proc/sys/kernel/timer_migration", "1",
+                                                  &err), ==, 1);   /* recorded already */
+        rv_test_put(f->dir, "etc/rtvirt-new", "x");
+        g_assert_cmpint(rv_host_journal_set_file(j, "/etc/rtvirt-new", "y", -1, 0644, &err),
+                        ==, 1);
+    }
+    {
+        g_autoptr(RvJournal) j = open_journal(f);
+
+        g_assert_true(rv_host_journal_interrupted(j));
+        revert_ok(j, 4);
     }
 }
 
@@ -518,6 +848,12 @@ main(int argc, char **argv)
     ADD("gone", test_gone);
     ADD("lock", test_lock);
     ADD("torn-and-corrupt", test_torn_and_corrupt);
+    ADD("damage-cut", test_damage_cut);
+    ADD("damage-lines", test_damage_lines);
+    ADD("damage-empty", test_damage_empty);
+    ADD("not-a-journal", test_not_a_journal);
+    ADD("old-format", test_old_format);
+    ADD("commit", test_commit);
     ADD("sched-fixture", test_sched_fixture);
 #undef ADD
     g_test_add_func("/journal/sched-live", test_sched_live);
