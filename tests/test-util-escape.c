@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tests/test-util-escape.c: util/escape.h: no raw control byte from a
+ * host or guest value reaches an output.
+ */
+#include <string.h>
+
+#include "util/escape.h"
+
+static void
+assert_no_control(const char *s, gboolean allow_nl_tab)
+{
+    for (const char *c = s; *c; c++) {
+        if (allow_nl_tab && (*c == '\n' || *c == '\t'))
+            continue;
+        g_assert_false(g_ascii_iscntrl(*c));
+    }
+}
+
+static void
+test_value(void)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        { "always", "always" },
+        { "", "" },
+        { "a\nb", "a\\nb" },
+        { "\x1b[2J", "\\033[2J" },
+        { "tab\there", "tab\\there" },
+        { "del\x7f", "del\\177" },
+        { "back\\slash", "back\\\\slash" },
+        { "say \"hi\"", "say \"hi\"" },
+        { "it's", "it's" },
+        { "\xc2\x9b" "31m", "\\302\\23331m" },      /* C1 CSI as UTF-8 */
+        { "\xff", "\\377" },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *e = rv_escape_value(cases[i].in);
+
+        g_assert_cmpstr(e, ==, cases[i].out);
+        assert_no_control(e, FALSE);
+    }
+    {
+        g_autofree char *e = rv_escape_value(NULL);
+        g_assert_cmpstr(e, ==, "");
+    }
+}
+
+static void
+test_text(void)
+{
+    char *plain = g_strdup("line 1\n\tline 2\n");
+    char *same = rv_escape_text(plain);
+    g_autofree char *esc = rv_escape_text(g_strdup("comm \x1b]0;pwned\x07 x\r\n"));
+
+    g_assert_true(same == plain);              /* nothing to escape: same string */
+    g_free(same);
+    g_assert_cmpstr(esc, ==, "comm \\033]0;pwned\\007 x\\015\n");
+    assert_no_control(esc, TRUE);
+}
+
+static void
+test_problem(void)
+{
+    g_autofree char *p = rv_problem_new("/sys/kernel/mm/ksm/run", "1\x1b[0m\n",
+                                        "not 0, 1 or 2");
+    g_autofree char *q = rv_problem_new("/x", NULL, "empty");
+
+    g_assert_cmpstr(p, ==, "'/sys/kernel/mm/ksm/run' holds '1\\033[0m\\n': not 0, 1 or 2");
+    assert_no_control(p, FALSE);
+    g_assert_cmpstr(q, ==, "'/x' holds '': empty");
+}
+
+int
+main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/util/escape/value", test_value);
+    g_test_add_func("/util/escape/text", test_text);
+    g_test_add_func("/util/escape/problem", test_problem);
+    return g_test_run();
+}
