@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/file.h"
 #include "util/ini.h"
 #include "util/units.h"
 
@@ -196,8 +197,8 @@ load_file(RvIni *ini, const char *path, GPtrArray *stack, GError **error)
 {
     g_autofree char *text = NULL;
     g_autofree char *canon = g_canonicalize_filename(path, NULL);
-    g_autoptr(GError) local = NULL;
     gsize len = 0;
+    gssize n;
     int r;
 
     for (guint i = 0; i < stack->len; i++)
@@ -207,15 +208,13 @@ load_file(RvIni *ini, const char *path, GPtrArray *stack, GError **error)
     if (stack->len >= INI_MAX_INCLUDE_DEPTH)
         return rv_error_set(error, RV_ERROR_INVALID, ELOOP,
                             "%s: includes nested deeper than %d", path, INI_MAX_INCLUDE_DEPTH);
-    if (!g_file_get_contents(path, &text, &len, &local))
-        return rv_error_set(error, RV_ERROR_INVALID, ENOENT, "Failed to read profile '%s': %s",
-                            path, local->message);
-    if (len > INI_MAX_FILE_SIZE)
-        return rv_error_set(error, RV_ERROR_INVALID, EFBIG,
-                            "Profile '%s' is larger than %u bytes", path, INI_MAX_FILE_SIZE);
-    if (memchr(text, '\0', len) || !g_utf8_validate(text, len, NULL))
-        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                            "Profile '%s' is not UTF-8 text", path);
+    n = rv_file_read(path, INI_MAX_FILE_SIZE, &text, error);
+    if (n < 0)
+        return (int) n;
+    len = (gsize) n;
+    r = rv_file_check_text(path, text, len, error);
+    if (r < 0)
+        return r;
 
     g_ptr_array_add(ini->files, g_strdup(path));
     g_ptr_array_add(stack, g_strdup(canon));
@@ -351,6 +350,20 @@ rv_ini_entry_error(const RvIniEntry *entry, GError **error, const char *fmt, ...
                         entry->line, msg);
 }
 
+void
+rv_ini_entry_prefix_error(const RvIniEntry *entry, GError **error, const char *fmt, ...)
+{
+    va_list ap;
+    g_autofree char *msg = NULL;
+
+    if (!error || !*error)
+        return;
+    va_start(ap, fmt);
+    msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_prefix_error(error, "%s:%u: %s", entry->file, entry->line, msg);
+}
+
 static int
 bad_value(const RvIniEntry *e, GError **error, const char *why)
 {
@@ -434,14 +447,16 @@ rv_ini_get_cpulist(RvIni *ini, const char *section, const char *key, unsigned nr
                    RvCpuSet *ret, GError **error)
 {
     const RvIniEntry *e = rv_ini_lookup(ini, section, key);
-    g_autoptr(GError) local = NULL;
     RvCpuSet set;
+    int r;
 
     if (!e)
         return 0;
-    if (rv_cpulist_parse(e->value, nr_cpu_ids, &set, &local) < 0)
-        return rv_ini_entry_error(e, error, "in [%s] %s: %s", e->section, e->key,
-                                  local->message);
+    r = rv_cpulist_parse(e->value, nr_cpu_ids, &set, error);
+    if (r < 0) {
+        rv_ini_entry_prefix_error(e, error, "in [%s] %s: ", e->section, e->key);
+        return r;
+    }
     *ret = set;
     return 0;
 }
