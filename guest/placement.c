@@ -9,6 +9,7 @@
 
 #include "guest/placement.h"
 #include "util/error.h"
+#include "util/escape.h"
 
 /* --- host CPUs ----------------------------------------------------------- */
 
@@ -142,15 +143,18 @@ rv_guest_host_cpus_from_root(RvRoot *root, RvGuestHostCpus **ret, GError **error
     rv_cpuset_zero(&isolated);
     if (rv_host_root_exists(root, isolated_path)) {
         g_autofree char *value = NULL;
-        g_autoptr(GError) local = NULL;
 
         r = rv_host_root_read_value(root, isolated_path, &value, error);
         if (r < 0)
             return r;
-        r = rv_cpulist_parse(value, 0, &isolated, &local);
-        if (r < 0)
-            return rv_error_set(error, RV_ERROR_INVALID, -r, "Invalid cpulist '%s' in '%s': %s",
-                                value, isolated_path, local->message);
+        r = rv_cpulist_parse(value, 0, &isolated, error);
+        if (r < 0) {
+            /* the host's bytes, quoted: escaped (util/escape.h) */
+            g_autofree char *v = rv_escape_value(value);
+
+            g_prefix_error(error, "Invalid cpulist '%s' in '%s': ", v, isolated_path);
+            return r;
+        }
     }
     rv_cpuset_and(&isolated, &isolated, &host->online);
     rv_guest_host_cpus_set_isolated(host, &isolated, isolated_path);

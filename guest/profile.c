@@ -141,13 +141,14 @@ load_cpu(RvIni *ini, RvGuestProfile *p, GError **error)
     e = rv_ini_lookup(ini, "cpu", "rt_vcpus");
     p->rt_vcpus_spec = g_strdup(e ? e->value : "^0");
     if (e || p->vcpus > 1) {
-        g_autoptr(GError) local = NULL;
-
-        r = rv_guest_profile_parse_rt_mask(p->rt_vcpus_spec, p->vcpus, &p->rt_vcpus, &local);
-        if (r < 0)
-            return e ? rv_ini_entry_error(e, error, "%s", local->message)
-                     : rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: %s", p->path,
-                                    local->message);
+        r = rv_guest_profile_parse_rt_mask(p->rt_vcpus_spec, p->vcpus, &p->rt_vcpus, error);
+        if (r < 0) {
+            if (e)
+                g_prefix_error(error, "%s:%u: ", e->file, e->line);
+            else
+                g_prefix_error(error, "%s: ", p->path);
+            return r;
+        }
     } else {
         /* one vCPU and no mask: the default "^0" would leave no RT vCPU */
         g_free(p->rt_vcpus_spec);

@@ -254,11 +254,12 @@ parse_main(RvIni *ini, RvMatrix *m, GError **error)
          * and `rtvirt run` loads it again against the host's CPUs. */
         {
             g_autoptr(RvHostProfile) hp = NULL;
-            g_autoptr(GError) local = NULL;
+            int r = rv_host_profile_load_host(m->host_profile, RV_CPUSET_MAX, &hp, error);
 
-            if (rv_host_profile_load_host(m->host_profile, RV_CPUSET_MAX, &hp, &local) < 0)
-                return rv_ini_entry_error(e, error, "host_profile '%s': %s", s,
-                                          local->message);
+            if (r < 0) {
+                rv_ini_entry_prefix_error(e, error, "host_profile '%s': ", s);
+                return r;
+            }
         }
     }
     return 0;

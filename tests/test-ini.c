@@ -167,6 +167,33 @@ test_durations_sizes(void)
     }
 }
 
+/* Context added to a callee's error keeps its code and errno (and so the
+ * exit status): g_prefix_error(), not a new RV_ERROR_INVALID. */
+static void
+test_prefix_error(void)
+{
+    g_autoptr(RvIni) ini = NULL;
+    g_autoptr(GError) err = NULL;
+    const RvIniEntry *e;
+    RvCpuSet c;
+
+    g_assert_cmpint(rv_ini_load_data("p.ini", "[s]\nc = 9\nk = v\n", &ini, NULL), ==, 0);
+    /* the cpulist parser's -ERANGE survives (rv_ini_entry_error made it -EINVAL) */
+    g_assert_cmpint(rv_ini_get_cpulist(ini, "s", "c", 8, &c, &err), ==, -ERANGE);
+    g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+    g_assert_true(g_str_has_prefix(err->message, "p.ini:2: in [s] c: "));
+    g_clear_error(&err);
+
+    e = rv_ini_lookup(ini, "s", "k");
+    g_assert_nonnull(e);
+    g_set_error_literal(&err, RV_ERROR, RV_ERROR_UNSUPPORTED, "no such capability");
+    rv_ini_entry_prefix_error(e, &err, "k '%s': ", e->value);
+    g_assert_error(err, RV_ERROR, RV_ERROR_UNSUPPORTED);
+    g_assert_cmpstr(err->message, ==, "p.ini:3: k 'v': no such capability");
+    g_assert_cmpint(rv_error_exit_code(err), ==, RV_EXIT_SKIP);
+    rv_ini_entry_prefix_error(e, NULL, "ignored");     /* NULL error: nothing */
+}
+
 int
 main(int argc, char **argv)
 {
@@ -178,5 +205,6 @@ main(int argc, char **argv)
     g_test_add_func("/ini/syntax-errors", test_syntax_errors);
     g_test_add_func("/ini/include-cycle-missing", test_include_cycle_and_missing);
     g_test_add_func("/ini/durations-sizes", test_durations_sizes);
+    g_test_add_func("/ini/prefix-error", test_prefix_error);
     return g_test_run();
 }

@@ -109,6 +109,19 @@ int rv_ini_entry_error(const RvIniEntry *entry, GError **error, const char *fmt,
     G_GNUC_PRINTF(3, 4);
 
 /**
+ * rv_ini_entry_prefix_error:
+ * @entry: the entry whose value caused *@error
+ * @error: (nullable): an error set by a callee (nothing happens when NULL)
+ * @fmt: printf-like context, ending in its separator ("host_profile 'x': ")
+ *
+ * Prefixes *@error with "FILE:LINE: " and @fmt (g_prefix_error()), so that
+ * the callee's domain and code, and with them the exit status, survive
+ * where rv_ini_entry_error() would make every cause RV_ERROR_INVALID.
+ */
+void rv_ini_entry_prefix_error(const RvIniEntry *entry, GError **error, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+
+/**
  * rv_ini_check_unused:
  * @sections: (nullable): NULL-terminated list of section names or prefixes
  *            ending in '*' (e.g. "scenario:*") that the caller handles; an
