@@ -85,6 +85,21 @@ $(O)/rtvirt-pert: $(O)/harness/pert-main.o $(O)/librtvirt.a
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(PERT_LIBS)
 
+# rtvirt-tpcc (tpcc/README.md): the TPC-C-style driver for the TPC-C guest,
+# on GLib, json-glib and MariaDB Connector/C only; tests/test-tpcc links its
+# pure parts (no database in them).
+TPCC_SRCS := $(wildcard tpcc/*.c)
+TPCC_OBJS := $(TPCC_SRCS:%.c=$(O)/%.o)
+TPCC_PURE_OBJS := $(O)/tpcc/rand.o $(O)/tpcc/mix.o $(O)/tpcc/hist.o
+TPCC_LIBS := $(shell pkg-config --libs glib-2.0 json-glib-1.0 libmariadb 2>/dev/null) -lm
+$(TPCC_OBJS): CFLAGS += $(shell pkg-config --cflags libmariadb 2>/dev/null)
+all: $(O)/rtvirt-tpcc
+$(O)/rtvirt-tpcc: $(TPCC_OBJS)
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(TPCC_LIBS)
+$(O)/tests/test-tpcc: $(TPCC_PURE_OBJS)
+-include $(TPCC_OBJS:.o=.d)
+
 $(O)/tests/%: $(O)/tests/%.o $(O)/librtvirt.a
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
