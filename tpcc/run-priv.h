@@ -41,7 +41,7 @@ struct RvTpccRun {
     int warehouses;
     RvTpccWorker *workers;
     gint phase;
-    gint64 measure_start_us, measure_end_us;
+    gint64 users_start_us, measure_start_us, measure_end_us;
     GArray *seconds;            /* of RvTpccSecond */
     GMutex lock;
     char *error;                /* why the run stopped early, under @lock */

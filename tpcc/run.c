@@ -127,9 +127,10 @@ run_clock(RvTpccRun *run, FILE *out)
     gint64 warm_end = start + (gint64)(run->o->warmup_s * 1e6);
     gint64 end = warm_end + (gint64)(run->o->duration_s * 1e6);
 
-    if (warm_end == start)
-        g_atomic_int_set(&run->phase, RV_TPCC_PHASE_MEASURE);
-    run->measure_start_us = warm_end;
+    if (warm_end == start)      /* no warm-up: measured from the first transaction */
+        run->measure_start_us = run->users_start_us;
+    else
+        run->measure_start_us = warm_end;
     for (int second = 1; g_atomic_int_get(&run->phase) != RV_TPCC_PHASE_STOP; second++) {
         gint64 next = MIN(start + second * G_USEC_PER_SEC, end);
         gint64 now = g_get_monotonic_time();
@@ -207,6 +208,9 @@ run_users(RvTpccRun *run, FILE *out)
         w->user.scale = o->scale;
         w->user.c = run->c;
     }
+    run->users_start_us = g_get_monotonic_time();
+    if (o->warmup_s == 0)
+        run->phase = RV_TPCC_PHASE_MEASURE;
     for (int i = 0; i < o->users; i++)
         run->workers[i].thread = g_thread_new("user", worker_thread, &run->workers[i]);
     run_clock(run, out);
