@@ -1,9 +1,40 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/test-cmdline.c: every command line in ../shared/cases/cmdline,
- * parsed against the machine its .source.txt describes, compared with
- * tests/data/cmdline/<case>[.<nr>].expected (RV_REGENERATE=1 rewrites them),
- * and the facts of each .source.txt asserted one by one.
+ * tests/test-cmdline.c: kernel command lines parsed against the machine
+ * they boot, one test per tests/data/cmdline/<key>.facts: the line (a case
+ * of ../shared/cases/cmdline, or one given inline), the facts its
+ * .source.txt (or the kernel source) states, checked one by one, and
+ * where tests/data/cmdline/<key>.expected exists the whole parse compared
+ * with it (RV_REGENERATE=1 rewrites those).  A new case is a fixture plus a
+ * .facts file (and an .expected), without new C; every case must be named
+ * by a .facts file and every .facts file's case must exist.
+ *
+ * A .facts file: directives first, then one fact per line, '#' comments.
+ *   @case NAME         the line of ../shared/cases/cmdline/NAME (see case_cmdline())
+ *   @line N            the N-th line of that file (1-based), not all of it
+ *   @cmdline TEXT      the line itself, instead of @case
+ *   @nr-cpu-ids N      possible CPUs of the machine (0 = unknown)
+ *   @boot-cpu N        the boot CPU (default 0)
+ * Facts are "KEY VALUE" or "KEY ARG VALUE"; VALUE is the rest of the line,
+ * compared as text; CPU sets as rv_cpulist_format() writes them, "(empty)"
+ * for none; NULL strings as "(absent)"; booleans yes|no:
+ *   text TEXT, text-has TEXT          the command line as parsed (exact, substring)
+ *   params N, problems N, hugepages.count N
+ *   problem-has TEXT                  some problem contains TEXT
+ *   housekeeping LIST
+ *   L.effective|requested LIST, L.value TEXT, L.ignored|present yes|no,
+ *   L.count N, L.parse_error 0|-EINVAL|-ERANGE, L.note-has TEXT,
+ *   L.isset CPU yes|no, L.within RANGE LIST (effective CPUs inside RANGE)
+ *       for L = isolcpus, nohz_full, rcu_nocbs, irqaffinity, kthread_cpus
+ *   isolcpus.flags WORDS              "domain nohz managed_irq" in that order
+ *   unknown-flag I NAME, init-arg I WORD
+ *   nosmt no|yes|force, skew_tick N, processor.max_cstate N,
+ *   intel_idle.max_cstate N (-1 = absent), rcu_nocb_poll|nosoftlockup|threadirqs yes|no
+ *   idle|intel_pstate|amd_pstate|tsc|mitigations|nohz|transparent_hugepage|
+ *   numa_balancing|nmi_watchdog|preempt|default_hugepagesz TEXT
+ *   get NAME VALUE                    rv_host_cmdline_get() (last value, "" bare)
+ *   hugepages I SIZE COUNT            SIZE "(default)" for the default size
+ *   param.known NAME yes|no, param.suggestion NAME TEXT   (last NAME)
  */
 #include <errno.h>
 #include <string.h>
@@ -51,409 +82,419 @@ case_cmdline(const char *name)
     return g_strjoinv(" ", (char **) words->pdata);
 }
 
-static RvCmdline *
-parse(const char *text, unsigned nr)
+static const char *
+yes_no(bool b)
 {
-    g_autoptr(GError) err = NULL;
-    RvCmdline *cmd = NULL;
-
-    g_assert_cmpint(rv_host_cmdline_parse(text, nr, &cmd, &err), ==, 0);
-    g_assert_no_error(err);
-    return cmd;
+    return b ? "yes" : "no";
 }
 
-static void
-check_expected(const char *key, const RvCmdline *cmd)
+static char *
+set_text(const RvCpuSet *set)
 {
-    g_autofree char *got = rv_host_cmdline_format(cmd);
-    g_autofree char *exp_path = g_strdup_printf("%s/tests/data/cmdline/%s.expected", rv_test_top_dir(), key);
+    char *s = rv_cpulist_format(set);
 
-    rv_test_compare_expected(exp_path, got);
+    if (*s)
+        return s;
+    g_free(s);
+    return g_strdup("(empty)");
 }
 
-static void
-assert_set(const RvCpuSet *set, const char *expected)
+static char *
+str_text(const char *s)
 {
-    g_autofree char *got = rv_cpulist_format(set);
-    g_assert_cmpstr(got, ==, expected);
+    return g_strdup(s ? s : "(absent)");
 }
 
+static unsigned
+fact_uint(const char *where, const char *s)
+{
+    char *end;
+    guint64 v = g_ascii_strtoull(s, &end, 10);
+
+    if (!*s || *end || v >= RV_CPUSET_MAX)
+        g_test_message("%s: '%s' is no CPU or index", where, s);
+    g_assert_true(*s && !*end && v < RV_CPUSET_MAX);
+    return (unsigned) v;
+}
+
+static const RvCmdlineCpus *
+cpus_field(const RvCmdline *cmd, const char *name)
+{
+    if (!strcmp(name, "isolcpus")) return &cmd->isolcpus;
+    if (!strcmp(name, "nohz_full")) return &cmd->nohz_full;
+    if (!strcmp(name, "rcu_nocbs")) return &cmd->rcu_nocbs;
+    if (!strcmp(name, "irqaffinity")) return &cmd->irqaffinity;
+    if (!strcmp(name, "kthread_cpus")) return &cmd->kthread_cpus;
+    return NULL;
+}
+
+/* L.what [ARG] for a cpulist parameter; NULL for an unknown what */
+static char *
+cpus_fact(const RvCmdlineCpus *c, const char *where, const char *what, const char *arg,
+          const char *want)
+{
+    if (!strcmp(what, "effective")) return set_text(&c->effective);
+    if (!strcmp(what, "requested")) return set_text(&c->requested);
+    if (!strcmp(what, "value")) return str_text(c->value);
+    if (!strcmp(what, "ignored")) return g_strdup(yes_no(c->ignored));
+    if (!strcmp(what, "present")) return g_strdup(yes_no(c->present));
+    if (!strcmp(what, "count")) return g_strdup_printf("%u", rv_cpuset_count(&c->effective));
+    if (!strcmp(what, "parse_error"))
+        return g_strdup(c->parse_error == -EINVAL ? "-EINVAL" : c->parse_error == -ERANGE ? "-ERANGE"
+                        : c->parse_error == 0 ? "0" : "(other)");
+    if (!strcmp(what, "note-has"))
+        return g_strdup(c->note && strstr(c->note, want) ? want : c->note ? c->note : "(no note)");
+    if (arg && !strcmp(what, "isset"))
+        return g_strdup(yes_no(rv_cpuset_isset(&c->effective, fact_uint(where, arg))));
+    if (arg && !strcmp(what, "within")) {
+        g_autoptr(GError) err = NULL;
+        RvCpuSet range, in;
+
+        g_assert_cmpint(rv_cpulist_parse(arg, 0, &range, &err), ==, 0);
+        rv_cpuset_and(&in, &c->effective, &range);
+        return set_text(&in);
+    }
+    return NULL;
+}
+
+static const RvCmdlineParam *
+param_named(const RvCmdline *cmd, const char *name)
+{
+    const RvCmdlineParam *found = NULL;
+
+    for (guint i = 0; i < cmd->params->len; i++)
+        if (!strcmp(g_array_index(cmd->params, RvCmdlineParam, i).name, name))
+            found = &g_array_index(cmd->params, RvCmdlineParam, i);
+    return found;
+}
+
+/* Keys that take an ARG before the VALUE. */
 static bool
-has_problem(const RvCmdline *cmd, const char *needle)
+fact_has_arg(const char *key)
 {
-    for (guint i = 0; i < cmd->problems->len; i++)
-        if (strstr(cmd->problems->pdata[i], needle))
+    static const char *const with_arg[] = {
+        "get", "hugepages", "unknown-flag", "init-arg", "param.known", "param.suggestion",
+    };
+    const char *dot = strchr(key, '.');
+
+    for (size_t i = 0; i < G_N_ELEMENTS(with_arg); i++)
+        if (!strcmp(key, with_arg[i]))
             return true;
-    return false;
+    return dot && (!strcmp(dot, ".isset") || !strcmp(dot, ".within"));
 }
 
-static void
-assert_hugepages(const RvCmdline *cmd, guint i, const char *size, gint64 count)
+/* What the parse says for @key (with @arg where fact_has_arg()); @text is
+ * the line parsed; NULL for an unknown key. */
+static char *
+fact_value(const RvCmdline *cmd, const char *text, const char *where, const char *key,
+           const char *arg, const char *want)
 {
-    const RvCmdlineHugepages *h;
+    static const struct { const char *key; size_t off; } strs[] = {
+        { "idle", G_STRUCT_OFFSET(RvCmdline, idle) },
+        { "intel_pstate", G_STRUCT_OFFSET(RvCmdline, intel_pstate) },
+        { "amd_pstate", G_STRUCT_OFFSET(RvCmdline, amd_pstate) },
+        { "tsc", G_STRUCT_OFFSET(RvCmdline, tsc) },
+        { "mitigations", G_STRUCT_OFFSET(RvCmdline, mitigations) },
+        { "nohz", G_STRUCT_OFFSET(RvCmdline, nohz) },
+        { "transparent_hugepage", G_STRUCT_OFFSET(RvCmdline, transparent_hugepage) },
+        { "numa_balancing", G_STRUCT_OFFSET(RvCmdline, numa_balancing) },
+        { "nmi_watchdog", G_STRUCT_OFFSET(RvCmdline, nmi_watchdog) },
+        { "preempt", G_STRUCT_OFFSET(RvCmdline, preempt) },
+        { "default_hugepagesz", G_STRUCT_OFFSET(RvCmdline, default_hugepagesz) },
+    };
+    const char *dot = strchr(key, '.');
 
-    g_assert_cmpuint(cmd->hugepages->len, >, i);
-    h = &g_array_index(cmd->hugepages, RvCmdlineHugepages, i);
-    g_assert_cmpstr(h->size, ==, size);
-    g_assert_cmpint(h->count, ==, count);
+    for (size_t i = 0; i < G_N_ELEMENTS(strs); i++)
+        if (!strcmp(key, strs[i].key))
+            return str_text(G_STRUCT_MEMBER(const char *, cmd, strs[i].off));
+    if (!strcmp(key, "text")) return g_strdup(text);
+    if (!strcmp(key, "text-has")) return g_strdup(strstr(text, want) ? want : text);
+    if (!strcmp(key, "params")) return g_strdup_printf("%u", cmd->params->len);
+    if (!strcmp(key, "problems")) return g_strdup_printf("%u", cmd->problems->len);
+    if (!strcmp(key, "hugepages.count")) return g_strdup_printf("%u", cmd->hugepages->len);
+    if (!strcmp(key, "problem-has")) {
+        for (guint i = 0; i < cmd->problems->len; i++)
+            if (strstr(cmd->problems->pdata[i], want))
+                return g_strdup(want);
+        return g_strdup("(no such problem)");
+    }
+    if (!strcmp(key, "housekeeping")) return set_text(&cmd->housekeeping);
+    if (!strcmp(key, "isolcpus.flags"))
+        return g_strstrip(g_strdup_printf("%s%s%s",
+                                          cmd->isolcpus_flags & RV_ISOL_DOMAIN ? "domain " : "",
+                                          cmd->isolcpus_flags & RV_ISOL_NOHZ ? "nohz " : "",
+                                          cmd->isolcpus_flags & RV_ISOL_MANAGED_IRQ ? "managed_irq" : ""));
+    if (!strcmp(key, "nosmt")) return g_strdup(cmd->nosmt == 2 ? "force" : cmd->nosmt ? "yes" : "no");
+    if (!strcmp(key, "skew_tick")) return g_strdup_printf("%d", cmd->skew_tick);
+    if (!strcmp(key, "processor.max_cstate")) return g_strdup_printf("%d", cmd->processor_max_cstate);
+    if (!strcmp(key, "intel_idle.max_cstate")) return g_strdup_printf("%d", cmd->intel_idle_max_cstate);
+    if (!strcmp(key, "rcu_nocb_poll")) return g_strdup(yes_no(cmd->rcu_nocb_poll));
+    if (!strcmp(key, "nosoftlockup")) return g_strdup(yes_no(cmd->nosoftlockup));
+    if (!strcmp(key, "threadirqs")) return g_strdup(yes_no(cmd->threadirqs));
+    if (!strcmp(key, "get")) return str_text(rv_host_cmdline_get(cmd, arg));
+    if (!strcmp(key, "hugepages")) {
+        const RvCmdlineHugepages *h;
+        unsigned i = fact_uint(where, arg);
+
+        if (i >= cmd->hugepages->len)
+            return g_strdup("(no such entry)");
+        h = &g_array_index(cmd->hugepages, RvCmdlineHugepages, i);
+        return g_strdup_printf("%s %" G_GINT64_FORMAT, h->size ? h->size : "(default)", h->count);
+    }
+    if (!strcmp(key, "unknown-flag")) {
+        unsigned i = fact_uint(where, arg);
+
+        return str_text(cmd->isolcpus_unknown_flags && i < g_strv_length(cmd->isolcpus_unknown_flags)
+                        ? cmd->isolcpus_unknown_flags[i] : NULL);
+    }
+    if (!strcmp(key, "init-arg")) {
+        unsigned i = fact_uint(where, arg);
+
+        return str_text(i < g_strv_length(cmd->init_args) ? cmd->init_args[i] : NULL);
+    }
+    if (!strcmp(key, "param.known") || !strcmp(key, "param.suggestion")) {
+        const RvCmdlineParam *p = param_named(cmd, arg);
+
+        if (!p)
+            return g_strdup("(no such parameter)");
+        return !strcmp(key, "param.known") ? g_strdup(yes_no(p->known)) : str_text(p->suggestion);
+    }
+    if (dot) {
+        g_autofree char *list = g_strndup(key, dot - key);
+        const RvCmdlineCpus *c = cpus_field(cmd, list);
+
+        if (c)
+            return cpus_fact(c, where, dot + 1, arg, want);
+    }
+    return NULL;
 }
 
-/* Ampere Altra (Q80: 80 CPUs, no SMT). */
+/* A parse as a .facts file describes it. */
+typedef struct {
+    char *key;               /* the file's name without ".facts" */
+    char *path;
+    char *case_name;         /* @case, or NULL */
+    char *text;              /* the line parsed */
+    unsigned nr_cpu_ids, boot_cpu;
+    GPtrArray *facts;        /* char *: "FILE:LINE\tfact", in order */
+} FactsFile;
+
 static void
-test_csit_altra(void)
+facts_file_free(FactsFile *f)
 {
-    g_autofree char *text = case_cmdline("csit-ampere-altra-aarch64.cmdline");
-    g_autoptr(RvCmdline) cmd = parse(text, 80);
-
-    assert_set(&cmd->isolcpus.effective, "1-10,29-38");
-    g_assert_cmpuint(rv_cpuset_count(&cmd->isolcpus.effective), ==, 20);
-    g_assert_cmpuint(cmd->isolcpus_flags, ==, RV_ISOL_DOMAIN);
-    assert_set(&cmd->nohz_full.effective, "1-10,29-38");
-    assert_set(&cmd->rcu_nocbs.effective, "1-10,29-38");
-    g_assert_cmpint(cmd->processor_max_cstate, ==, 1);
-    g_assert_cmpstr(rv_host_cmdline_get(cmd, "iommu.passthrough"), ==, "1");
-    g_assert_cmpstr(rv_host_cmdline_get(cmd, "console"), ==, "ttyAMA0,115200n8");
-    g_assert_cmpstr(cmd->default_hugepagesz, ==, "2M");
-    g_assert_cmpuint(cmd->hugepages->len, ==, 2);
-    assert_hugepages(cmd, 0, "1G", 32);
-    assert_hugepages(cmd, 1, "2M", 32768);
-    g_assert_cmpuint(cmd->problems->len, ==, 0);
-    check_expected("csit-ampere-altra-aarch64.cmdline", cmd);
+    g_free(f->key);
+    g_free(f->path);
+    g_free(f->case_name);
+    g_free(f->text);
+    g_ptr_array_unref(f->facts);
+    g_free(f);
 }
 
-static void
-check_csit_x86(const char *name, unsigned nr, const char *isol, unsigned n_isol, const char *hk)
+static FactsFile *
+facts_file_load(const char *dir, const char *file)
 {
-    g_autofree char *text = case_cmdline(name);
-    g_autoptr(RvCmdline) cmd = parse(text, nr);
+    FactsFile *f = g_new0(FactsFile, 1);
+    g_autofree char *content = NULL;
+    g_auto(GStrv) lines = NULL;
+    int line_no = 0;
 
-    assert_set(&cmd->isolcpus.effective, isol);
-    g_assert_cmpuint(rv_cpuset_count(&cmd->isolcpus.effective), ==, n_isol);
-    g_assert_cmpuint(cmd->isolcpus_flags, ==, RV_ISOL_DOMAIN);  /* no flags => domain */
-    g_assert_false(cmd->isolcpus.ignored);
-    g_assert_false(cmd->nohz_full.ignored);   /* same masks: no "must match" conflict */
-    assert_set(&cmd->nohz_full.effective, isol);
-    assert_set(&cmd->rcu_nocbs.effective, isol);
-    assert_set(&cmd->housekeeping, hk);
-    g_assert_cmpstr(cmd->default_hugepagesz, ==, "2M");
-    g_assert_cmpuint(cmd->hugepages->len, ==, 2);
-    assert_hugepages(cmd, 0, "1G", 32);
-    assert_hugepages(cmd, 1, "2M", 32768);
-    g_assert_cmpint(cmd->intel_idle_max_cstate, ==, 1);
-    g_assert_cmpint(cmd->processor_max_cstate, ==, 1);
-    g_assert_cmpstr(cmd->intel_pstate, ==, "disable");
-    g_assert_cmpstr(rv_host_cmdline_get(cmd, "hpet"), ==, "disable");
-    g_assert_cmpstr(cmd->tsc, ==, "reliable");
-    g_assert_cmpstr(cmd->nmi_watchdog, ==, "0");
-    g_assert_true(cmd->nosoftlockup);
-    g_assert_cmpstr(rv_host_cmdline_get(cmd, "mce"), ==, "off");
-    g_assert_cmpstr(rv_host_cmdline_get(cmd, "audit"), ==, "0");
-    g_assert_cmpstr(cmd->numa_balancing, ==, "disable");
-    g_assert_cmpstr(rv_host_cmdline_get(cmd, "intel_iommu"), ==, "on");
-    g_assert_cmpstr(rv_host_cmdline_get(cmd, "iommu"), ==, "pt");
-    /* not present */
-    g_assert_false(cmd->irqaffinity.present);
-    g_assert_false(cmd->rcu_nocb_poll);
-    g_assert_cmpint(cmd->skew_tick, ==, -1);
-    g_assert_null(cmd->idle);
-    g_assert_false(cmd->isolcpus_flags & RV_ISOL_MANAGED_IRQ);
-    g_assert_cmpuint(cmd->problems->len, ==, 0);
-    check_expected(name, cmd);
+    f->key = g_strndup(file, strlen(file) - strlen(".facts"));
+    f->path = g_build_filename(dir, file, NULL);
+    f->facts = g_ptr_array_new_with_free_func(g_free);
+    content = rv_test_read_file(f->path);
+    lines = g_strsplit(content, "\n", -1);
+    for (guint ln = 0; lines[ln]; ln++) {
+        const char *l = lines[ln];
+        g_autofree char *where = g_strdup_printf("%s:%u", f->path, ln + 1);
+
+        if (!*l || l[0] == '#')
+            continue;
+        if (g_str_has_prefix(l, "@case "))
+            f->case_name = g_strdup(l + 6);
+        else if (g_str_has_prefix(l, "@cmdline "))
+            f->text = g_strdup(l + 9);
+        else if (g_str_has_prefix(l, "@line "))
+            line_no = (int) fact_uint(where, l + 6);
+        else if (g_str_has_prefix(l, "@nr-cpu-ids "))
+            f->nr_cpu_ids = fact_uint(where, l + 12);
+        else if (g_str_has_prefix(l, "@boot-cpu "))
+            f->boot_cpu = fact_uint(where, l + 10);
+        else if (l[0] == '@')
+            g_error("%s: unknown directive '%s'", where, l);
+        else
+            g_ptr_array_add(f->facts, g_strdup_printf("%s\t%s", where, l));
+    }
+    if (!f->case_name == !f->text)
+        g_error("%s: needs exactly one of @case and @cmdline", f->path);
+    if (f->case_name) {
+        g_autofree char *all = case_cmdline(f->case_name);
+
+        if (line_no > 0) {
+            g_auto(GStrv) cl = g_strsplit(g_strchomp(all), "\n", -1);
+
+            g_assert_cmpuint(line_no, <=, g_strv_length(cl));
+            f->text = g_strdup(cl[line_no - 1]);
+        } else {
+            f->text = g_steal_pointer(&all);
+        }
+    }
+    return f;
 }
 
 static void
-test_csit_cascadelake(void)
+check_fact(const RvCmdline *cmd, const char *text, const char *entry)
 {
-    check_csit_x86("csit-cascadelake-2s-ht.cmdline", 96, "1-23,25-47,49-71,73-95", 92, "0,24,48,72");
+    const char *tab = strchr(entry, '\t');
+    g_autofree char *where = g_strndup(entry, tab - entry);
+    const char *fact = tab + 1, *sp = strchr(fact, ' ');
+    g_autofree char *key = NULL, *arg = NULL, *got = NULL;
+    const char *want;
+
+    if (!sp)
+        g_error("%s: not 'KEY [ARG] VALUE': '%s'", where, fact);
+    key = g_strndup(fact, sp - fact);
+    want = sp + 1;
+    if (fact_has_arg(key)) {
+        const char *sp2 = strchr(want, ' ');
+
+        if (!sp2)
+            g_error("%s: '%s' needs an argument and a value", where, fact);
+        arg = g_strndup(want, sp2 - want);
+        want = sp2 + 1;
+    }
+    got = fact_value(cmd, text, where, key, arg, want);
+    if (!got)
+        g_error("%s: unknown fact '%s'", where, fact);
+    if (strcmp(got, want))
+        g_test_message("%s: %s: the parser gives '%s'", where, fact, got);
+    g_assert_cmpstr(got, ==, want);
 }
 
 static void
-test_csit_icelake(void)
+test_facts(gconstpointer data)
 {
-    check_csit_x86("csit-icelake-2s-ht.cmdline", 128, "1-31,33-63,65-95,97-127", 124, "0,32,64,96");
+    const FactsFile *f = data;
+    g_autoptr(RvCmdline) cmd = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *exp_path = g_strdup_printf("%s/tests/data/cmdline/%s.expected",
+                                                rv_test_top_dir(), f->key);
+
+    g_assert_cmpint(rv_host_cmdline_parse_full(f->text, f->nr_cpu_ids, f->boot_cpu, &cmd, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_cmpuint(f->facts->len, >, 0);
+    for (guint i = 0; i < f->facts->len; i++)
+        check_fact(cmd, f->text, f->facts->pdata[i]);
+    /* a case's parse has its golden file; an inline rule may */
+    if (f->case_name || g_file_test(exp_path, G_FILE_TEST_EXISTS)) {
+        g_autofree char *got = rv_host_cmdline_format(cmd);
+
+        rv_test_compare_expected(exp_path, got);
+    }
 }
 
+static GPtrArray *
+facts_files(void)
+{
+    g_autofree char *dir = g_build_filename(rv_test_top_dir(), "tests", "data", "cmdline", NULL);
+    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    GPtrArray *files = g_ptr_array_new_with_free_func((GDestroyNotify) facts_file_free);
+
+    g_assert_nonnull(d);
+    for (const char *n; (n = g_dir_read_name(d));)
+        if (g_str_has_suffix(n, ".facts"))
+            g_ptr_array_add(names, g_strdup(n));
+    g_ptr_array_sort(names, rv_test_cmp_names);
+    for (guint i = 0; i < names->len; i++)
+        g_ptr_array_add(files, facts_file_load(dir, names->pdata[i]));
+    return files;
+}
+
+/* Every case is some .facts file's @case, every @case a case, and every
+ * .expected file belongs to a .facts file. */
 static void
-test_kernel_doc(void)
+test_cases_covered(gconstpointer data)
+{
+    const GPtrArray *files = data;
+    g_autoptr(GPtrArray) names = rv_test_case_names("cmdline");
+    g_autofree char *dir = g_build_filename(rv_test_top_dir(), "tests", "data", "cmdline", NULL);
+    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+
+    for (guint k = 0; k < names->len; k++) {
+        bool found = false;
+
+        for (guint i = 0; i < files->len; i++) {
+            const FactsFile *f = files->pdata[i];
+            found = found || g_strcmp0(f->case_name, names->pdata[k]) == 0;
+        }
+        if (!found)
+            g_test_message("cmdline case without a .facts file: %s", (char *) names->pdata[k]);
+        g_assert_true(found);
+    }
+    for (guint i = 0; i < files->len; i++) {
+        const FactsFile *f = files->pdata[i];
+        bool found = !f->case_name;
+
+        for (guint k = 0; k < names->len && !found; k++)
+            found = strcmp(f->case_name, names->pdata[k]) == 0;
+        if (!found)
+            g_test_message("%s: no such case '%s'", f->path, f->case_name);
+        g_assert_true(found);
+    }
+    g_assert_nonnull(d);
+    for (const char *n; (n = g_dir_read_name(d));) {
+        g_autofree char *key = NULL;
+        bool found = false;
+
+        if (!g_str_has_suffix(n, ".expected"))
+            continue;
+        key = g_strndup(n, strlen(n) - strlen(".expected"));
+        for (guint i = 0; i < files->len; i++)
+            found = found || strcmp(((const FactsFile *) files->pdata[i])->key, key) == 0;
+        if (!found)
+            g_test_message("expected file without a .facts file: %s", n);
+        g_assert_true(found);
+    }
+}
+
+/* Line 2 of the kernel doc's examples: foo_cpus= is the doc's placeholder,
+ * no kernel parameter; its list is cpulist syntax all the same. */
+static void
+test_kernel_doc_placeholder(void)
 {
     g_autofree char *text = case_cmdline("kernel-doc-cpulist-syntax-examples.txt");
     g_auto(GStrv) lines = g_strsplit(g_strchomp(text), "\n", -1);
+    g_autoptr(RvCmdline) cmd = NULL;
+    g_autoptr(GError) err = NULL;
+    const RvCmdlineParam *p;
     RvCpuSet set;
+    g_autofree char *l = NULL;
 
     g_assert_cmpuint(g_strv_length(lines), ==, 4);
-    /* line 1 on a 32-CPU machine: ids beyond the possible CPUs, the kernel
-     * drops the whole isolcpus= */
-    {
-        g_autoptr(RvCmdline) cmd = parse(lines[0], 32);
-
-        g_assert_true(cmd->isolcpus.ignored);
-        g_assert_cmpint(cmd->isolcpus.parse_error, ==, -ERANGE);
-        assert_set(&cmd->isolcpus.effective, "");
-        g_assert_true(has_problem(cmd, "beyond the possible CPUs"));
-        check_expected("kernel-doc-cpulist-syntax-examples.txt.line1.nr32", cmd);
-    }
-    /* ... and where CPU 2000 exists: 100,101,125,126,150,151,... */
-    {
-        g_autoptr(RvCmdline) cmd = parse(lines[0], 2048);
-
-        g_assert_false(cmd->isolcpus.ignored);
-        for (unsigned c = 100; c <= 2000; c++)
-            g_assert_cmpint(rv_cpuset_isset(&cmd->isolcpus.effective, c), ==, (c - 100) % 25 < 2);
-        g_assert_true(rv_cpuset_isset(&cmd->isolcpus.effective, 1));
-        g_assert_true(rv_cpuset_isset(&cmd->isolcpus.effective, 10));
-        g_assert_true(rv_cpuset_isset(&cmd->isolcpus.effective, 20));
-        g_assert_false(rv_cpuset_isset(&cmd->isolcpus.effective, 21));
-        check_expected("kernel-doc-cpulist-syntax-examples.txt.line1.nr2048", cmd);
-    }
-    /* line 2: foo_cpus= is the doc's placeholder, no kernel parameter */
-    {
-        g_autoptr(RvCmdline) cmd = parse(lines[1], 32);
-        const RvCmdlineParam *p = &g_array_index(cmd->params, RvCmdlineParam, 0);
-        g_autoptr(GError) err = NULL;
-
-        g_assert_false(p->known);
-        g_assert_cmpint(rv_cpulist_parse(p->value, 32, &set, NULL), ==, 0);
-        assert_set(&set, "16-31");
-        g_assert_cmpint(rv_cpulist_parse(p->value, 4, &set, &err), ==, -EINVAL);
-        g_assert_nonnull(strstr(err->message, "start > end"));
-    }
-    /* lines 3 and 4: nohz_full=all == nohz_full=0-N; the boot CPU stays */
-    for (guint i = 2; i < 4; i++) {
-        g_autoptr(RvCmdline) cmd = parse(lines[i], 32);
-
-        assert_set(&cmd->nohz_full.requested, "0-31");
-        assert_set(&cmd->nohz_full.effective, "1-31");
-        assert_set(&cmd->housekeeping, "0");
-        assert_set(&cmd->rcu_nocbs.effective, "1-31");
-        g_assert_nonnull(strstr(cmd->nohz_full.note, "using boot CPU:0"));
-        check_expected(i == 2 ? "kernel-doc-cpulist-syntax-examples.txt.line3.nr32"
-                              : "kernel-doc-cpulist-syntax-examples.txt.line4.nr32", cmd);
-    }
-    /* 'all' is case-tolerant; isolcpus=all is a flag, not a list */
-    {
-        g_autoptr(RvCmdline) cmd = parse("nohz_full=ALL", 8);
-        assert_set(&cmd->nohz_full.effective, "1-7");
-    }
-    {
-        g_autoptr(RvCmdline) cmd = parse("isolcpus=all", 8);
-        assert_set(&cmd->isolcpus.effective, "");
-        g_assert_cmpstr(cmd->isolcpus_unknown_flags[0], ==, "all");
-        g_assert_true(has_problem(cmd, "unknown flag"));
-    }
-}
-
-static void
-test_kvm_guest(void)
-{
-    const char *name = "kvm-guest-cn-blog-isolcpus-3.cmdline";
-    g_autofree char *text = case_cmdline(name);
-    g_autoptr(RvCmdline) cmd = parse(text, 4);
-
-    g_assert_nonnull(strstr(text, "3  mce"));   /* the double space is there */
-    g_assert_cmpuint(cmd->params->len, ==, 7);   /* and collapses */
-    assert_set(&cmd->isolcpus.effective, "3");
-    assert_set(&cmd->nohz_full.effective, "3");
-    assert_set(&cmd->rcu_nocbs.effective, "3");
-    assert_set(&cmd->housekeeping, "0-2");
-    g_assert_cmpstr(cmd->idle, ==, "poll");
-    g_assert_cmpstr(rv_host_cmdline_get(cmd, "mce"), ==, "off");
-    g_assert_cmpstr(cmd->default_hugepagesz, ==, "1G");
-    assert_hugepages(cmd, 0, "1G", -1);
-    g_assert_true(has_problem(cmd, "hugepagesz=1G without hugepages="));
-    g_assert_false(cmd->irqaffinity.present);
-    check_expected(name, cmd);
-}
-
-static void
-test_kvm_host(void)
-{
-    const char *name = "kvm-host-cn-blog-isolcpus-list.cmdline";
-    g_autofree char *text = case_cmdline(name);
-    g_autoptr(RvCmdline) cmd = parse(text, 0);   /* machine size not given */
-    const RvCmdlineParam *typo = NULL;
-
-    assert_set(&cmd->isolcpus.effective, "20-23");
-    g_assert_true(rv_cpuset_equal(&cmd->isolcpus.effective, &cmd->nohz_full.effective));
-    g_assert_true(rv_cpuset_equal(&cmd->isolcpus.effective, &cmd->rcu_nocbs.effective));
-    g_assert_cmpstr(cmd->isolcpus.value, ==, "20,21,22,23");
-    g_assert_cmpstr(cmd->nohz_full.value, ==, "20-23");
-    g_assert_cmpstr(rv_host_cmdline_get(cmd, "iommu"), ==, "pt");
-    g_assert_cmpstr(rv_host_cmdline_get(cmd, "intel_iommu"), ==, "on");
-    g_assert_cmpstr(cmd->default_hugepagesz, ==, "1G");
-    assert_hugepages(cmd, 0, "1G", -1);
-    g_assert_true(has_problem(cmd, "hugepagesz=1G without hugepages="));
-    g_assert_cmpstr(cmd->idle, ==, "poll");
-    g_assert_cmpstr(cmd->intel_pstate, ==, "disable");
-    g_assert_cmpint(cmd->processor_max_cstate, ==, 1);
-    g_assert_cmpstr(cmd->tsc, ==, "reliable");
-    for (guint i = 0; i < cmd->params->len; i++)
-        if (!strcmp(g_array_index(cmd->params, RvCmdlineParam, i).name, "pcie_asmp"))
-            typo = &g_array_index(cmd->params, RvCmdlineParam, i);
-    g_assert_nonnull(typo);
-    g_assert_false(typo->known);
-    g_assert_cmpstr(typo->suggestion, ==, "pcie_aspm");
-    g_assert_true(has_problem(cmd, "unknown parameter 'pcie_asmp' (did you mean 'pcie_aspm'?)"));
-    check_expected(name, cmd);
-}
-
-static void
-test_nixos(void)
-{
-    const char *name = "nixos-kernelParams-nohz_full-all-rcu_nocbs-0-N.nix";
-    g_autofree char *text = case_cmdline(name);
-    g_autoptr(RvCmdline) cmd = parse(text, 16);   /* a 16-CPU desktop, for the example */
-
-    g_assert_cmpstr(text, ==, "quiet splash loglevel=3 rd.udev.log_level=3 kvm.ignore_msrs=1 "
-                    "msr.allow_writes=on cgroup_no_v1=all transparent_hugepage=always "
-                    "transparent_hugepage_shmem=within_size transparent_hugepage_tmpfs=within_size "
-                    "preempt=full threadirqs nohz_full=all rcu_nocbs=0-N rcutree.enable_rcu_lazy=1 "
-                    "log_buf_len=4M split_lock_detect=off panic=-1 randomize_kstack_offset=on "
-                    "efi=disable_early_pci_dma");
-    assert_set(&cmd->nohz_full.requested, "0-15");
-    assert_set(&cmd->nohz_full.effective, "1-15");
-    assert_set(&cmd->housekeeping, "0");
-    g_assert_nonnull(strstr(cmd->nohz_full.note, "boot CPU 0"));
-    assert_set(&cmd->rcu_nocbs.effective, "0-15");
-    g_assert_cmpstr(rv_host_cmdline_get(cmd, "cgroup_no_v1"), ==, "all");
-    g_assert_cmpstr(cmd->transparent_hugepage, ==, "always");
-    g_assert_cmpstr(cmd->preempt, ==, "full");
-    g_assert_true(cmd->threadirqs);
-    g_assert_cmpuint(cmd->problems->len, ==, 0);
-    check_expected(name, cmd);
-}
-
-static void
-test_openshift(void)
-{
-    const char *name = "openshift-machineconfig-kernelArguments-worker-rt.yaml";
-    g_autofree char *text = case_cmdline(name);
-    g_autoptr(RvCmdline) cmd = parse(text, 16);
-
-    g_assert_cmpstr(text, ==, "default_hugepagesz=1G hugepagesz=1G hugepages=32 isolcpus=2-15 "
-                    "nohz=on nohz_full=2-15 rcu_nocbs=2-15 nosoftlockup nmi_watchdog=0 audit=0 "
-                    "mce=off kthread_cpus=0 irqaffinity=0 skew_tick=1 processor.max_cstate=1 "
-                    "idle=poll intel_pstate=disable intel_idle.max_cstate=0 intel_iommu=on iommu=pt");
-    assert_set(&cmd->isolcpus.effective, "2-15");
-    assert_set(&cmd->nohz_full.effective, "2-15");
-    assert_set(&cmd->rcu_nocbs.effective, "2-15");
-    assert_set(&cmd->kthread_cpus.effective, "0");
-    assert_set(&cmd->irqaffinity.effective, "0");
-    assert_set(&cmd->housekeeping, "0-1");
-    g_assert_cmpint(cmd->skew_tick, ==, 1);
-    g_assert_cmpint(cmd->intel_idle_max_cstate, ==, 0);
-    g_assert_cmpint(cmd->processor_max_cstate, ==, 1);
-    g_assert_cmpstr(cmd->idle, ==, "poll");
-    g_assert_cmpstr(cmd->nohz, ==, "on");
-    assert_hugepages(cmd, 0, "1G", 32);
-    g_assert_cmpuint(cmd->hugepages->len, ==, 1);
-    g_assert_cmpuint(cmd->problems->len, ==, 0);
-    check_expected(name, cmd);
-}
-
-/* The kernel's rules that the cases do not reach. */
-static void
-test_kernel_rules(void)
-{
-    /* flags need their comma; managed_irq; nohz flag feeds nohz_full */
-    {
-        g_autoptr(RvCmdline) cmd = parse("isolcpus=nohz,domain,managed_irq,2-3", 4);
-        g_assert_cmpuint(cmd->isolcpus_flags, ==, RV_ISOL_DOMAIN | RV_ISOL_NOHZ | RV_ISOL_MANAGED_IRQ);
-        assert_set(&cmd->isolcpus.effective, "2-3");
-        assert_set(&cmd->nohz_full.effective, "2-3");
-        assert_set(&cmd->rcu_nocbs.effective, "2-3");
-    }
-    {
-        g_autoptr(RvCmdline) cmd = parse("isolcpus=managed_irq,1", 4);
-        g_assert_cmpuint(cmd->isolcpus_flags, ==, RV_ISOL_MANAGED_IRQ);   /* no domain then */
-    }
-    {
-        g_autoptr(RvCmdline) cmd = parse("isolcpus=foo,1-2", 4);
-        assert_set(&cmd->isolcpus.effective, "1-2");
-        g_assert_cmpstr(cmd->isolcpus_unknown_flags[0], ==, "foo");
-    }
-    {
-        g_autoptr(RvCmdline) cmd = parse("isolcpus=N-3", 4);   /* "Invalid flag N-3" */
-        g_assert_true(cmd->isolcpus.ignored);
-        g_assert_true(has_problem(cmd, "invalid flag 'N-3'"));
-    }
-    {
-        g_autoptr(RvCmdline) cmd = parse("isolcpus=1-N", 4);
-        assert_set(&cmd->isolcpus.effective, "1-3");
-    }
-    {
-        g_autoptr(RvCmdline) cmd = parse("isolcpus=nohz,1-3 nohz_full=2-3", 4);
-        g_assert_true(cmd->nohz_full.ignored);   /* must match isolcpus= */
-        assert_set(&cmd->nohz_full.effective, "1-3");
-    }
-    {
-        g_autoptr(RvCmdline) cmd = parse("isolcpus=1-3 nohz_full=2-3", 4);
-        g_assert_false(cmd->nohz_full.ignored);  /* different types: no conflict */
-    }
-    {
-        g_autoptr(RvCmdline) cmd = parse("rcu_nocbs=1-x", 4);
-        assert_set(&cmd->rcu_nocbs.effective, "0-3");   /* bad range: all CPUs */
-        g_assert_true(has_problem(cmd, "ALL CPUs"));
-    }
-    {
-        g_autoptr(RvCmdline) cmd = parse("irqaffinity=2,5-x", 4);
-        assert_set(&cmd->irqaffinity.effective, "0,2");   /* prefix + boot CPU */
-    }
-    /* quotes protect blanks; "--" hands the rest to init */
-    {
-        g_autoptr(RvCmdline) cmd = parse("a=\"x y\" isolcpus=1 -- --init-flag isolcpus=2", 4);
-        g_assert_cmpstr(rv_host_cmdline_get(cmd, "a"), ==, "x y");
-        assert_set(&cmd->isolcpus.effective, "1");
-        g_assert_cmpstr(cmd->init_args[0], ==, "--init-flag");
-        g_assert_cmpstr(cmd->init_args[1], ==, "isolcpus=2");
-    }
-    {
-        g_autoptr(RvCmdline) cmd = parse("isolcpus nohz_full=", 4);
-        g_assert_false(cmd->isolcpus.present);
-        g_assert_true(has_problem(cmd, "'isolcpus' without '='"));
-        g_assert_true(cmd->nohz_full.ignored);   /* empty list */
-    }
-    /* another boot CPU */
-    {
-        g_autoptr(RvCmdline) cmd = NULL;
-        g_assert_cmpint(rv_host_cmdline_parse_full("nohz_full=all", 8, 3, &cmd, NULL), ==, 0);
-        assert_set(&cmd->nohz_full.effective, "0-2,4-7");
-    }
-    {
-        g_autoptr(RvCmdline) cmd = parse("nosmt=force hugepages=8 hugepagesz=2M hugepages=4 hugepages=5", 4);
-        g_assert_cmpint(cmd->nosmt, ==, 2);
-        assert_hugepages(cmd, 0, NULL, 8);
-        assert_hugepages(cmd, 1, "2M", 4);
-        g_assert_true(has_problem(cmd, "hugepages=5 follows another"));
-    }
-}
-
-static void
-test_cases_covered(void)
-{
-    static const char *const covered[] = {
-        "csit-ampere-altra-aarch64.cmdline", "csit-cascadelake-2s-ht.cmdline",
-        "csit-icelake-2s-ht.cmdline", "kernel-doc-cpulist-syntax-examples.txt",
-        "kvm-guest-cn-blog-isolcpus-3.cmdline", "kvm-host-cn-blog-isolcpus-list.cmdline",
-        "nixos-kernelParams-nohz_full-all-rcu_nocbs-0-N.nix",
-        "openshift-machineconfig-kernelArguments-worker-rt.yaml",
-    };
-
-    rv_test_assert_cases_covered("cmdline", covered, G_N_ELEMENTS(covered));
+    g_assert_cmpint(rv_host_cmdline_parse(lines[1], 32, &cmd, &err), ==, 0);
+    p = &g_array_index(cmd->params, RvCmdlineParam, 0);
+    g_assert_false(p->known);
+    g_assert_cmpint(rv_cpulist_parse(p->value, 32, &set, NULL), ==, 0);
+    l = rv_cpulist_format(&set);
+    g_assert_cmpstr(l, ==, "16-31");
+    g_assert_cmpint(rv_cpulist_parse(p->value, 4, &set, &err), ==, -EINVAL);
+    g_assert_nonnull(strstr(err->message, "start > end"));
 }
 
 int
 main(int argc, char **argv)
 {
+    g_autoptr(GPtrArray) files = NULL;
+
     g_test_init(&argc, &argv, NULL);
-    g_test_add_func("/cmdline/cases-covered", test_cases_covered);
-    g_test_add_func("/cmdline/csit-altra", test_csit_altra);
-    g_test_add_func("/cmdline/csit-cascadelake", test_csit_cascadelake);
-    g_test_add_func("/cmdline/csit-icelake", test_csit_icelake);
-    g_test_add_func("/cmdline/kernel-doc-examples", test_kernel_doc);
-    g_test_add_func("/cmdline/kvm-guest-double-space", test_kvm_guest);
-    g_test_add_func("/cmdline/kvm-host-typo", test_kvm_host);
-    g_test_add_func("/cmdline/nixos-nohz-full-all", test_nixos);
-    g_test_add_func("/cmdline/openshift-kargs", test_openshift);
-    g_test_add_func("/cmdline/kernel-rules", test_kernel_rules);
+    files = facts_files();
+    g_test_add_data_func("/cmdline/cases-covered", files, test_cases_covered);
+    g_test_add_func("/cmdline/kernel-doc-placeholder", test_kernel_doc_placeholder);
+    for (guint i = 0; i < files->len; i++) {
+        const FactsFile *f = files->pdata[i];
+        g_autofree char *path = g_strdup_printf("/cmdline/facts/%s", f->key);
+
+        g_test_add_data_func(path, f, test_facts);
+    }
     return g_test_run();
 }
