@@ -14,6 +14,7 @@
 #include "guest/image.h"
 #include "guest/placement.h"
 #include "guest/profile.h"
+#include "harness/cmd-common.h"
 #include "harness/commands.h"
 #include "harness/log.h"
 #include "host/partition.h"
@@ -22,6 +23,7 @@
 #include "host/profile.h"
 #include "host/topology.h"
 #include "util/error.h"
+#include "util/profile-path.h"
 
 /*
  * The domain type: kvm where the host offers hardware-assisted KVM
@@ -35,6 +37,42 @@ probe_virt(RvRoot *root, char **ret_reason)
 {
     return rv_host_kvm_detect(root, ret_reason) == RV_HOST_KVM_HW ? RV_GUEST_VIRT_KVM
                                                                   : RV_GUEST_VIRT_QEMU;
+}
+
+static char *arg_virt, *arg_kernel, *arg_initrd, *arg_disk, *arg_name, *arg_agent;
+static char *arg_serial_log, *arg_check;
+static gboolean arg_show_placement;
+
+/* {"level": "FAIL", "message": "host CPUs 4 shared by ..."} per finding line */
+static JsonNode *
+findings_to_json(const char *file, const GPtrArray *findings)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "schema_version");
+    json_builder_add_int_value(b, 1);
+    json_builder_set_member_name(b, "domain_xml");
+    json_builder_add_string_value(b, file);
+    json_builder_set_member_name(b, "failures");
+    json_builder_add_int_value(b, rv_guest_placement_check_failures(findings));
+    json_builder_set_member_name(b, "findings");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < findings->len; i++) {
+        const char *line = findings->pdata[i];
+        const char *sp = strchr(line, ' ');
+        g_autofree char *level = sp ? g_strndup(line, (gsize) (sp - line)) : g_strdup(line);
+
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "level");
+        json_builder_add_string_value(b, level);
+        json_builder_set_member_name(b, "message");
+        json_builder_add_string_value(b, sp ? sp + 1 : "");
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    return json_builder_get_root(b);
 }
 
 /* `--check FILE`: a domain's <cputune> read back (guest/domain-xml.h) and
@@ -62,25 +100,147 @@ check_domain(const char *prog, const char *path, const char *root_dir, int argc)
     if (rv_guest_host_cpus_from_root(root, &host, &error) < 0)
         return rv_log_gerror(error, "Failed to read the host CPUs");
     findings = rv_guest_placement_check(placement, host);
-    for (guint i = 0; i < findings->len; i++)
-        printf("%s\n", (const char *) findings->pdata[i]);
+    if (rv_cmd_common.json) {
+        g_autoptr(JsonNode) node = findings_to_json(path, findings);
+
+        if (rv_cmd_print_json(node) < 0)
+            return RV_EXIT_ERROR;
+    } else {
+        for (guint i = 0; i < findings->len; i++)
+            printf("%s\n", (const char *) findings->pdata[i]);
+    }
     return rv_guest_placement_check_failures(findings) ? RV_EXIT_CHECK : RV_EXIT_OK;
 }
+
+/* The CPUs to place on: the host profile's partition (--host-profile, a
+ * NOTE when the host is not booted that way yet) or the host's now. */
+static int
+host_cpus_for(RvRoot *root, RvTopology *topo, RvGuestHostCpus **ret_host)
+{
+    g_autoptr(RvHostProfile) hp = NULL;
+    g_autoptr(RvHostPartition) part = NULL;
+    g_autoptr(RvGuestHostCpus) host = NULL, now = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autofree char *path = NULL, *source = NULL, *base = NULL;
+
+    if (!rv_cmd_common.host_profile) {
+        if (rv_guest_host_cpus_from_root(root, ret_host, &error) < 0)
+            return rv_log_gerror(error, "Failed to read the host CPUs");
+        return 0;
+    }
+    if (rv_profile_find(RV_PROFILE_HOST, rv_cmd_common.host_profile, &path, &error) < 0)
+        return rv_log_gerror(error, NULL);
+    base = g_path_get_basename(path);
+    if (rv_host_profile_load(path, &hp, &error) < 0)
+        return rv_log_gerror(error, "Failed to load the host profile");
+    if (rv_host_partition_compute(hp, topo, &part, &error) < 0)
+        return rv_log_gerror(error, "Failed to compute the host profile's CPU partition");
+    if (rv_guest_host_cpus_from_topology(topo, &host) < 0)
+        return RV_EXIT_ERROR;
+    source = g_strdup_printf("the isolated set of host profile %s", base);
+    rv_guest_host_cpus_apply_partition(host, part, source);
+    /* the profile is intent: say when the host is not there yet */
+    if (rv_guest_host_cpus_from_root(root, &now, NULL) == 0 &&
+        !rv_cpuset_equal(&now->isolated, &host->isolated)) {
+        g_autofree char *want = rv_cpulist_format(&host->isolated);
+        g_autofree char *have = rv_cpulist_format(&now->isolated);
+
+        rv_log_info("NOTE %s isolates CPUs %s, the host has isolated '%s' now (boot with `rtvirt host bootargs`)",
+                    base, want, have);
+    }
+    *ret_host = g_steal_pointer(&host);
+    return 0;
+}
+
+/* --virt, the probe for auto, the image files and the names into @opts. */
+static int
+domain_options(const char *prog, RvRoot *root, const RvGuestProfile *profile,
+               RvGuestDomainOptions *opts, RvGuestImage **ret_image)
+{
+    g_autoptr(GError) error = NULL;
+    RvGuestVirtRequest req;
+
+    if (rv_guest_virt_request_parse(arg_virt, &req, NULL) < 0) {
+        rv_log_error("%s: invalid --virt '%s': expected auto, kvm, tcg (alias qemu)",
+                     prog, arg_virt);
+        return RV_EXIT_ERROR;
+    }
+    if (req == RV_GUEST_VIRT_REQUEST_KVM) {
+        opts->virt = RV_GUEST_VIRT_KVM;
+    } else if (req == RV_GUEST_VIRT_REQUEST_TCG) {
+        opts->virt = RV_GUEST_VIRT_QEMU;
+    } else {
+        g_autofree char *why = NULL;
+
+        opts->virt = probe_virt(root, &why);
+        if (opts->virt == RV_GUEST_VIRT_QEMU)
+            rv_log_info("NOTE %s: domain type 'qemu' (TCG), virt=tcg", why);
+    }
+    if (profile->image == RV_GUEST_IMAGE_EMBEDDED && !arg_kernel) {
+        if (rv_guest_image_build(NULL, ret_image, &error) < 0)
+            return rv_log_gerror(error, "Failed to find the embedded guest image");
+        opts->kernel = (*ret_image)->kernel;
+        opts->initrd = (*ret_image)->initrd;
+    } else {
+        opts->kernel = arg_kernel;
+        opts->initrd = arg_initrd;
+    }
+    opts->disk = arg_disk;
+    opts->name = arg_name;
+    opts->agent_socket = arg_agent;
+    opts->serial_log = arg_serial_log;
+    return 0;
+}
+
+/* --json without --check: the XML and the placement in one document. */
+static int
+print_xml_json(const char *profile_path, const RvGuestPlacement *placement, const char *xml,
+               RvGuestVirtType virt)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonNode) node = NULL;
+    g_autofree char *pl = rv_guest_placement_format(placement);
+    g_auto(GStrv) lines = g_strsplit(pl, "\n", -1);
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "schema_version");
+    json_builder_add_int_value(b, 1);
+    json_builder_set_member_name(b, "profile");
+    json_builder_add_string_value(b, profile_path);
+    json_builder_set_member_name(b, "domain_type");
+    json_builder_add_string_value(b, virt == RV_GUEST_VIRT_KVM ? "kvm" : "qemu");
+    json_builder_set_member_name(b, "placement");
+    json_builder_begin_array(b);
+    for (guint i = 0; lines[i]; i++)
+        if (*lines[i])
+            json_builder_add_string_value(b, lines[i]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "xml");
+    json_builder_add_string_value(b, xml);
+    json_builder_end_object(b);
+    node = json_builder_get_root(b);
+    return rv_cmd_print_json(node) < 0 ? RV_EXIT_ERROR : 0;
+}
+
+static const RvCmdSpec guest_xml_spec = {
+    .params = "PROFILE - print the libvirt domain XML of a guest profile",
+    .description =
+        "RT vCPUs go 1:1 on isolated CPUs, non-RT vCPUs and emulator threads on\n"
+        "housekeeping CPUs.  PROFILE is a file or a name ('rtvirt profiles').\n"
+        "--json prints {schema_version, profile, domain_type, placement, xml}, with\n"
+        "--check {schema_version, domain_xml, failures, findings: [{level, message}]}.",
+    .exit_status = "0, 1 a --check FAIL, 2 bad input, 77 this host lacks the\n"
+                   "CPUs the profile needs.",
+    .common = RV_COMMON_JSON | RV_COMMON_ROOT | RV_COMMON_HOST_PROFILE,
+    .root_help = "Read /sys and /proc under DIR (a captured fixture tree)",
+    .host_profile_help = "Place on the CPU partition of this host profile (whole cores) "
+                         "instead of the host's current isolcpus",
+};
 
 int
 rv_cmd_guest_xml(int argc, char **argv)
 {
-    g_autofree char *arg_host_profile = NULL, *arg_root = NULL, *arg_virt = NULL;
-    g_autofree char *arg_kernel = NULL, *arg_initrd = NULL, *arg_disk = NULL;
-    g_autofree char *arg_name = NULL, *arg_agent = NULL, *arg_serial_log = NULL;
-    g_autofree char *arg_check = NULL;
-    gboolean arg_show_placement = FALSE;
-    GOptionEntry entries[] = {
-        { "host-profile", 'H', 0, G_OPTION_ARG_FILENAME, &arg_host_profile,
-          "Place on the CPU partition of this host profile (whole cores) instead of the host's current isolcpus",
-          "FILE" },
-        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
-          "Read /sys and /proc under DIR (a captured fixture tree)", "DIR" },
+    const GOptionEntry entries[] = {
         { "virt", 0, 0, G_OPTION_ARG_STRING, &arg_virt,
           "auto, kvm, tcg (alias qemu): domain type; auto (the default) is kvm where the host offers hardware KVM, else tcg (domain type 'qemu')",
           "TYPE" },
@@ -103,8 +263,6 @@ rv_cmd_guest_xml(int argc, char **argv)
           "FILE" },
         { NULL },
     };
-    g_autoptr(GOptionContext) ctx =
-        g_option_context_new("PROFILE - print the libvirt domain XML of a guest profile");
     g_autoptr(GError) error = NULL;
     g_autoptr(RvGuestProfile) profile = NULL;
     g_autoptr(RvRoot) root = NULL;
@@ -112,20 +270,13 @@ rv_cmd_guest_xml(int argc, char **argv)
     g_autoptr(RvGuestHostCpus) host = NULL;
     g_autoptr(RvGuestPlacement) placement = NULL;
     g_autoptr(RvGuestImage) image = NULL;
-    g_autofree char *xml = NULL;
+    g_autofree char *xml = NULL, *path = NULL;
     RvGuestDomainOptions opts = { 0 };
 
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    g_option_context_set_description(ctx,
-        "RT vCPUs go 1:1 on isolated CPUs, non-RT vCPUs and emulator threads on\n"
-        "housekeeping CPUs.  Exit status: 0, 2 bad input, 77 this host lacks the\n"
-        "CPUs the profile needs.");
-    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-        rv_log_error("%s: %s", argv[0], error->message);
+    if (rv_cmd_parse(&guest_xml_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
-    }
     if (arg_check)
-        return check_domain(argv[0], arg_check, arg_root, argc);
+        return check_domain(argv[0], arg_check, rv_cmd_common.root, argc);
     if (argc != 2) {
         rv_log_error("%s: expected one guest profile, e.g. profiles/guests/rt-demo.ini", argv[0]);
         return RV_EXIT_ERROR;
@@ -134,55 +285,21 @@ rv_cmd_guest_xml(int argc, char **argv)
         rv_log_error("%s: --kernel and --initrd go together", argv[0]);
         return RV_EXIT_ERROR;
     }
-    {
-        RvGuestVirtRequest req;
-
-        if (rv_guest_virt_request_parse(arg_virt, &req, NULL) < 0) {
-            rv_log_error("%s: invalid --virt '%s': expected auto, kvm, tcg (alias qemu)",
-                         argv[0], arg_virt);
-            return RV_EXIT_ERROR;
-        }
-        opts.virt = req == RV_GUEST_VIRT_REQUEST_KVM ? RV_GUEST_VIRT_KVM
-                  : req == RV_GUEST_VIRT_REQUEST_TCG ? RV_GUEST_VIRT_QEMU
-                  : (RvGuestVirtType) -1;   /* auto: probed below */
+    if (rv_guest_virt_request_parse(arg_virt, &(RvGuestVirtRequest) { 0 }, NULL) < 0) {
+        rv_log_error("%s: invalid --virt '%s': expected auto, kvm, tcg (alias qemu)",
+                     argv[0], arg_virt);
+        return RV_EXIT_ERROR;
     }
-
-    if (rv_guest_profile_load(argv[1], &profile, &error) < 0)
+    if (rv_profile_find(RV_PROFILE_GUEST, argv[1], &path, &error) < 0)
+        return rv_log_gerror(error, NULL);
+    if (rv_guest_profile_load(path, &profile, &error) < 0)
         return rv_log_gerror(error, "Failed to load the guest profile");
-    if (rv_host_root_open(arg_root, &root, &error) < 0)
+    if (rv_host_root_open(rv_cmd_common.root, &root, &error) < 0)
         return rv_log_gerror(error, "Failed to open the host root");
     if (rv_host_topology_load(root, &topo, &error) < 0)
         return rv_log_gerror(error, "Failed to read the host topology");
-
-    if (arg_host_profile) {
-        g_autoptr(RvHostProfile) hp = NULL;
-        g_autoptr(RvHostPartition) part = NULL;
-        g_autofree char *source = NULL, *base = g_path_get_basename(arg_host_profile);
-
-        if (rv_host_profile_load(arg_host_profile, &hp, &error) < 0)
-            return rv_log_gerror(error, "Failed to load the host profile");
-        if (rv_host_partition_compute(hp, topo, &part, &error) < 0)
-            return rv_log_gerror(error, "Failed to compute the host profile's CPU partition");
-        if (rv_guest_host_cpus_from_topology(topo, &host) < 0)
-            return RV_EXIT_ERROR;
-        source = g_strdup_printf("the isolated set of host profile %s", base);
-        rv_guest_host_cpus_apply_partition(host, part, source);
-        {
-            g_autoptr(RvGuestHostCpus) now = NULL;
-
-            /* the profile is intent: say when the host is not there yet */
-            if (rv_guest_host_cpus_from_root(root, &now, NULL) == 0 &&
-                !rv_cpuset_equal(&now->isolated, &host->isolated)) {
-                g_autofree char *want = rv_cpulist_format(&host->isolated);
-                g_autofree char *have = rv_cpulist_format(&now->isolated);
-
-                rv_log_info("NOTE %s isolates CPUs %s, the host has isolated '%s' now (boot with `rtvirt host bootargs`)",
-                            base, want, have);
-            }
-        }
-    } else if (rv_guest_host_cpus_from_root(root, &host, &error) < 0) {
-        return rv_log_gerror(error, "Failed to read the host CPUs");
-    }
+    if (host_cpus_for(root, topo, &host) != 0)
+        return RV_EXIT_ERROR;
 
     if (rv_guest_place(profile, host, &placement, &error) < 0)
         return rv_log_gerror(error, "Failed to place the guest");
@@ -193,30 +310,12 @@ rv_cmd_guest_xml(int argc, char **argv)
 
         fputs(s, stderr);
     }
-
-    if ((int) opts.virt < 0) {
-        g_autofree char *why = NULL;
-
-        opts.virt = probe_virt(root, &why);
-        if (opts.virt == RV_GUEST_VIRT_QEMU)
-            rv_log_info("NOTE %s: domain type 'qemu' (TCG), virt=tcg", why);
-    }
-    if (profile->image == RV_GUEST_IMAGE_EMBEDDED && !arg_kernel) {
-        if (rv_guest_image_build(NULL, &image, &error) < 0)
-            return rv_log_gerror(error, "Failed to find the embedded guest image");
-        opts.kernel = image->kernel;
-        opts.initrd = image->initrd;
-    } else {
-        opts.kernel = arg_kernel;
-        opts.initrd = arg_initrd;
-    }
-    opts.disk = arg_disk;
-    opts.name = arg_name;
-    opts.agent_socket = arg_agent;
-    opts.serial_log = arg_serial_log;
-
+    if (domain_options(argv[0], root, profile, &opts, &image) != 0)
+        return RV_EXIT_ERROR;
     if (rv_guest_domain_xml_build(profile, placement, &opts, &xml, &error) < 0)
         return rv_log_gerror(error, "Failed to build the domain XML");
+    if (rv_cmd_common.json)
+        return print_xml_json(path, placement, xml, opts.virt);
     fputs(xml, stdout);
     if (fflush(stdout) != 0) {
         rv_log_error("Failed to write the domain XML: %s", g_strerror(errno));

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/cmd-common.h"
 #include "harness/commands.h"
+#include "util/profile-path.h"
 #include "harness/log.h"
 #include "host/check.h"
 #include "host/fsroot.h"
@@ -18,27 +20,9 @@
 #include "util/error.h"
 #include "util/json.h"
 
-int
-rv_cmd_host_check(int argc, char **argv)
-{
-    g_autofree char *arg_root = NULL;
-    gboolean arg_json = FALSE, arg_verbose = FALSE;
-    GOptionEntry entries[] = {
-        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
-          "Read /sys and /proc under DIR (a fixture tree from 'rtvirt host capture')", "DIR" },
-        { "json", 0, 0, G_OPTION_ARG_NONE, &arg_json,
-          "Print the findings as JSON (schema_version 1)", NULL },
-        { "verbose", 'v', 0, G_OPTION_ARG_NONE, &arg_verbose,
-          "List PASS findings too", NULL },
-        { NULL },
-    };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("PROFILE");
-    g_autoptr(GError) err = NULL;
-    g_autoptr(RvHostProfile) profile = NULL;
-    g_autoptr(RvRoot) root = NULL;
-    g_autoptr(RvCheckReport) rep = NULL;
-
-    g_option_context_set_summary(ctx,
+static const RvCmdSpec host_check_spec = {
+    .params = "PROFILE",
+    .summary =
         "Check the host against a host profile (profiles/host/NAME.ini).\n"
         "\n"
         "Each finding is PASS, NOTE, WARN or FAIL with a stable id, the CPUs or\n"
@@ -46,22 +30,36 @@ rv_cmd_host_check(int argc, char **argv)
         "command line and the effective state together: an isolated CPU whose\n"
         "SMT sibling does housekeeping, a boot argument written but not in effect,\n"
         "irqaffinity= overlapping isolated CPUs, the RT-group trap, and every\n"
-        "runtime knob the profile sets.");
-    g_option_context_set_description(ctx,
-        "Exit status: 0 no FAIL, 1 at least one FAIL, 2 error (bad profile, a profile\n"
+        "runtime knob the profile sets.",
+    .description = "PROFILE is a file or a name ('rtvirt profiles' lists them).",
+    .exit_status =
+        "0 no FAIL, 1 at least one FAIL, 2 error (bad profile, a profile\n"
         "naming CPUs this host does not have, unreadable host, a malformed sysfs/proc\n"
-        "value: the findings are still printed, each bad value named with its file).");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-        rv_log_error("%s: %s", argv[0], err->message);
+        "value: the findings are still printed, each bad value named with its file).",
+    .common = RV_COMMON_JSON | RV_COMMON_ROOT,
+    .json_help = "Print the findings as JSON (schema_version 1)",
+    .verbose_help = "List PASS findings too",
+};
+
+int
+rv_cmd_host_check(int argc, char **argv)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvHostProfile) profile = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(RvCheckReport) rep = NULL;
+    g_autofree char *path = NULL;
+
+    if (rv_cmd_parse(&host_check_spec, NULL, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
-    }
     if (argc != 2) {
         rv_log_error("%s: expected one PROFILE argument (e.g. profiles/host/realtime-virtual-host.ini); "
                      "see --help", argv[0]);
         return RV_EXIT_ERROR;
     }
-    if (rv_host_root_open(arg_root, &root, &err) < 0)
+    if (rv_profile_find(RV_PROFILE_HOST, argv[1], &path, &err) < 0)
+        return rv_log_gerror(err, NULL);
+    if (rv_host_root_open(rv_cmd_common.root, &root, &err) < 0)
         return rv_log_gerror(err, "Failed to open the root");
     /* "N"/"all" in the profile's cpulists: this host's CPUs */
     {
@@ -69,19 +67,19 @@ rv_cmd_host_check(int argc, char **argv)
 
         if (rv_host_topology_load(root, &topo, &err) < 0)
             return rv_log_gerror(err, "Failed to check the host");
-        if (rv_host_profile_load_host(argv[1], topo->nr_cpu_ids, &profile, &err) < 0)
+        if (rv_host_profile_load_host(path, topo->nr_cpu_ids, &profile, &err) < 0)
             return rv_log_gerror(err, "Failed to load the host profile");
     }
     if (rv_host_check_run(root, profile, &rep, &err) < 0)
         return rv_log_gerror(err, "Failed to check the host");
 
-    if (arg_json) {
+    if (rv_cmd_common.json) {
         g_autoptr(JsonNode) node = rv_host_check_to_json(rep);
-        g_autofree char *text = rv_json_to_text(node);
 
-        fputs(text, stdout);
+        if (rv_cmd_print_json(node) < 0)
+            return RV_EXIT_ERROR;
     } else {
-        g_autofree char *text = rv_host_check_format(rep, arg_verbose);
+        g_autofree char *text = rv_host_check_format(rep, rv_cmd_common.verbose > 0);
 
         fputs(text, stdout);
     }

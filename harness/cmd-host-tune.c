@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/cmd-common.h"
 #include "harness/commands.h"
 #include "harness/lock.h"
 #include "harness/log.h"
@@ -28,24 +29,9 @@
 #include "host/topology.h"
 #include "host/tune.h"
 #include "util/error.h"
+#include "util/json.h"
+#include "util/profile-path.h"
 #include "util/runner.h"
-
-static int
-parse_options(int argc, char **argv, GOptionEntry *entries, const char *params,
-              const char *summary, const char *description)
-{
-    g_autoptr(GOptionContext) ctx = g_option_context_new(params);
-    g_autoptr(GError) err = NULL;
-
-    g_option_context_set_summary(ctx, summary);
-    g_option_context_set_description(ctx, description);
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-        rv_log_error("%s: %s", argv[0], err->message);
-        return -EINVAL;
-    }
-    return argc;
-}
 
 /* Profile, root, topology and partition: everything `apply` and
  * `bootargs` start from. */
@@ -67,9 +53,13 @@ setup_clear(Setup *s)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Setup, setup_clear)
 
 static int
-setup_load(Setup *s, const char *profile_path, const char *root_path, GError **error)
+setup_load(Setup *s, const char *profile_name, const char *root_path, GError **error)
 {
+    g_autofree char *profile_path = NULL;
     int r;
+
+    if ((r = rv_profile_find(RV_PROFILE_HOST, profile_name, &profile_path, error)) < 0)
+        return r;
 
     /* the topology first: "N" in the profile's cpulists is this host's
      * last CPU */
@@ -106,13 +96,69 @@ print_report(const RvTuneReport *report, bool verbose)
            report->counts[RV_TUNE_SKIPPED], report->counts[RV_TUNE_FAILED]);
 }
 
+static void
+json_str(JsonBuilder *b, const char *key, const char *value)
+{
+    json_builder_set_member_name(b, key);
+    if (value)
+        json_builder_add_string_value(b, value);
+    else
+        json_builder_add_null_value(b);
+}
+
+/* `host apply --json`: the partition, every knob and the check after it. */
+static JsonNode *
+apply_to_json(const Setup *s, const RvTuneReport *report, const RvJournal *journal,
+              JsonNode *check)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autofree char *plan = rv_host_partition_format(s->part, s->topo);
+    static const char *const count_names[] = { "changed", "already", "skipped", "failed" };
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "schema_version");
+    json_builder_add_int_value(b, 1);
+    json_str(b, "profile", s->profile->name);
+    json_builder_set_member_name(b, "dry_run");
+    json_builder_add_boolean_value(b, report->dry_run);
+    json_str(b, "partition", plan);
+    json_builder_set_member_name(b, "items");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < report->items->len; i++) {
+        const RvTuneItem *it = report->items->pdata[i];
+
+        json_builder_begin_object(b);
+        json_str(b, "status", rv_host_tune_status_name(it->status, report->dry_run));
+        json_str(b, "knob", it->knob);
+        json_str(b, "old_value", it->old_value);
+        json_str(b, "value", it->value);
+        json_str(b, "message", it->message);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "counts");
+    json_builder_begin_object(b);
+    for (guint i = 0; i < G_N_ELEMENTS(count_names); i++) {
+        json_builder_set_member_name(b, count_names[i]);
+        json_builder_add_int_value(b, report->counts[i]);
+    }
+    json_builder_end_object(b);
+    json_str(b, "journal", journal ? rv_host_journal_path(journal) : NULL);
+    json_builder_set_member_name(b, "check");
+    if (check)
+        json_builder_add_value(b, json_node_ref(check));
+    else
+        json_builder_add_null_value(b);
+    json_builder_end_object(b);
+    return json_builder_get_root(b);
+}
+
 static int
-revert_journal(RvJournal *journal, RvRunner *runner, const char *what)
+revert_journal(RvJournal *journal, RvRunner *runner, const char *what, JsonBuilder *json)
 {
     g_autoptr(GPtrArray) notes = NULL;
     g_autoptr(GError) err = NULL;
     guint restored = 0;
-
     int r;
 
     rv_host_tune_set_handlers(journal, runner);
@@ -126,50 +172,100 @@ revert_journal(RvJournal *journal, RvRunner *runner, const char *what)
         rv_log_info("%s: %s", what, (const char *) notes->pdata[i]);
     if (r == -EBADMSG)   /* damaged: what verified is restored, exit 1 */
         return rv_log_gerror(err, "revert failed");
+    if (json) {
+        json_builder_begin_object(json);
+        json_str(json, "what", what);
+        json_str(json, "journal", rv_host_journal_path(journal));
+        json_builder_set_member_name(json, "restored");
+        json_builder_add_int_value(json, restored);
+        json_builder_set_member_name(json, "notes");
+        json_builder_begin_array(json);
+        for (guint i = 0; i < notes->len; i++)
+            json_builder_add_string_value(json, notes->pdata[i]);
+        json_builder_end_array(json);
+        json_builder_end_object(json);
+        return RV_EXIT_OK;
+    }
     printf("%s: %u entr%s restored (%s)\n", what, restored, restored == 1 ? "y" : "ies",
            rv_host_journal_path(journal));
     return RV_EXIT_OK;
 }
 
+static char *arg_journal;
+static gboolean arg_dry_run, arg_no_check, arg_install, arg_remove, arg_force;
+
+static const RvCmdSpec host_apply_spec = {
+    .params = "PROFILE",
+    .summary = "Apply a host profile's runtime knobs; every old value is journaled "
+               "first, `rtvirt host revert` restores them.",
+    .description =
+        "The profile is checked against this host first (values, CPUs): an\n"
+        "invalid profile changes nothing.  After applying, `host check` runs on\n"
+        "the same profile (unless --no-check).  PROFILE is a file or a name\n"
+        "('rtvirt profiles').  --json prints {schema_version, profile, dry_run,\n"
+        "partition, items, counts, journal, check} instead of the text.",
+    .exit_status =
+        "0 applied and the check has no FAIL; 1 a knob failed or the\n"
+        "check after applying has a FAIL (e.g. boot arguments not in effect yet:\n"
+        "`rtvirt host bootargs --install` and a reboot); 2 error (bad profile,\n"
+        "unreadable host, journal not writable: what was applied is reverted).",
+    .common = RV_COMMON_JSON | RV_COMMON_ROOT,
+    .root_help = "Apply to the tree under DIR (a writable fixture copy), not the live host",
+    .verbose_help = "Also list the knobs that already had their value",
+};
+
+/* After applying: `host check` on the same profile; exit 1 on a FAIL. */
+static int
+check_after_apply(const Setup *s, const char *profile, JsonNode **ret_json)
+{
+    g_autoptr(RvCheckReport) check = NULL;
+    g_autoptr(GError) cerr = NULL;
+    g_autofree char *text = NULL;
+
+    if (rv_host_check_run(s->root, s->profile, &check, &cerr) < 0) {
+        rv_log_warn("host check after apply: %s", cerr->message);
+        return RV_EXIT_OK;
+    }
+    if (ret_json) {
+        *ret_json = rv_host_check_to_json(check);
+    } else {
+        text = rv_host_check_format(check, false);
+        printf("\nhost check %s (what did not take effect; boot arguments need "
+               "`rtvirt host bootargs --install` and a reboot):\n%s", profile, text);
+    }
+    /* as `host check`: a FAIL after applying is exit 1 */
+    return rv_host_check_trusted(check) ? RV_EXIT_OK : RV_EXIT_CHECK;
+}
+
 int
 rv_cmd_host_apply(int argc, char **argv)
 {
-    g_autofree char *arg_root = NULL, *arg_journal = NULL;
-    gboolean arg_dry_run = FALSE, arg_verbose = FALSE, arg_no_check = FALSE;
-    GOptionEntry entries[] = {
-        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
-          "Apply to the tree under DIR (a writable fixture copy), not the live host", "DIR" },
+    const GOptionEntry entries[] = {
         { "journal", 0, 0, G_OPTION_ARG_FILENAME, &arg_journal,
           "Journal file (default " RV_HOST_JOURNAL_DEFAULT_PATH " inside the root)", "FILE" },
         { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &arg_dry_run,
           "Print the CPU partition and what would change; change nothing", NULL },
-        { "verbose", 'v', 0, G_OPTION_ARG_NONE, &arg_verbose,
-          "Also list the knobs that already had their value", NULL },
         { "no-check", 0, 0, G_OPTION_ARG_NONE, &arg_no_check,
           "Do not run `host check` after applying", NULL },
         { NULL }
     };
+    const char *arg_root;
+    bool json, verbose;
     g_auto(Setup) s = { 0 };
     g_autoptr(GError) err = NULL;
     g_autoptr(RvJournal) journal = NULL;
     g_autoptr(RvRunner) runner = NULL;
     g_autoptr(RvTuneReport) report = NULL;
     g_autoptr(RvLock) lock = NULL;
-    int n, r, ret = RV_EXIT_OK;
+    g_autoptr(JsonNode) check_json = NULL;
+    int r, ret = RV_EXIT_OK;
 
-    n = parse_options(argc, argv, entries, "PROFILE",
-                      "Apply a host profile's runtime knobs; every old value is journaled "
-                      "first, `rtvirt host revert` restores them.",
-                      "The profile is checked against this host first (values, CPUs): an\n"
-                      "invalid profile changes nothing.  After applying, `host check` runs on\n"
-                      "the same profile (unless --no-check).\n"
-                      "Exit status: 0 applied and the check has no FAIL; 1 a knob failed or the\n"
-                      "check after applying has a FAIL (e.g. boot arguments not in effect yet:\n"
-                      "`rtvirt host bootargs --install` and a reboot); 2 error (bad profile,\n"
-                      "unreadable host, journal not writable: what was applied is reverted).");
-    if (n < 0)
+    if (rv_cmd_parse(&host_apply_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
-    if (n != 2) {
+    arg_root = rv_cmd_common.root;
+    json = rv_cmd_common.json;
+    verbose = rv_cmd_common.verbose > 0;
+    if (argc != 2) {
         rv_log_error("%s: expected one host profile, e.g. profiles/host/realtime-virtual-host.ini",
                      argv[0]);
         return RV_EXIT_ERROR;
@@ -177,7 +273,7 @@ rv_cmd_host_apply(int argc, char **argv)
     if (setup_load(&s, argv[1], arg_root, &err) < 0)
         return rv_log_gerror(err, "apply failed");
 
-    if (arg_dry_run || arg_verbose) {
+    if ((arg_dry_run || verbose) && !json) {
         g_autofree char *plan = rv_host_partition_format(s.part, s.topo);
         printf("%s", plan);
     }
@@ -197,7 +293,7 @@ rv_cmd_host_apply(int argc, char **argv)
         ret = rv_log_gerror(err, "apply failed");
         if (journal) {
             rv_log_warn("Reverting what was applied before the failure");
-            (void) revert_journal(journal, runner, "revert");
+            (void) revert_journal(journal, runner, "revert", NULL);
         }
         return ret;
     }
@@ -205,16 +301,17 @@ rv_cmd_host_apply(int argc, char **argv)
     if (journal && !rv_harness_signals_received() && rv_host_journal_commit(journal, &err) < 0) {
         ret = rv_log_gerror(err, "apply failed");
         rv_log_warn("Reverting what was applied");
-        (void) revert_journal(journal, runner, "revert");
+        (void) revert_journal(journal, runner, "revert", NULL);
         return ret;
     }
-    print_report(report, arg_verbose);
+    if (!json)
+        print_report(report, verbose);
     if (journal && rv_harness_signals_received()) {
         rv_log_warn("Interrupted by signal %d: reverting", rv_harness_signals_received());
-        (void) revert_journal(journal, runner, "revert");
+        (void) revert_journal(journal, runner, "revert", NULL);
         return RV_EXIT_ERROR;
     }
-    if (journal)
+    if (journal && !json)
         printf("journal: %s (%u entr%s; `rtvirt host revert%s%s%s%s` restores them)\n",
                rv_host_journal_path(journal), rv_host_journal_n_entries(journal),
                rv_host_journal_n_entries(journal) == 1 ? "y" : "ies",
@@ -222,35 +319,40 @@ rv_cmd_host_apply(int argc, char **argv)
                arg_journal ? " --journal " : "", arg_journal ? arg_journal : "");
     if (report->counts[RV_TUNE_FAILED])
         ret = RV_EXIT_CHECK;
+    if (!arg_no_check && !arg_dry_run &&
+        check_after_apply(&s, argv[1], json ? &check_json : NULL) != RV_EXIT_OK)
+        ret = RV_EXIT_CHECK;
+    if (json) {
+        g_autoptr(JsonNode) node = apply_to_json(&s, report, journal, check_json);
 
-    if (!arg_no_check && !arg_dry_run) {
-        g_autoptr(RvCheckReport) check = NULL;
-        g_autoptr(GError) cerr = NULL;
-
-        if (rv_host_check_run(s.root, s.profile, &check, &cerr) < 0) {
-            rv_log_warn("host check after apply: %s", cerr->message);
-        } else {
-            g_autofree char *text = rv_host_check_format(check, false);
-
-            printf("\nhost check %s (what did not take effect; boot arguments need "
-                   "`rtvirt host bootargs --install` and a reboot):\n%s",
-                   argv[1], text);
-            /* as `host check`: a FAIL after applying is exit 1 */
-            if (!rv_host_check_trusted(check))
-                ret = RV_EXIT_CHECK;
-        }
+        if (rv_cmd_print_json(node) < 0)
+            return RV_EXIT_ERROR;
     }
     return ret;
 }
 
+static const RvCmdSpec host_revert_spec = {
+    .params = "",
+    .summary = "Restore every value rtvirt changed (host apply, an interrupted or "
+               "killed rtvirt run), newest first.",
+    .description =
+        "A damaged journal (a line cut, garbled or missing, a checksum that does\n"
+        "not match, an empty file): every entry that verifies is restored, the\n"
+        "lines that do not are listed and the journal is left as it is; after\n"
+        "checking the host, --force restores again, goes past them and ends it.\n"
+        "A FILE that is no rtvirt journal is never written to.\n"
+        "--json prints {schema_version, journals: [{what, journal, restored, notes}]}.",
+    .exit_status = "0 restored, or nothing to revert (no journal); 1 the journal\n"
+                   "is damaged (what verified is restored); 2 error (a journal unreadable or\n"
+                   "not a journal, a value that could not be restored).",
+    .common = RV_COMMON_JSON | RV_COMMON_ROOT,
+    .root_help = "Revert the tree under DIR (a fixture copy), not the live host",
+};
+
 int
 rv_cmd_host_revert(int argc, char **argv)
 {
-    g_autofree char *arg_root = NULL, *arg_journal = NULL;
-    gboolean arg_force = FALSE;
-    GOptionEntry entries[] = {
-        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
-          "Revert the tree under DIR (a fixture copy), not the live host", "DIR" },
+    const GOptionEntry entries[] = {
         { "journal", 0, 0, G_OPTION_ARG_FILENAME, &arg_journal,
           "Only this journal file (default: the `rtvirt run` journal, then "
           RV_HOST_JOURNAL_DEFAULT_PATH ", inside the root)", "FILE" },
@@ -262,6 +364,7 @@ rv_cmd_host_revert(int argc, char **argv)
     g_autoptr(RvRoot) root = NULL;
     g_autoptr(RvRunner) runner = NULL;
     g_autoptr(GError) err = NULL;
+    g_autoptr(JsonBuilder) json = NULL;
     g_autofree char *run_path = NULL;
     g_autofree char *apply_path = NULL;
     const char *paths[2];
@@ -269,28 +372,27 @@ rv_cmd_host_revert(int argc, char **argv)
     g_autoptr(RvLock) lock = NULL;
     int n, ret = RV_EXIT_OK;
 
-    n = parse_options(argc, argv, entries, "",
-                      "Restore every value rtvirt changed (host apply, an interrupted or "
-                      "killed rtvirt run), newest first.",
-                      "A damaged journal (a line cut, garbled or missing, a checksum that does\n"
-                      "not match, an empty file): every entry that verifies is restored, the\n"
-                      "lines that do not are listed and the journal is left as it is; after\n"
-                      "checking the host, --force restores again, goes past them and ends it.\n"
-                      "A FILE that is no rtvirt journal is never written to.\n"
-                      "Exit status: 0 restored, or nothing to revert (no journal); 1 the journal\n"
-                      "is damaged (what verified is restored); 2 error (a journal unreadable or\n"
-                      "not a journal, a value that could not be restored).");
-    if (n < 0)
+    if (rv_cmd_parse(&host_revert_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
-    if (n != 1) {
+    if (rv_cmd_common.json)
+        json = json_builder_new();
+    if (argc != 1) {
         rv_log_error("%s: unexpected argument '%s'", argv[0], argv[1]);
         return RV_EXIT_ERROR;
     }
-    if (rv_host_root_open(arg_root, &root, &err) < 0)
+    if (rv_host_root_open(rv_cmd_common.root, &root, &err) < 0)
         return rv_log_gerror(err, "revert failed");
+    if (json) {
+        json_builder_begin_object(json);
+        json_builder_set_member_name(json, "schema_version");
+        json_builder_add_int_value(json, 1);
+        json_builder_set_member_name(json, "journals");
+        json_builder_begin_array(json);
+    }
     if (arg_journal && !g_file_test(arg_journal, G_FILE_TEST_EXISTS)) {
-        printf("revert: no journal at '%s': nothing to revert\n", arg_journal);
-        return RV_EXIT_OK;
+        if (!json)
+            printf("revert: no journal at '%s': nothing to revert\n", arg_journal);
+        goto done;
     }
     /* a running `rtvirt run` reverts its own settings when it ends; a
      * killed one released the lock with its death */
@@ -317,7 +419,8 @@ rv_cmd_host_revert(int argc, char **argv)
         int r;
 
         if (!arg_journal && !g_file_test(paths[i], G_FILE_TEST_EXISTS)) {
-            printf("%s: nothing to revert (%s)\n", names[i], paths[i]);
+            if (!json)
+                printf("%s: nothing to revert (%s)\n", names[i], paths[i]);
             continue;
         }
 
@@ -329,26 +432,112 @@ rv_cmd_host_revert(int argc, char **argv)
             ret = rv_log_gerror(err, "revert failed");
             continue;
         }
-        r = revert_journal(journal, runner, names[i]);
+        r = revert_journal(journal, runner, names[i], json);
         if (r != RV_EXIT_OK && ret != RV_EXIT_ERROR)
             ret = r;
     }
+done:
+    if (json) {
+        g_autoptr(JsonNode) node = NULL;
+
+        json_builder_end_array(json);
+        json_builder_end_object(json);
+        node = json_builder_get_root(json);
+        if (rv_cmd_print_json(node) < 0)
+            return RV_EXIT_ERROR;
+    }
     return ret;
+}
+
+static const RvCmdSpec host_bootargs_spec = {
+    .params = "PROFILE | --remove",
+    .summary = "Print the kernel boot arguments of a host profile (isolcpus=, nohz_full=, "
+               "rcu_nocbs=, irqaffinity=, ...), or install/remove them.",
+    .description =
+        "PROFILE (a file or a name, see 'rtvirt profiles') is required, except with\n"
+        "--remove (which restores the boot configuration recorded by --install).\n"
+        "--json prints {schema_version, profile, bootargs, cmdline, action, method,\n"
+        "commands, restored} instead of the text.",
+    .exit_status = "0 printed/installed/removed; 2 error (bad profile, a profile\n"
+                   "naming CPUs this host does not have, boot loader tool failed).",
+    .common = RV_COMMON_JSON | RV_COMMON_ROOT,
+    .root_help = "Use the tree under DIR (topology, /etc/default/grub); tools run in dry-run",
+};
+
+/* `host bootargs --json`: one document for print, --install and --remove. */
+static int
+print_bootargs_json(const char *profile, GStrv args, const char *action, const char *method,
+                    RvRunner *runner, int restored)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonNode) node = NULL;
+    g_autofree char *joined = args ? g_strjoinv(" ", args) : NULL;
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "schema_version");
+    json_builder_add_int_value(b, 1);
+    json_str(b, "profile", profile);
+    json_builder_set_member_name(b, "bootargs");
+    json_builder_begin_array(b);
+    for (guint i = 0; args && args[i]; i++)
+        json_builder_add_string_value(b, args[i]);
+    json_builder_end_array(b);
+    json_str(b, "cmdline", joined);
+    json_str(b, "action", action);
+    json_str(b, "method", method);
+    json_builder_set_member_name(b, "commands");
+    json_builder_begin_array(b);
+    for (guint i = 0; runner && i < rv_runner_get_log(runner)->len; i++)
+        json_builder_add_string_value(b, rv_runner_get_log(runner)->pdata[i]);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "restored");
+    json_builder_add_int_value(b, restored);
+    json_builder_end_object(b);
+    node = json_builder_get_root(b);
+    return rv_cmd_print_json(node) < 0 ? RV_EXIT_ERROR : RV_EXIT_OK;
+}
+
+static void
+print_commands(RvRunner *runner, bool ran)
+{
+    for (guint i = 0; i < rv_runner_get_log(runner)->len; i++)
+        printf("%s: %s\n", ran ? "ran" : "dry-run", (const char *) rv_runner_get_log(runner)->pdata[i]);
+}
+
+static int
+bootargs_remove(void)
+{
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(RvRunner) runner = NULL;
+    g_autoptr(GError) err = NULL;
+    int r;
+
+    if (rv_host_root_open(rv_cmd_common.root, &root, &err) < 0)
+        return rv_log_gerror(err, "bootargs --remove failed");
+    runner = rv_runner_new(arg_dry_run || !rv_host_root_is_live(root));
+    r = rv_host_bootargs_remove(root, arg_journal, runner, &err);
+    if (r < 0)
+        return rv_log_gerror(err, "bootargs --remove failed");
+    if (rv_cmd_common.json)
+        return print_bootargs_json(NULL, NULL, "remove", NULL, runner, r);
+    print_commands(runner, rv_host_root_is_live(root) && !arg_dry_run);
+    if (r == 0)
+        printf("bootargs: nothing installed\n");
+    else
+        printf("bootargs: previous boot configuration restored (%d entr%s); "
+               "reboot for it to take effect\n", r, r == 1 ? "y" : "ies");
+    return RV_EXIT_OK;
 }
 
 int
 rv_cmd_host_bootargs(int argc, char **argv)
 {
-    g_autofree char *arg_root = NULL, *arg_journal = NULL;
-    gboolean arg_install = FALSE, arg_remove = FALSE, arg_dry_run = FALSE;
-    GOptionEntry entries[] = {
+    const GOptionEntry entries[] = {
         { "install", 0, 0, G_OPTION_ARG_NONE, &arg_install,
           "Write them to the boot loader configuration (grub.d drop-in + update-grub, or grubby)",
           NULL },
         { "remove", 0, 0, G_OPTION_ARG_NONE, &arg_remove,
           "Restore the boot loader configuration from before --install", NULL },
-        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
-          "Use the tree under DIR (topology, /etc/default/grub); tools run in dry-run", "DIR" },
         { "journal", 0, 0, G_OPTION_ARG_FILENAME, &arg_journal,
           "Journal of the install (default " RV_HOST_JOURNAL_BOOTARGS_PATH " inside the root)",
           "FILE" },
@@ -361,65 +550,41 @@ rv_cmd_host_bootargs(int argc, char **argv)
     g_autoptr(RvRunner) runner = NULL;
     g_auto(GStrv) args = NULL;
     g_autofree char *joined = NULL;
-    int n, r;
+    const char *method = NULL;
 
-    n = parse_options(argc, argv, entries, "PROFILE | --remove",
-                      "Print the kernel boot arguments of a host profile (isolcpus=, nohz_full=, "
-                      "rcu_nocbs=, irqaffinity=, ...), or install/remove them.",
-                      "PROFILE is required, except with --remove (which restores the boot\n"
-                      "configuration recorded by --install).\n"
-                      "Exit status: 0 printed/installed/removed; 2 error (bad profile, a profile\n"
-                      "naming CPUs this host does not have, boot loader tool failed).");
-    if (n < 0)
+    if (rv_cmd_parse(&host_bootargs_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
     if (arg_install && arg_remove) {
         rv_log_error("%s: --install and --remove exclude each other", argv[0]);
         return RV_EXIT_ERROR;
     }
-
-    if (arg_remove) {
-        g_autoptr(RvRoot) root = NULL;
-
-        if (rv_host_root_open(arg_root, &root, &err) < 0)
-            return rv_log_gerror(err, "bootargs --remove failed");
-        runner = rv_runner_new(arg_dry_run || !rv_host_root_is_live(root));
-        r = rv_host_bootargs_remove(root, arg_journal, runner, &err);
-        if (r < 0)
-            return rv_log_gerror(err, "bootargs --remove failed");
-        for (guint i = 0; i < rv_runner_get_log(runner)->len; i++)
-            printf("%s: %s\n", rv_host_root_is_live(root) && !arg_dry_run ? "ran" : "dry-run",
-                   (const char *) rv_runner_get_log(runner)->pdata[i]);
-        if (r == 0)
-            printf("bootargs: nothing installed\n");
-        else
-            printf("bootargs: previous boot configuration restored (%d entr%s); "
-                   "reboot for it to take effect\n", r, r == 1 ? "y" : "ies");
-        return RV_EXIT_OK;
-    }
-
-    if (n != 2) {
+    if (arg_remove)
+        return bootargs_remove();
+    if (argc != 2) {
         rv_log_error("%s: expected one host profile, e.g. profiles/host/realtime-virtual-host.ini",
                      argv[0]);
         return RV_EXIT_ERROR;
     }
-    if (setup_load(&s, argv[1], arg_root, &err) < 0)
+    if (setup_load(&s, argv[1], rv_cmd_common.root, &err) < 0)
         return rv_log_gerror(err, "bootargs failed");
     if (rv_host_bootargs_compute(s.profile, s.part, &args, &err) < 0)
         return rv_log_gerror(err, "bootargs failed");
     joined = g_strjoinv(" ", args);
-    printf("%s\n", joined);
+    if (!rv_cmd_common.json)
+        printf("%s\n", joined);
     if (arg_install) {
-        const char *method = NULL;
-
         runner = rv_runner_new(arg_dry_run || !rv_host_root_is_live(s.root));
         if (rv_host_bootargs_install(s.root, arg_journal, args, s.profile->name, runner, &method,
                                      &err) < 0)
             return rv_log_gerror(err, "bootargs --install failed");
-        for (guint i = 0; i < rv_runner_get_log(runner)->len; i++)
-            printf("%s: %s\n", rv_host_root_is_live(s.root) && !arg_dry_run ? "ran" : "dry-run",
-                   (const char *) rv_runner_get_log(runner)->pdata[i]);
-        printf("bootargs: installed with %s; reboot for them to take effect, then "
-               "`rtvirt host check %s` shows them in effect\n", method, argv[1]);
+        if (!rv_cmd_common.json) {
+            print_commands(runner, rv_host_root_is_live(s.root) && !arg_dry_run);
+            printf("bootargs: installed with %s; reboot for them to take effect, then "
+                   "`rtvirt host check %s` shows them in effect\n", method, argv[1]);
+        }
     }
+    if (rv_cmd_common.json)
+        return print_bootargs_json(s.profile->name, args, arg_install ? "install" : "print",
+                                   method, runner, 0);
     return RV_EXIT_OK;
 }

@@ -36,6 +36,9 @@ void
 rv_log_info(const char *fmt, ...)
 {
     va_list ap;
+
+    if (rv_harness_verbosity < 0)   /* -q */
+        return;
     va_start(ap, fmt);
     vlog("", fmt, ap);
     va_end(ap);

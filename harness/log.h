@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <glib.h>
 
-extern int rv_harness_verbosity;  /* 0 default, 1 -v, 2 -vv */
+extern int rv_harness_verbosity;  /* -1 -q (no info lines), 0 default, 1 -v, 2 -vv */
 
 void rv_log_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 void rv_log_warn(const char *fmt, ...) G_GNUC_PRINTF(1, 2);

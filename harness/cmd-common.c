@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * harness/cmd-common.c: the shared options and --help shape of every
+ * command (harness/cmd-common.h, doc/cli.md).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/cmd-common.h"
+#include "harness/log.h"
+#include "util/error.h"
+#include "util/json.h"
+
+RvCommonArgs rv_cmd_common;
+
+static gboolean
+on_verbose(const char *name, const char *value, gpointer data, GError **error)
+{
+    (void) name; (void) value; (void) data; (void) error;
+    rv_cmd_common.verbose++;
+    return TRUE;
+}
+
+/* The common group: only the options @spec asks for, plus -v and -q. */
+static GOptionGroup *
+common_group(const RvCmdSpec *spec)
+{
+    GOptionGroup *g = g_option_group_new("common", "Options", "Show the options", NULL, NULL);
+    const GOptionEntry all[] = {
+        { "json", 0, 0, G_OPTION_ARG_NONE, &rv_cmd_common.json,
+          spec->json_help ? spec->json_help
+                          : "Print the result as JSON on stdout (with schema_version)", NULL },
+        { "root", 0, 0, G_OPTION_ARG_FILENAME, &rv_cmd_common.root,
+          spec->root_help ? spec->root_help
+                          : "Read /sys and /proc under DIR (a fixture tree from 'rtvirt host "
+                            "capture'; default /)", "DIR" },
+        { "duration", 'd', 0, G_OPTION_ARG_STRING, &rv_cmd_common.duration,
+          spec->duration_help ? spec->duration_help
+                              : "How long to measure: 10s, 1m, 500ms", "TIME" },
+        { "host-profile", 'H', 0, G_OPTION_ARG_FILENAME, &rv_cmd_common.host_profile,
+          spec->host_profile_help ? spec->host_profile_help
+                                  : "Host profile (a name or a file, see 'rtvirt profiles')",
+          "PROFILE" },
+    };
+    const GOptionEntry always[] = {
+        { "verbose", 'v', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer) on_verbose,
+          spec->verbose_help ? spec->verbose_help : "More log lines (repeat for debug lines)",
+          NULL },
+        { "quiet", 'q', 0, G_OPTION_ARG_NONE, &rv_cmd_common.quiet,
+          "Only errors and warnings on stderr", NULL },
+        { NULL }
+    };
+    static const unsigned bits[] = {
+        RV_COMMON_JSON, RV_COMMON_ROOT, RV_COMMON_DURATION, RV_COMMON_HOST_PROFILE,
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS(bits); i++)
+        if (spec->common & bits[i]) {
+            GOptionEntry one[2] = { all[i], { NULL } };
+
+            g_option_group_add_entries(g, one);
+        }
+    g_option_group_add_entries(g, always);
+    return g;
+}
+
+int
+rv_cmd_parse(const RvCmdSpec *spec, const GOptionEntry *entries, int *argc, char ***argv)
+{
+    g_autoptr(GOptionContext) ctx = g_option_context_new(spec->params);
+    g_autoptr(GError) err = NULL;
+    g_autofree char *desc = NULL;
+    GOptionGroup *main_group = common_group(spec);
+
+    /* the command's own options first, then the common ones, one list */
+    g_option_context_set_main_group(ctx, main_group);
+    if (entries)
+        g_option_context_add_main_entries(ctx, entries, NULL);
+    if (spec->summary)
+        g_option_context_set_summary(ctx, spec->summary);
+    desc = g_strdup_printf("%s%sExit status: %s", spec->description ? spec->description : "",
+                           spec->description ? "\n\n" : "", spec->exit_status);
+    g_option_context_set_description(ctx, desc);
+    if (!g_option_context_parse(ctx, argc, argv, &err)) {
+        rv_log_error("%s: %s", (*argv)[0], err->message);
+        return RV_EXIT_ERROR;
+    }
+    if (rv_cmd_common.quiet && rv_cmd_common.verbose) {
+        rv_log_error("%s: --quiet and --verbose exclude each other", (*argv)[0]);
+        return RV_EXIT_ERROR;
+    }
+    rv_harness_verbosity = rv_cmd_common.quiet ? -1 : rv_cmd_common.verbose;
+    return 0;
+}
+
+int
+rv_cmd_print_json(JsonNode *node)
+{
+    g_autofree char *text = rv_json_to_text(node);
+
+    fputs(text, stdout);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        rv_log_error("Failed to write the JSON document to stdout");
+        return RV_EXIT_ERROR;
+    }
+    return 0;
+}
