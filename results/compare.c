@@ -176,20 +176,13 @@ scen_ran(const RvComparison *c, guint s)
     return FALSE;
 }
 
-int
-rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest test,
-                        RvComparison **ret, GError **error)
+/* scenarios (declared order first, then those only records name) and the
+ * workload groups; returns the number of records */
+static guint
+collect_scenarios(RvComparison *c, GPtrArray *stores)
 {
-    g_autoptr(RvComparison) c = g_new0(RvComparison, 1);
     guint nrec = 0;
-    int base = -1;
 
-    c->stores = g_ptr_array_ref(stores);
-    c->scens = g_ptr_array_new_with_free_func((GDestroyNotify) scen_free);
-    c->groups = g_ptr_array_new_with_free_func((GDestroyNotify) group_free);
-    c->test = test;
-
-    /* scenarios: declared order first, then those only records name */
     for (guint si = 0; si < stores->len; si++) {
         const RvStore *st = stores->pdata[si];
         GPtrArray *decl = rv_result_store_get_scenarios(st);
@@ -213,12 +206,13 @@ rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest tes
             nrec++;
         }
     }
-    if (nrec == 0)
-        return rv_error_set(error, RV_ERROR_INVALID, ENODATA,
-                            "No records in %u results store(s): nothing to compare",
-                            stores->len);
+    return nrec;
+}
 
-    /* labels: a name used by several stores is qualified by its store */
+/* labels: a name used by several stores is qualified by its store */
+static void
+label_scenarios(RvComparison *c, GPtrArray *stores)
+{
     for (guint i = 0; i < c->scens->len; i++) {
         Scen *s = c->scens->pdata[i];
         gboolean dup = FALSE;
@@ -234,7 +228,46 @@ rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest tes
             s->label = g_strdup(s->name);
         }
     }
+}
 
+/* one ok record's metrics and "latency" histogram into its cell */
+static void
+cell_add_record(Group *g, Cell *ce, const RvStoreRecord *r)
+{
+    const RvHistogram *h;
+
+    ce->ok++;
+    if (g_strcmp0(r->virt, "kvm") == 0)
+        ce->kvm = TRUE;
+    else if (g_strcmp0(r->virt, "tcg") == 0)
+        ce->tcg = TRUE;
+    for (guint k = 0; k < r->metrics->len; k++) {
+        const RvStoreMetric *m = r->metrics->pdata[k];
+        GArray *vals;
+        if (!isfinite(m->value))
+            continue;
+        group_add_metric(g, m->name, m->unit);
+        vals = g_hash_table_lookup(ce->values, m->name);
+        if (!vals) {
+            vals = g_array_new(FALSE, FALSE, sizeof(double));
+            g_hash_table_insert(ce->values, g_strdup(m->name), vals);
+        }
+        g_array_append_val(vals, m->value);
+    }
+    h = rv_result_store_record_get_histogram(r, "latency");
+    if (h) {
+        if (!ce->hist)
+            ce->hist = rv_result_histogram_new(0);
+        rv_result_histogram_merge(ce->hist, h);
+        ce->hist_reps++;
+    } else {
+        ce->hist_missing++;
+    }
+}
+
+static void
+fill_cells(RvComparison *c, GPtrArray *stores)
+{
     c->cells = g_new0(Cell, c->groups->len * c->scens->len);
     for (guint i = 0; i < c->groups->len * c->scens->len; i++)
         c->cells[i].values = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
@@ -245,9 +278,7 @@ rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest tes
         for (guint i = 0; i < recs->len; i++) {
             const RvStoreRecord *r = recs->pdata[i];
             guint gi = find_group(c, r->workload, r->target ? r->target : "-");
-            Group *g = c->groups->pdata[gi];
             Cell *ce = cell(c, gi, find_scen(c, si, r->scenario));
-            const RvHistogram *h;
 
             if (g_str_equal(r->status, "skipped")) {
                 ce->skipped++;
@@ -258,93 +289,100 @@ rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest tes
                     ce->first_failure = r->reason;
                 continue;
             }
-            ce->ok++;
-            if (g_strcmp0(r->virt, "kvm") == 0)
-                ce->kvm = TRUE;
-            else if (g_strcmp0(r->virt, "tcg") == 0)
-                ce->tcg = TRUE;
-            for (guint k = 0; k < r->metrics->len; k++) {
-                const RvStoreMetric *m = r->metrics->pdata[k];
-                GArray *vals;
-                if (!isfinite(m->value))
-                    continue;
-                group_add_metric(g, m->name, m->unit);
-                vals = g_hash_table_lookup(ce->values, m->name);
-                if (!vals) {
-                    vals = g_array_new(FALSE, FALSE, sizeof(double));
-                    g_hash_table_insert(ce->values, g_strdup(m->name), vals);
-                }
-                g_array_append_val(vals, m->value);
-            }
-            h = rv_result_store_record_get_histogram(r, "latency");
-            if (h) {
-                if (!ce->hist)
-                    ce->hist = rv_result_histogram_new(0);
-                rv_result_histogram_merge(ce->hist, h);
-                ce->hist_reps++;
-            } else {
-                ce->hist_missing++;
-            }
+            cell_add_record(c->groups->pdata[gi], ce, r);
         }
     }
+}
 
-    /* the baseline */
-    if (baseline) {
-        GString *names = g_string_new(NULL);
-        int matches = 0;
+/* --baseline NAME: a label, or a scenario name of exactly one store */
+static int
+find_baseline(const RvComparison *c, const char *baseline, GError **error)
+{
+    g_autoptr(GString) names = g_string_new(NULL);
+    int matches = 0, base = -1;
+
+    for (guint i = 0; i < c->scens->len; i++) {
+        const Scen *s = c->scens->pdata[i];
+        g_string_append_printf(names, "%s%s", i ? ", " : "", s->label);
+        if (g_str_equal(s->label, baseline)) {
+            base = i;
+            matches = 1;
+            break;
+        }
+        if (g_str_equal(s->name, baseline)) {
+            base = i;
+            matches++;
+        }
+    }
+    if (matches != 1) {
         for (guint i = 0; i < c->scens->len; i++) {
             const Scen *s = c->scens->pdata[i];
-            g_string_append_printf(names, "%s%s", i ? ", " : "", s->label);
-            if (g_str_equal(s->label, baseline)) {
-                base = i;
-                matches = 1;
-                break;
-            }
-            if (g_str_equal(s->name, baseline)) {
-                base = i;
-                matches++;
-            }
+            if (!strstr(names->str, s->label))
+                g_string_append_printf(names, ", %s", s->label);
         }
-        if (matches != 1) {
-            for (guint i = 0; i < c->scens->len; i++) {
-                const Scen *s = c->scens->pdata[i];
-                if (!strstr(names->str, s->label))
-                    g_string_append_printf(names, ", %s", s->label);
-            }
-            int r = rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                 "Baseline '%s' is %s; scenarios: %s", baseline,
-                                 matches ? "ambiguous (in several stores)" : "not a scenario",
-                                 names->str);
-            g_string_free(names, TRUE);
-            return r;
-        }
-        g_string_free(names, TRUE);
-        if (!scen_ran(c, base)) {
-            const Scen *s = c->scens->pdata[base];
-            if (g_strcmp0(s->status, "skipped") == 0)
-                return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                    "baseline '%s' was SKIPPED: %s", baseline,
-                                    s->reason ? s->reason : "(no reason recorded)");
-            return rv_error_set(error, RV_ERROR_INVALID, ENODATA,
-                                "baseline '%s' has no successful repetition", baseline);
-        }
-    } else {
-        for (guint i = 0; i < c->scens->len && base < 0; i++)
-            if (scen_ran(c, i))
-                base = i;
-        if (base < 0)
-            base = 0;
-        if (base > 0) {
-            const Scen *first = c->scens->pdata[0], *b = c->scens->pdata[base];
-            /* the skip reason is listed in each workload section */
-            c->baseline_note = g_strdup_printf(
-                "the first scenario '%s' %s; the baseline is '%s', the first that ran",
-                first->label,
-                g_strcmp0(first->status, "skipped") == 0 ? "was SKIPPED"
-                                                         : "has no successful repetition",
-                b->label);
-        }
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "Baseline '%s' is %s; scenarios: %s", baseline,
+                            matches ? "ambiguous (in several stores)" : "not a scenario",
+                            names->str);
     }
+    if (!scen_ran(c, base)) {
+        const Scen *s = c->scens->pdata[base];
+        if (g_strcmp0(s->status, "skipped") == 0)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "baseline '%s' was SKIPPED: %s", baseline,
+                                s->reason ? s->reason : "(no reason recorded)");
+        return rv_error_set(error, RV_ERROR_INVALID, ENODATA,
+                            "baseline '%s' has no successful repetition", baseline);
+    }
+    return base;
+}
+
+/* no --baseline: the first scenario that ran, with a note when that is not
+ * the first one */
+static int
+default_baseline(RvComparison *c)
+{
+    int base = -1;
+
+    for (guint i = 0; i < c->scens->len && base < 0; i++)
+        if (scen_ran(c, i))
+            base = i;
+    if (base < 0)
+        base = 0;
+    if (base > 0) {
+        const Scen *first = c->scens->pdata[0], *b = c->scens->pdata[base];
+        /* the skip reason is listed in each workload section */
+        c->baseline_note = g_strdup_printf(
+            "the first scenario '%s' %s; the baseline is '%s', the first that ran",
+            first->label,
+            g_strcmp0(first->status, "skipped") == 0 ? "was SKIPPED"
+                                                     : "has no successful repetition",
+            b->label);
+    }
+    return base;
+}
+
+int
+rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest test,
+                        RvComparison **ret, GError **error)
+{
+    g_autoptr(RvComparison) c = g_new0(RvComparison, 1);
+    int base;
+
+    c->stores = g_ptr_array_ref(stores);
+    c->scens = g_ptr_array_new_with_free_func((GDestroyNotify) scen_free);
+    c->groups = g_ptr_array_new_with_free_func((GDestroyNotify) group_free);
+    c->test = test;
+
+    if (collect_scenarios(c, stores) == 0)
+        return rv_error_set(error, RV_ERROR_INVALID, ENODATA,
+                            "No records in %u results store(s): nothing to compare",
+                            stores->len);
+    label_scenarios(c, stores);
+    fill_cells(c, stores);
+    base = baseline ? find_baseline(c, baseline, error) : default_baseline(c);
+    if (base < 0)
+        return base;
     c->baseline = base;
     *ret = g_steal_pointer(&c);
     return 0;
@@ -443,16 +481,10 @@ any_tcg(const RvComparison *c, guint g)
     return FALSE;
 }
 
-static char *
-format_text(const RvComparison *c)
+static void
+text_header(GString *o, const RvComparison *c)
 {
-    GString *o = g_string_new(NULL);
     const Scen *bs = c->scens->pdata[c->baseline];
-    int w = 8;
-
-    for (guint i = 0; i < c->scens->len; i++)
-        w = MAX(w, (int) strlen(((Scen *) c->scens->pdata[i])->label));
-    w = MIN(w, 40);
 
     for (guint i = 0; i < c->stores->len; i++) {
         const RvStore *st = c->stores->pdata[i];
@@ -471,144 +503,176 @@ format_text(const RvComparison *c)
                            "baseline; * p<0.05 ** p<0.01 *** p<0.001; ~ not significant "
                            "(the difference is inside the noise)\n",
                            rv_result_stats_test_name(c->test));
+}
 
-    for (guint g = 0; g < c->groups->len; g++) {
-        const Group *gr = c->groups->pdata[g];
-        gboolean tcg = any_tcg(c, g);
+/* the section head: virt=tcg note, SKIPPED scenarios, failures when no
+ * repetition of the workload succeeded anywhere */
+static void
+text_group_head(GString *o, const RvComparison *c, guint g, int w)
+{
+    const Group *gr = c->groups->pdata[g];
+    gboolean tcg = any_tcg(c, g);
 
-        g_string_append_printf(o, "\n== %s on %s%s ==\n", gr->workload, gr->target,
-                               tcg ? " [virt=tcg]" : "");
-        if (tcg)
-            g_string_append(o, "NOTE: virt=tcg: the guest ran under QEMU's TCG emulator, not "
-                            "KVM; its latencies measure emulation, not what an RT guest "
-                            "would see on a KVM host\n");
-        /* SKIPPED scenarios once per section, not under every metric */
-        for (guint s = 0; s < c->scens->len; s++) {
-            const Scen *sc = c->scens->pdata[s];
-            if (g_strcmp0(sc->status, "skipped") == 0 && cell(c, g, s)->ok == 0)
-                g_string_append_printf(o, "  %-*s SKIPPED: %s\n", w, sc->label,
-                                       sc->reason ? sc->reason : "(no reason recorded)");
-        }
-        if (gr->metrics->len == 0) {
-            /* no repetition of this workload succeeded anywhere */
-            g_string_append(o, "\nno values:\n");
-            for (guint s = 0; s < c->scens->len; s++) {
-                const Scen *sc = c->scens->pdata[s];
-                const Cell *ce = cell(c, g, s);
-                if (g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0)
-                    continue;   /* listed above */
-                else if (ce->failed)
-                    g_string_append_printf(o, "  %-*s %u repetition(s) failed, first: %s\n",
-                                           w, sc->label, ce->failed,
-                                           ce->first_failure ? ce->first_failure : "(no reason recorded)");
-            }
-        }
-        for (guint m = 0; m < gr->metrics->len; m++) {
-            const char *metric = gr->metrics->pdata[m];
-            const char *unit = g_hash_table_lookup(gr->units, metric);
-            g_autofree char *title = *unit ? g_strdup_printf("%s [%s]", metric, unit)
-                                           : g_strdup(metric);
-
-            g_string_append_printf(o, "\n%-*s %4s %-7s %10s %10s %10s %10s %10s %9s %9s %-3s\n",
-                                   w + 2, title, "n", "virt", "mean", "stddev", "SEM",
-                                   "min", "max", "change", "p", "sig");
-            for (guint s = 0; s < c->scens->len; s++) {
-                const Scen *sc = c->scens->pdata[s];
-                const Cell *ce = cell(c, g, s);
-                Row row;
-
-                if (g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0)
-                    continue;   /* listed once at the top of the section */
-                g_string_append_printf(o, "  %-*s", w, sc->label);
-                compute_row(c, g, s, metric, &row);
-                if (!row.has) {
-                    g_string_append_printf(o, " %4u %-7s no values", 0, virt_of(ce));
-                    if (ce->failed)
-                        g_string_append_printf(o, " (%u repetition(s) failed)", ce->failed);
-                    g_string_append_c(o, '\n');
-                    continue;
-                }
-                g_string_append_printf(o, " %4u %-7s", row.sum.n, virt_of(ce));
-                fmt_num(o, 10, row.sum.mean);
-                fmt_num(o, 10, row.sum.stddev);
-                fmt_num(o, 10, row.sum.sem);
-                fmt_num(o, 10, row.sum.min);
-                fmt_num(o, 10, row.sum.max);
-                if (s == c->baseline) {
-                    g_string_append_printf(o, " %9s", "(base)");
-                } else if (isfinite(row.change)) {
-                    g_autofree char *ch = g_strdup_printf("%+.1f%%", row.change);
-                    g_string_append_printf(o, " %9s", ch);
-                } else {
-                    g_string_append_printf(o, " %9s", "-");
-                }
-                if (row.tested)
-                    g_string_append_printf(o, " %9.3g %-3s", row.t.p, sig_mark(&row));
-                else
-                    g_string_append_printf(o, " %9s %-3s", s == c->baseline ? "" : row.untested, "");
-                if (ce->failed)
-                    g_string_append_printf(o, " (%u failed)", ce->failed);
-                if (!rv_result_store_get_trusted(c->stores->pdata[sc->store]))
-                    g_string_append(o, " (UNTRUSTED store)");
-                g_string_append_c(o, '\n');
-                /* trailing spaces of the last columns are noise */
-                while (o->len && o->str[o->len - 2] == ' ')
-                    g_string_erase(o, o->len - 2, 1);
-            }
-        }
-
-        /* percentiles from merged histograms */
-        {
-            gboolean any = FALSE;
-            for (guint s = 0; s < c->scens->len; s++)
-                any |= cell(c, g, s)->hist != NULL;
-            if (!any)
-                continue;
-        }
-        g_string_append_printf(o, "\n%-*s %12s %9s %8s %8s %8s %8s %8s %s\n", w + 2,
-                               "latency [us]", "samples", "overflow", "p50", "p99",
-                               "p99.9", "p99.99", "max", "(histograms of all repetitions merged)");
+    g_string_append_printf(o, "\n== %s on %s%s ==\n", gr->workload, gr->target,
+                           tcg ? " [virt=tcg]" : "");
+    if (tcg)
+        g_string_append(o, "NOTE: virt=tcg: the guest ran under QEMU's TCG emulator, not "
+                        "KVM; its latencies measure emulation, not what an RT guest "
+                        "would see on a KVM host\n");
+    /* SKIPPED scenarios once per section, not under every metric */
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        if (g_strcmp0(sc->status, "skipped") == 0 && cell(c, g, s)->ok == 0)
+            g_string_append_printf(o, "  %-*s SKIPPED: %s\n", w, sc->label,
+                                   sc->reason ? sc->reason : "(no reason recorded)");
+    }
+    if (gr->metrics->len == 0) {
+        /* no repetition of this workload succeeded anywhere */
+        g_string_append(o, "\nno values:\n");
         for (guint s = 0; s < c->scens->len; s++) {
             const Scen *sc = c->scens->pdata[s];
             const Cell *ce = cell(c, g, s);
-            gboolean beyond_any = FALSE;
+            if (g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0)
+                continue;   /* listed above */
+            else if (ce->failed)
+                g_string_append_printf(o, "  %-*s %u repetition(s) failed, first: %s\n",
+                                       w, sc->label, ce->failed,
+                                       ce->first_failure ? ce->first_failure : "(no reason recorded)");
+        }
+    }
+}
 
-            if (!ce->hist) {
-                if (ce->ok)
-                    g_string_append_printf(o, "  %-*s no histogram recorded\n", w, sc->label);
+/* one metric's table: a row per scenario */
+static void
+text_metric(GString *o, const RvComparison *c, guint g, const char *metric, int w)
+{
+    const Group *gr = c->groups->pdata[g];
+    const char *unit = g_hash_table_lookup(gr->units, metric);
+    g_autofree char *title = *unit ? g_strdup_printf("%s [%s]", metric, unit)
+                                   : g_strdup(metric);
+
+    g_string_append_printf(o, "\n%-*s %4s %-7s %10s %10s %10s %10s %10s %9s %9s %-3s\n",
+                           w + 2, title, "n", "virt", "mean", "stddev", "SEM",
+                           "min", "max", "change", "p", "sig");
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        const Cell *ce = cell(c, g, s);
+        Row row;
+
+        if (g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0)
+            continue;   /* listed once at the top of the section */
+        g_string_append_printf(o, "  %-*s", w, sc->label);
+        compute_row(c, g, s, metric, &row);
+        if (!row.has) {
+            g_string_append_printf(o, " %4u %-7s no values", 0, virt_of(ce));
+            if (ce->failed)
+                g_string_append_printf(o, " (%u repetition(s) failed)", ce->failed);
+            g_string_append_c(o, '\n');
+            continue;
+        }
+        g_string_append_printf(o, " %4u %-7s", row.sum.n, virt_of(ce));
+        fmt_num(o, 10, row.sum.mean);
+        fmt_num(o, 10, row.sum.stddev);
+        fmt_num(o, 10, row.sum.sem);
+        fmt_num(o, 10, row.sum.min);
+        fmt_num(o, 10, row.sum.max);
+        if (s == c->baseline) {
+            g_string_append_printf(o, " %9s", "(base)");
+        } else if (isfinite(row.change)) {
+            g_autofree char *ch = g_strdup_printf("%+.1f%%", row.change);
+            g_string_append_printf(o, " %9s", ch);
+        } else {
+            g_string_append_printf(o, " %9s", "-");
+        }
+        if (row.tested)
+            g_string_append_printf(o, " %9.3g %-3s", row.t.p, sig_mark(&row));
+        else
+            g_string_append_printf(o, " %9s %-3s", s == c->baseline ? "" : row.untested, "");
+        if (ce->failed)
+            g_string_append_printf(o, " (%u failed)", ce->failed);
+        if (!rv_result_store_get_trusted(c->stores->pdata[sc->store]))
+            g_string_append(o, " (UNTRUSTED store)");
+        g_string_append_c(o, '\n');
+        /* trailing spaces of the last columns are noise */
+        while (o->len && o->str[o->len - 2] == ' ')
+            g_string_erase(o, o->len - 2, 1);
+    }
+}
+
+/* percentiles from merged histograms, when any scenario has one */
+static void
+text_latency(GString *o, const RvComparison *c, guint g, int w)
+{
+    gboolean any = FALSE;
+
+    for (guint s = 0; s < c->scens->len; s++)
+        any |= cell(c, g, s)->hist != NULL;
+    if (!any)
+        return;
+    g_string_append_printf(o, "\n%-*s %12s %9s %8s %8s %8s %8s %8s %s\n", w + 2,
+                           "latency [us]", "samples", "overflow", "p50", "p99",
+                           "p99.9", "p99.99", "max", "(histograms of all repetitions merged)");
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        const Cell *ce = cell(c, g, s);
+        gboolean beyond_any = FALSE;
+
+        if (!ce->hist) {
+            if (ce->ok)
+                g_string_append_printf(o, "  %-*s no histogram recorded\n", w, sc->label);
+            continue;
+        }
+        g_string_append_printf(o, "  %-*s %12" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT,
+                               w, sc->label, rv_result_histogram_total(ce->hist),
+                               ce->hist->overflows);
+        for (guint k = 0; k < G_N_ELEMENTS(pcts); k++) {
+            gint64 us;
+            gboolean beyond;
+            if (rv_result_histogram_percentile(ce->hist, pcts[k], &us, &beyond, NULL) < 0) {
+                g_string_append_printf(o, " %8s", "-");
                 continue;
             }
-            g_string_append_printf(o, "  %-*s %12" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT,
-                                   w, sc->label, rv_result_histogram_total(ce->hist),
-                                   ce->hist->overflows);
-            for (guint k = 0; k < G_N_ELEMENTS(pcts); k++) {
-                gint64 us;
-                gboolean beyond;
-                if (rv_result_histogram_percentile(ce->hist, pcts[k], &us, &beyond, NULL) < 0) {
-                    g_string_append_printf(o, " %8s", "-");
-                    continue;
-                }
-                if (beyond) {
-                    g_autofree char *b = g_strdup_printf("<=%" G_GINT64_FORMAT, us);
-                    g_string_append_printf(o, " %8s", b);
-                    beyond_any = TRUE;
-                } else {
-                    g_string_append_printf(o, " %8" G_GINT64_FORMAT, us);
-                }
+            if (beyond) {
+                g_autofree char *b = g_strdup_printf("<=%" G_GINT64_FORMAT, us);
+                g_string_append_printf(o, " %8s", b);
+                beyond_any = TRUE;
+            } else {
+                g_string_append_printf(o, " %8" G_GINT64_FORMAT, us);
             }
-            if (ce->hist->max_us >= 0)
-                g_string_append_printf(o, " %8" G_GINT64_FORMAT, ce->hist->max_us);
-            else
-                g_string_append_printf(o, " %8s", "-");
-            if (ce->hist_missing)
-                g_string_append_printf(o, "  (%u of %u repetitions without histogram)",
-                                       ce->hist_missing, ce->hist_missing + ce->hist_reps);
-            if (beyond_any)
-                g_string_append(o, "  (<= : beyond the histogram range, bounded by max)");
-            if (!rv_result_store_get_trusted(c->stores->pdata[sc->store]))
-                g_string_append(o, " (UNTRUSTED store)");
-            g_string_append_c(o, '\n');
         }
+        if (ce->hist->max_us >= 0)
+            g_string_append_printf(o, " %8" G_GINT64_FORMAT, ce->hist->max_us);
+        else
+            g_string_append_printf(o, " %8s", "-");
+        if (ce->hist_missing)
+            g_string_append_printf(o, "  (%u of %u repetitions without histogram)",
+                                   ce->hist_missing, ce->hist_missing + ce->hist_reps);
+        if (beyond_any)
+            g_string_append(o, "  (<= : beyond the histogram range, bounded by max)");
+        if (!rv_result_store_get_trusted(c->stores->pdata[sc->store]))
+            g_string_append(o, " (UNTRUSTED store)");
+        g_string_append_c(o, '\n');
+    }
+}
+
+static char *
+format_text(const RvComparison *c)
+{
+    GString *o = g_string_new(NULL);
+    int w = 8;
+
+    for (guint i = 0; i < c->scens->len; i++)
+        w = MAX(w, (int) strlen(((Scen *) c->scens->pdata[i])->label));
+    w = MIN(w, 40);
+
+    text_header(o, c);
+    for (guint g = 0; g < c->groups->len; g++) {
+        const Group *gr = c->groups->pdata[g];
+
+        text_group_head(o, c, g, w);
+        for (guint m = 0; m < gr->metrics->len; m++)
+            text_metric(o, c, g, gr->metrics->pdata[m], w);
+        text_latency(o, c, g, w);
     }
     return g_string_free(o, FALSE);
 }
