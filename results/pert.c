@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "results/pert.h"
+#include "util/error.h"
+#include "util/json.h"
 
 struct RvPertAccount {
     guint64 window_ns;
@@ -168,4 +171,139 @@ rv_result_pert_summary_to_json(const RvPertSummary *s, gboolean histogram, JsonB
     json_builder_end_array(b);
     json_builder_set_member_name(b, "overflows");
     json_builder_add_int_value(b, (gint64) s->hist_overflow);
+}
+
+/* ---- the probe's JSON into a store record ---- */
+
+#define PERR(error, code, name, fmt, ...) \
+    rv_error_set(error, RV_ERROR_INVALID, code, "%s: " fmt, (name), ##__VA_ARGS__)
+
+/* a JSON number: TRUE with *ret, FALSE for another type */
+static gboolean
+node_number(JsonNode *n, double *ret)
+{
+    if (!n || !JSON_NODE_HOLDS_VALUE(n))
+        return FALSE;
+    switch (json_node_get_value_type(n)) {
+    case G_TYPE_INT64:
+        *ret = (double) json_node_get_int(n);
+        return TRUE;
+    case G_TYPE_DOUBLE:
+        *ret = json_node_get_double(n);
+        return TRUE;
+    default:
+        return FALSE;
+    }
+}
+
+/* a count by the store's rule: an integer in 0..RV_STORE_COUNT_MAX */
+static int
+node_count(const char *name, const char *key, JsonNode *n, guint64 *ret, GError **error)
+{
+    double d;
+
+    if (!node_number(n, &d))
+        return PERR(error, EINVAL, name, "%s is not a number", key);
+    if (!isfinite(d) || d != floor(d) || d < 0 || d > (double) RV_STORE_COUNT_MAX)
+        return PERR(error, ERANGE, name, "%s %g is not a count (0 to %" G_GINT64_FORMAT ")",
+                    key, d, RV_STORE_COUNT_MAX);
+    *ret = (guint64) d;
+    return 0;
+}
+
+static int
+pert_histogram(const char *name, JsonObject *sum, double max_us, RvHistogram **ret,
+               GError **error)
+{
+    JsonNode *an = json_object_get_member(sum, "histogram_us");
+    g_autoptr(RvHistogram) h = rv_result_histogram_new(RV_PERT_HIST_US);
+    g_autoptr(GError) e = NULL;
+    JsonArray *a;
+    int r;
+
+    if (!JSON_NODE_HOLDS_ARRAY(an))
+        return PERR(error, EINVAL, name, "summary.histogram_us is not an array");
+    a = json_node_get_array(an);
+    for (guint i = 0; i < json_array_get_length(a); i++) {
+        JsonNode *pn = json_array_get_element(a, i);
+        g_autofree char *k0 = g_strdup_printf("summary.histogram_us[%u][0]", i);
+        g_autofree char *k1 = g_strdup_printf("summary.histogram_us[%u][1]", i);
+        JsonArray *pair;
+        guint64 us, count;
+
+        if (!JSON_NODE_HOLDS_ARRAY(pn) || json_array_get_length(pair = json_node_get_array(pn)) != 2)
+            return PERR(error, EINVAL, name, "summary.histogram_us[%u] is not [us, count]", i);
+        if ((r = node_count(name, k0, json_array_get_element(pair, 0), &us, error)) < 0 ||
+            (r = node_count(name, k1, json_array_get_element(pair, 1), &count, error)) < 0)
+            return r;
+        rv_result_histogram_add(h, us, count);   /* saturates; checked below */
+    }
+    if (json_object_has_member(sum, "overflows")) {
+        guint64 ovf;
+        r = node_count(name, "summary.overflows", json_object_get_member(sum, "overflows"),
+                       &ovf, error);
+        if (r < 0)
+            return r;
+        rv_result_histogram_add(h, RV_PERT_HIST_US, ovf);
+    }
+    if (!isnan(max_us))
+        h->max_us = (gint64) max_us;   /* checked: 0..RV_STORE_METRIC_MAX */
+    if (rv_result_store_check_histogram(h, &e) < 0)
+        return PERR(error, ERANGE, name, "summary.histogram_us: %s", e->message);
+    *ret = g_steal_pointer(&h);
+    return 0;
+}
+
+int
+rv_result_pert_record_add(RvStoreRecord *rec, const char *name, const char *text,
+                          gsize len, GError **error)
+{
+    static const struct { const char *key, *metric, *unit; } m[] = {
+        { "count", "count", "count" }, { "max_us", "max_us", "us" },
+        { "avg_us", "avg_us", "us" }, { "sum_us", "stolen_us", "us" },
+        { "overhead_pct", "overhead_pct", "%" },
+    };
+    g_autoptr(JsonParser) parser = json_parser_new_immutable();
+    g_autoptr(GError) e = NULL;
+    g_autoptr(RvHistogram) hist = NULL;
+    double values[G_N_ELEMENTS(m)];
+    JsonNode *root, *sn;
+    JsonObject *sum;
+    int r;
+
+    r = rv_json_check_depth(name, text, len, RV_JSON_MAX_DEPTH, error);
+    if (r < 0)
+        return r;
+    if (!json_parser_load_from_data(parser, text, (gssize) len, &e))
+        return PERR(error, EINVAL, name, "invalid JSON: %s", e->message);
+    root = json_parser_get_root(parser);
+    if (!root || !JSON_NODE_HOLDS_OBJECT(root) ||
+        !(sn = json_object_get_member(json_node_get_object(root), "summary")) ||
+        !JSON_NODE_HOLDS_OBJECT(sn))
+        return PERR(error, EINVAL, name, "no \"summary\" object");
+    sum = json_node_get_object(sn);
+    for (guint i = 0; i < G_N_ELEMENTS(m); i++) {
+        values[i] = NAN;
+        if (!json_object_has_member(sum, m[i].key))
+            continue;
+        if (!node_number(json_object_get_member(sum, m[i].key), &values[i]))
+            return PERR(error, EINVAL, name, "summary.%s is not a number", m[i].key);
+        if (isnan(values[i]) ||
+            rv_result_store_check_metric(m[i].metric, values[i], m[i].unit, &e) < 0)
+            return PERR(error, ERANGE, name, "summary.%s %s", m[i].key,
+                        e ? e->message : "is not a number");
+        if (i == 0 && values[i] != floor(values[i]))
+            return PERR(error, ERANGE, name, "summary.count %g is not a count", values[i]);
+    }
+    if (json_object_has_member(sum, "histogram_us")) {
+        r = pert_histogram(name, sum, values[1], &hist, error);
+        if (r < 0)
+            return r;
+    }
+    for (guint i = 0; i < G_N_ELEMENTS(m); i++)
+        if (!isnan(values[i]))
+            rv_result_store_record_add_metric(rec, m[i].metric, values[i], m[i].unit);
+    if (hist)
+        rv_result_store_record_add_histogram(rec, "perturbation", hist);
+    return 0;
 }

@@ -27,6 +27,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "results/store.h"
+
 /* Histogram of perturbation lengths: 1 us buckets, 0..RV_PERT_HIST_US-1 us,
  * longer ones counted as overflows. */
 #define RV_PERT_HIST_US 1000
@@ -88,3 +90,30 @@ char *rv_result_pert_format_second(const RvPertSecond *s);
  * current object: count, min_us, max_us, avg_us, stddev_us, sum_us,
  * duration_us, overhead_pct, histogram_us: [[us, count]...], overflows. */
 void rv_result_pert_summary_to_json(const RvPertSummary *s, gboolean histogram, JsonBuilder *b);
+
+/**
+ * rv_result_pert_record_add:
+ * @rec: record of workload "pert" (results/store.h)
+ * @name: what the JSON is called in messages (its file name)
+ * @text: what `rtvirt pert --json FILE` wrote (need not be NUL-terminated);
+ *        untrusted: it may come from inside a guest
+ * @len: bytes of @text
+ * @error: RV_ERROR_INVALID naming @name and the key
+ *
+ * Reads the document's "summary" object (rv_result_pert_summary_to_json())
+ * into @rec: metrics count (unit "count"), max_us, avg_us, stolen_us (from
+ * sum_us; all "us") and overhead_pct ("%"), each when present; histogram
+ * "perturbation" (RV_PERT_HIST_US 1-us buckets from "histogram_us"
+ * [[us, count], ...], "overflows" and the max) when "histogram_us" is
+ * there.  Nesting is checked before parsing (util/json.h).  Every value
+ * must follow the store's value rules (results/store.h): numbers finite,
+ * metrics within +-RV_STORE_METRIC_MAX and latencies >= 0, counts integers
+ * in 0..RV_STORE_COUNT_MAX; otherwise nothing is added.
+ *
+ * Returns: 0; -EINVAL for JSON that is malformed, has no "summary" object
+ * or a member of the wrong type; -ERANGE for a value outside the rules
+ * ("NAME: summary.max_us 1e+17 is outside +-1e+12").  @rec is untouched
+ * on error.
+ */
+int rv_result_pert_record_add(RvStoreRecord *rec, const char *name, const char *text,
+                              gsize len, GError **error) G_GNUC_WARN_UNUSED_RESULT;

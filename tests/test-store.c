@@ -14,6 +14,7 @@
 
 #include "results/cyclictest.h"
 #include "results/histogram.h"
+#include "results/pert.h"
 #include "results/store.h"
 #include "util/error.h"
 #include "util/json.h"
@@ -495,6 +496,57 @@ test_bad_counts(void)
                "records[0].metrics.max_us.value: 1e+17 is outside +-1e+12 (a corrupt store)");
 }
 
+/* the probe's JSON (as `rtvirt pert --json` writes it, possibly from inside
+ * a guest) into a record; hostile values refused, the record untouched */
+static void
+test_pert_record(void)
+{
+    static const char good[] =
+        "{\"cpu\": 1, \"summary\": {\"count\": 3, \"min_us\": 1.5, \"max_us\": 1200.25,"
+        " \"avg_us\": 402.5, \"stddev_us\": 1.0, \"sum_us\": 1207.5, \"duration_us\": 1000000.0,"
+        " \"overhead_pct\": 0.12075, \"histogram_us\": [[1, 2]], \"overflows\": 1}}";
+    static const struct { const char *json, *reason; } bad[] = {
+        { "{\"summary\": {\"count\": 3, \"max_us\": 1e17}}",
+          "p.json: summary.max_us 1e+17 is outside +-1e+12" },
+        { "{\"summary\": {\"count\": 3, \"max_us\": -2}}",
+          "p.json: summary.max_us -2: a latency cannot be negative" },
+        { "{\"summary\": {\"count\": 1.5}}", "p.json: summary.count 1.5 is not a count" },
+        { "{\"summary\": {\"count\": \"3\"}}", "p.json: summary.count is not a number" },
+        { "{\"summary\": {\"histogram_us\": [[1, 9007199254740991], [2, 9007199254740991]]}}",
+          "p.json: summary.histogram_us: total of the counts exceeds 9007199254740991" },
+        { "{\"summary\": {\"histogram_us\": [[1, -1]]}}",
+          "p.json: summary.histogram_us[0][1] -1 is not a count" },
+        { "{\"summary\": 1}", "p.json: no \"summary\" object" },
+        { "{\"summary\": {", "p.json: invalid JSON" },
+    };
+    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new("a", 1, "pert", "host:cpu1");
+    g_autoptr(GError) err = NULL;
+    const RvHistogram *h;
+
+    g_assert_cmpint(rv_result_pert_record_add(rec, "p.json", good, strlen(good), &err), ==, 0);
+    g_assert_cmpfloat(rv_result_store_record_get_metric(rec, "count")->value, ==, 3);
+    g_assert_cmpfloat(rv_result_store_record_get_metric(rec, "max_us")->value, ==, 1200.25);
+    g_assert_cmpfloat(rv_result_store_record_get_metric(rec, "stolen_us")->value, ==, 1207.5);
+    g_assert_cmpstr(rv_result_store_record_get_metric(rec, "overhead_pct")->unit, ==, "%");
+    h = rv_result_store_record_get_histogram(rec, "perturbation");
+    g_assert_nonnull(h);
+    g_assert_cmpuint(h->buckets[1], ==, 2);
+    g_assert_cmpuint(h->overflows, ==, 1);
+    g_assert_cmpint(h->max_us, ==, 1200);
+    for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autoptr(RvStoreRecord) r = rv_result_store_record_new("a", 1, "pert", "host:cpu1");
+        g_autoptr(GError) e = NULL;
+
+        g_assert_cmpint(rv_result_pert_record_add(r, "p.json", bad[i].json, strlen(bad[i].json),
+                                                  &e), <, 0);
+        g_assert_error(e, RV_ERROR, RV_ERROR_INVALID);
+        if (!g_str_has_prefix(e->message, bad[i].reason))
+            g_error("'%s' does not start with '%s'", e->message, bad[i].reason);
+        g_assert_cmpuint(r->metrics->len, ==, 0);
+        g_assert_cmpuint(r->histograms->len, ==, 0);
+    }
+}
+
 /* rv_json_check_depth: brackets inside strings (and escaped quotes) do
  * not count; 64 levels pass, 65 do not */
 static void
@@ -542,5 +594,6 @@ main(int argc, char **argv)
     g_test_add_func("/store/hostile/backstop", test_hostile_backstop);
     g_test_add_func("/store/hostile/non-utf8", test_hostile_non_utf8);
     g_test_add_func("/store/hostile/bad-counts", test_bad_counts);
+    g_test_add_func("/store/pert-record", test_pert_record);
     return g_test_run();
 }
