@@ -32,7 +32,8 @@ rv_tpcc_connect(const RvTpccConnOpts *o, bool with_db, GError **error)
     mysql_options(m, MYSQL_OPT_READ_TIMEOUT, &rw_timeout);
     mysql_options(m, MYSQL_OPT_WRITE_TIMEOUT, &rw_timeout);
     if (!mysql_real_connect(m, o->socket ? NULL : o->host, o->user, o->password,
-                            with_db ? o->database : NULL, (unsigned)o->port, o->socket, 0)) {
+                            with_db ? o->database : NULL, (unsigned)o->port, o->socket,
+                            CLIENT_MULTI_STATEMENTS)) {
         g_set_error(error, RV_TPCC_DB_ERROR, (int)mysql_errno(m), "Failed to connect to %s%s%s: %s", server,
                     with_db ? ", database " : "", with_db ? o->database : "", mysql_error(m));
         return NULL;
@@ -106,6 +107,50 @@ rv_tpcc_query_row(MYSQL *m, MYSQL_RES **ret_res, const char *what, GError **erro
     if (!res)
         return NULL;
     MYSQL_ROW row = mysql_fetch_row(res);
+    if (!row)
+        g_set_error(error, RV_TPCC_DB_ERROR, RV_TPCC_DB_NOROW, "no row for %s: the database is not a complete TPC-C load", what);
+    return row;
+}
+
+static void
+free_result(gpointer res)
+{
+    if (res)
+        mysql_free_result(res);
+}
+
+GPtrArray *
+rv_tpcc_multi(MYSQL *m, GError **error, const char *fmt, ...)
+{
+    g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func(free_result);
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = vexec(m, error, fmt, ap);
+    va_end(ap);
+    if (rc < 0)
+        return NULL;
+    for (int more = 0; more == 0; more = mysql_next_result(m)) {
+        MYSQL_RES *res = mysql_store_result(m);
+        if (!res && mysql_field_count(m) != 0)
+            break;
+        g_ptr_array_add(results, res);
+    }
+    if (mysql_errno(m) != 0) {
+        g_set_error(error, RV_TPCC_DB_ERROR, (int)mysql_errno(m), "%s (in statement %u of a batch)", mysql_error(m),
+                    results->len + 1);
+        /* drain what the server may still send */
+        while (mysql_more_results(m) && mysql_next_result(m) == 0)
+            free_result(mysql_store_result(m));
+        return NULL;
+    }
+    return g_steal_pointer(&results);
+}
+
+MYSQL_ROW
+rv_tpcc_multi_row(GPtrArray *results, guint i, const char *what, GError **error)
+{
+    MYSQL_RES *res = i < results->len ? g_ptr_array_index(results, i) : NULL;
+    MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
     if (!row)
         g_set_error(error, RV_TPCC_DB_ERROR, RV_TPCC_DB_NOROW, "no row for %s: the database is not a complete TPC-C load", what);
     return row;

@@ -56,6 +56,16 @@ MYSQL_RES *rv_tpcc_query(MYSQL *m, GError **error, const char *fmt, ...) G_GNUC_
  */
 MYSQL_ROW rv_tpcc_query_row(MYSQL *m, MYSQL_RES **ret_res, const char *what, GError **error,
                             const char *fmt, ...) G_GNUC_PRINTF(5, 6) G_GNUC_WARN_UNUSED_RESULT;
+/**
+ * rv_tpcc_multi: run the statements of @fmt (';'-separated, the
+ * connection has CLIENT_MULTI_STATEMENTS) in one round trip; returns one
+ * element per statement, its stored result or NULL for a statement without
+ * one (transfer full), NULL with @error when one failed (the server stops
+ * at the first failure).
+ */
+GPtrArray *rv_tpcc_multi(MYSQL *m, GError **error, const char *fmt, ...) G_GNUC_PRINTF(3, 4) G_GNUC_WARN_UNUSED_RESULT;
+/** rv_tpcc_multi_row: the first row of statement @i of @results, or NULL with RV_TPCC_DB_NOROW naming @what. */
+MYSQL_ROW rv_tpcc_multi_row(GPtrArray *results, guint i, const char *what, GError **error);
 /** rv_tpcc_db_retryable: whether @e is a deadlock or a lock wait timeout (retry the transaction). */
 bool rv_tpcc_db_retryable(const GError *e);
 /** rv_tpcc_db_lost: whether @e says the connection to the server is gone. */

@@ -3,8 +3,11 @@
  * tpcc/txn.c: the five transactions of TPC-C clause 2 as SQL on InnoDB:
  * New-Order (2.4), Payment (2.5), Order-Status (2.6), Delivery (2.7, run
  * at once rather than deferred: one database transaction for the ten
- * districts) and Stock-Level (2.8).  Every string put into SQL is a
- * generated a-string or last name: letters and digits only.
+ * districts) and Stock-Level (2.8).  The statements of a transaction go in
+ * as few round trips as their data dependencies allow (multi-statement
+ * batches: 1-3 per transaction, 2 for Delivery's ten districts), the
+ * commit in the last batch.  Every string put into SQL is a generated
+ * a-string or last name: letters and digits only.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,87 +95,100 @@ rv_tpcc_txn_input(RvTpccUser *u, RvTpccTxn type, RvTpccInput *ret_in)
     }
 }
 
-#define ROW(what, ...) (row = rv_tpcc_query_row(u->m, &res, what, error, __VA_ARGS__))
-#define EXEC(...) (rv_tpcc_exec(u->m, error, __VA_ARGS__) == 0)
+
+typedef GPtrArray Batch;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Batch, g_ptr_array_unref)
+
+#define MULTI(...) rv_tpcc_multi(u->m, error, __VA_ARGS__)
+#define RES(b, i) ((MYSQL_RES *)g_ptr_array_index((b), (i)))
 
 static int
-new_order_line(RvTpccUser *u, const RvTpccInput *in, int i, int o_id, GString *lines, double *total, GError **error)
+find_item(MYSQL_RES *items, int i_id, double *ret_price, bool *ret_original)
 {
-    g_autoptr(MYSQL_RES) res = NULL;
     MYSQL_ROW row;
+    mysql_data_seek(items, 0);
+    while ((row = mysql_fetch_row(items)))
+        if (atoi(row[0]) == i_id) {
+            *ret_price = g_ascii_strtod(row[1], NULL);
+            *ret_original = strstr(row[2], "ORIGINAL") != NULL;
+            return 0;
+        }
+    return -1;
+}
 
-    res = rv_tpcc_query(u->m, error, "SELECT i_price, i_name, i_data FROM item WHERE i_id=%d", in->i_id[i]);
-    if (!res)
-        return -1;
-    row = mysql_fetch_row(res);
-    if (!row)
-        return 1;               /* "not-found": roll back (clause 2.4.2.3) */
-    double price = g_ascii_strtod(row[0], NULL);
-    bool original = strstr(row[2], "ORIGINAL") != NULL;
-    if (!ROW("stock", "SELECT s_quantity, s_data, s_dist_%02d FROM stock WHERE s_i_id=%d AND s_w_id=%d FOR UPDATE",
-             in->d_id, in->i_id[i], in->supply_w_id[i]))
-        return -1;
-    int q = atoi(row[0]);
-    q = q >= in->quantity[i] + 10 ? q - in->quantity[i] : q - in->quantity[i] + 91;
-    original = original && strstr(row[1], "ORIGINAL");  /* brand-generic 'B' */
-    (void)original;
-    double amount = in->quantity[i] * price;
-    *total += amount;
-    g_string_append_printf(lines, "%s(%d,%d,%d,%d,%d,%d,NULL,%d,%.2f,'%s')", i ? "," : "", o_id, in->d_id, u->w_id,
-                           i + 1, in->i_id[i], in->supply_w_id[i], in->quantity[i], amount, row[2]);
-    if (!EXEC("UPDATE stock SET s_quantity=%d, s_ytd=s_ytd+%d, s_order_cnt=s_order_cnt+1,"
-              " s_remote_cnt=s_remote_cnt+%d WHERE s_i_id=%d AND s_w_id=%d",
-              q, in->quantity[i], in->supply_w_id[i] != u->w_id, in->i_id[i], in->supply_w_id[i]))
-        return -1;
+/* the stock updates and order lines of New-Order into @sql; 1 for an unused item */
+static int
+new_order_lines(RvTpccUser *u, const RvTpccInput *in, int o_id, MYSQL_RES *items, Batch *stock, GString *sql,
+                GError **error)
+{
+    g_autoptr(GString) lines = g_string_new("INSERT INTO order_line VALUES ");
+
+    for (int i = 0; i < in->ol_cnt; i++) {
+        double price;
+        bool original;
+        if (find_item(items, in->i_id[i], &price, &original) < 0)
+            return 1;           /* "not-found": roll back (clause 2.4.2.3) */
+        MYSQL_ROW row = rv_tpcc_multi_row(stock, (guint)i, "stock", error);
+        if (!row)
+            return -1;
+        original = original && strstr(row[1], "ORIGINAL");     /* brand-generic 'B' for the display */
+        (void)original;
+        int q = in->quantity[i];
+        /* S_QUANTITY as clause 2.4.2.2, in SQL: an item twice in one order sees its first update */
+        g_string_append_printf(sql, "UPDATE stock SET s_quantity=IF(s_quantity>=%d, s_quantity-%d, s_quantity-%d+91),"
+                               " s_ytd=s_ytd+%d, s_order_cnt=s_order_cnt+1, s_remote_cnt=s_remote_cnt+%d"
+                               " WHERE s_i_id=%d AND s_w_id=%d;", q + 10, q, q, q, in->supply_w_id[i] != u->w_id,
+                               in->i_id[i], in->supply_w_id[i]);
+        g_string_append_printf(lines, "%s(%d,%d,%d,%d,%d,%d,NULL,%d,%.2f,'%s')", i ? "," : "", o_id, in->d_id,
+                               u->w_id, i + 1, in->i_id[i], in->supply_w_id[i], q, q * price, row[2]);
+    }
+    g_string_append_printf(sql, "%s;COMMIT", lines->str);
     return 0;
 }
 
 static int
 new_order(RvTpccUser *u, const RvTpccInput *in, GError **error)
 {
-    g_autoptr(MYSQL_RES) res = NULL;
-    g_autoptr(GString) lines = g_string_new("INSERT INTO order_line VALUES ");
+    g_autoptr(GString) ids = g_string_new(NULL);
+    g_autoptr(GString) sql = g_string_new(NULL);
     MYSQL_ROW row;
-    double total = 0;
 
-    if (!ROW("warehouse", "SELECT w_tax FROM warehouse WHERE w_id=%d", u->w_id))
+    for (int i = 0; i < in->ol_cnt; i++)
+        g_string_append_printf(ids, "%s%d", i ? "," : "", in->i_id[i]);
+    g_autoptr(Batch) b1 = MULTI("SELECT w_tax FROM warehouse WHERE w_id=%d;"
+                                "SELECT d_tax, d_next_o_id FROM district WHERE d_w_id=%d AND d_id=%d FOR UPDATE;"
+                                "SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id=%d AND c_d_id=%d"
+                                " AND c_id=%d;"
+                                "SELECT i_id, i_price, i_data, i_name FROM item WHERE i_id IN (%s)",
+                                u->w_id, u->w_id, in->d_id, u->w_id, in->d_id, in->c_id, ids->str);
+    if (!b1 || !rv_tpcc_multi_row(b1, 0, "warehouse", error) || !(row = rv_tpcc_multi_row(b1, 1, "district", error)) ||
+        !rv_tpcc_multi_row(b1, 2, "customer", error))
         return -1;
-    double w_tax = g_ascii_strtod(row[0], NULL);
-    if (!ROW("district", "SELECT d_tax, d_next_o_id FROM district WHERE d_w_id=%d AND d_id=%d FOR UPDATE", u->w_id,
-             in->d_id))
-        return -1;
-    double d_tax = g_ascii_strtod(row[0], NULL);
     int o_id = atoi(row[1]);
-    if (!EXEC("UPDATE district SET d_next_o_id=%d WHERE d_w_id=%d AND d_id=%d", o_id + 1, u->w_id, in->d_id))
+    for (int i = 0; i < in->ol_cnt; i++)
+        g_string_append_printf(sql, "SELECT s_quantity, s_data, s_dist_%02d FROM stock WHERE s_i_id=%d AND s_w_id=%d"
+                               " FOR UPDATE;", in->d_id, in->i_id[i], in->supply_w_id[i]);
+    g_string_truncate(sql, sql->len - 1);
+    g_autoptr(Batch) stock = MULTI("%s", sql->str);
+    if (!stock)
         return -1;
-    if (!ROW("customer", "SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d",
-             u->w_id, in->d_id, in->c_id))
-        return -1;
-    double discount = g_ascii_strtod(row[0], NULL);
-    if (!EXEC("INSERT INTO orders VALUES (%d,%d,%d,%d,NOW(),NULL,%d,%d)", o_id, in->d_id, u->w_id, in->c_id,
-              in->ol_cnt, in->all_local) ||
-        !EXEC("INSERT INTO new_order VALUES (%d,%d,%d)", o_id, in->d_id, u->w_id))
-        return -1;
-    for (int i = 0; i < in->ol_cnt; i++) {
-        int rc = new_order_line(u, in, i, o_id, lines, &total, error);
-        if (rc != 0)
-            return rc;
-    }
-    total *= (1 - discount) * (1 + w_tax + d_tax);
-    (void)total;                /* the terminal would display it */
-    return EXEC("%s", lines->str) ? 0 : -1;
+    g_string_printf(sql, "UPDATE district SET d_next_o_id=%d WHERE d_w_id=%d AND d_id=%d;"
+                    "INSERT INTO orders VALUES (%d,%d,%d,%d,NOW(),NULL,%d,%d);"
+                    "INSERT INTO new_order VALUES (%d,%d,%d);", o_id + 1, u->w_id, in->d_id,
+                    o_id, in->d_id, u->w_id, in->c_id, in->ol_cnt, in->all_local, o_id, in->d_id, u->w_id);
+    int rc = new_order_lines(u, in, o_id, RES(b1, 3), stock, sql, error);
+    if (rc != 0)
+        return rc;
+    /* the total, (1 - C_DISCOUNT) * (1 + W_TAX + D_TAX) * sum(OL_AMOUNT), is the terminal's to display */
+    g_autoptr(Batch) b3 = MULTI("%s", sql->str);
+    return b3 ? 0 : -1;
 }
 
-/* the customer of a by-name selection: the row at position ceil(n/2) by C_FIRST (clause 2.5.2.2) */
+/* the customer of a by-name selection in @res: the row at position ceil(n/2) by C_FIRST (clause 2.5.2.2) */
 static int
-customer_by_name(RvTpccUser *u, int w_id, int d_id, const char *last, GError **error)
+pick_by_name(MYSQL_RES *res, int w_id, int d_id, const char *last, GError **error)
 {
-    g_autoptr(MYSQL_RES) res = rv_tpcc_query(u->m, error,
-                                             "SELECT c_id FROM customer WHERE c_w_id=%d AND c_d_id=%d AND c_last='%s'"
-                                             " ORDER BY c_first", w_id, d_id, last);
-    if (!res)
-        return -1;
-    my_ulonglong n = mysql_num_rows(res);
+    my_ulonglong n = res ? mysql_num_rows(res) : 0;
     if (n == 0) {
         g_set_error(error, RV_TPCC_DB_ERROR, RV_TPCC_DB_NOROW,
                     "no customer named %s in warehouse %d district %d: the database is not a complete TPC-C load",
@@ -183,44 +199,47 @@ customer_by_name(RvTpccUser *u, int w_id, int d_id, const char *last, GError **e
     return atoi(mysql_fetch_row(res)[0]);
 }
 
+#define BY_NAME_SQL "SELECT c_id FROM customer WHERE c_w_id=%d AND c_d_id=%d AND c_last='%s' ORDER BY c_first"
+
 static int
 payment(RvTpccUser *u, const RvTpccInput *in, GError **error)
 {
-    g_autoptr(MYSQL_RES) res = NULL;
-    MYSQL_ROW row;
-    char w_name[11], hist[25];
+    g_autoptr(GString) sql = g_string_new(NULL);
+    g_autoptr(Batch) b1 = NULL;
+    int c_id = in->c_id;
 
-    if (!EXEC("UPDATE warehouse SET w_ytd=w_ytd+%.2f WHERE w_id=%d", in->amount, u->w_id) ||
-        !ROW("warehouse", "SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id=%d",
-             u->w_id))
+    g_string_printf(sql, "UPDATE warehouse SET w_ytd=w_ytd+%.2f WHERE w_id=%d;"
+                    "SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id=%d;"
+                    "UPDATE district SET d_ytd=d_ytd+%.2f WHERE d_w_id=%d AND d_id=%d;"
+                    "SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district"
+                    " WHERE d_w_id=%d AND d_id=%d;", in->amount, u->w_id, u->w_id, in->amount, u->w_id, in->d_id,
+                    u->w_id, in->d_id);
+    if (in->by_name) {
+        g_string_append_printf(sql, BY_NAME_SQL, in->c_w_id, in->c_d_id, in->c_last);
+        if (!(b1 = MULTI("%s", sql->str)) || !rv_tpcc_multi_row(b1, 1, "warehouse", error) ||
+            !rv_tpcc_multi_row(b1, 3, "district", error) ||
+            (c_id = pick_by_name(RES(b1, 4), in->c_w_id, in->c_d_id, in->c_last, error)) < 0)
+            return -1;
+        g_string_truncate(sql, 0);
+    }
+    g_string_append_printf(sql, "SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip,"
+                           " c_phone, c_credit, c_credit_lim, c_discount, c_balance, c_since FROM customer"
+                           " WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d FOR UPDATE;", in->c_w_id, in->c_d_id, c_id);
+    /* C_DATA of a bad-credit customer: the payment prepended, 500 characters kept (clause 2.5.2.2) */
+    g_string_append_printf(sql, "UPDATE customer SET c_balance=c_balance-%.2f, c_ytd_payment=c_ytd_payment+%.2f,"
+                           " c_payment_cnt=c_payment_cnt+1, c_data=IF(c_credit='BC',"
+                           " SUBSTRING(CONCAT('%d %d %d %d %d %.2f|', c_data), 1, 500), c_data)"
+                           " WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d;", in->amount, in->amount, c_id, in->c_d_id,
+                           in->c_w_id, in->d_id, u->w_id, in->amount, in->c_w_id, in->c_d_id, c_id);
+    g_string_append_printf(sql, "INSERT INTO history SELECT %d,%d,%d,%d,%d,NOW(),%.2f, CONCAT(w_name, '    ', d_name)"
+                           " FROM warehouse, district WHERE w_id=%d AND d_w_id=%d AND d_id=%d;COMMIT", c_id,
+                           in->c_d_id, in->c_w_id, in->d_id, u->w_id, in->amount, u->w_id, u->w_id, in->d_id);
+    g_autoptr(Batch) b2 = MULTI("%s", sql->str);
+    if (!b2)
         return -1;
-    g_strlcpy(w_name, row[0], sizeof(w_name));
-    if (!EXEC("UPDATE district SET d_ytd=d_ytd+%.2f WHERE d_w_id=%d AND d_id=%d", in->amount, u->w_id, in->d_id) ||
-        !ROW("district", "SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district"
-             " WHERE d_w_id=%d AND d_id=%d", u->w_id, in->d_id))
-        return -1;
-    g_snprintf(hist, sizeof(hist), "%s    %s", w_name, row[0]);
-    int c_id = in->by_name ? customer_by_name(u, in->c_w_id, in->c_d_id, in->c_last, error) : in->c_id;
-    if (c_id < 0)
-        return -1;
-    if (!ROW("customer", "SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone,"
-             " c_credit, c_credit_lim, c_discount, c_balance, c_since FROM customer"
-             " WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d FOR UPDATE", in->c_w_id, in->c_d_id, c_id))
-        return -1;
-    bool ok;
-    if (g_str_equal(row[9], "BC"))
-        ok = EXEC("UPDATE customer SET c_balance=c_balance-%.2f, c_ytd_payment=c_ytd_payment+%.2f,"
-                  " c_payment_cnt=c_payment_cnt+1, c_data=SUBSTRING(CONCAT('%d %d %d %d %d %.2f|', c_data), 1, 500)"
-                  " WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d",
-                  in->amount, in->amount, c_id, in->c_d_id, in->c_w_id, in->d_id, u->w_id, in->amount, in->c_w_id,
-                  in->c_d_id, c_id);
-    else
-        ok = EXEC("UPDATE customer SET c_balance=c_balance-%.2f, c_ytd_payment=c_ytd_payment+%.2f,"
-                  " c_payment_cnt=c_payment_cnt+1 WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d",
-                  in->amount, in->amount, in->c_w_id, in->c_d_id, c_id);
-    if (!ok ||
-        !EXEC("INSERT INTO history VALUES (%d,%d,%d,%d,%d,NOW(),%.2f,'%s')", c_id, in->c_d_id, in->c_w_id, in->d_id,
-              u->w_id, in->amount, hist))
+    guint first = in->by_name ? 0 : 4;  /* by C_ID: the warehouse and district statements ran in this batch */
+    if ((!in->by_name && (!rv_tpcc_multi_row(b2, 1, "warehouse", error) || !rv_tpcc_multi_row(b2, 3, "district", error))) ||
+        !rv_tpcc_multi_row(b2, first, "customer", error))
         return -1;
     return 0;
 }
@@ -228,75 +247,71 @@ payment(RvTpccUser *u, const RvTpccInput *in, GError **error)
 static int
 order_status(RvTpccUser *u, const RvTpccInput *in, GError **error)
 {
-    g_autoptr(MYSQL_RES) res = NULL;
-    MYSQL_ROW row;
-    int c_id = in->by_name ? customer_by_name(u, u->w_id, in->d_id, in->c_last, error) : in->c_id;
+    int c_id = in->c_id;
 
-    if (c_id < 0 ||
-        !ROW("customer", "SELECT c_balance, c_first, c_middle, c_last FROM customer"
-             " WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d", u->w_id, in->d_id, c_id) ||
-        !ROW("the customer's last order", "SELECT o_id, o_entry_d, o_carrier_id FROM orders"
-             " WHERE o_w_id=%d AND o_d_id=%d AND o_c_id=%d ORDER BY o_id DESC LIMIT 1", u->w_id, in->d_id, c_id))
-        return -1;
-    int o_id = atoi(row[0]);
-    g_clear_pointer(&res, mysql_free_result);
-    res = rv_tpcc_query(u->m, error, "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d"
-                        " FROM order_line WHERE ol_w_id=%d AND ol_d_id=%d AND ol_o_id=%d", u->w_id, in->d_id, o_id);
-    return res ? 0 : -1;
-}
-
-static int
-delivery_district(RvTpccUser *u, const RvTpccInput *in, int d, GError **error)
-{
-    g_autoptr(MYSQL_RES) res = rv_tpcc_query(u->m, error, "SELECT no_o_id FROM new_order WHERE no_w_id=%d AND"
-                                             " no_d_id=%d ORDER BY no_o_id LIMIT 1 FOR UPDATE", u->w_id, d);
-    MYSQL_ROW row;
-
-    if (!res)
-        return -1;
-    if (!(row = mysql_fetch_row(res))) {
-        u->delivery_skipped++;
-        return 0;
+    if (in->by_name) {
+        g_autoptr(Batch) b1 = MULTI(BY_NAME_SQL, u->w_id, in->d_id, in->c_last);
+        if (!b1 || (c_id = pick_by_name(RES(b1, 0), u->w_id, in->d_id, in->c_last, error)) < 0)
+            return -1;
     }
-    int o_id = atoi(row[0]);
-    if (!EXEC("DELETE FROM new_order WHERE no_w_id=%d AND no_d_id=%d AND no_o_id=%d", u->w_id, d, o_id) ||
-        !ROW("orders", "SELECT o_c_id FROM orders WHERE o_w_id=%d AND o_d_id=%d AND o_id=%d", u->w_id, d, o_id))
+    g_autoptr(Batch) b2 = MULTI("SELECT c_balance, c_first, c_middle, c_last FROM customer"
+                                " WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d;"
+                                "SELECT o_id, o_entry_d, o_carrier_id FROM orders WHERE o_w_id=%d AND o_d_id=%d"
+                                " AND o_c_id=%d ORDER BY o_id DESC LIMIT 1;"
+                                "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line"
+                                " WHERE ol_w_id=%d AND ol_d_id=%d AND ol_o_id=(SELECT MAX(o_id) FROM orders"
+                                " WHERE o_w_id=%d AND o_d_id=%d AND o_c_id=%d);COMMIT",
+                                u->w_id, in->d_id, c_id, u->w_id, in->d_id, c_id, u->w_id, in->d_id, u->w_id,
+                                in->d_id, c_id);
+    if (!b2 || !rv_tpcc_multi_row(b2, 0, "customer", error) ||
+        !rv_tpcc_multi_row(b2, 1, "the customer's last order", error))
         return -1;
-    int c_id = atoi(row[0]);
-    if (!EXEC("UPDATE orders SET o_carrier_id=%d WHERE o_w_id=%d AND o_d_id=%d AND o_id=%d", in->carrier_id, u->w_id,
-              d, o_id) ||
-        !EXEC("UPDATE order_line SET ol_delivery_d=NOW() WHERE ol_w_id=%d AND ol_d_id=%d AND ol_o_id=%d", u->w_id, d,
-              o_id) ||
-        !ROW("order_line", "SELECT COALESCE(SUM(ol_amount), 0) FROM order_line WHERE ol_w_id=%d AND ol_d_id=%d"
-             " AND ol_o_id=%d", u->w_id, d, o_id))
-        return -1;
-    return EXEC("UPDATE customer SET c_balance=c_balance+%s, c_delivery_cnt=c_delivery_cnt+1"
-                " WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d", row[0], u->w_id, d, c_id) ? 0 : -1;
+    return 0;
 }
 
 static int
 delivery(RvTpccUser *u, const RvTpccInput *in, GError **error)
 {
+    g_autoptr(GString) sql = g_string_new(NULL);
+
     for (int d = 1; d <= RV_TPCC_DISTRICTS; d++)
-        if (delivery_district(u, in, d, error) < 0)
-            return -1;
-    return 0;
+        g_string_append_printf(sql, "%sSELECT no_o_id FROM new_order WHERE no_w_id=%d AND no_d_id=%d"
+                               " ORDER BY no_o_id LIMIT 1 FOR UPDATE", d > 1 ? ";" : "", u->w_id, d);
+    g_autoptr(Batch) oldest = MULTI("%s", sql->str);
+    if (!oldest)
+        return -1;
+    g_string_truncate(sql, 0);
+    for (int d = 1; d <= RV_TPCC_DISTRICTS; d++) {
+        MYSQL_RES *res = (guint)d <= oldest->len ? RES(oldest, d - 1) : NULL;
+        MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
+        if (!row) {
+            u->delivery_skipped++;      /* no undelivered order in that district (clause 2.7.4.2) */
+            continue;
+        }
+        int o = atoi(row[0]), w = u->w_id;
+        g_string_append_printf(sql, "DELETE FROM new_order WHERE no_w_id=%d AND no_d_id=%d AND no_o_id=%d;"
+                               "UPDATE orders SET o_carrier_id=%d WHERE o_w_id=%d AND o_d_id=%d AND o_id=%d;"
+                               "UPDATE order_line SET ol_delivery_d=NOW() WHERE ol_w_id=%d AND ol_d_id=%d AND ol_o_id=%d;"
+                               "UPDATE customer SET c_balance=c_balance+(SELECT COALESCE(SUM(ol_amount), 0)"
+                               " FROM order_line WHERE ol_w_id=%d AND ol_d_id=%d AND ol_o_id=%d),"
+                               " c_delivery_cnt=c_delivery_cnt+1 WHERE c_w_id=%d AND c_d_id=%d AND"
+                               " c_id=(SELECT o_c_id FROM orders WHERE o_w_id=%d AND o_d_id=%d AND o_id=%d);",
+                               w, d, o, in->carrier_id, w, d, o, w, d, o, w, d, o, w, d, w, d, o);
+    }
+    g_string_append(sql, "COMMIT");
+    g_autoptr(Batch) b2 = MULTI("%s", sql->str);
+    return b2 ? 0 : -1;
 }
 
 static int
 stock_level(RvTpccUser *u, const RvTpccInput *in, GError **error)
 {
-    g_autoptr(MYSQL_RES) res = NULL;
-    MYSQL_ROW row;
-
-    if (!ROW("district", "SELECT d_next_o_id FROM district WHERE d_w_id=%d AND d_id=%d", u->w_id, in->d_id))
-        return -1;
-    int next = atoi(row[0]);
-    if (!ROW("stock count", "SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id=%d AND ol_d_id=%d"
-             " AND ol_o_id<%d AND ol_o_id>=%d AND s_w_id=%d AND s_i_id=ol_i_id AND s_quantity<%d",
-             u->w_id, in->d_id, next, next - 20, u->w_id, in->threshold))
-        return -1;
-    return 0;
+    g_autoptr(Batch) b = MULTI("SELECT COUNT(DISTINCT s_i_id) FROM district, order_line, stock"
+                               " WHERE d_w_id=%d AND d_id=%d AND ol_w_id=d_w_id AND ol_d_id=d_id"
+                               " AND ol_o_id<d_next_o_id AND ol_o_id>=d_next_o_id-20"
+                               " AND s_w_id=%d AND s_i_id=ol_i_id AND s_quantity<%d;COMMIT",
+                               u->w_id, in->d_id, u->w_id, in->threshold);
+    return b && rv_tpcc_multi_row(b, 0, "stock count", error) ? 0 : -1;
 }
 
 int
@@ -313,7 +328,5 @@ rv_tpcc_txn_execute(RvTpccUser *u, const RvTpccInput *in, GError **error)
     }
     if (rc == 1)
         return rv_tpcc_exec(u->m, error, "ROLLBACK") == 0 ? 1 : -1;
-    if (rc == 0 && rv_tpcc_exec(u->m, error, "COMMIT") < 0)
-        return -1;
     return rc;
 }
