@@ -395,63 +395,72 @@ groups_spanned(const RvGuestHostCpus *host, const RvCpuSet *cpus, unsigned *ret_
                            n == 1 ? "" : "s", l);
 }
 
-int
-rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
-               RvGuestPlacement **ret, GError **error)
+/* What the phases of rv_guest_place() share. */
+typedef struct {
+    const RvGuestProfile *profile;
+    const RvGuestHostCpus *host;
+    const char *base;          /* the profile's file name, for messages */
+    unsigned n_rt;             /* RT vCPUs */
+    unsigned T;                /* guest threads per core */
+    unsigned need_cores;       /* guest cores holding RT vCPUs */
+    bool idle;                 /* host_sibling = idle */
+    bool fallback;             /* nothing isolated: outside the boot CPU's core */
+    RvCpuSet candidates;       /* CPUs RT vCPUs may take */
+    RvCpuSet housekeeping;     /* CPUs of the emulator threads and non-RT vCPUs */
+    RvCpuSet kept_idle;        /* isolated CPUs the host keeps idle */
+} Place;
+
+/* Phase 1: candidate and housekeeping CPUs, with the no-isolation fallback. */
+static int
+place_cpu_sets(Place *pc, GError **error)
 {
-    g_autoptr(RvGuestPlacement) p = NULL;
-    g_autofree char *base = g_path_get_basename(profile->path ? profile->path : profile->name);
-    RvCpuSet candidates, housekeeping, nonrt_vcpus, all_vcpus, kept_idle, split_sib;
-    unsigned n_rt = rv_cpuset_count(&profile->rt_vcpus);
-    unsigned T = profile->threads_per_core ? profile->threads_per_core : 1;
-    bool idle = profile->host_sibling == RV_GUEST_SIBLING_IDLE;
-    bool fallback = false;
-    const RvCpuGroup *group = NULL;
-    unsigned need_cores, have = 0;
+    const RvGuestHostCpus *host = pc->host;
+    unsigned n_rt = pc->n_rt;
 
-    rv_cpuset_zero(&all_vcpus);
-    rv_cpuset_set_range(&all_vcpus, 0, profile->vcpus - 1);
-    rv_cpuset_andnot(&nonrt_vcpus, &all_vcpus, &profile->rt_vcpus);
+    rv_cpuset_and(&pc->candidates, &host->isolated, &host->online);
+    rv_cpuset_and(&pc->housekeeping, &host->housekeeping, &host->online);
+    rv_cpuset_andnot(&pc->housekeeping, &pc->housekeeping, &pc->candidates);
 
-    rv_cpuset_and(&candidates, &host->isolated, &host->online);
-    rv_cpuset_and(&housekeeping, &host->housekeeping, &host->online);
-    rv_cpuset_andnot(&housekeeping, &housekeeping, &candidates);
-
-    p = rv_guest_placement_new(profile->vcpus);
-    p->threads_per_core = T;
-
-    if (n_rt > 0 && rv_cpuset_is_empty(&candidates)) {
-        if (profile->require_isolated)
+    if (n_rt > 0 && rv_cpuset_is_empty(&pc->candidates)) {
+        if (pc->profile->require_isolated)
             return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
                                 "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has 0 (%s is empty)",
-                                base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt),
+                                pc->base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt),
                                 host->isolated_source);
         if (host->cores->len < 2)
             return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
                                 "%s: %u RT vCPU%s need%s a CPU outside the boot CPU's core, host has %u online core%s",
-                                base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", host->cores->len,
+                                pc->base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", host->cores->len,
                                 PL(host->cores->len));
         /* No isolation at all: the boot CPU's core (the first online
          * core: CPU 0 may be offline, as on s390) keeps the housekeeping,
          * every other online CPU is a candidate, each with a NOTE. */
-        fallback = true;
-        housekeeping = g_array_index(host->cores, RvCpuSet, 0);
-        rv_cpuset_andnot(&candidates, &host->online, &housekeeping);
+        pc->fallback = true;
+        pc->housekeeping = g_array_index(host->cores, RvCpuSet, 0);
+        rv_cpuset_andnot(&pc->candidates, &host->online, &pc->housekeeping);
     }
-    rv_cpuset_andnot(&candidates, &candidates, &host->reserved);
-    rv_cpuset_and(&kept_idle, &host->kept_idle, &candidates);
-    rv_cpuset_andnot(&candidates, &candidates, &kept_idle);
+    rv_cpuset_andnot(&pc->candidates, &pc->candidates, &host->reserved);
+    rv_cpuset_and(&pc->kept_idle, &host->kept_idle, &pc->candidates);
+    rv_cpuset_andnot(&pc->candidates, &pc->candidates, &pc->kept_idle);
 
-    if (rv_cpuset_is_empty(&housekeeping)) {
+    if (rv_cpuset_is_empty(&pc->housekeeping)) {
         g_autofree char *l = fmt_list(&host->isolated);
 
         return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
                             "%s: no housekeeping CPU left for the emulator threads and non-RT vCPUs (isolated: %s)",
-                            base, l);
+                            pc->base, l);
     }
+    return 0;
+}
 
-    /* Guest cores: with T > 1 a guest core must be all RT or all non-RT. */
-    need_cores = 0;
+/* Phase 2: guest cores: with T > 1 a guest core must be all RT or all non-RT. */
+static int
+place_guest_cores(Place *pc, GError **error)
+{
+    const RvGuestProfile *profile = pc->profile;
+    unsigned T = pc->T;
+
+    pc->need_cores = 0;
     for (unsigned k = 0; k < profile->vcpus / T; k++) {
         RvCpuSet gc, rt_in;
 
@@ -463,110 +472,153 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
 
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s: guest core %u (vCPUs %s) mixes RT and non-RT vCPUs; with threads_per_core = %u make rt_vcpus whole guest cores",
-                                base, k, l, T);
+                                pc->base, k, l, T);
         }
-        need_cores += !rv_cpuset_is_empty(&rt_in);
+        pc->need_cores += !rv_cpuset_is_empty(&rt_in);
     }
+    return 0;
+}
 
-    if (n_rt > 0) {
-        PickResult r = PICK_OK;
+/* Why pick_rt() found too few CPUs (@r PICK_SHORT_*): @have candidate CPUs
+ * or suitable cores, @split_sib the threads that keep cores from being whole. */
+static int
+place_rt_short(const Place *pc, PickResult r, unsigned have, const RvCpuSet *split_sib,
+               GError **error)
+{
+    const RvGuestHostCpus *host = pc->host;
+    unsigned n_rt = pc->n_rt, need_cores = pc->need_cores, T = pc->T;
+    g_autofree char *l = fmt_list(&pc->candidates);
 
-        /* One NUMA node (or package) for all RT vCPUs when one can hold
-         * them: shared last-level cache and local memory (kbase
-         * kvm-realtime places the whole guest on one host node). */
-        for (guint i = 0; host->groups && host->groups->len > 1 && i < host->groups->len; i++) {
-            const RvCpuGroup *g = &g_array_index(host->groups, RvCpuGroup, i);
-            g_autoptr(RvGuestPlacement) tryp = rv_guest_placement_new(profile->vcpus);
-            RvCpuSet cand_g, split_g;
-            unsigned have_g;
+    if (r == PICK_SHORT_CPUS && pc->fallback) {
+        /* Nothing isolated: the candidates are the non-isolated CPUs
+         * outside the boot CPU's core; never count them as isolated. */
+        g_autofree char *res = NULL;
+        RvCpuSet held;
 
-            rv_cpuset_and(&cand_g, &candidates, &g->cpus);
-            if (rv_cpuset_is_empty(&cand_g))
-                continue;
-            tryp->threads_per_core = T;
-            if (pick_rt(profile, host, &cand_g, &kept_idle, need_cores, tryp, &have_g, &split_g) == PICK_OK) {
-                rv_guest_placement_free(p);
-                p = g_steal_pointer(&tryp);
-                group = g;
-                break;
-            }
-        }
-        if (!group)
-            r = pick_rt(profile, host, &candidates, &kept_idle, need_cores, p, &have, &split_sib);
-        if (r == PICK_SHORT_CPUS && fallback) {
-            /* Nothing isolated: the candidates are the non-isolated CPUs
-             * outside the boot CPU's core; never count them as isolated. */
-            g_autofree char *l = fmt_list(&candidates);
-            g_autofree char *res = NULL;
-            RvCpuSet held;
-
-            rv_cpuset_andnot(&held, &host->online, &housekeeping);
-            rv_cpuset_and(&held, &held, &host->reserved);
-            res = rv_cpulist_format(&held);
-            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has 0 (%s is empty; without isolation %u CPU%s outside the boot CPU's core: %s)%s%s%s",
-                                base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt),
-                                host->isolated_source, have, PL(have), l,
-                                *res ? "; " : "", *res ? res : "",
-                                *res ? " held by other guests" : "");
-        }
-        if (r == PICK_SHORT_CPUS) {
-            g_autofree char *l = fmt_list(&candidates);
-            g_autofree char *res = NULL;
-            RvCpuSet held;
-
-            rv_cpuset_and(&held, &host->reserved, &host->isolated);
-            res = rv_cpulist_format(&held);
-            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has %u (%s)%s%s%s",
-                                base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt), have, l,
-                                *res ? "; " : "", *res ? res : "",
-                                *res ? " held by other guests" : "");
-        }
-        if (r == PICK_SHORT_CORES) {
-            g_autofree char *l = fmt_list(&candidates);
-            g_autofree char *sl = rv_cpulist_format(&split_sib);
-            g_autofree char *why = *sl && idle
-                ? g_strdup_printf("; their SMT siblings %s are not isolated or are held", sl)
-                : g_strdup("");
-
-            if (T == 1)
-                return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                    "%s: %u RT vCPU%s need%s %u whole isolated core%s (host_sibling = idle: SMT siblings isolated too, kept idle), host has %u (isolated CPUs %s)%s",
-                                    base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", need_cores, PL(need_cores), have, l, why);
-            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                "%s: %u RT guest core%s of %u threads need%s %u isolated host core%s with %u SMT threads each%s, host has %u (isolated CPUs %s)%s",
-                                base, need_cores, PL(need_cores), T, need_cores == 1 ? "s" : "", need_cores, PL(need_cores), T,
-                                idle ? " (whole cores, host_sibling = idle)" : "", have, l, why);
-        }
-        if (!group && host->groups && host->groups->len > 1) {
-            unsigned n;
-            g_autofree char *span = groups_spanned(host, &p->rt_cpus, &n);
-
-            if (n > 1)
-                add_note(p, "NOTE the RT vCPUs span %s: no single one has enough isolated CPUs", span);
-        }
+        rv_cpuset_andnot(&held, &host->online, &pc->housekeeping);
+        rv_cpuset_and(&held, &held, &host->reserved);
+        res = rv_cpulist_format(&held);
+        return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                            "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has 0 (%s is empty; without isolation %u CPU%s outside the boot CPU's core: %s)%s%s%s",
+                            pc->base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt),
+                            host->isolated_source, have, PL(have), l,
+                            *res ? "; " : "", *res ? res : "",
+                            *res ? " held by other guests" : "");
     }
+    if (r == PICK_SHORT_CPUS) {
+        g_autofree char *res = NULL;
+        RvCpuSet held;
 
-    /* Emulator threads and non-RT vCPUs near the RT vCPUs when that node
-     * has housekeeping CPUs (kbase: emulatorpin on the guest's node). */
-    if (group) {
-        RvCpuSet local;
+        rv_cpuset_and(&held, &host->reserved, &host->isolated);
+        res = rv_cpulist_format(&held);
+        return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                            "%s: %u RT vCPU%s need%s %u isolated CPU%s, host has %u (%s)%s%s%s",
+                            pc->base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", n_rt, PL(n_rt), have, l,
+                            *res ? "; " : "", *res ? res : "",
+                            *res ? " held by other guests" : "");
+    }
+    {
+        g_autofree char *sl = rv_cpulist_format(split_sib);
+        g_autofree char *why = *sl && pc->idle
+            ? g_strdup_printf("; their SMT siblings %s are not isolated or are held", sl)
+            : g_strdup("");
 
-        rv_cpuset_and(&local, &housekeeping, &group->cpus);
-        if (!rv_cpuset_is_empty(&local)) {
-            housekeeping = local;
-        } else {
-            g_autofree char *hl = rv_cpulist_format(&housekeeping);
+        if (T == 1)
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                                "%s: %u RT vCPU%s need%s %u whole isolated core%s (host_sibling = idle: SMT siblings isolated too, kept idle), host has %u (isolated CPUs %s)%s",
+                                pc->base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", need_cores, PL(need_cores), have, l, why);
+        return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                            "%s: %u RT guest core%s of %u threads need%s %u isolated host core%s with %u SMT threads each%s, host has %u (isolated CPUs %s)%s",
+                            pc->base, need_cores, PL(need_cores), T, need_cores == 1 ? "s" : "", need_cores, PL(need_cores), T,
+                            pc->idle ? " (whole cores, host_sibling = idle)" : "", have, l, why);
+    }
+}
 
-            add_note(p, "NOTE %s %d of the RT vCPUs has no housekeeping CPU: emulator threads on CPUs %s",
-                     host->groups_are_nodes ? "NUMA node" : "package", group->id, hl);
-        }
-        if (host->groups_are_nodes && group->id >= 0) {
-            p->has_numa_node = true;
-            p->numa_node = (unsigned) group->id;
+/* Phase 3: host CPUs for the RT vCPUs, in one locality group when one can
+ * hold them (*ret_group, else NULL); *pp may be replaced. */
+static int
+place_rt(const Place *pc, RvGuestPlacement **pp, const RvCpuGroup **ret_group, GError **error)
+{
+    const RvGuestProfile *profile = pc->profile;
+    const RvGuestHostCpus *host = pc->host;
+    const RvCpuGroup *group = NULL;
+    PickResult r = PICK_OK;
+    RvCpuSet split_sib;
+    unsigned have = 0;
+
+    *ret_group = NULL;
+    if (pc->n_rt == 0)
+        return 0;
+    /* One NUMA node (or package) for all RT vCPUs when one can hold
+     * them: shared last-level cache and local memory (kbase
+     * kvm-realtime places the whole guest on one host node). */
+    for (guint i = 0; host->groups && host->groups->len > 1 && i < host->groups->len; i++) {
+        const RvCpuGroup *g = &g_array_index(host->groups, RvCpuGroup, i);
+        g_autoptr(RvGuestPlacement) tryp = rv_guest_placement_new(profile->vcpus);
+        RvCpuSet cand_g, split_g;
+        unsigned have_g;
+
+        rv_cpuset_and(&cand_g, &pc->candidates, &g->cpus);
+        if (rv_cpuset_is_empty(&cand_g))
+            continue;
+        tryp->threads_per_core = pc->T;
+        if (pick_rt(profile, host, &cand_g, &pc->kept_idle, pc->need_cores, tryp, &have_g,
+                    &split_g) == PICK_OK) {
+            rv_guest_placement_free(*pp);
+            *pp = g_steal_pointer(&tryp);
+            group = g;
+            break;
         }
     }
+    if (!group)
+        r = pick_rt(profile, host, &pc->candidates, &pc->kept_idle, pc->need_cores, *pp, &have,
+                    &split_sib);
+    if (r != PICK_OK)
+        return place_rt_short(pc, r, have, &split_sib, error);
+    if (!group && host->groups && host->groups->len > 1) {
+        unsigned n;
+        g_autofree char *span = groups_spanned(host, &(*pp)->rt_cpus, &n);
+
+        if (n > 1)
+            add_note(*pp, "NOTE the RT vCPUs span %s: no single one has enough isolated CPUs", span);
+    }
+    *ret_group = group;
+    return 0;
+}
+
+/* Phase 4: emulator threads and non-RT vCPUs near the RT vCPUs when that
+ * node has housekeeping CPUs (kbase: emulatorpin on the guest's node). */
+static void
+place_near_group(Place *pc, RvGuestPlacement *p, const RvCpuGroup *group)
+{
+    const RvGuestHostCpus *host = pc->host;
+    RvCpuSet local;
+
+    rv_cpuset_and(&local, &pc->housekeeping, &group->cpus);
+    if (!rv_cpuset_is_empty(&local)) {
+        pc->housekeeping = local;
+    } else {
+        g_autofree char *hl = rv_cpulist_format(&pc->housekeeping);
+
+        add_note(p, "NOTE %s %d of the RT vCPUs has no housekeeping CPU: emulator threads on CPUs %s",
+                 host->groups_are_nodes ? "NUMA node" : "package", group->id, hl);
+    }
+    if (host->groups_are_nodes && group->id >= 0) {
+        p->has_numa_node = true;
+        p->numa_node = (unsigned) group->id;
+    }
+}
+
+/* Phase 5: the vCPUs' pinning and scheduling. */
+static void
+place_vcpus(const Place *pc, RvGuestPlacement *p)
+{
+    const RvGuestProfile *profile = pc->profile;
+    RvCpuSet all_vcpus, nonrt_vcpus;
+
+    rv_cpuset_zero(&all_vcpus);
+    rv_cpuset_set_range(&all_vcpus, 0, profile->vcpus - 1);
+    rv_cpuset_andnot(&nonrt_vcpus, &all_vcpus, &profile->rt_vcpus);
 
     rv_cpuset_foreach(vcpu, &profile->rt_vcpus) {
         RvGuestVcpuPlacement *vp = &p->vcpus[vcpu];
@@ -575,18 +627,26 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         vp->pinned = true;
         vp->policy = RV_GUEST_SCHED_FIFO;
         vp->priority = profile->rt_priority;
-        if (fallback)
+        if (pc->fallback)
             add_note(p, "NOTE vCPU%d on CPU %d: the CPU is not isolated (%s is empty); its latency includes host housekeeping noise",
-                     vcpu, rv_cpuset_next(&vp->cpuset, 0), host->isolated_source);
+                     vcpu, rv_cpuset_next(&vp->cpuset, 0), pc->host->isolated_source);
     }
     rv_cpuset_foreach(vcpu, &nonrt_vcpus) {
         RvGuestVcpuPlacement *vp = &p->vcpus[vcpu];
 
         vp->pinned = true;
-        vp->cpuset = housekeeping;
+        vp->cpuset = pc->housekeeping;
         vp->policy = RV_GUEST_SCHED_OTHER;
         vp->priority = 0;
     }
+}
+
+/* Phase 6: the emulator threads. */
+static int
+place_emulator(const Place *pc, RvGuestPlacement *p, GError **error)
+{
+    const RvGuestProfile *profile = pc->profile;
+    const RvGuestHostCpus *host = pc->host;
 
     p->emulator_pinned = true;
     switch (profile->emulator) {
@@ -594,7 +654,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
     case RV_GUEST_EMULATOR_NONRT_VCPUS:
         /* non-RT vCPUs float over the housekeeping CPUs, so nova's
          * "share" (emulator with the ordinary vCPUs) is the same set */
-        p->emulator = housekeeping;
+        p->emulator = pc->housekeeping;
         break;
     case RV_GUEST_EMULATOR_CPULIST: {
         RvCpuSet bad;
@@ -605,7 +665,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
             g_autofree char *b = rv_cpulist_format(&bad);
 
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                "%s: emulator CPUs %s: CPUs %s are not online", base, l, b);
+                                "%s: emulator CPUs %s: CPUs %s are not online", pc->base, l, b);
         }
         rv_cpuset_or(&bad, &p->rt_cpus, &p->idle_siblings);
         rv_cpuset_and(&bad, &bad, &profile->emulator_cpus);
@@ -614,7 +674,7 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
 
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s: unsafe: emulator CPUs %s overlap CPUs %s of the RT vCPUs (or their idle SMT siblings)",
-                                base, l, b);
+                                pc->base, l, b);
         }
         rv_cpuset_and(&bad, &profile->emulator_cpus, &host->isolated);
         if (!rv_cpuset_is_empty(&bad)) {
@@ -626,7 +686,39 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         break;
     }
     }
+    return 0;
+}
 
+int
+rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
+               RvGuestPlacement **ret, GError **error)
+{
+    g_autoptr(RvGuestPlacement) p = NULL;
+    g_autofree char *base = g_path_get_basename(profile->path ? profile->path : profile->name);
+    const RvCpuGroup *group = NULL;
+    Place pc = {
+        .profile = profile,
+        .host = host,
+        .base = base,
+        .n_rt = rv_cpuset_count(&profile->rt_vcpus),
+        .T = profile->threads_per_core ? profile->threads_per_core : 1,
+        .idle = profile->host_sibling == RV_GUEST_SIBLING_IDLE,
+    };
+    int r;
+
+    p = rv_guest_placement_new(profile->vcpus);
+    p->threads_per_core = pc.T;
+
+    if ((r = place_cpu_sets(&pc, error)) < 0 ||
+        (r = place_guest_cores(&pc, error)) < 0 ||
+        (r = place_rt(&pc, &p, &group, error)) < 0)
+        return r;
+    if (group)
+        place_near_group(&pc, p, group);
+    place_vcpus(&pc, p);
+    r = place_emulator(&pc, p, error);
+    if (r < 0)
+        return r;
     *ret = g_steal_pointer(&p);
     return 0;
 }
