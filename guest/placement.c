@@ -739,74 +739,85 @@ finding(GPtrArray *list, const char *fmt, ...)
     va_end(ap);
 }
 
-GPtrArray *
-rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host)
+/* What the judges of rv_guest_placement_check() share: the findings by
+ * level, and what the earlier ones learnt. */
+typedef struct {
+    const RvGuestPlacement *pl;
+    const RvGuestHostCpus *host;   /* NULL: no host checks */
+    GPtrArray *fail, *warn, *ok;
+    RvCpuSet rt_cpus;              /* host CPUs of the RT vCPUs */
+    RvCpuSet rt_vcpus;             /* the RT vCPUs */
+    RvCpuSet other_work;           /* CPUs of non-RT vCPUs and emulator threads */
+    bool rt_exact;                 /* every RT vCPU on exactly one CPU of its own */
+} Check;
+
+/* Pins to CPUs the host does not have (not possible or offline): libvirt
+ * cannot apply them, nothing else about them holds. */
+static void
+check_online(Check *c)
 {
-    g_autoptr(GPtrArray) fail = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GPtrArray) warn = g_ptr_array_new_with_free_func(g_free);
-    g_autoptr(GPtrArray) ok = g_ptr_array_new_with_free_func(g_free);
-    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-    RvCpuSet rt_cpus, rt_vcpus, other_work;
-    bool rt_exact = true;
+    const RvGuestPlacement *pl = c->pl;
+    const RvGuestHostCpus *host = c->host;
+    g_autofree char *ol = fmt_list(&host->online);
 
-    rv_cpuset_zero(&rt_cpus);
-    rv_cpuset_zero(&rt_vcpus);
-    rv_cpuset_zero(&other_work);
-    if (host) {
-        /* pins to CPUs the host does not have (not possible or offline):
-         * libvirt cannot apply them, nothing else about them holds */
-        g_autofree char *ol = fmt_list(&host->online);
+    for (unsigned i = 0; i < pl->n_vcpus; i++) {
+        const RvGuestVcpuPlacement *v = &pl->vcpus[i];
+        RvCpuSet missing;
 
-        for (unsigned i = 0; i < pl->n_vcpus; i++) {
-            const RvGuestVcpuPlacement *v = &pl->vcpus[i];
-            RvCpuSet missing;
+        if (!v->pinned)
+            continue;
+        rv_cpuset_andnot(&missing, &v->cpuset, &host->online);
+        if (rv_cpuset_is_empty(&missing))
+            continue;
+        {
+            g_autofree char *ml = rv_cpulist_format(&missing);
 
-            if (!v->pinned)
-                continue;
-            rv_cpuset_andnot(&missing, &v->cpuset, &host->online);
-            if (rv_cpuset_is_empty(&missing))
-                continue;
-            {
-                g_autofree char *ml = rv_cpulist_format(&missing);
-
-                finding(fail, "FAIL vCPU%u pinned to CPU%s %s, which this host does not have online (online CPUs: %s)",
-                        i, rv_cpuset_count(&missing) == 1 ? "" : "s", ml, ol);
-            }
-            if (is_rt_policy(v->policy))
-                rt_exact = false;
+            finding(c->fail, "FAIL vCPU%u pinned to CPU%s %s, which this host does not have online (online CPUs: %s)",
+                    i, rv_cpuset_count(&missing) == 1 ? "" : "s", ml, ol);
         }
-        if (pl->emulator_pinned) {
-            RvCpuSet missing;
+        if (is_rt_policy(v->policy))
+            c->rt_exact = false;
+    }
+    if (pl->emulator_pinned) {
+        RvCpuSet missing;
 
-            rv_cpuset_andnot(&missing, &pl->emulator, &host->online);
-            if (!rv_cpuset_is_empty(&missing)) {
-                g_autofree char *ml = rv_cpulist_format(&missing);
+        rv_cpuset_andnot(&missing, &pl->emulator, &host->online);
+        if (!rv_cpuset_is_empty(&missing)) {
+            g_autofree char *ml = rv_cpulist_format(&missing);
 
-                finding(fail, "FAIL emulator threads pinned to CPU%s %s, which this host does not have online (online CPUs: %s)",
-                        rv_cpuset_count(&missing) == 1 ? "" : "s", ml, ol);
-            }
+            finding(c->fail, "FAIL emulator threads pinned to CPU%s %s, which this host does not have online (online CPUs: %s)",
+                    rv_cpuset_count(&missing) == 1 ? "" : "s", ml, ol);
         }
     }
+}
+
+/* Every RT vCPU pinned to exactly one host CPU; no host CPU shared by two
+ * vCPUs when one of them is RT. */
+static void
+check_rt_pinning(Check *c)
+{
+    const RvGuestPlacement *pl = c->pl;
+
     for (unsigned i = 0; i < pl->n_vcpus; i++) {
         const RvGuestVcpuPlacement *v = &pl->vcpus[i];
         g_autofree char *l = rv_cpulist_format(&v->cpuset);
 
         if (!is_rt_policy(v->policy)) {
             if (v->pinned)
-                rv_cpuset_or(&other_work, &other_work, &v->cpuset);
+                rv_cpuset_or(&c->other_work, &c->other_work, &v->cpuset);
             continue;
         }
-        rv_cpuset_set(&rt_vcpus, i);
+        rv_cpuset_set(&c->rt_vcpus, i);
         if (!v->pinned) {
-            finding(fail, "FAIL vCPU%u not pinned: an RT vCPU needs exactly one host CPU", i);
-            rt_exact = false;
+            finding(c->fail, "FAIL vCPU%u not pinned: an RT vCPU needs exactly one host CPU", i);
+            c->rt_exact = false;
             continue;
         }
         if (rv_cpuset_count(&v->cpuset) != 1) {
-            finding(fail, "FAIL vCPU%u pinned to host CPUs %s: an RT vCPU needs exactly one", i, l);
-            rt_exact = false;
+            finding(c->fail, "FAIL vCPU%u pinned to host CPUs %s: an RT vCPU needs exactly one", i, l);
+            c->rt_exact = false;
         }
-        rv_cpuset_or(&rt_cpus, &rt_cpus, &v->cpuset);
+        rv_cpuset_or(&c->rt_cpus, &c->rt_cpus, &v->cpuset);
     }
     /* two vCPUs that may run on one host CPU, at least one of them RT */
     for (unsigned i = 0; i < pl->n_vcpus; i++)
@@ -821,102 +832,143 @@ rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host
             if (rv_cpuset_is_empty(&both))
                 continue;
             l = rv_cpulist_format(&both);
-            finding(fail, "FAIL host CPU%s %s shared by %svCPU%u and %svCPU%u",
+            finding(c->fail, "FAIL host CPU%s %s shared by %svCPU%u and %svCPU%u",
                     rv_cpuset_count(&both) == 1 ? "" : "s", l,
                     is_rt_policy(a->policy) ? "RT " : "", i, is_rt_policy(b->policy) ? "RT " : "", j);
-            rt_exact = false;
+            c->rt_exact = false;
         }
-    if (!rv_cpuset_is_empty(&rt_vcpus)) {
-        g_autofree char *rl = rv_cpulist_format(&rt_cpus);
+}
+
+/* The emulator threads apart from the RT vCPUs. */
+static void
+check_emulator(Check *c)
+{
+    const RvGuestPlacement *pl = c->pl;
+
+    if (!rv_cpuset_is_empty(&c->rt_vcpus)) {
+        g_autofree char *rl = rv_cpulist_format(&c->rt_cpus);
 
         if (!pl->emulator_pinned) {
-            finding(fail, "FAIL emulator threads not pinned while RT vCPUs are: they may run on CPUs %s", rl);
-        } else if (rv_cpuset_intersects(&pl->emulator, &rt_cpus)) {
+            finding(c->fail, "FAIL emulator threads not pinned while RT vCPUs are: they may run on CPUs %s", rl);
+        } else if (rv_cpuset_intersects(&pl->emulator, &c->rt_cpus)) {
             g_autofree char *el = rv_cpulist_format(&pl->emulator);
 
-            finding(fail, "FAIL emulator threads on CPUs %s, which RT vCPUs use (%s)", el, rl);
+            finding(c->fail, "FAIL emulator threads on CPUs %s, which RT vCPUs use (%s)", el, rl);
         } else {
             g_autofree char *el = rv_cpulist_format(&pl->emulator);
 
-            finding(ok, "OK emulator threads on CPU%s %s, apart from the RT vCPUs",
+            finding(c->ok, "OK emulator threads on CPU%s %s, apart from the RT vCPUs",
                     rv_cpuset_count(&pl->emulator) == 1 ? "" : "s", el);
         }
-        if (rt_exact) {
-            g_autofree char *vl = rv_cpulist_format(&rt_vcpus);
+        if (c->rt_exact) {
+            g_autofree char *vl = rv_cpulist_format(&c->rt_vcpus);
 
-            finding(ok, "OK RT vCPU%s %s pinned 1:1 to CPU%s %s",
-                    rv_cpuset_count(&rt_vcpus) == 1 ? "" : "s", vl,
-                    rv_cpuset_count(&rt_cpus) == 1 ? "" : "s", rl);
+            finding(c->ok, "OK RT vCPU%s %s pinned 1:1 to CPU%s %s",
+                    rv_cpuset_count(&c->rt_vcpus) == 1 ? "" : "s", vl,
+                    rv_cpuset_count(&c->rt_cpus) == 1 ? "" : "s", rl);
         }
     }
     if (pl->emulator_pinned)
-        rv_cpuset_or(&other_work, &other_work, &pl->emulator);
+        rv_cpuset_or(&c->other_work, &c->other_work, &pl->emulator);
+}
 
-    if (host && !rv_cpuset_is_empty(&rt_vcpus)) {
-        RvCpuSet not_iso;
+/* The SMT siblings of RT vCPU @i's CPU @cpu in @core that are housekeeping
+ * or run vCPUs or emulator threads, less the vCPU's own guest siblings. */
+static void
+busy_siblings(const Check *c, int i, int cpu, const RvCpuSet *core, RvCpuSet *ret_busy)
+{
+    const RvGuestPlacement *pl = c->pl;
+    RvCpuSet sib = *core, busy, used, others = c->rt_cpus, own;
+    unsigned T = pl->threads_per_core ? pl->threads_per_core : 1;
+    unsigned first = (unsigned) i / T * T;
 
-        rv_cpuset_andnot(&not_iso, &rt_cpus, &host->isolated);
-        rv_cpuset_and(&not_iso, &not_iso, &host->online);   /* the others FAIL above */
-        rv_cpuset_foreach(i, &rt_vcpus) {
-            const RvGuestVcpuPlacement *v = &pl->vcpus[i];
-            int cpu = rv_cpuset_next(&v->cpuset, 0);
+    rv_cpuset_clear(&sib, cpu);
+    /* a sibling that is housekeeping, or runs vCPUs/emulator */
+    rv_cpuset_andnot(&busy, &sib, &c->host->isolated);
+    rv_cpuset_clear(&others, cpu);
+    rv_cpuset_or(&used, &c->other_work, &others);
+    rv_cpuset_and(&used, &used, &sib);
+    rv_cpuset_or(&busy, &busy, &used);
+    /* the vCPU's own guest SMT siblings belong there */
+    rv_cpuset_zero(&own);
+    for (unsigned t = first; t < first + T && t < pl->n_vcpus; t++)
+        if (t != (unsigned) i && is_rt_policy(pl->vcpus[t].policy))
+            rv_cpuset_or(&own, &own, &pl->vcpus[t].cpuset);
+    rv_cpuset_andnot(ret_busy, &busy, &own);
+}
 
-            if (!v->pinned || rv_cpuset_count(&v->cpuset) != 1)
+/* RT vCPUs on isolated CPUs whose SMT siblings run nothing else; the
+ * emulator threads on housekeeping CPUs. */
+static void
+check_isolation(Check *c)
+{
+    const RvGuestPlacement *pl = c->pl;
+    const RvGuestHostCpus *host = c->host;
+    RvCpuSet not_iso;
+
+    rv_cpuset_andnot(&not_iso, &c->rt_cpus, &host->isolated);
+    rv_cpuset_and(&not_iso, &not_iso, &host->online);   /* the others FAIL above */
+    rv_cpuset_foreach(i, &c->rt_vcpus) {
+        const RvGuestVcpuPlacement *v = &pl->vcpus[i];
+        int cpu = rv_cpuset_next(&v->cpuset, 0);
+
+        if (!v->pinned || rv_cpuset_count(&v->cpuset) != 1)
+            continue;
+        if (rv_cpuset_isset(&not_iso, cpu)) {
+            g_autofree char *il = fmt_list(&host->isolated);
+
+            finding(c->fail, "FAIL vCPU%d on CPU %d, which is not isolated (isolated CPUs: %s)",
+                    i, cpu, il);
+        }
+        for (guint k = 0; k < host->cores->len; k++) {
+            const RvCpuSet *core = &g_array_index(host->cores, RvCpuSet, k);
+            RvCpuSet busy;
+
+            if (!rv_cpuset_isset(core, cpu))
                 continue;
-            if (rv_cpuset_isset(&not_iso, cpu)) {
-                g_autofree char *il = fmt_list(&host->isolated);
+            busy_siblings(c, i, cpu, core, &busy);
+            if (!rv_cpuset_is_empty(&busy)) {
+                g_autofree char *bl = rv_cpulist_format(&busy);
 
-                finding(fail, "FAIL vCPU%d on CPU %d, which is not isolated (isolated CPUs: %s)",
-                        i, cpu, il);
+                finding(c->warn, "WARN vCPU%d on CPU %d: its SMT sibling%s %s run%s other work",
+                        i, cpu, rv_cpuset_count(&busy) == 1 ? "" : "s", bl,
+                        rv_cpuset_count(&busy) == 1 ? "s" : "");
             }
-            for (guint c = 0; c < host->cores->len; c++) {
-                const RvCpuSet *core = &g_array_index(host->cores, RvCpuSet, c);
-                RvCpuSet sib, busy;
-
-                if (!rv_cpuset_isset(core, cpu))
-                    continue;
-                sib = *core;
-                rv_cpuset_clear(&sib, cpu);
-                /* a sibling that is housekeeping, or runs vCPUs/emulator */
-                rv_cpuset_andnot(&busy, &sib, &host->isolated);
-                {
-                    RvCpuSet used, others = rt_cpus, own;
-                    unsigned T = pl->threads_per_core ? pl->threads_per_core : 1;
-                    unsigned first = (unsigned) i / T * T;
-
-                    rv_cpuset_clear(&others, cpu);
-                    rv_cpuset_or(&used, &other_work, &others);
-                    rv_cpuset_and(&used, &used, &sib);
-                    rv_cpuset_or(&busy, &busy, &used);
-                    /* the vCPU's own guest SMT siblings belong there */
-                    rv_cpuset_zero(&own);
-                    for (unsigned t = first; t < first + T && t < pl->n_vcpus; t++)
-                        if (t != (unsigned) i && is_rt_policy(pl->vcpus[t].policy))
-                            rv_cpuset_or(&own, &own, &pl->vcpus[t].cpuset);
-                    rv_cpuset_andnot(&busy, &busy, &own);
-                }
-                if (!rv_cpuset_is_empty(&busy)) {
-                    g_autofree char *bl = rv_cpulist_format(&busy);
-
-                    finding(warn, "WARN vCPU%d on CPU %d: its SMT sibling%s %s run%s other work",
-                            i, cpu, rv_cpuset_count(&busy) == 1 ? "" : "s", bl,
-                            rv_cpuset_count(&busy) == 1 ? "s" : "");
-                }
-            }
-        }
-        if (rv_cpuset_is_empty(&not_iso) && rt_exact) {
-            g_autofree char *rl = rv_cpulist_format(&rt_cpus);
-
-            finding(ok, "OK RT vCPUs on isolated CPU%s %s", rv_cpuset_count(&rt_cpus) == 1 ? "" : "s", rl);
-        }
-        if (pl->emulator_pinned && !rv_cpuset_intersects(&pl->emulator, &host->isolated)) {
-            g_autofree char *el = rv_cpulist_format(&pl->emulator);
-
-            finding(ok, "OK emulator threads on housekeeping CPU%s %s",
-                    rv_cpuset_count(&pl->emulator) == 1 ? "" : "s", el);
         }
     }
+    if (rv_cpuset_is_empty(&not_iso) && c->rt_exact) {
+        g_autofree char *rl = rv_cpulist_format(&c->rt_cpus);
 
+        finding(c->ok, "OK RT vCPUs on isolated CPU%s %s", rv_cpuset_count(&c->rt_cpus) == 1 ? "" : "s", rl);
+    }
+    if (pl->emulator_pinned && !rv_cpuset_intersects(&pl->emulator, &host->isolated)) {
+        g_autofree char *el = rv_cpulist_format(&pl->emulator);
+
+        finding(c->ok, "OK emulator threads on housekeeping CPU%s %s",
+                rv_cpuset_count(&pl->emulator) == 1 ? "" : "s", el);
+    }
+}
+
+GPtrArray *
+rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host)
+{
+    g_autoptr(GPtrArray) fail = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) warn = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) ok = g_ptr_array_new_with_free_func(g_free);
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    Check c = { .pl = pl, .host = host, .fail = fail, .warn = warn, .ok = ok, .rt_exact = true };
+
+    rv_cpuset_zero(&c.rt_cpus);
+    rv_cpuset_zero(&c.rt_vcpus);
+    rv_cpuset_zero(&c.other_work);
+    if (host)
+        check_online(&c);
+    check_rt_pinning(&c);
+    check_emulator(&c);
+    if (host && !rv_cpuset_is_empty(&c.rt_vcpus))
+        check_isolation(&c);
+
+    /* FAIL first, then WARN, NOTE (the placement's notes), OK */
     for (guint i = 0; i < fail->len; i++)
         g_ptr_array_add(out, g_strdup(fail->pdata[i]));
     for (guint i = 0; i < warn->len; i++)
