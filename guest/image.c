@@ -618,6 +618,163 @@ load_manifest(RvGuestImage *img, GError **error)
     return 0;
 }
 
+/* Phase 1: the kernel, the static busybox and the binaries with their
+ * shared libraries. */
+static int
+collect_programs(Builder *b, const char *kpath, GBytes **ret_kernel, GError **error)
+{
+    g_autoptr(GBytes) kernel = NULL, busybox = NULL;
+    int r;
+
+    r = read_host_file(b, kpath, "linux-image-amd64", &kernel, error);
+    if (r < 0)
+        return r;
+    /* busybox must be the static one: it runs before anything else. */
+    r = read_host_file(b, "/bin/busybox", "busybox-static", &busybox, error);
+    if (r < 0)
+        return r;
+    add_member(b, "/bin/busybox", S_IFREG | 0755, 0, 0, busybox);
+    for (guint i = 0; i < G_N_ELEMENTS(binaries); i++) {
+        r = add_elf(b, binaries[i].path, binaries[i].package, 0755, 0, error);
+        if (r < 0)
+            return r;
+    }
+    *ret_kernel = g_steal_pointer(&kernel);
+    return 0;
+}
+
+/* Phase 2: the kernel modules the guest loads, in modules.dep order
+ * (*ret_mods: their paths relative to @modpath), and their list for /init. */
+static int
+collect_modules(Builder *b, const char *modpath, GPtrArray **ret_mods, GString *modlist,
+                GError **error)
+{
+    g_autoptr(GPtrArray) mods = NULL;
+    g_autoptr(GBytes) dep = NULL, builtin = NULL;
+    g_autofree char *p1 = g_strdup_printf("%s/modules.dep", modpath);
+    g_autofree char *p2 = g_strdup_printf("%s/modules.builtin", modpath);
+    g_autoptr(GError) ignored = NULL;
+    g_autofree char *dep_s = NULL, *bi_s = NULL;
+    int r;
+
+    r = read_host_file(b, p1, "linux-image-amd64", &dep, error);
+    if (r < 0)
+        return r;
+    if (read_host_file(b, p2, NULL, &builtin, &ignored) < 0)
+        builtin = NULL;
+    dep_s = g_strndup(g_bytes_get_data(dep, NULL), g_bytes_get_size(dep));
+    bi_s = builtin ? g_strndup(g_bytes_get_data(builtin, NULL), g_bytes_get_size(builtin)) : NULL;
+    r = rv_guest_modules_order(dep_s, bi_s, wanted_modules, &mods, error);
+    if (r < 0)
+        return r;
+    for (guint i = 0; i < mods->len; i++) {
+        g_autofree char *p = g_strdup_printf("%s/%s", modpath, (char *) mods->pdata[i]);
+        g_autoptr(GBytes) ko = NULL;
+
+        if (!g_str_has_suffix(p, ".ko"))
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOTSUP,
+                                "Kernel module '%s' is compressed; busybox insmod needs plain .ko",
+                                p);
+        r = read_host_file(b, p, "linux-image-amd64", &ko, error);
+        if (r < 0)
+            return r;
+        add_member(b, p, S_IFREG | 0644, 0, 0, ko);
+        g_string_append_printf(modlist, "%s\n", (char *) mods->pdata[i]);
+    }
+    *ret_mods = g_steal_pointer(&mods);
+    return 0;
+}
+
+/* Phase 3: /init, the module list, the mount points and device nodes. */
+static void
+add_fixed_members(Builder *b, const GString *modlist)
+{
+    g_autoptr(GBytes) ml = g_bytes_new(modlist->str, modlist->len);
+    g_autoptr(GBytes) init = g_bytes_new_static(init_script, sizeof(init_script) - 1);
+
+    add_member(b, "/etc/rtvirt/modules", S_IFREG | 0644, 0, 0, ml);
+    add_member(b, "/init", S_IFREG | 0755, 0, 0, init);
+    for (const char * const *d = (const char * const[]) { "/proc", "/sys", "/dev", "/run",
+                                                          "/tmp", "/var", "/root", NULL };
+         *d; d++)
+        add_member(b, *d, S_IFDIR | 0755, 0, 0, NULL);
+    /* The kernel opens /dev/console for /init before devtmpfs is mounted. */
+    add_member(b, "/dev/console", S_IFCHR | 0600, 5, 1, NULL);
+    add_member(b, "/dev/null", S_IFCHR | 0666, 1, 3, NULL);
+}
+
+/* manifest.json of @img: what went in, for `rtvirt guest build` and the cache. */
+static char *
+manifest_json(const RvGuestImage *img, const char *kpath, const GPtrArray *mods)
+{
+    g_autoptr(JsonBuilder) jb = json_builder_new();
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = NULL;
+
+    json_builder_begin_object(jb);
+    json_builder_set_member_name(jb, "format");
+    json_builder_add_string_value(jb, RV_GUEST_IMAGE_FORMAT);
+    json_builder_set_member_name(jb, "hash");
+    json_builder_add_string_value(jb, img->hash);
+    json_builder_set_member_name(jb, "kernel_release");
+    json_builder_add_string_value(jb, img->kernel_release);
+    json_builder_set_member_name(jb, "kernel_source");
+    json_builder_add_string_value(jb, kpath);
+    json_builder_set_member_name(jb, "files");
+    json_builder_add_int_value(jb, img->n_files);
+    json_builder_set_member_name(jb, "initrd_bytes");
+    json_builder_add_int_value(jb, (gint64) img->initrd_bytes);
+    json_builder_set_member_name(jb, "modules");
+    json_builder_begin_array(jb);
+    for (guint i = 0; i < mods->len; i++)
+        json_builder_add_string_value(jb, mods->pdata[i]);
+    json_builder_end_array(jb);
+    json_builder_end_object(jb);
+    root = json_builder_get_root(jb);
+    json_generator_set_root(gen, root);
+    json_generator_set_pretty(gen, TRUE);
+    return json_generator_to_data(gen, NULL);
+}
+
+/* Phase 5: the kernel, the gzipped cpio and the manifest into @tmp;
+ * @tmp is removed on failure. */
+static int
+write_image(RvGuestImage *img, const char *tmp, GBytes *kernel, GTree *members,
+            const char *kpath, const GPtrArray *mods, GError **error)
+{
+    g_autoptr(RvCpio) cpio = rv_guest_cpio_new();
+    g_autoptr(GBytes) archive = NULL;
+    g_autofree char *tk = g_build_filename(tmp, "vmlinuz", NULL);
+    g_autofree char *ti = g_build_filename(tmp, "initramfs.img", NULL);
+    g_autofree char *tm = g_build_filename(tmp, "manifest.json", NULL);
+    g_autofree char *json = NULL;
+    GStatBuf st;
+    int r;
+
+    g_tree_foreach(members, cpio_member, cpio);
+    archive = rv_guest_cpio_finish(cpio);
+    r = write_file(tk, g_bytes_get_data(kernel, NULL), g_bytes_get_size(kernel), error);
+    if (r >= 0)
+        r = write_gzip(ti, archive, error);
+    if (r < 0) {
+        rm_rf(tmp);
+        return r;
+    }
+    if (g_stat(ti, &st) == 0)
+        img->initrd_bytes = (guint64) st.st_size;
+    (void) chmod(tk, 0644);
+    (void) chmod(ti, 0644);
+
+    json = manifest_json(img, kpath, mods);
+    r = write_file(tm, json, strlen(json), error);
+    if (r < 0) {
+        rm_rf(tmp);
+        return r;
+    }
+    (void) chmod(tm, 0644);
+    return 0;
+}
+
 int
 rv_guest_image_build(const RvGuestImageOptions *opts, RvGuestImage **ret, GError **error)
 {
@@ -627,10 +784,11 @@ rv_guest_image_build(const RvGuestImageOptions *opts, RvGuestImage **ret, GError
     g_autoptr(GHashTable) elf_done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_autoptr(RvGuestImage) img = g_new0(RvGuestImage, 1);
     g_autoptr(GChecksum) ck = g_checksum_new(G_CHECKSUM_SHA256);
-    g_autoptr(GBytes) kernel = NULL, busybox = NULL, dep = NULL, builtin = NULL;
+    g_autoptr(GBytes) kernel = NULL;
     g_autoptr(GPtrArray) mods = NULL;
     g_autoptr(GString) modlist = g_string_new(NULL);
     g_autofree char *cache = NULL, *images = NULL, *tmp = NULL, *kpath = NULL, *modpath = NULL;
+    g_autofree char *manifest = NULL;
     Builder b;
     int r;
 
@@ -650,72 +808,14 @@ rv_guest_image_build(const RvGuestImageOptions *opts, RvGuestImage **ret, GError
     if (!img->kernel_release)
         return -ENOENT;
     kpath = g_strdup_printf("/boot/vmlinuz-%s", img->kernel_release);
-    r = read_host_file(&b, kpath, "linux-image-amd64", &kernel, error);
-    if (r < 0)
-        return r;
-
-    /* busybox must be the static one: it runs before anything else. */
-    r = read_host_file(&b, "/bin/busybox", "busybox-static", &busybox, error);
-    if (r < 0)
-        return r;
-    add_member(&b, "/bin/busybox", S_IFREG | 0755, 0, 0, busybox);
-    for (guint i = 0; i < G_N_ELEMENTS(binaries); i++) {
-        r = add_elf(&b, binaries[i].path, binaries[i].package, 0755, 0, error);
-        if (r < 0)
-            return r;
-    }
-
     modpath = g_strdup_printf("/lib/modules/%s", img->kernel_release);
-    {
-        g_autofree char *p1 = g_strdup_printf("%s/modules.dep", modpath);
-        g_autofree char *p2 = g_strdup_printf("%s/modules.builtin", modpath);
-        g_autoptr(GError) ignored = NULL;
-        g_autofree char *dep_s = NULL;
+    if ((r = collect_programs(&b, kpath, &kernel, error)) < 0 ||
+        (r = collect_modules(&b, modpath, &mods, modlist, error)) < 0)
+        return r;
+    add_fixed_members(&b, modlist);
 
-        r = read_host_file(&b, p1, "linux-image-amd64", &dep, error);
-        if (r < 0)
-            return r;
-        if (read_host_file(&b, p2, NULL, &builtin, &ignored) < 0)
-            builtin = NULL;
-        dep_s = g_strndup(g_bytes_get_data(dep, NULL), g_bytes_get_size(dep));
-        {
-            g_autofree char *bi_s = builtin ? g_strndup(g_bytes_get_data(builtin, NULL),
-                                                        g_bytes_get_size(builtin)) : NULL;
-
-            r = rv_guest_modules_order(dep_s, bi_s, wanted_modules, &mods, error);
-            if (r < 0)
-                return r;
-        }
-    }
-    for (guint i = 0; i < mods->len; i++) {
-        g_autofree char *p = g_strdup_printf("%s/%s", modpath, (char *) mods->pdata[i]);
-        g_autoptr(GBytes) ko = NULL;
-
-        if (!g_str_has_suffix(p, ".ko"))
-            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOTSUP,
-                                "Kernel module '%s' is compressed; busybox insmod needs plain .ko",
-                                p);
-        r = read_host_file(&b, p, "linux-image-amd64", &ko, error);
-        if (r < 0)
-            return r;
-        add_member(&b, p, S_IFREG | 0644, 0, 0, ko);
-        g_string_append_printf(modlist, "%s\n", (char *) mods->pdata[i]);
-    }
-    {
-        g_autoptr(GBytes) ml = g_bytes_new(modlist->str, modlist->len);
-        g_autoptr(GBytes) init = g_bytes_new_static(init_script, sizeof(init_script) - 1);
-
-        add_member(&b, "/etc/rtvirt/modules", S_IFREG | 0644, 0, 0, ml);
-        add_member(&b, "/init", S_IFREG | 0755, 0, 0, init);
-    }
-    for (const char * const *d = (const char * const[]) { "/proc", "/sys", "/dev", "/run",
-                                                          "/tmp", "/var", "/root", NULL };
-         *d; d++)
-        add_member(&b, *d, S_IFDIR | 0755, 0, 0, NULL);
-    /* The kernel opens /dev/console for /init before devtmpfs is mounted. */
-    add_member(&b, "/dev/console", S_IFCHR | 0600, 5, 1, NULL);
-    add_member(&b, "/dev/null", S_IFCHR | 0666, 1, 3, NULL);
-
+    /* Phase 4: the image's hash names its cache directory; a complete
+     * one is the same image, already built. */
     g_checksum_update(ck, (const guchar *) RV_GUEST_IMAGE_FORMAT, sizeof(RV_GUEST_IMAGE_FORMAT));
     g_checksum_update(ck, g_bytes_get_data(kernel, NULL), g_bytes_get_size(kernel));
     g_tree_foreach(members, hash_member, ck);
@@ -727,19 +827,16 @@ rv_guest_image_build(const RvGuestImageOptions *opts, RvGuestImage **ret, GError
     img->dir = g_build_filename(images, img->hash, NULL);
     img->kernel = g_build_filename(img->dir, "vmlinuz", NULL);
     img->initrd = g_build_filename(img->dir, "initramfs.img", NULL);
-    {
-        g_autofree char *manifest = g_build_filename(img->dir, "manifest.json", NULL);
-
-        if (g_file_test(manifest, G_FILE_TEST_IS_REGULAR) &&
-            g_file_test(img->kernel, G_FILE_TEST_IS_REGULAR) &&
-            g_file_test(img->initrd, G_FILE_TEST_IS_REGULAR)) {
-            r = load_manifest(img, error);
-            if (r < 0)
-                return r;
-            img->cached = true;
-            *ret = g_steal_pointer(&img);
-            return 0;
-        }
+    manifest = g_build_filename(img->dir, "manifest.json", NULL);
+    if (g_file_test(manifest, G_FILE_TEST_IS_REGULAR) &&
+        g_file_test(img->kernel, G_FILE_TEST_IS_REGULAR) &&
+        g_file_test(img->initrd, G_FILE_TEST_IS_REGULAR)) {
+        r = load_manifest(img, error);
+        if (r < 0)
+            return r;
+        img->cached = true;
+        *ret = g_steal_pointer(&img);
+        return 0;
     }
 
     if (g_mkdir_with_parents(images, 0755) < 0)
@@ -751,62 +848,10 @@ rv_guest_image_build(const RvGuestImageOptions *opts, RvGuestImage **ret, GError
     if (!g_mkdtemp_full(tmp, 0755))
         return rv_error_set(error, RV_ERROR_FAILED, errno, "Failed to create '%s': %s",
                             tmp, g_strerror(errno));
-    {
-        g_autoptr(RvCpio) cpio = rv_guest_cpio_new();
-        g_autoptr(GBytes) archive = NULL;
-        g_autofree char *tk = g_build_filename(tmp, "vmlinuz", NULL);
-        g_autofree char *ti = g_build_filename(tmp, "initramfs.img", NULL);
-        g_autofree char *tm = g_build_filename(tmp, "manifest.json", NULL);
-        g_autoptr(JsonBuilder) jb = json_builder_new();
-        g_autoptr(JsonGenerator) gen = json_generator_new();
-        g_autoptr(JsonNode) root = NULL;
-        g_autofree char *json = NULL;
-        GStatBuf st;
-
-        g_tree_foreach(members, cpio_member, cpio);
-        archive = rv_guest_cpio_finish(cpio);
-        r = write_file(tk, g_bytes_get_data(kernel, NULL), g_bytes_get_size(kernel), error);
-        if (r >= 0)
-            r = write_gzip(ti, archive, error);
-        if (r < 0) {
-            rm_rf(tmp);
-            return r;
-        }
-        if (g_stat(ti, &st) == 0)
-            img->initrd_bytes = (guint64) st.st_size;
-        (void) chmod(tk, 0644);
-        (void) chmod(ti, 0644);
-
-        json_builder_begin_object(jb);
-        json_builder_set_member_name(jb, "format");
-        json_builder_add_string_value(jb, RV_GUEST_IMAGE_FORMAT);
-        json_builder_set_member_name(jb, "hash");
-        json_builder_add_string_value(jb, img->hash);
-        json_builder_set_member_name(jb, "kernel_release");
-        json_builder_add_string_value(jb, img->kernel_release);
-        json_builder_set_member_name(jb, "kernel_source");
-        json_builder_add_string_value(jb, kpath);
-        json_builder_set_member_name(jb, "files");
-        json_builder_add_int_value(jb, img->n_files);
-        json_builder_set_member_name(jb, "initrd_bytes");
-        json_builder_add_int_value(jb, (gint64) img->initrd_bytes);
-        json_builder_set_member_name(jb, "modules");
-        json_builder_begin_array(jb);
-        for (guint i = 0; i < mods->len; i++)
-            json_builder_add_string_value(jb, mods->pdata[i]);
-        json_builder_end_array(jb);
-        json_builder_end_object(jb);
-        root = json_builder_get_root(jb);
-        json_generator_set_root(gen, root);
-        json_generator_set_pretty(gen, TRUE);
-        json = json_generator_to_data(gen, NULL);
-        r = write_file(tm, json, strlen(json), error);
-        if (r < 0) {
-            rm_rf(tmp);
-            return r;
-        }
-        (void) chmod(tm, 0644);
-    }
+    r = write_image(img, tmp, kernel, members, kpath, mods, error);
+    if (r < 0)
+        return r;
+    /* Phase 6: into place in one rename. */
     if (g_rename(tmp, img->dir) < 0) {
         int e = errno;
 
