@@ -16,6 +16,8 @@
 #include "guest/image.h"
 #include "guest/image-priv.h"
 #include "util/error.h"
+#include "util/file.h"
+#include "util/json.h"
 
 /* ------------------------------------------------------------------ ELF */
 
@@ -297,23 +299,28 @@ add_member(Builder *b, const char *path, guint32 mode, guint32 maj, guint32 min,
     g_tree_replace(b->members, g_strdup(path), m);
 }
 
+/* Largest host file that goes into the image: a kernel is ~10 MiB, qemu-ga
+ * and libc a few. */
+#define IMAGE_FILE_MAX (256u << 20)
+
 static int
 read_host_file(Builder *b, const char *path, const char *package, GBytes **ret, GError **error)
 {
     g_autofree char *real = in_sysroot(b, path);
     g_autoptr(GError) local = NULL;
     char *data = NULL;
-    gsize len = 0;
+    gssize n = rv_file_read(real, IMAGE_FILE_MAX, &data, &local);
 
-    if (!g_file_get_contents(real, &data, &len, &local)) {
-        if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT) && package)
-            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOENT,
-                                "Failed to read '%s': not found (install the Debian package %s)",
-                                real, package);
-        return rv_error_set(error, RV_ERROR_FAILED, EIO, "Failed to read '%s': %s",
-                            real, local->message);
+    if (n == -ENOENT && package)
+        /* a missing capability of this host, not an I/O error */
+        return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOENT,
+                            "Failed to read '%s': not found (install the Debian package %s)",
+                            real, package);
+    if (n < 0) {
+        g_propagate_error(error, g_steal_pointer(&local));
+        return (int) n;
     }
-    *ret = g_bytes_new_take(data, len);
+    *ret = g_bytes_new_take(data, (gsize) n);
     return 0;
 }
 
@@ -602,19 +609,29 @@ load_manifest(RvGuestImage *img, GError **error)
 {
     g_autofree char *path = g_build_filename(img->dir, "manifest.json", NULL);
     g_autoptr(JsonParser) parser = json_parser_new();
-    g_autoptr(GError) local = NULL;
-    JsonNode *root;
+    g_autofree char *text = NULL;
+    const RvJsonAt at = { path, NULL };
+    gint64 files = 0, bytes = 0;
+    JsonNode *root = NULL;
     JsonObject *o;
+    gssize n;
+    int r;
 
-    if (!json_parser_load_from_file(parser, path, &local))
-        return rv_error_set(error, RV_ERROR_FAILED, EIO, "Failed to read '%s': %s",
-                            path, local->message);
-    root = json_parser_get_root(parser);
+    /* the cache directory may be shared: read it as untrusted */
+    n = rv_file_read(path, 1u << 20, &text, error);
+    if (n < 0)
+        return (int) n;
+    r = rv_json_parse_untrusted(parser, path, text, (gsize) n, RV_JSON_MAX_DEPTH, &root, error);
+    if (r < 0)
+        return r;
     if (!root || !JSON_NODE_HOLDS_OBJECT(root))
         return rv_error_set(error, RV_ERROR_FAILED, EINVAL, "'%s' is not a JSON object", path);
     o = json_node_get_object(root);
-    img->n_files = (guint) json_object_get_int_member_with_default(o, "files", 0);
-    img->initrd_bytes = (guint64) json_object_get_int_member_with_default(o, "initrd_bytes", 0);
+    if ((r = rv_json_get_int_opt(o, &at, "files", 0, G_MAXUINT, &files, error)) < 0 ||
+        (r = rv_json_get_int_opt(o, &at, "initrd_bytes", 0, G_MAXINT64, &bytes, error)) < 0)
+        return r;
+    img->n_files = (guint) files;
+    img->initrd_bytes = (guint64) bytes;
     return 0;
 }
 
