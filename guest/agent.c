@@ -11,8 +11,9 @@
 
 #include "guest/agent.h"
 #include "guest/libvirt.h"
-#include "util/json.h"
 #include "util/error.h"
+#include "util/escape.h"
+#include "util/json.h"
 
 /* Seconds libvirt waits for one agent reply. */
 #define AGENT_CMD_TIMEOUT_S 10
@@ -99,23 +100,27 @@ reply_return(JsonParser *parser, const char *what, const char *reply, GError **e
                      RV_GUEST_AGENT_MAX_REPLY);
         return NULL;
     }
-    /* qemu-ga runs inside the guest: its replies are untrusted, and
-     * json-glib recurses once per nesting level */
-    if (rv_json_check_depth(what, reply, len, RV_JSON_MAX_DEPTH, NULL) < 0 ||
-        !json_parser_load_from_data(parser, reply, (gssize) len, NULL) ||
-        !(root = json_parser_get_root(parser)) || !JSON_NODE_HOLDS_OBJECT(root)) {
+    /* qemu-ga runs inside the guest: its replies are untrusted (depth,
+     * integer literals: util/json.h) */
+    if (rv_json_parse_untrusted(parser, what, reply, len, RV_JSON_MAX_DEPTH, &root, NULL) < 0 ||
+        !root || !JSON_NODE_HOLDS_OBJECT(root)) {
         rv_error_set(error, RV_ERROR_FAILED, EPROTO, "Malformed %s reply: not a JSON object", what);
         return NULL;
     }
     o = json_node_get_object(root);
     if (json_object_has_member(o, "error")) {
         JsonNode *e = json_object_get_member(o, "error");
-        const char *desc = JSON_NODE_HOLDS_OBJECT(e)
-            ? json_object_get_string_member_with_default(json_node_get_object(e), "desc", NULL)
-            : NULL;
+        const char *desc = NULL;
+        g_autofree char *esc = NULL;
 
+        if (JSON_NODE_HOLDS_OBJECT(e) &&
+            rv_json_node_get_string(json_object_get_member(json_node_get_object(e), "desc"),
+                                    "desc", &desc, NULL) < 0)
+            desc = NULL;
+        /* the guest's words: no raw control bytes in our messages */
+        esc = desc ? rv_escape_value(desc) : NULL;
         rv_error_set(error, RV_ERROR_FAILED, EIO, "Guest agent refused %s: %s", what,
-                     desc ? desc : "(no description)");
+                     esc ? esc : "(no description)");
         return NULL;
     }
     ret = json_object_get_member(o, "return");
@@ -230,8 +235,11 @@ rv_guest_agent_parse_status(const char *reply, gsize max_output, bool *ret_exite
     g_autoptr(JsonParser) parser = json_parser_new();
     g_auto(RvGuestExecResult) res = { 0 };
     JsonNode *rn = reply_return(parser, "guest-exec-status", reply, error);
+    const RvJsonAt at = { "guest-exec-status reply", "return" };
+    g_autoptr(GError) local = NULL;
+    gint64 sig = -1, code = -1;
+    bool exited = false, out_trunc = false, err_trunc = false;
     JsonObject *o;
-    JsonNode *n;
     int r;
 
     if (!rn)
@@ -240,38 +248,30 @@ rv_guest_agent_parse_status(const char *reply, gsize max_output, bool *ret_exite
         return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
                             "Malformed guest-exec-status reply: \"return\" is not an object");
     o = json_node_get_object(rn);
-    n = json_object_get_member(o, "exited");
-    if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_BOOLEAN)
+    if (rv_json_get_bool(o, &at, "exited", &exited, NULL) < 0)
         return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
                             "Malformed guest-exec-status reply: no boolean \"exited\"");
-    if (!json_node_get_boolean(n)) {
+    if (!exited) {
         *ret_exited = false;
         return 0;
     }
     res.exited = true;
-    if ((n = json_object_get_member(o, "signal")) && JSON_NODE_HOLDS_VALUE(n) &&
-        json_node_get_value_type(n) == G_TYPE_INT64) {
-        gint64 sig = json_node_get_int(n);
-
-        if (sig < 0 || sig > 127)
-            return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
-                                "Malformed guest-exec-status reply: signal %" G_GINT64_FORMAT, sig);
+    /* util/json.h's rule for the guest's numbers (integral, in range; a
+     * member of the wrong type is an error, not absent); a malformed reply
+     * stays a failed operation (RV_ERROR_FAILED, EPROTO) */
+    if ((r = rv_json_get_int_opt(o, &at, "signal", 0, 127, &sig, &local)) < 0 ||
+        (r == 0 && rv_json_get_int_opt(o, &at, "exitcode", 0, 255, &code, &local) < 0) ||
+        rv_json_get_bool_opt(o, &at, "out-truncated", &out_trunc, &local) < 0 ||
+        rv_json_get_bool_opt(o, &at, "err-truncated", &err_trunc, &local) < 0)
+        return rv_error_set(error, RV_ERROR_FAILED, EPROTO, "Malformed %s", local->message);
+    if (sig >= 0)
         res.exit_status = 128 + (int) sig;
-    } else if ((n = json_object_get_member(o, "exitcode")) && JSON_NODE_HOLDS_VALUE(n) &&
-               json_node_get_value_type(n) == G_TYPE_INT64) {
-        gint64 code = json_node_get_int(n);
-
-        if (code < 0 || code > 255)
-            return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
-                                "Malformed guest-exec-status reply: exitcode %" G_GINT64_FORMAT,
-                                code);
+    else if (code >= 0)
         res.exit_status = (int) code;
-    } else {
+    else
         return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
                             "Malformed guest-exec-status reply: exited without exitcode or signal");
-    }
-    res.truncated = json_object_get_boolean_member_with_default(o, "out-truncated", FALSE) ||
-                    json_object_get_boolean_member_with_default(o, "err-truncated", FALSE);
+    res.truncated = out_trunc || err_trunc;
     r = decode_stream(o, "out-data", max_output, &res.out, &res.out_len, &res.truncated, error);
     if (r < 0)
         return r;
@@ -293,7 +293,8 @@ rv_guest_agent_exec(RvGuestAgent *agent, const char * const *argv, guint timeout
     g_autoptr(JsonParser) parser = json_parser_new();
     g_autofree char *cmd = NULL, *reply = NULL, *status_cmd = NULL;
     gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
-    JsonNode *rn, *pidn;
+    const RvJsonAt at = { "guest-exec reply", "return" };
+    JsonNode *rn;
     gint64 pid;
 
     json_builder_begin_object(b);
@@ -316,9 +317,7 @@ rv_guest_agent_exec(RvGuestAgent *agent, const char * const *argv, guint timeout
     if (!rn)
         return -EPROTO;
     if (!JSON_NODE_HOLDS_OBJECT(rn) ||
-        !(pidn = json_object_get_member(json_node_get_object(rn), "pid")) ||
-        !JSON_NODE_HOLDS_VALUE(pidn) || json_node_get_value_type(pidn) != G_TYPE_INT64 ||
-        (pid = json_node_get_int(pidn)) <= 0 || pid > G_MAXINT)
+        rv_json_get_int(json_node_get_object(rn), &at, "pid", 1, G_MAXINT, &pid, NULL) < 0)
         return rv_error_set(error, RV_ERROR_FAILED, EPROTO,
                             "Malformed guest-exec reply: no valid \"pid\"");
 

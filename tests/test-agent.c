@@ -118,11 +118,15 @@ static const struct {
     { "bad-base64-padding.json", "\"err-data\" is not base64" },
     { "bad-out-data-number.json", "\"out-data\" is not a string" },
     { "bad-no-exited.json", "no boolean \"exited\"" },
-    { "bad-exitcode-300.json", "exitcode 300" },
+    { "bad-exitcode-300.json", "guest-exec-status reply: return.exitcode: 300 is out of range (0..255)" },
     { "bad-no-exitcode.json", "exited without exitcode or signal" },
     { "bad-return-array.json", "\"return\" is not an object" },
     { "bad-not-json.json", "not a JSON object" },
     { "bad-error-reply.json", "Guest agent refused guest-exec-status: Invalid parameter 'pid'" },
+    { "bad-exitcode-fraction.json", "guest-exec-status reply: return.exitcode: 1.5 is not an integer" },
+    { "bad-exitcode-huge.json", "not a JSON object" },
+    { "bad-signal-string.json", "return.signal: expected an integer, got a string" },
+    { "bad-error-desc-control.json", "refused guest-exec-status: \\033[2J\\033]0;owned\\007 gone" },
 };
 
 static void
