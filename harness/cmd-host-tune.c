@@ -33,6 +33,9 @@
 #include "util/profile-path.h"
 #include "util/runner.h"
 
+/* The host lock of a fixture root (harness/lock.h), inside it. */
+#define RV_HOST_TUNE_FIXTURE_LOCK "/var/lib/rtvirt/rtvirt.lock"
+
 /* Profile, root, topology and partition: everything `apply` and
  * `bootargs` start from. */
 typedef struct {
@@ -280,11 +283,21 @@ rv_cmd_host_apply(int argc, char **argv)
     /* a fixture root stands for another host: its daemons are not ours */
     runner = rv_runner_new(arg_dry_run || !rv_host_root_is_live(s.root));
     if (!arg_dry_run) {
-        /* never under a running `rtvirt run` on this host */
-        if (rv_host_root_is_live(s.root) && rv_harness_lock_acquire(NULL, &lock, &err) < 0)
+        /* never under a running `rtvirt run` on this host; a fixture root
+         * stands for another host and carries its own lock */
+        g_autofree char *lock_path = rv_host_root_is_live(s.root)
+            ? NULL : rv_host_root_resolve(s.root, RV_HOST_TUNE_FIXTURE_LOCK);
+
+        if (lock_path) {
+            g_autofree char *dir = g_path_get_dirname(lock_path);
+            (void) g_mkdir_with_parents(dir, 0755);
+        }
+        if (rv_harness_lock_acquire(lock_path, &lock, &err) < 0)
             return rv_log_gerror(err, "apply failed");
         if (rv_host_journal_open(s.root, arg_journal, &journal, &err) < 0)
             return rv_log_gerror(err, "apply failed");
+        /* before every change: is the lock file still the one we hold? */
+        rv_host_journal_set_guard(journal, rv_harness_lock_guard, lock);
         rv_harness_signals_install();
     }
     r = rv_host_tune_apply(s.root, journal, s.profile, s.part, runner, arg_dry_run, &report,

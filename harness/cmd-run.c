@@ -1075,7 +1075,11 @@ rv_cmd_run(int argc, char **argv)
         ctx_clear(&c);
         return ret;
     }
-    if (run_prepare(&c, &err) < 0 || run_all(&c, &interrupted, &err) < 0)
+    if (run_prepare(&c, &err) < 0)
+        return run_fail(&c, err);
+    /* before every host change: is our lock file still the one at the path? */
+    rv_host_journal_set_guard(c.journal, rv_harness_lock_guard, lock);
+    if (run_all(&c, &interrupted, &err) < 0)
         return run_fail(&c, err);
     ret = run_finish(&c, interrupted, &err);
     if (ret < 0)

@@ -46,6 +46,8 @@ static const RvCommand commands[] = {
       "Compare results stores: n, mean, stddev, SEM, percentiles, significance" },
     { NULL, "pert", rv_cmd_pert,
       "Perturbation probe: a tight TSC loop on one CPU" },
+    { NULL, "status", rv_cmd_status,
+      "Who holds the host lock, journals still to revert, rtvirt-* domains" },
     { NULL, "setup", rv_cmd_setup,
       "Start virtlogd and libvirtd where no service manager runs" },
 };

@@ -84,6 +84,8 @@ struct RvJournal {
     bool uncommitted;       /* this process appended since the last commit */
     GPtrArray *damage;      /* Damage *, in file order */
     guint bad_run;          /* damaged lines since the last good one (load) */
+    RvJournalGuard guard;
+    gpointer guard_data;
     GPtrArray *entries;     /* Entry *, oldest first */
     GHashTable *keys;       /* identity -> Entry * (borrowed) */
     GHashTable *handlers;   /* type -> Handler * */
@@ -130,7 +132,7 @@ entry_identity(const Entry *e)
 static void
 journal_note_change(void)
 {
-    static gint64 kill_after = -1;
+    static gint64 kill_after = -1, stop_after = -1;
     static gint64 changes;
     static gsize once;
 
@@ -138,11 +140,16 @@ journal_note_change(void)
         const char *s = g_getenv("RV_TEST_KILL_AFTER");
         if (s && *s)
             kill_after = g_ascii_strtoll(s, NULL, 10);
+        s = g_getenv("RV_TEST_STOP_AFTER");
+        if (s && *s)
+            stop_after = g_ascii_strtoll(s, NULL, 10);
         g_once_init_leave(&once, 1);
     }
     changes++;
     if (kill_after > 0 && changes == kill_after)
         raise(SIGKILL);
+    if (stop_after > 0 && changes == stop_after)
+        raise(SIGSTOP);
 }
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -977,6 +984,31 @@ rv_host_journal_open_flags(RvRoot *root, const char *path, RvJournalOpenFlags fl
 }
 
 int
+rv_host_journal_peek(RvRoot *root, const char *path, RvJournalSummary *ret, GError **error)
+{
+    g_autoptr(RvJournal) j = g_new0(RvJournal, 1);
+    int r;
+
+    j->root = root;
+    j->lock_fd = -1;
+    j->fd = -1;
+    j->next_seq = 1;
+    j->entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
+    j->keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    j->handlers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    j->damage = g_ptr_array_new_with_free_func((GDestroyNotify) damage_free);
+    j->path = path ? g_strdup(path) : rv_host_root_resolve(root, RV_HOST_JOURNAL_DEFAULT_PATH);
+    if ((r = check_is_journal(j, error)) < 0 || (r = journal_load(j, error)) < 0)
+        return r;
+    ret->exists = g_file_test(j->path, G_FILE_TEST_EXISTS);
+    ret->version = j->version;
+    ret->n_entries = j->entries->len;
+    ret->n_damaged = j->damage->len;
+    ret->interrupted = rv_host_journal_interrupted(j);
+    return 0;
+}
+
+int
 rv_host_journal_open(RvRoot *root, const char *path, RvJournal **ret, GError **error)
 {
     return rv_host_journal_open_flags(root, path, RV_JOURNAL_OPEN_DEFAULT, ret, error);
@@ -1003,6 +1035,19 @@ const char *
 rv_host_journal_path(const RvJournal *j)
 {
     return j->path;
+}
+
+void
+rv_host_journal_set_guard(RvJournal *j, RvJournalGuard fn, gpointer user_data)
+{
+    j->guard = fn;
+    j->guard_data = user_data;
+}
+
+static int
+journal_guard(RvJournal *j, GError **error)
+{
+    return j->guard ? j->guard(j->guard_data, error) : 0;
 }
 
 int
@@ -1065,6 +1110,8 @@ rv_host_journal_set_value(RvJournal *j, const char *path, const char *value, GEr
      * the kernel shows it afterwards: "always madvise [never]" */
     if (!rv_host_root_is_live(j->root))
         shown = choice_shown(raw, value);
+    if ((r = journal_guard(j, error)) < 0)
+        return r;
     if (!rv_host_journal_has_path(j, path)) {
         Entry *e = g_new0(Entry, 1);
 
@@ -1153,6 +1200,8 @@ rv_host_journal_set_file(RvJournal *j, const char *path, const char *contents, g
     } else if (!contents) {
         return 0;
     }
+    if ((r = journal_guard(j, error)) < 0)
+        return r;
 
     if (contents) {
         g_autofree char *parent = g_path_get_dirname(path);
@@ -1207,6 +1256,8 @@ rv_host_journal_mkdir(RvJournal *j, const char *path, mode_t mode, GError **erro
 
     if (rv_host_root_exists(j->root, path))
         return 0;
+    if ((r = journal_guard(j, error)) < 0)
+        return r;
     if (strcmp(parent, path) != 0 && !rv_host_root_exists(j->root, parent)) {
         r = rv_host_journal_mkdir(j, parent, 0755, error);
         if (r < 0)
@@ -1327,6 +1378,8 @@ rv_host_journal_set_sched(RvJournal *j, pid_t pid, int policy, int prio,
     change_aff = affinity && !rv_cpuset_equal(affinity, &cur_aff);
     if (!change_policy && !change_aff)
         return 0;
+    if ((r = journal_guard(j, error)) < 0)
+        return r;
 
     id = g_strdup_printf("sched:%d:%" G_GUINT64_FORMAT, (int) pid, starttime);
     if (!g_hash_table_contains(j->keys, id)) {
@@ -1374,6 +1427,8 @@ rv_host_journal_record_custom(RvJournal *j, const char *type, const char *key,
 
     if (g_hash_table_contains(j->keys, id))
         return 0;
+    if ((r = journal_guard(j, error)) < 0)
+        return r;
     e = g_new0(Entry, 1);
     e->kind = ENTRY_CUSTOM;
     e->type = g_strdup(type);

@@ -60,6 +60,8 @@
  * process raise(SIGKILL)s itself right after its N-th change (counted over
  * all journals of the process), so tests can crash `host apply` or `run`
  * after each single change and check that `host revert` restores all.
+ * RV_TEST_STOP_AFTER=N raise(SIGSTOP)s instead, so a test can act while
+ * the process holds its locks mid-change (tests/t-lock.sh).
  */
 #pragma once
 
@@ -126,6 +128,29 @@ int rv_host_journal_open(RvRoot *root, const char *path, RvJournal **ret,
 int rv_host_journal_open_flags(RvRoot *root, const char *path, RvJournalOpenFlags flags,
                                RvJournal **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
+/* What rv_host_journal_peek() read. */
+typedef struct {
+    bool exists;        /* the file exists */
+    int version;        /* as rv_host_journal_format_version() */
+    guint n_entries;    /* entries that verify (still to be reverted) */
+    guint n_damaged;    /* lines that do not verify */
+    bool interrupted;   /* as rv_host_journal_interrupted() */
+} RvJournalSummary;
+
+/**
+ * rv_host_journal_peek:
+ * @path: (nullable): as for rv_host_journal_open()
+ * @ret: (out): what the journal holds; a missing file is exists false
+ *
+ * Reads a journal without locking it or creating anything (`rtvirt
+ * status`, while a run may hold the journal).  A run appending at that
+ * moment may show as a line cut mid-line.
+ *
+ * Returns: 0, or -EINVAL when @path is no journal, -errno.
+ */
+int rv_host_journal_peek(RvRoot *root, const char *path, RvJournalSummary *ret,
+                         GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
 /* Format version of the journal file as read: 2 current, 1 old (released
  * format, no checksums), 0 when there was no file (or an empty one). */
 int rv_host_journal_format_version(const RvJournal *journal);
@@ -153,6 +178,23 @@ int rv_host_journal_commit(RvJournal *journal, GError **error) G_GNUC_WARN_UNUSE
  * reverted).  Accepts NULL. */
 void rv_host_journal_close(RvJournal *journal);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvJournal, rv_host_journal_close)
+
+/**
+ * RvJournalGuard:
+ * @user_data: as given to rv_host_journal_set_guard()
+ * @error: (optional): why no change may be made now
+ *
+ * Called before every change to the host (each set_value, set_file,
+ * mkdir, set_sched, record_custom that would change something), before it
+ * is recorded: a failure stops the change, nothing is written (`rtvirt`
+ * re-checks its host lock file here, harness/lock.h).
+ *
+ * Returns: 0 to go on, -errno to refuse.
+ */
+typedef int (*RvJournalGuard)(gpointer user_data, GError **error);
+
+/* Sets (or with NULL clears) the guard.  Revert is never guarded. */
+void rv_host_journal_set_guard(RvJournal *journal, RvJournalGuard fn, gpointer user_data);
 
 /* The journal file's real path. */
 const char *rv_host_journal_path(const RvJournal *journal);

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * harness/cmd-status.c: `rtvirt status [--root DIR] [--json]`: who holds
+ * the host lock (pid, command, since; a stale file said to be stale), the
+ * journals and how many entries each still holds, which rtvirt-* libvirt
+ * domains exist.  Reads only: takes no lock (harness/lock.h), opens no
+ * journal for writing (rv_host_journal_peek()).
+ *
+ * --json (schema_version 1):
+ *   {"schema_version":1,
+ *    "lock":{"path":P,"exists":B,"holder":PID|0,"pid":PID|0,"command":S|null,
+ *            "since":S|null,"stale":B},
+ *    "journals":[{"name":"run"|"apply"|"bootargs","path":P,"exists":B,
+ *                 "version":N,"entries":N,"damaged":N,"interrupted":B,
+ *                 "error":S|null}],
+ *    "domains":[{"name":S,"active":B}] | null (not queried: fixture root,
+ *              or libvirt unreachable: "domains_error":S)}
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+#include <libvirt/libvirt.h>
+
+#include "guest/libvirt.h"
+#include "harness/commands.h"
+#include "harness/lock.h"
+#include "harness/log.h"
+#include "harness/run.h"
+#include "host/fsroot.h"
+#include "host/journal.h"
+#include "util/error.h"
+
+#define STATUS_SCHEMA_VERSION 1
+/* as in harness/cmd-host-tune.c: a fixture root's own host lock */
+#define STATUS_FIXTURE_LOCK "/var/lib/rtvirt/rtvirt.lock"
+
+typedef struct {
+    const char *name;
+    char *path;
+    RvJournalSummary sum;
+    char *error;
+} JournalStatus;
+
+static void
+add_nullable(JsonBuilder *b, const char *name, const char *value)
+{
+    json_builder_set_member_name(b, name);
+    if (value)
+        json_builder_add_string_value(b, value);
+    else
+        json_builder_add_null_value(b);
+}
+
+/* rtvirt-* domains: 0 with @ret filled, or -errno with @error. */
+static int
+list_domains(GPtrArray *ret_names, GArray *ret_active, GError **error)
+{
+    g_autoptr(virConnect) conn = NULL;
+    virDomainPtr *doms = NULL;
+    int n;
+
+    if (rv_guest_libvirt_connect(NULL, &conn, error) < 0)
+        return -ECONNREFUSED;
+    n = virConnectListAllDomains(conn, &doms, 0);
+    if (n < 0)
+        return rv_guest_libvirt_error(error, EIO, "Failed to list libvirt domains");
+    for (int i = 0; i < n; i++) {
+        const char *name = virDomainGetName(doms[i]);
+        gboolean active = virDomainIsActive(doms[i]) == 1;
+
+        if (name && g_str_has_prefix(name, "rtvirt-")) {
+            g_ptr_array_add(ret_names, g_strdup(name));
+            g_array_append_val(ret_active, active);
+        }
+        virDomainFree(doms[i]);
+    }
+    free(doms);
+    return 0;
+}
+
+static void
+print_text(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint n_js,
+           GPtrArray *names, GArray *active, const char *dom_error)
+{
+    if (li->holder)
+        printf("lock: held by pid %d%s%s%s%s (%s)\n", (int) li->holder,
+               li->holder == li->pid && li->command ? ", '" : "",
+               li->holder == li->pid && li->command ? li->command : "",
+               li->holder == li->pid && li->command ? "', since " : "",
+               li->holder == li->pid && li->since ? li->since : "", lock_path);
+    else if (li->stale)
+        printf("lock: free; the lock file names pid %d ('%s', since %s), which is gone: "
+               "stale, left by a killed rtvirt; the next rtvirt takes it over (%s)\n",
+               (int) li->pid, li->command ? li->command : "?", li->since ? li->since : "?",
+               lock_path);
+    else
+        printf("lock: free (%s)\n", lock_path);
+    for (guint i = 0; i < n_js; i++) {
+        const JournalStatus *j = &js[i];
+
+        if (j->error)
+            printf("journal %s: %s\n", j->name, j->error);
+        else if (!j->sum.exists)
+            printf("journal %s: none (%s)\n", j->name, j->path);
+        else
+            printf("journal %s: %u entr%s to revert%s%s%s (%s, format %d)\n", j->name,
+                   j->sum.n_entries, j->sum.n_entries == 1 ? "y" : "ies",
+                   j->sum.n_damaged ? ", DAMAGED: `rtvirt host revert` lists what" : "",
+                   j->sum.n_damaged ? " does not verify" : "",
+                   j->sum.interrupted ? ", from an interrupted command" : "", j->path,
+                   j->sum.version);
+    }
+    if (dom_error)
+        printf("domains: not listed: %s\n", dom_error);
+    else if (!names)
+        printf("domains: not listed on a fixture root\n");
+    else if (names->len == 0)
+        printf("domains: no rtvirt-* domain\n");
+    else
+        for (guint i = 0; i < names->len; i++)
+            printf("domain: %s (%s)\n", (const char *) names->pdata[i],
+                   g_array_index(active, gboolean, i) ? "running" : "defined, not running");
+}
+
+static void
+print_json(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint n_js,
+           GPtrArray *names, GArray *active, const char *dom_error)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = NULL;
+    g_autofree char *text = NULL;
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "schema_version");
+    json_builder_add_int_value(b, STATUS_SCHEMA_VERSION);
+    json_builder_set_member_name(b, "lock");
+    json_builder_begin_object(b);
+    add_nullable(b, "path", lock_path);
+    json_builder_set_member_name(b, "exists");
+    json_builder_add_boolean_value(b, li->exists);
+    json_builder_set_member_name(b, "holder");
+    json_builder_add_int_value(b, li->holder);
+    json_builder_set_member_name(b, "pid");
+    json_builder_add_int_value(b, li->pid);
+    add_nullable(b, "command", li->command);
+    add_nullable(b, "since", li->since);
+    json_builder_set_member_name(b, "stale");
+    json_builder_add_boolean_value(b, li->stale);
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "journals");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < n_js; i++) {
+        json_builder_begin_object(b);
+        add_nullable(b, "name", js[i].name);
+        add_nullable(b, "path", js[i].path);
+        json_builder_set_member_name(b, "exists");
+        json_builder_add_boolean_value(b, js[i].sum.exists);
+        json_builder_set_member_name(b, "version");
+        json_builder_add_int_value(b, js[i].sum.version);
+        json_builder_set_member_name(b, "entries");
+        json_builder_add_int_value(b, js[i].sum.n_entries);
+        json_builder_set_member_name(b, "damaged");
+        json_builder_add_int_value(b, js[i].sum.n_damaged);
+        json_builder_set_member_name(b, "interrupted");
+        json_builder_add_boolean_value(b, js[i].sum.interrupted);
+        add_nullable(b, "error", js[i].error);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "domains");
+    if (!names) {
+        json_builder_add_null_value(b);
+    } else {
+        json_builder_begin_array(b);
+        for (guint i = 0; i < names->len; i++) {
+            json_builder_begin_object(b);
+            add_nullable(b, "name", names->pdata[i]);
+            json_builder_set_member_name(b, "active");
+            json_builder_add_boolean_value(b, g_array_index(active, gboolean, i));
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
+    }
+    add_nullable(b, "domains_error", dom_error);
+    json_builder_end_object(b);
+    root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    json_generator_set_pretty(gen, TRUE);
+    text = json_generator_to_data(gen, NULL);
+    printf("%s\n", text);
+}
+
+int
+rv_cmd_status(int argc, char **argv)
+{
+    g_autofree char *arg_root = NULL;
+    gboolean arg_json = FALSE;
+    GOptionEntry entries[] = {
+        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
+          "Report on the tree under DIR (a fixture copy), not the live host", "DIR" },
+        { "json", 0, 0, G_OPTION_ARG_NONE, &arg_json, "Print JSON (schema_version 1)", NULL },
+        { NULL }
+    };
+    g_autoptr(GOptionContext) ctx = g_option_context_new("");
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_auto(RvLockInfo) li = { 0 };
+    g_autofree char *lock_path = NULL;
+    g_autoptr(GPtrArray) names = NULL;
+    g_autoptr(GArray) active = NULL;
+    g_autofree char *dom_error = NULL;
+    JournalStatus js[3] = {
+        { .name = "run" }, { .name = "apply" }, { .name = "bootargs" },
+    };
+    const char *rel[3] = { NULL, RV_HOST_JOURNAL_DEFAULT_PATH, RV_HOST_JOURNAL_BOOTARGS_PATH };
+
+    g_option_context_set_summary(ctx, "Say who holds the host lock, which journals hold "
+                                 "changes to revert, which rtvirt-* domains exist.");
+    g_option_context_set_description(ctx, "Reads only: takes no lock.\n"
+                                      "Exit status: 0 reported; 2 error (unreadable state).");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+        rv_log_error("%s: %s", argv[0], err->message);
+        return RV_EXIT_ERROR;
+    }
+    if (argc != 1) {
+        rv_log_error("%s: unexpected argument '%s'", argv[0], argv[1]);
+        return RV_EXIT_ERROR;
+    }
+    if (rv_host_root_open(arg_root, &root, &err) < 0)
+        return rv_log_gerror(err, "status failed");
+    lock_path = rv_host_root_is_live(root) ? rv_harness_lock_path(NULL)
+                                           : rv_host_root_resolve(root, STATUS_FIXTURE_LOCK);
+    if (rv_harness_lock_info(lock_path, NULL, &li, &err) < 0)
+        return rv_log_gerror(err, "status failed");
+    for (guint i = 0; i < G_N_ELEMENTS(js); i++) {
+        g_autoptr(GError) jerr = NULL;
+
+        js[i].path = rel[i] ? rv_host_root_resolve(root, rel[i])
+                            : rv_harness_run_journal_path(root);
+        if (rv_host_journal_peek(root, js[i].path, &js[i].sum, &jerr) < 0)
+            js[i].error = g_strdup(jerr->message);
+    }
+    if (rv_host_root_is_live(root)) {
+        g_autoptr(GError) derr = NULL;
+
+        names = g_ptr_array_new_with_free_func(g_free);
+        active = g_array_new(FALSE, FALSE, sizeof(gboolean));
+        if (list_domains(names, active, &derr) < 0) {
+            dom_error = g_strdup(derr->message);
+            g_clear_pointer(&names, g_ptr_array_unref);
+        }
+    }
+    if (arg_json)
+        print_json(lock_path, &li, js, G_N_ELEMENTS(js), names, active, dom_error);
+    else
+        print_text(lock_path, &li, js, G_N_ELEMENTS(js), names, active, dom_error);
+    for (guint i = 0; i < G_N_ELEMENTS(js); i++) {
+        g_free(js[i].path);
+        g_free(js[i].error);
+    }
+    return RV_EXIT_OK;
+}
