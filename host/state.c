@@ -60,6 +60,12 @@ rv_host_state_free(RvHostState *st)
         }
         g_array_unref(st->cpus);
     }
+    if (st->mce)
+        g_array_unref(st->mce);
+    if (st->sysctls)
+        g_ptr_array_unref(st->sysctls);
+    if (st->module_params)
+        g_ptr_array_unref(st->module_params);
     if (st->problems)
         g_ptr_array_unref(st->problems);
     g_free(st);
@@ -94,6 +100,7 @@ read_cpus(RvHostState *st, RvRoot *root, const char *path, unsigned nr, bool hex
 
     ret->path = g_strdup(path);
     ret->raw = read_str(root, path);
+    ret->exists = ret->raw || rv_host_root_exists(root, path);
     if (!ret->raw)
         return;
     r = hexmask ? rv_cpumask_parse(ret->raw, &ret->set, &err)
@@ -269,6 +276,34 @@ load_power(RvHostState *st, RvRoot *root)
     }
 }
 
+static void
+mce_clear(gpointer data)
+{
+    g_free(((RvStateMce *) data)->name);
+}
+
+/* Every machinecheckN/ignore_ce that reads as an integer, in directory order. */
+static void
+load_mce(RvHostState *st, RvRoot *root)
+{
+    g_autoptr(GPtrArray) names = NULL;
+
+    st->mce = g_array_new(FALSE, TRUE, sizeof(RvStateMce));
+    g_array_set_clear_func(st->mce, mce_clear);
+    if (rv_host_root_list(root, "/sys/devices/system/machinecheck", &names, NULL) < 0)
+        return;
+    for (guint i = 0; i < names->len; i++) {
+        g_autofree char *path = g_strdup_printf("/sys/devices/system/machinecheck/%s/ignore_ce",
+                                                (char *) names->pdata[i]);
+        RvStateMce m = { 0 };
+
+        if (rv_host_root_read_int(root, path, &m.ignore_ce, NULL) < 0)
+            continue;
+        m.name = g_strdup(names->pdata[i]);
+        g_array_append_val(st->mce, m);
+    }
+}
+
 int
 rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError **error)
 {
@@ -401,7 +436,52 @@ rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError 
     if (!st->cpuidle_governor)
         st->cpuidle_governor = read_str(root, SYSCPU "/cpuidle/current_governor");
     load_power(st, root);
+    load_mce(st, root);
 
     *ret = g_steal_pointer(&st);
     return 0;
+}
+
+static void
+knob_free(gpointer data)
+{
+    RvStateKnob *k = data;
+
+    g_free(k->key);
+    g_free(k->path);
+    g_free(k->value);
+    g_free(k);
+}
+
+void
+rv_host_state_load_knobs(RvHostState *st, RvRoot *root, const char *const *sysctls,
+                         const char *const *module_params)
+{
+    g_clear_pointer(&st->sysctls, g_ptr_array_unref);
+    g_clear_pointer(&st->module_params, g_ptr_array_unref);
+    st->sysctls = g_ptr_array_new_with_free_func(knob_free);
+    st->module_params = g_ptr_array_new_with_free_func(knob_free);
+    st->sys_module = rv_host_root_exists(root, "/sys/module");
+    for (size_t i = 0; sysctls && sysctls[i]; i++) {
+        RvStateKnob *k = g_new0(RvStateKnob, 1);
+        g_autofree char *rel = g_strdelimit(g_strdup(sysctls[i]), ".", '/');
+
+        k->key = g_strdup(sysctls[i]);
+        k->path = g_strdup_printf("/proc/sys/%s", rel);
+        k->value = read_str(root, k->path);
+        g_ptr_array_add(st->sysctls, k);
+    }
+    for (size_t i = 0; module_params && module_params[i]; i++) {
+        RvStateKnob *k = g_new0(RvStateKnob, 1);
+        const char *dot = strchr(module_params[i], '.');
+        g_autofree char *mod = dot ? g_strndup(module_params[i], dot - module_params[i])
+                                   : g_strdup(module_params[i]);
+        g_autofree char *mdir = g_strdup_printf("/sys/module/%s", mod);
+
+        k->key = g_strdup(module_params[i]);
+        k->path = g_strdup_printf("%s/parameters/%s", mdir, dot ? dot + 1 : "");
+        k->module_loaded = rv_host_root_exists(root, mdir);
+        k->value = k->module_loaded && dot ? read_str(root, k->path) : NULL;
+        g_ptr_array_add(st->module_params, k);
+    }
 }

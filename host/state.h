@@ -36,6 +36,7 @@ typedef struct {
     bool known;            /* read and parsed */
     char *path;            /* host path it came from */
     char *raw;             /* value as read (stripped), NULL when unreadable */
+    bool exists;           /* the file exists (readable or not) */
     RvCpuSet set;          /* valid when known */
 } RvStateCpus;
 
@@ -59,6 +60,22 @@ typedef struct {
     RvStateInt latency_us; /* exit latency, us */
     RvTristate disabled;   /* "disable" attribute */
 } RvIdleState;
+
+/* /sys/devices/system/machinecheck/machinecheckN/ignore_ce of one CPU
+ * (Documentation/arch/x86/x86_64/machinecheck.rst). */
+typedef struct {
+    char *name;            /* "machinecheck3" */
+    gint64 ignore_ce;
+} RvStateMce;
+
+/* A sysctl or module parameter named by a profile ([sysctl], [modules]),
+ * read by rv_host_state_load_knobs(). */
+typedef struct {
+    char *key;             /* "vm.stat_interval", "kvm.halt_poll_ns" */
+    char *path;            /* /proc/sys/vm/stat_interval, /sys/module/kvm/parameters/halt_poll_ns */
+    char *value;           /* stripped, NULL when absent or unreadable */
+    bool module_loaded;    /* module parameters: /sys/module/MODULE exists */
+} RvStateKnob;
 
 /* Power management of one CPU. */
 typedef struct {
@@ -109,6 +126,13 @@ typedef struct {
     char *cpuidle_governor;      /* .../cpuidle/current_governor(_ro) */
 
     GArray *cpus;                /* RvCpuPower per online CPU, by cpu */
+    GArray *mce;                 /* RvStateMce per readable machinecheckN/ignore_ce, in
+                                  * directory order; empty without x86 MCE */
+
+    /* filled by rv_host_state_load_knobs() only */
+    GPtrArray *sysctls;          /* RvStateKnob * */
+    GPtrArray *module_params;    /* RvStateKnob * */
+    bool sys_module;             /* /sys/module exists */
 
     GPtrArray *problems;         /* char *: "'<path>' holds 'value': <why>" per malformed file */
 } RvHostState;
@@ -133,6 +157,22 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvHostState, rv_host_state_free)
  */
 int rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret,
                        GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_state_load_knobs:
+ * @st: a state from rv_host_state_load() on @root
+ * @sysctls: (nullable): sysctl names with dots ("vm.stat_interval"), read
+ *           from /proc/sys/vm/stat_interval
+ * @module_params: (nullable): "MODULE.PARAM" names, read from
+ *                 /sys/module/MODULE/parameters/PARAM
+ *
+ * Fills @st->sysctls, @st->module_params (in the order given) and
+ * @st->sys_module.  A file that is absent or unreadable has value NULL:
+ * whether it is absent from the kernel or from a fixture root is the
+ * caller's call (rv_host_root_is_live()).
+ */
+void rv_host_state_load_knobs(RvHostState *st, RvRoot *root, const char *const *sysctls,
+                              const char *const *module_params);
 
 /* "usable", "no-smt", "unsupported", "unknown" (stable JSON words). */
 const char *rv_host_coresched_state_to_string(RvCoreSchedState s);

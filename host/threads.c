@@ -221,6 +221,31 @@ rv_host_rt_threads_load(RvRoot *root, GArray **ret, unsigned *ret_skipped, GErro
     return 0;
 }
 
+int
+rv_host_tasks_load(RvRoot *root, GArray **ret, GError **error)
+{
+    g_autoptr(GPtrArray) names = NULL;
+    g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(RvTask));
+    int r;
+
+    g_array_set_clear_func(out, task_array_clear);
+    r = rv_host_root_list(root, "/proc", &names, error);
+    if (r < 0)
+        return r;
+    for (guint i = 0; i < names->len; i++) {
+        g_autofree char *dir = NULL;
+        RvTask t = { 0 };
+
+        if (!is_pid_name(names->pdata[i]))
+            continue;
+        dir = g_strdup_printf("/proc/%s", (char *) names->pdata[i]);
+        if (read_stat(root, dir, &t))
+            g_array_append_val(out, t);
+    }
+    *ret = g_steal_pointer(&out);
+    return 0;
+}
+
 static gint
 cpu_cmp(gconstpointer a, gconstpointer b)
 {

@@ -51,6 +51,20 @@ int rv_host_rt_threads_load(RvRoot *root, GArray **ret, unsigned *ret_skipped,
                             GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
+ * rv_host_tasks_load:
+ * @root: live host or fixture tree
+ * @ret: (out): GArray of RvTask: every process (/proc/PID/stat: the main
+ *       thread), kernel threads and daemons alike, in /proc order; without
+ *       affinity (->has_affinity false)
+ *
+ * Processes that vanish while being read, and stat lines that cannot be
+ * parsed, are skipped.
+ *
+ * Returns: 0 or -errno (only when /proc cannot be listed).
+ */
+int rv_host_tasks_load(RvRoot *root, GArray **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
  * rv_host_tasks_on_cpus:
  * @cpus: the CPUs of interest (isolated/nohz_full)
  * @ret: (out): GArray of RvTask for every thread (/proc/PID/task/TID) whose
