@@ -21,7 +21,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "guest/placement.h"
@@ -818,6 +820,42 @@ store_set_host_facts(Ctx *c)
     json_node_unref(facts);
 }
 
+/* --out DIR: not a symlink (a link into /etc put the store there), and not
+ * in a system directory once the links of its existing part are resolved. */
+static int
+check_out_dir(const char *out, GError **error)
+{
+    static const char *const system_dirs[] = { "/etc", "/usr", "/boot", "/proc", "/sys" };
+    g_autofree char *probe = g_strdup(out);
+    g_autofree char *real = NULL;
+    struct stat st;
+
+    while (lstat(probe, &st) < 0) {
+        char *up = g_path_get_dirname(probe);
+
+        if (strcmp(up, probe) == 0) {
+            g_free(up);
+            break;
+        }
+        g_free(probe);
+        probe = up;
+    }
+    if (S_ISLNK(st.st_mode))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "--out '%s': '%s' is a symbolic link: give the real directory",
+                            out, probe);
+    real = realpath(probe, NULL);
+    for (size_t i = 0; real && i < G_N_ELEMENTS(system_dirs); i++) {
+        gsize n = strlen(system_dirs[i]);
+
+        if (strncmp(real, system_dirs[i], n) == 0 && (real[n] == '/' || real[n] == '\0'))
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "--out '%s': '%s' is in the system directory %s: "
+                                "results go elsewhere", out, real, system_dirs[i]);
+    }
+    return 0;
+}
+
 /* Step 3: the results store with the profiles, scenarios, the plan and the
  * trust notes of this host. */
 static int
@@ -825,6 +863,8 @@ run_open_store(Ctx *c, GError **error)
 {
     g_autofree char *note = NULL;
 
+    if (check_out_dir(arg_out ? arg_out : "results", error) < 0)
+        return -EINVAL;
     if (rv_result_store_create(arg_out ? arg_out : "results", c->matrix->name, NULL, &c->store,
                                error) < 0)
         return -EIO;

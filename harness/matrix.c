@@ -147,6 +147,27 @@ check_name(const RvIniEntry *where, const char *kind, const char *name, GError *
     return 0;
 }
 
+/* A matrix without [main] name is named after its file: the same
+ * alphabet as check_name(), "." and ".." refused too (directory names). */
+static int
+check_file_name(const char *path, const char *name, GError **error)
+{
+    bool ok = *name && strlen(name) <= 48 && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+
+    for (const char *p = name; ok && *p; p++)
+        if (!g_ascii_isalnum(*p) && *p != '-' && *p != '_' && *p != '.')
+            ok = false;
+    if (!ok) {
+        g_autofree char *shown = g_strescape(name, NULL);
+
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: invalid matrix name '%s' (taken from the file name): 1-48 "
+                            "letters, digits, '-', '_' and '.'; rename the file or set "
+                            "[main] name", path, shown);
+    }
+    return 0;
+}
+
 /* First entry of a section, to name a line for section-level errors. */
 static const RvIniEntry *
 first_entry(const RvIni *ini, const char *section)
@@ -195,6 +216,11 @@ parse_main(RvIni *ini, RvMatrix *m, GError **error)
 
         if (dot)
             *dot = '\0';
+        /* the name becomes a directory and domain names: a file called
+         * 'x;$(touch P).ini' is refused here, at load (--plan included),
+         * not when the run creates its store */
+        if (check_file_name(m->path, base, error) < 0)
+            return -EINVAL;
         m->name = g_strdup(base);
     }
     m->description = g_strdup(rv_ini_get(ini, "main", "description"));

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -91,6 +92,9 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
      * or a key written twice in one file (a copy-paste slip that would
      * silently merge two scenarios); overriding is what include= is for. */
     g_autoptr(GHashTable) headers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    /* An included file may be anything include= points at (../../etc/shadow):
+     * its parse errors name the file and line, never its text. */
+    bool included = stack->len > 1;
 
     for (guint i = 0; lines[i]; i++) {
         char *line = g_strstrip(lines[i]);
@@ -102,6 +106,10 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
         if (*line == '[') {
             char *end = strchr(line, ']');
 
+            if ((!end || end[1] != '\0' || end == line + 1) && included)
+                return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                    "%s:%u: invalid section header (not a profile? its text "
+                                    "is not shown)", name, lineno);
             if (!end || end[1] != '\0' || end == line + 1)
                 return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                     "%s:%u: invalid section header '%s'", name, lineno, line);
@@ -117,9 +125,17 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
             continue;
         }
         eq = strchr(line, '=');
+        if (!eq && included)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s:%u: expected 'key = value' (not a profile? its text is "
+                                "not shown)", name, lineno);
         if (!eq)
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s:%u: expected 'key = value', got '%s'", name, lineno, line);
+        if (!section && included)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s:%u: key outside of any [section] (not a profile? its text "
+                                "is not shown)", name, lineno);
         if (!section)
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s:%u: key outside of any [section]: '%s'", name, lineno, line);
@@ -138,8 +154,12 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
         }
         for (const char *k = e->key; *k; k++) {
             if (!g_ascii_isalnum(*k) && !strchr("_-.:", *k)) {
-                int r = rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                     "%s:%u: invalid key '%s'", name, lineno, e->key);
+                int r = included
+                    ? rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                   "%s:%u: invalid key (not a profile? its text is not shown)",
+                                   name, lineno)
+                    : rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                   "%s:%u: invalid key '%s'", name, lineno, e->key);
                 entry_free(e);
                 return r;
             }
