@@ -178,36 +178,18 @@ rv_result_pert_summary_to_json(const RvPertSummary *s, gboolean histogram, JsonB
 #define PERR(error, code, name, fmt, ...) \
     rv_error_set(error, RV_ERROR_INVALID, code, "%s: " fmt, (name), ##__VA_ARGS__)
 
-/* a JSON number: TRUE with *ret, FALSE for another type */
-static gboolean
-node_number(JsonNode *n, double *ret)
-{
-    if (!n || !JSON_NODE_HOLDS_VALUE(n))
-        return FALSE;
-    switch (json_node_get_value_type(n)) {
-    case G_TYPE_INT64:
-        *ret = (double) json_node_get_int(n);
-        return TRUE;
-    case G_TYPE_DOUBLE:
-        *ret = json_node_get_double(n);
-        return TRUE;
-    default:
-        return FALSE;
-    }
-}
-
-/* a count by the store's rule: an integer in 0..RV_STORE_COUNT_MAX */
+/* a count by the store's rule (results/store.h): an integer in
+ * 0..RV_STORE_COUNT_MAX, util/json.h's rule for untrusted integers */
 static int
 node_count(const char *name, const char *key, JsonNode *n, guint64 *ret, GError **error)
 {
-    double d;
+    g_autofree char *what = g_strdup_printf("%s: %s", name, key);
+    gint64 v;
+    int r = rv_json_node_get_int(n, what, 0, RV_STORE_COUNT_MAX, &v, error);
 
-    if (!node_number(n, &d))
-        return PERR(error, EINVAL, name, "%s is not a number", key);
-    if (!isfinite(d) || d != floor(d) || d < 0 || d > (double) RV_STORE_COUNT_MAX)
-        return PERR(error, ERANGE, name, "%s %g is not a count (0 to %" G_GINT64_FORMAT ")",
-                    key, d, RV_STORE_COUNT_MAX);
-    *ret = (guint64) d;
+    if (r < 0)
+        return r;
+    *ret = (guint64) v;
     return 0;
 }
 
@@ -264,36 +246,43 @@ rv_result_pert_record_add(RvStoreRecord *rec, const char *name, const char *text
         { "overhead_pct", "overhead_pct", "%" },
     };
     g_autoptr(JsonParser) parser = json_parser_new_immutable();
-    g_autoptr(GError) e = NULL;
     g_autoptr(RvHistogram) hist = NULL;
+    const RvJsonAt at = { name, "summary" };
     double values[G_N_ELEMENTS(m)];
-    JsonNode *root, *sn;
+    JsonNode *root = NULL, *sn;
     JsonObject *sum;
     int r;
 
-    r = rv_json_check_depth(name, text, len, RV_JSON_MAX_DEPTH, error);
+    /* depth, 64-bit integer literals, then json-glib (util/json.h) */
+    r = rv_json_parse_untrusted(parser, name, text, len, RV_JSON_MAX_DEPTH, &root, error);
     if (r < 0)
         return r;
-    if (!json_parser_load_from_data(parser, text, (gssize) len, &e))
-        return PERR(error, EINVAL, name, "invalid JSON: %s", e->message);
-    root = json_parser_get_root(parser);
     if (!root || !JSON_NODE_HOLDS_OBJECT(root) ||
         !(sn = json_object_get_member(json_node_get_object(root), "summary")) ||
         !JSON_NODE_HOLDS_OBJECT(sn))
         return PERR(error, EINVAL, name, "no \"summary\" object");
     sum = json_node_get_object(sn);
     for (guint i = 0; i < G_N_ELEMENTS(m); i++) {
+        g_autoptr(GError) e = NULL;
+        gint64 count;
+
         values[i] = NAN;
-        if (!json_object_has_member(sum, m[i].key))
+        /* util/json.h's rule (finite, a number, the metric range), then the
+         * store's (a latency is never negative) */
+        if (i == 0)
+            r = rv_json_get_int_opt(sum, &at, m[i].key, 0, (gint64) RV_STORE_METRIC_MAX,
+                                    &count, error);
+        else
+            r = rv_json_get_double_opt(sum, &at, m[i].key, -RV_STORE_METRIC_MAX,
+                                       RV_STORE_METRIC_MAX, &values[i], error);
+        if (r < 0)
+            return r;
+        if (r == 0)
             continue;
-        if (!node_number(json_object_get_member(sum, m[i].key), &values[i]))
-            return PERR(error, EINVAL, name, "summary.%s is not a number", m[i].key);
-        if (isnan(values[i]) ||
-            rv_result_store_check_metric(m[i].metric, values[i], m[i].unit, &e) < 0)
-            return PERR(error, ERANGE, name, "summary.%s %s", m[i].key,
-                        e ? e->message : "is not a number");
-        if (i == 0 && values[i] != floor(values[i]))
-            return PERR(error, ERANGE, name, "summary.count %g is not a count", values[i]);
+        if (i == 0)
+            values[i] = (double) count;
+        if (rv_result_store_check_metric(m[i].metric, values[i], m[i].unit, &e) < 0)
+            return PERR(error, ERANGE, name, "summary.%s: %s", m[i].key, e->message);
     }
     if (json_object_has_member(sum, "histogram_us")) {
         r = pert_histogram(name, sum, values[1], &hist, error);

@@ -105,15 +105,17 @@ void rv_result_pert_summary_to_json(const RvPertSummary *s, gboolean histogram, 
  * sum_us; all "us") and overhead_pct ("%"), each when present; histogram
  * "perturbation" (RV_PERT_HIST_US 1-us buckets from "histogram_us"
  * [[us, count], ...], "overflows" and the max) when "histogram_us" is
- * there.  Nesting is checked before parsing (util/json.h).  Every value
- * must follow the store's value rules (results/store.h): numbers finite,
- * metrics within +-RV_STORE_METRIC_MAX and latencies >= 0, counts integers
- * in 0..RV_STORE_COUNT_MAX; otherwise nothing is added.
+ * there.  The text is parsed with rv_json_parse_untrusted() and read with
+ * util/json.h's typed getters; every value must follow the store's value
+ * rules (results/store.h): numbers finite, metrics within
+ * +-RV_STORE_METRIC_MAX and latencies >= 0, count and histogram counts
+ * integers (count within 0..1e12, the others 0..RV_STORE_COUNT_MAX);
+ * otherwise nothing is added.
  *
  * Returns: 0; -EINVAL for JSON that is malformed, has no "summary" object
  * or a member of the wrong type; -ERANGE for a value outside the rules
- * ("NAME: summary.max_us 1e+17 is outside +-1e+12").  @rec is untouched
- * on error.
+ * ("NAME: summary.max_us: 1e+17 is out of range (-1e+12..1e+12)"); -E2BIG
+ * for nesting too deep.  @rec is untouched on error.
  */
 int rv_result_pert_record_add(RvStoreRecord *rec, const char *name, const char *text,
                               gsize len, GError **error) G_GNUC_WARN_UNUSED_RESULT;

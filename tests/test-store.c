@@ -507,17 +507,17 @@ test_pert_record(void)
         " \"overhead_pct\": 0.12075, \"histogram_us\": [[1, 2]], \"overflows\": 1}}";
     static const struct { const char *json, *reason; } bad[] = {
         { "{\"summary\": {\"count\": 3, \"max_us\": 1e17}}",
-          "p.json: summary.max_us 1e+17 is outside +-1e+12" },
+          "p.json: summary.max_us: 1e+17 is out of range (-1e+12..1e+12)" },
         { "{\"summary\": {\"count\": 3, \"max_us\": -2}}",
-          "p.json: summary.max_us -2: a latency cannot be negative" },
-        { "{\"summary\": {\"count\": 1.5}}", "p.json: summary.count 1.5 is not a count" },
-        { "{\"summary\": {\"count\": \"3\"}}", "p.json: summary.count is not a number" },
+          "p.json: summary.max_us: -2: a latency cannot be negative" },
+        { "{\"summary\": {\"count\": 1.5}}", "p.json: summary.count: 1.5 is not an integer" },
+        { "{\"summary\": {\"count\": \"3\"}}", "p.json: summary.count: expected an integer" },
         { "{\"summary\": {\"histogram_us\": [[1, 9007199254740991], [2, 9007199254740991]]}}",
           "p.json: summary.histogram_us: total of the counts exceeds 9007199254740991" },
         { "{\"summary\": {\"histogram_us\": [[1, -1]]}}",
-          "p.json: summary.histogram_us[0][1] -1 is not a count" },
+          "p.json: summary.histogram_us[0][1]: -1 is out of range (0..9007199254740991)" },
         { "{\"summary\": 1}", "p.json: no \"summary\" object" },
-        { "{\"summary\": {", "p.json: invalid JSON" },
+        { "{\"summary\": {", "p.json:1:" },
     };
     g_autoptr(RvStoreRecord) rec = rv_result_store_record_new("a", 1, "pert", "host:cpu1");
     g_autoptr(GError) err = NULL;
