@@ -5,7 +5,7 @@
  * at once rather than deferred: one database transaction for the ten
  * districts) and Stock-Level (2.8).  The statements of a transaction go in
  * as few round trips as their data dependencies allow (multi-statement
- * batches: 1-3 per transaction, 2 for Delivery's ten districts), the
+ * batches: New-Order 2, the others 1-2, Delivery 2's ten districts), the
  * commit in the last batch.  Every string put into SQL is a generated
  * a-string or last name: letters and digits only.
  */
@@ -102,86 +102,140 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Batch, g_ptr_array_unref)
 #define MULTI(...) rv_tpcc_multi(u->m, error, __VA_ARGS__)
 #define RES(b, i) ((MYSQL_RES *)g_ptr_array_index((b), (i)))
 
+/* the distinct supply warehouses of @in into @ret_w; their count */
 static int
-find_item(MYSQL_RES *items, int i_id, double *ret_price, bool *ret_original)
+supply_warehouses(const RvTpccInput *in, int *ret_w)
+{
+    int n = 0;
+    for (int i = 0; i < in->ol_cnt; i++) {
+        int k = 0;
+        while (k < n && ret_w[k] != in->supply_w_id[i])
+            k++;
+        if (k == n)
+            ret_w[n++] = in->supply_w_id[i];
+    }
+    return n;
+}
+
+/* the items of @in supplied by @w, as an SQL list; whether one is there twice */
+static bool
+items_of(const RvTpccInput *in, int w, GString *ret_list)
+{
+    bool twice = false;
+    g_string_truncate(ret_list, 0);
+    for (int i = 0; i < in->ol_cnt; i++)
+        if (in->supply_w_id[i] == w) {
+            for (int k = 0; k < i; k++)
+                twice |= in->supply_w_id[k] == w && in->i_id[k] == in->i_id[i];
+            g_string_append_printf(ret_list, "%s%d", ret_list->len ? "," : "", in->i_id[i]);
+        }
+    return twice;
+}
+
+/* the row of item @i_id in @res (first column the id), NULL if absent */
+static MYSQL_ROW
+find_row(MYSQL_RES *res, int i_id)
 {
     MYSQL_ROW row;
-    mysql_data_seek(items, 0);
-    while ((row = mysql_fetch_row(items)))
-        if (atoi(row[0]) == i_id) {
-            *ret_price = g_ascii_strtod(row[1], NULL);
-            *ret_original = strstr(row[2], "ORIGINAL") != NULL;
-            return 0;
-        }
-    return -1;
+    mysql_data_seek(res, 0);
+    while ((row = mysql_fetch_row(res)))
+        if (atoi(row[0]) == i_id)
+            return row;
+    return NULL;
 }
 
-/* the stock updates and order lines of New-Order into @sql; 1 for an unused item */
-static int
-new_order_lines(RvTpccUser *u, const RvTpccInput *in, int o_id, MYSQL_RES *items, Batch *stock, GString *sql,
-                GError **error)
+/*
+ * S_QUANTITY, S_YTD, S_ORDER_CNT, S_REMOTE_CNT of clause 2.4.2.2 in SQL: one
+ * UPDATE per supply warehouse, or one per line where an item is there twice
+ * (the second line sees the first's update).
+ */
+static void
+stock_updates(RvTpccUser *u, const RvTpccInput *in, const int *ws, int nw, GString *sql)
 {
-    g_autoptr(GString) lines = g_string_new("INSERT INTO order_line VALUES ");
-
-    for (int i = 0; i < in->ol_cnt; i++) {
-        double price;
-        bool original;
-        if (find_item(items, in->i_id[i], &price, &original) < 0)
-            return 1;           /* "not-found": roll back (clause 2.4.2.3) */
-        MYSQL_ROW row = rv_tpcc_multi_row(stock, (guint)i, "stock", error);
-        if (!row)
-            return -1;
-        original = original && strstr(row[1], "ORIGINAL");     /* brand-generic 'B' for the display */
-        (void)original;
-        int q = in->quantity[i];
-        /* S_QUANTITY as clause 2.4.2.2, in SQL: an item twice in one order sees its first update */
-        g_string_append_printf(sql, "UPDATE stock SET s_quantity=IF(s_quantity>=%d, s_quantity-%d, s_quantity-%d+91),"
-                               " s_ytd=s_ytd+%d, s_order_cnt=s_order_cnt+1, s_remote_cnt=s_remote_cnt+%d"
-                               " WHERE s_i_id=%d AND s_w_id=%d;", q + 10, q, q, q, in->supply_w_id[i] != u->w_id,
-                               in->i_id[i], in->supply_w_id[i]);
-        g_string_append_printf(lines, "%s(%d,%d,%d,%d,%d,%d,NULL,%d,%.2f,'%s')", i ? "," : "", o_id, in->d_id,
-                               u->w_id, i + 1, in->i_id[i], in->supply_w_id[i], q, q * price, row[2]);
+    g_autoptr(GString) list = g_string_new(NULL);
+    for (int k = 0; k < nw; k++) {
+        int remote = ws[k] != u->w_id;
+        if (items_of(in, ws[k], list)) {
+            for (int i = 0; i < in->ol_cnt; i++)
+                if (in->supply_w_id[i] == ws[k])
+                    g_string_append_printf(sql, "UPDATE stock SET s_quantity=IF(s_quantity>=%d, s_quantity-%d,"
+                                           " s_quantity-%d+91), s_ytd=s_ytd+%d, s_order_cnt=s_order_cnt+1,"
+                                           " s_remote_cnt=s_remote_cnt+%d WHERE s_w_id=%d AND s_i_id=%d;",
+                                           in->quantity[i] + 10, in->quantity[i], in->quantity[i], in->quantity[i],
+                                           remote, ws[k], in->i_id[i]);
+            continue;
+        }
+        g_autoptr(GString) q = g_string_new("s_quantity=CASE s_i_id");
+        g_autoptr(GString) ytd = g_string_new("s_ytd=s_ytd+CASE s_i_id");
+        for (int i = 0; i < in->ol_cnt; i++)
+            if (in->supply_w_id[i] == ws[k]) {
+                int n = in->quantity[i];
+                g_string_append_printf(q, " WHEN %d THEN IF(s_quantity>=%d, s_quantity-%d, s_quantity-%d+91)",
+                                       in->i_id[i], n + 10, n, n);
+                g_string_append_printf(ytd, " WHEN %d THEN %d", in->i_id[i], n);
+            }
+        g_string_append_printf(sql, "UPDATE stock SET %s END, %s END, s_order_cnt=s_order_cnt+1,"
+                               " s_remote_cnt=s_remote_cnt+%d WHERE s_w_id=%d AND s_i_id IN (%s);",
+                               q->str, ytd->str, remote, ws[k], list->str);
     }
-    g_string_append_printf(sql, "%s;COMMIT", lines->str);
-    return 0;
 }
 
+/*
+ * Two round trips: the reads (warehouse, district locked, customer, items,
+ * stock locked per supply warehouse), then the writes and the commit.
+ */
 static int
 new_order(RvTpccUser *u, const RvTpccInput *in, GError **error)
 {
-    g_autoptr(GString) ids = g_string_new(NULL);
     g_autoptr(GString) sql = g_string_new(NULL);
+    g_autoptr(GString) list = g_string_new(NULL);
+    g_autoptr(GString) lines = g_string_new("INSERT INTO order_line VALUES ");
+    int ws[RV_TPCC_OL_MAX], nw = supply_warehouses(in, ws);
     MYSQL_ROW row;
 
     for (int i = 0; i < in->ol_cnt; i++)
-        g_string_append_printf(ids, "%s%d", i ? "," : "", in->i_id[i]);
-    g_autoptr(Batch) b1 = MULTI("SELECT w_tax FROM warehouse WHERE w_id=%d;"
-                                "SELECT d_tax, d_next_o_id FROM district WHERE d_w_id=%d AND d_id=%d FOR UPDATE;"
-                                "SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id=%d AND c_d_id=%d"
-                                " AND c_id=%d;"
-                                "SELECT i_id, i_price, i_data, i_name FROM item WHERE i_id IN (%s)",
-                                u->w_id, u->w_id, in->d_id, u->w_id, in->d_id, in->c_id, ids->str);
+        g_string_append_printf(list, "%s%d", i ? "," : "", in->i_id[i]);
+    g_string_printf(sql, "SELECT w_tax FROM warehouse WHERE w_id=%d;"
+                    "SELECT d_tax, d_next_o_id FROM district WHERE d_w_id=%d AND d_id=%d FOR UPDATE;"
+                    "SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d;"
+                    "SELECT i_id, i_price, i_data, i_name FROM item WHERE i_id IN (%s)",
+                    u->w_id, u->w_id, in->d_id, u->w_id, in->d_id, in->c_id, list->str);
+    for (int k = 0; k < nw; k++) {
+        items_of(in, ws[k], list);
+        g_string_append_printf(sql, ";SELECT s_i_id, s_quantity, s_data, s_dist_%02d FROM stock WHERE s_w_id=%d"
+                               " AND s_i_id IN (%s) FOR UPDATE", in->d_id, ws[k], list->str);
+    }
+    g_autoptr(Batch) b1 = MULTI("%s", sql->str);
     if (!b1 || !rv_tpcc_multi_row(b1, 0, "warehouse", error) || !(row = rv_tpcc_multi_row(b1, 1, "district", error)) ||
         !rv_tpcc_multi_row(b1, 2, "customer", error))
         return -1;
     int o_id = atoi(row[1]);
-    for (int i = 0; i < in->ol_cnt; i++)
-        g_string_append_printf(sql, "SELECT s_quantity, s_data, s_dist_%02d FROM stock WHERE s_i_id=%d AND s_w_id=%d"
-                               " FOR UPDATE;", in->d_id, in->i_id[i], in->supply_w_id[i]);
-    g_string_truncate(sql, sql->len - 1);
-    g_autoptr(Batch) stock = MULTI("%s", sql->str);
-    if (!stock)
-        return -1;
+    for (int i = 0; i < in->ol_cnt; i++) {
+        MYSQL_ROW item = find_row(RES(b1, 3), in->i_id[i]);
+        if (!item)
+            return 1;           /* "not-found": roll back (clause 2.4.2.3) */
+        int k = 0;
+        while (ws[k] != in->supply_w_id[i])
+            k++;
+        MYSQL_ROW stock = (guint)(4 + k) < b1->len ? find_row(RES(b1, 4 + k), in->i_id[i]) : NULL;
+        if (!stock) {
+            g_set_error(error, RV_TPCC_DB_ERROR, RV_TPCC_DB_NOROW, "no stock row for item %d in warehouse %d: the"
+                        " database is not a complete TPC-C load", in->i_id[i], in->supply_w_id[i]);
+            return -1;
+        }
+        /* brand-generic ('B' if I_DATA and S_DATA hold ORIGINAL) and the total are the terminal's to display */
+        g_string_append_printf(lines, "%s(%d,%d,%d,%d,%d,%d,NULL,%d,%.2f,'%s')", i ? "," : "", o_id, in->d_id,
+                               u->w_id, i + 1, in->i_id[i], in->supply_w_id[i], in->quantity[i],
+                               in->quantity[i] * g_ascii_strtod(item[1], NULL), stock[3]);
+    }
     g_string_printf(sql, "UPDATE district SET d_next_o_id=%d WHERE d_w_id=%d AND d_id=%d;"
                     "INSERT INTO orders VALUES (%d,%d,%d,%d,NOW(),NULL,%d,%d);"
                     "INSERT INTO new_order VALUES (%d,%d,%d);", o_id + 1, u->w_id, in->d_id,
                     o_id, in->d_id, u->w_id, in->c_id, in->ol_cnt, in->all_local, o_id, in->d_id, u->w_id);
-    int rc = new_order_lines(u, in, o_id, RES(b1, 3), stock, sql, error);
-    if (rc != 0)
-        return rc;
-    /* the total, (1 - C_DISCOUNT) * (1 + W_TAX + D_TAX) * sum(OL_AMOUNT), is the terminal's to display */
-    g_autoptr(Batch) b3 = MULTI("%s", sql->str);
-    return b3 ? 0 : -1;
+    stock_updates(u, in, ws, nw, sql);
+    g_string_append_printf(sql, "%s;COMMIT", lines->str);
+    g_autoptr(Batch) b2 = MULTI("%s", sql->str);
+    return b2 ? 0 : -1;
 }
 
 /* the customer of a by-name selection in @res: the row at position ceil(n/2) by C_FIRST (clause 2.5.2.2) */
