@@ -8,7 +8,7 @@
 #    customers from the syllables, tpcc_meta;
 #  - run 20 s with 2 users: exit 0, non-standard marked in every output,
 #    no figure called tpmC, the JSON document (schema_version 1);
-#  - the consistency conditions 1-4 of clause 3.3.2 after the load and
+#  - the consistency conditions 1-10 of clause 3.3.2 after the load and
 #    after the run; the committed New-Orders the JSON counts against those
 #    in the database; the mix within 1 % (absolute) of the targets;
 #  - bad input, a refused connection (exit 2, the socket named, the JSON
@@ -41,7 +41,7 @@ stop_server() {
 }
 trap 'stop_server; rm -rf "$tmp"' EXIT
 
-echo "1..27"
+echo "1..29"
 
 me=$(id -un)
 if ! mariadb-install-db --no-defaults --user="$me" --datadir="$tmp/data" --auth-root-authentication-method=normal \
@@ -97,6 +97,22 @@ consistency() {
       (SELECT COUNT(*) FROM district WHERE (SELECT SUM(o_ol_cnt) FROM orders WHERE o_w_id=d_w_id AND o_d_id=d_id)
            <> (SELECT COUNT(*) FROM order_line WHERE ol_w_id=d_w_id AND ol_d_id=d_id))" | tr '\t' ' ')
     check "$1: clause 3.3.2 consistency conditions 1-4 hold (violations per condition: $bad)" [ "$bad" = "0 0 0 0" ]
+    bad=$(sql "SELECT
+      (SELECT COUNT(*) FROM district WHERE (SELECT COUNT(*) FROM orders WHERE o_w_id=d_w_id AND o_d_id=d_id AND o_carrier_id IS NULL)
+           <> (SELECT COUNT(*) FROM new_order WHERE no_w_id=d_w_id AND no_d_id=d_id)),
+      (SELECT COUNT(*) FROM orders WHERE o_ol_cnt <> (SELECT COUNT(*) FROM order_line WHERE ol_w_id=o_w_id AND ol_d_id=o_d_id AND ol_o_id=o_id)),
+      (SELECT COUNT(*) FROM orders JOIN order_line ON ol_w_id=o_w_id AND ol_d_id=o_d_id AND ol_o_id=o_id
+           WHERE (o_carrier_id IS NULL) <> (ol_delivery_d IS NULL)),
+      (SELECT COUNT(*) FROM warehouse WHERE w_ytd <> (SELECT SUM(h_amount) FROM history WHERE h_w_id=w_id)),
+      (SELECT COUNT(*) FROM district WHERE d_ytd <> (SELECT SUM(h_amount) FROM history WHERE h_w_id=d_w_id AND h_d_id=d_id)),
+      (SELECT COUNT(*) FROM customer LEFT JOIN
+           (SELECT o_w_id, o_d_id, o_c_id, SUM(ol_amount) AS delivered FROM orders JOIN order_line
+            ON ol_w_id=o_w_id AND ol_d_id=o_d_id AND ol_o_id=o_id WHERE ol_delivery_d IS NOT NULL GROUP BY o_w_id, o_d_id, o_c_id) o
+           ON o_w_id=c_w_id AND o_d_id=c_d_id AND o_c_id=c_id
+           LEFT JOIN (SELECT h_c_w_id, h_c_d_id, h_c_id, SUM(h_amount) AS paid FROM history GROUP BY h_c_w_id, h_c_d_id, h_c_id) h
+           ON h_c_w_id=c_w_id AND h_c_d_id=c_d_id AND h_c_id=c_id
+           WHERE c_balance <> COALESCE(delivered, 0) - COALESCE(paid, 0))" | tr '\t' ' ')
+    check "$1: clause 3.3.2 consistency conditions 5-10 hold (violations per condition: $bad)" [ "$bad" = "0 0 0 0 0 0" ]
 }
 consistency "after the load"
 no_before=$(sql "SELECT SUM(d_next_o_id) FROM district")

@@ -122,14 +122,16 @@ load_warehouse(Batch *b, RvTpccRand *r, const Job *j, GError **error)
     const RvTpccScale *s = b->l->o->scale;
     g_autofree char *wa = address(r);
     b->head = "INSERT INTO warehouse VALUES ";
-    if (batch_add(b, error, "(%d,%s,%.4f,300000.00)", j->w, wa, rv_tpcc_rand_int(r, 0, 2000) / 10000.0) < 0 ||
+    /* W_YTD 300000.00 and D_YTD 30000.00: the 10.00 of each customer's history row (consistency conditions 8, 9) */
+    if (batch_add(b, error, "(%d,%s,%.4f,%d.00)", j->w, wa, rv_tpcc_rand_int(r, 0, 2000) / 10000.0,
+                  s->customers * RV_TPCC_DISTRICTS * 10) < 0 ||
         batch_flush(b, error) < 0)
         return -1;
     b->head = "INSERT INTO district VALUES ";
     for (int d = 1; d <= RV_TPCC_DISTRICTS; d++) {
         g_autofree char *da = address(r);
-        if (batch_add(b, error, "(%d,%d,%s,%.4f,30000.00,%d)", d, j->w, da, rv_tpcc_rand_int(r, 0, 2000) / 10000.0,
-                      s->customers + 1) < 0)
+        if (batch_add(b, error, "(%d,%d,%s,%.4f,%d.00,%d)", d, j->w, da, rv_tpcc_rand_int(r, 0, 2000) / 10000.0,
+                      s->customers * 10, s->customers + 1) < 0)
             return -1;
     }
     return batch_flush(b, error);
