@@ -6,7 +6,7 @@
  * districts) and Stock-Level (2.8).  The statements of a transaction go in
  * as few round trips as their data dependencies allow: Payment,
  * Order-Status, Delivery and Stock-Level as one compound statement each,
- * New-Order in two multi-statement batches; the commit in the last one.  Every string put into SQL is a generated
+ * New-Order as two; the commit in the last one.  Every string put into SQL is a generated
  * a-string or last name: letters and digits only.
  */
 #include <stdio.h>
@@ -181,8 +181,8 @@ stock_updates(RvTpccUser *u, const RvTpccInput *in, const int *ws, int nw, GStri
 }
 
 /*
- * Two round trips: the reads (warehouse, district locked, customer, items,
- * stock locked per supply warehouse), then the writes and the commit.
+ * Two compound statements: the reads (warehouse, district locked, customer;
+ * items; stock locked per supply warehouse), then the writes and the commit.
  */
 static int
 new_order(RvTpccUser *u, const RvTpccInput *in, GError **error)
@@ -195,29 +195,38 @@ new_order(RvTpccUser *u, const RvTpccInput *in, GError **error)
 
     for (int i = 0; i < in->ol_cnt; i++)
         g_string_append_printf(list, "%s%d", i ? "," : "", in->i_id[i]);
-    g_string_printf(sql, "SELECT w_tax FROM warehouse WHERE w_id=%d;"
-                    "SELECT d_tax, d_next_o_id FROM district WHERE d_w_id=%d AND d_id=%d FOR UPDATE;"
-                    "SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id=%d AND c_d_id=%d AND c_id=%d;"
-                    "SELECT i_id, i_price, i_data, i_name FROM item WHERE i_id IN (%s)",
+    g_string_printf(sql, "BEGIN NOT ATOMIC DECLARE wt, dt, cd DECIMAL(4,4); DECLARE oid INT;"
+                    " DECLARE cl VARCHAR(16); DECLARE cc CHAR(2);"
+                    "SELECT w_tax INTO wt FROM warehouse WHERE w_id=%d;"
+                    "SELECT d_tax, d_next_o_id INTO dt, oid FROM district WHERE d_w_id=%d AND d_id=%d FOR UPDATE;"
+                    "SELECT c_discount, c_last, c_credit INTO cd, cl, cc FROM customer WHERE c_w_id=%d AND c_d_id=%d"
+                    " AND c_id=%d;"
+                    "SELECT wt, dt, oid, cd, cl, cc;"
+                    "SELECT i_id, i_price, i_data, i_name FROM item WHERE i_id IN (%s);",
                     u->w_id, u->w_id, in->d_id, u->w_id, in->d_id, in->c_id, list->str);
     for (int k = 0; k < nw; k++) {
         items_of(in, ws[k], list);
-        g_string_append_printf(sql, ";SELECT s_i_id, s_quantity, s_data, s_dist_%02d FROM stock WHERE s_w_id=%d"
-                               " AND s_i_id IN (%s) FOR UPDATE", in->d_id, ws[k], list->str);
+        g_string_append_printf(sql, "SELECT s_i_id, s_quantity, s_data, s_dist_%02d FROM stock WHERE s_w_id=%d"
+                               " AND s_i_id IN (%s) FOR UPDATE;", in->d_id, ws[k], list->str);
     }
+    g_string_append(sql, "END");
     g_autoptr(Batch) b1 = MULTI("%s", sql->str);
-    if (!b1 || !rv_tpcc_multi_row(b1, 0, "warehouse", error) || !(row = rv_tpcc_multi_row(b1, 1, "district", error)) ||
-        !rv_tpcc_multi_row(b1, 2, "customer", error))
+    if (!b1 || !(row = rv_tpcc_multi_row(b1, 0, "New-Order", error)))
         return -1;
-    int o_id = atoi(row[1]);
+    if (!row[0] || !row[2] || !row[3]) {
+        g_set_error(error, RV_TPCC_DB_ERROR, RV_TPCC_DB_NOROW, "no warehouse %d, district %d or customer %d: the"
+                    " database is not a complete TPC-C load", u->w_id, in->d_id, in->c_id);
+        return -1;
+    }
+    int o_id = atoi(row[2]);
     for (int i = 0; i < in->ol_cnt; i++) {
-        MYSQL_ROW item = find_row(RES(b1, 3), in->i_id[i]);
+        MYSQL_ROW item = find_row(RES(b1, 1), in->i_id[i]);
         if (!item)
             return 1;           /* "not-found": roll back (clause 2.4.2.3) */
         int k = 0;
         while (ws[k] != in->supply_w_id[i])
             k++;
-        MYSQL_ROW stock = (guint)(4 + k) < b1->len ? find_row(RES(b1, 4 + k), in->i_id[i]) : NULL;
+        MYSQL_ROW stock = (guint)(2 + k) < b1->len ? find_row(RES(b1, 2 + k), in->i_id[i]) : NULL;
         if (!stock) {
             g_set_error(error, RV_TPCC_DB_ERROR, RV_TPCC_DB_NOROW, "no stock row for item %d in warehouse %d: the"
                         " database is not a complete TPC-C load", in->i_id[i], in->supply_w_id[i]);
