@@ -231,6 +231,9 @@ add_devices(xmlNodePtr dom, const RvGuestProfile *profile, const RvGuestDomainOp
         m = child(n, "target");
         prop(m, "dev", "vda");
         prop(m, "bus", "virtio");
+        /* the profile must say readonly = false for the guest to write it */
+        if (profile->disk_readonly)
+            child(n, "readonly");
     }
     /* no USB controller: nothing polls it */
     n = child(dev, "controller");

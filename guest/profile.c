@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "guest/image.h"
 #include "guest/profile.h"
 #include "util/error.h"
 
@@ -25,6 +26,7 @@ rv_guest_profile_free(RvGuestProfile *profile)
     g_free(profile->cmdline);
     g_free(profile->disk_path);
     g_free(profile->disk_format);
+    g_strfreev(profile->disk_allow);
     g_strfreev(profile->ct_extra_args);
     g_free(profile);
 }
@@ -278,6 +280,75 @@ load_memory(RvIni *ini, RvGuestProfile *p, GError **error)
     return rv_ini_get_bool(ini, "memory", "nosharepages", &p->nosharepages, error);
 }
 
+/* True when @path is @dir or below it (both canonical). */
+static bool
+path_under(const char *path, const char *dir)
+{
+    gsize n = strlen(dir);
+
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    return strncmp(path, dir, n) == 0 && (path[n] == '/' || (n == 1 && dir[0] == '/'));
+}
+
+/* A disk is something the guest can read and (unless readonly) write:
+ * it must live under the image cache or a directory the profile names
+ * with allow_path, and is attached read-only unless readonly = false. */
+static int
+load_disk_rules(RvIni *ini, RvGuestProfile *p, GError **error)
+{
+    static const char *const system_dirs[] = { "/etc", "/usr", "/boot", "/proc", "/sys",
+                                               "/dev", "/run", "/root", "/home" };
+    const RvIniEntry *e = rv_ini_lookup(ini, "image", "allow_path");
+    const RvIniEntry *pe = rv_ini_lookup(ini, "image", "path");
+    g_autofree char *cache = rv_guest_image_default_cache_dir();
+    g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *canon = NULL;
+    bool allowed = false;
+    int r;
+
+    p->disk_readonly = true;
+    r = rv_ini_get_bool(ini, "image", "readonly", &p->disk_readonly, error);
+    if (r < 0)
+        return r;
+    if (e) {
+        g_auto(GStrv) words = g_strsplit_set(e->value, ", ", -1);
+
+        for (char **w = words; *w; w++) {
+            g_autofree char *c = NULL;
+
+            if (!**w)
+                continue;
+            c = g_canonicalize_filename(*w, "/");
+            if (!g_path_is_absolute(*w) || strcmp(c, "/") == 0)
+                return rv_ini_entry_error(e, error, "invalid allow_path '%s' in [image]: "
+                                          "expected an absolute directory other than /", *w);
+            for (size_t i = 0; i < G_N_ELEMENTS(system_dirs); i++)
+                if (path_under(c, system_dirs[i]) || strcmp(c, system_dirs[i]) == 0)
+                    return rv_ini_entry_error(e, error, "invalid allow_path '%s' in [image]: "
+                                              "%s is a system directory, not a place for "
+                                              "guest disks", *w, system_dirs[i]);
+            g_ptr_array_add(dirs, g_steal_pointer(&c));
+        }
+    }
+    if (p->disk_path) {
+        canon = g_canonicalize_filename(p->disk_path, "/");
+        if (strcmp(canon, p->disk_path) != 0)
+            return rv_ini_entry_error(pe, error, "invalid path '%s' in [image]: expected a "
+                                      "canonical path (no '.', '..' or '//')", p->disk_path);
+        allowed = path_under(canon, cache);
+        for (guint i = 0; !allowed && i < dirs->len; i++)
+            allowed = path_under(canon, dirs->pdata[i]);
+        if (!allowed)
+            return rv_ini_entry_error(pe, error, "invalid path '%s' in [image]: a guest disk "
+                                      "must be under the image cache %s or a directory named "
+                                      "by allow_path in [image]", p->disk_path, cache);
+    }
+    g_ptr_array_add(dirs, NULL);
+    p->disk_allow = (char **) g_ptr_array_free(g_steal_pointer(&dirs), FALSE);
+    return 0;
+}
+
 static int
 load_image(RvIni *ini, RvGuestProfile *p, GError **error)
 {
@@ -300,6 +371,9 @@ load_image(RvIni *ini, RvGuestProfile *p, GError **error)
                                       e->value);
         p->disk_path = g_strdup(e->value);
     }
+    r = load_disk_rules(ini, p, error);
+    if (r < 0)
+        return r;
     idx = 0;
     r = rv_ini_get_enum(ini, "image", "format", format_words, &idx, error);
     if (r < 0)

@@ -60,6 +60,12 @@
  *   type = embedded                # embedded (rtvirt guest build) | disk
  *   path = /var/lib/rtvirt/x.qcow2 # for type = disk, required then
  *   format = qcow2                 # qcow2 | raw (disk)
+ *   allow_path = /srv/rtvirt       # directories a disk may live in, besides
+ *                                  # the image cache (rv_guest_image_default_
+ *                                  # cache_dir()); not /, /etc, /usr, /boot,
+ *                                  # /proc, /sys, /dev, /run, /root, /home
+ *   readonly = true                # attach the disk read-only (default);
+ *                                  # false lets the guest write it
  *
  *   [cyclictest]                   # rt-tests 2.x cyclictest(8), in the guest
  *   duration = 30s                 # -D, default run length
@@ -134,6 +140,8 @@ typedef struct {
     RvGuestImageKind image;
     char *disk_path;          /* RV_GUEST_IMAGE_DISK */
     char *disk_format;        /* "qcow2" | "raw" */
+    char **disk_allow;        /* canonical allow_path dirs, NULL-terminated */
+    bool disk_readonly;       /* <readonly/> on the disk (default true) */
 
     /* [cyclictest] */
     guint64 ct_duration_us;

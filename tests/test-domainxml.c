@@ -170,6 +170,35 @@ test_missing_image(void)
     g_assert_nonnull(strstr(err->message, "placement has 3 vCPUs, the profile 2"));
 }
 
+/* A disk is attached read-only unless the profile says readonly = false
+ * (tp-disk.ini does: no <readonly/> there). */
+static void
+test_disk_readonly(void)
+{
+    g_autoptr(RvGuestProfile) rw = rv_test_load_guest_profile("tests/data/guests/tp-disk.ini");
+    g_autoptr(RvGuestProfile) ro = NULL;
+    g_autoptr(RvGuestPlacement) pl = rv_guest_placement_new(2);
+    g_autoptr(RvIni) ini = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *xml = NULL;
+    RvGuestDomainOptions opts = { .virt = RV_GUEST_VIRT_QEMU };
+
+    g_assert_false(rw->disk_readonly);
+    g_assert_cmpint(rv_guest_domain_xml_build(rw, pl, &opts, &xml, &err), ==, 0);
+    g_assert_null(strstr(xml, "<readonly/>"));
+    g_clear_pointer(&xml, g_free);
+    g_assert_cmpint(rv_ini_load_data("ro.ini", "[cpu]\nvcpus = 2\nrt_vcpus = none\n"
+                                     "[memory]\nsize = 256M\n[image]\ntype = disk\n"
+                                     "path = /srv/rtvirt/ro.qcow2\nallow_path = /srv/rtvirt\n",
+                                     &ini, &err), ==, 0);
+    g_assert_cmpint(rv_guest_profile_from_ini(ini, &ro, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_true(ro->disk_readonly);
+    g_assert_cmpint(rv_guest_domain_xml_build(ro, pl, &opts, &xml, &err), ==, 0);
+    g_assert_nonnull(strstr(xml, "<source file=\"/srv/rtvirt/ro.qcow2\"/>"));
+    g_assert_nonnull(strstr(xml, "<readonly/>"));
+}
+
 static void
 test_cpuset_parse(void)
 {
@@ -323,6 +352,7 @@ main(int argc, char **argv)
     }
     g_test_add_func("/domainxml/options", test_options);
     g_test_add_func("/domainxml/missing-image", test_missing_image);
+    g_test_add_func("/domainxml/disk-readonly", test_disk_readonly);
     g_test_add_func("/domainxml/cpuset-parse", test_cpuset_parse);
     g_test_add_func("/domainxml/read-bad", test_read_bad);
     return g_test_run();

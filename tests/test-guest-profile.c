@@ -184,6 +184,9 @@ main(int argc, char **argv)
     g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
     const char *n;
 
+    /* the disk rule names the image cache: the same one for every user */
+    g_setenv("RTVIRT_CACHE_DIR", "/var/cache/rtvirt", TRUE);
+
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/guest-profile/rt-demo", test_rt_demo);
     g_test_add_func("/guest-profile/rt-guest", test_rt_guest);
