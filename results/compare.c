@@ -10,6 +10,7 @@
 
 #include "results/compare.h"
 #include "util/error.h"
+#include "util/escape.h"
 #include "util/json.h"
 
 typedef struct {
@@ -674,7 +675,9 @@ format_text(const RvComparison *c)
             text_metric(o, c, g, gr->metrics->pdata[m], w);
         text_latency(o, c, g, w);
     }
-    return g_string_free(o, FALSE);
+    /* scenario names, reasons and store paths may quote what a guest
+     * printed: no raw control bytes to the terminal (util/escape.h) */
+    return rv_escape_text(g_string_free(o, FALSE));
 }
 
 /* ---- JSON ---- */

@@ -65,6 +65,9 @@ int rv_result_compare_build(GPtrArray *stores, const char *baseline,
  * the last column "trusted" is yes/no per the scenario's store).  The
  * table lists a SKIPPED scenario with its reason once per workload
  * section and marks rows of an untrusted store "(UNTRUSTED store)".
+ * Reasons and names in the table may quote what a guest printed: its
+ * control bytes but newline and tab come out as "\ooo"
+ * (rv_escape_text(), util/escape.h); JSON escapes them itself.
  */
 char *rv_result_compare_format(const RvComparison *cmp, RvCompareFormat format);
 

@@ -374,10 +374,39 @@ test_cli_errors(void)
     g_assert_cmpstr(o1, ==, "");
 }
 
+/* a failure reason that quotes guest output with terminal escapes: the
+ * table shows them escaped, never raw */
+static void
+test_control_bytes(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-cmp-XXXXXX", NULL);
+    g_autoptr(RvStore) st = NULL, back = NULL;
+    g_autoptr(RvComparison) cmp = NULL;
+    g_autoptr(GPtrArray) stores = g_ptr_array_new();
+    g_autoptr(GError) err = NULL;
+    g_autofree char *text = NULL;
+    RvStoreRecord *rec;
+
+    g_assert_cmpint(rv_result_store_create(tmp, "m", NULL, &st, &err), ==, 0);
+    rec = rv_result_store_record_new("a", 1, "cyclictest", "guest:rt0");
+    rv_result_store_record_set_status(rec, "failed", "guest printed '\033[2J\a'");
+    rv_result_store_add_record(st, rec);
+    g_assert_cmpint(rv_result_store_commit(st, &err), ==, 0);
+    g_assert_cmpint(rv_result_store_open(rv_result_store_get_dir(st), &back, &err), ==, 0);
+    g_ptr_array_add(stores, back);
+    g_assert_cmpint(rv_result_compare_build(stores, NULL, RV_STATS_WELCH, &cmp, &err), ==, 0);
+    text = rv_result_compare_format(cmp, RV_COMPARE_TEXT);
+    g_assert_null(strchr(text, '\033'));
+    g_assert_null(strchr(text, '\a'));
+    g_assert_nonnull(strstr(text, "first: guest printed '\\033[2J\\007'"));
+    rv_test_rm_rf(tmp);
+}
+
 int
 main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/compare/control-bytes", test_control_bytes);
     g_test_add_func("/compare/welch-values", test_welch_values);
     g_test_add_func("/compare/mann-whitney", test_mann_whitney);
     g_test_add_func("/compare/tcg", test_tcg);
