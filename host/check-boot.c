@@ -142,16 +142,19 @@ rv_check_partition(RvCheckCtx *c)
                          "the isolation in effect keeps at least %u housekeeping core(s) per package (%s)",
                          p->housekeeping_cores_per_socket, why->str);
         } else if (c->rep->has_partition) {
-            g_autofree char *e = rv_check_fmt_cpus(&c->rep->isolated), *a = rv_check_fmt_cpus(&c->iso_actual);
+            g_autofree char *e = rv_check_fmt_cpus(&c->rep->isolated);
+            g_autofree char *a = rv_check_fmt_cpus(&c->iso_actual);
             rv_check_add(c, RV_CHECK_FAIL, "isolation.mismatch", &c->iso_actual, e, a,
-                         "boot with the profile's arguments: rtvirt host bootargs PROFILE --install, then reboot",
+                         "boot with the profile's arguments: rtvirt host bootargs PROFILE --install, "
+                         "then reboot",
                          "the isolation in effect does not leave %u whole housekeeping core(s) per "
                          "package: %s", p->housekeeping_cores_per_socket, why->str);
         }
     }
 
     if (c->rep->has_partition) {
-        g_autofree char *i = rv_check_fmt_cpus(&c->rep->isolated), *h = rv_check_fmt_cpus(&c->rep->housekeeping);
+        g_autofree char *i = rv_check_fmt_cpus(&c->rep->isolated);
+        g_autofree char *h = rv_check_fmt_cpus(&c->rep->housekeeping);
         rv_check_add(c, RV_CHECK_PASS, "partition.plan", &c->rep->isolated, NULL, NULL, NULL,
                      "partition checked against: isolated %s, housekeeping %s (%s)", i, h,
                      plan ? plan->how : "the host's isolation");

@@ -114,9 +114,9 @@ rv_check_kthreads(RvCheckCtx *c)
                              ? "PREEMPT_RT or rcutree.use_softirq=0 kernels have them"
                              : "not created by this kernel");
         else if (nbad)
-            rv_check_add(c, RV_CHECK_FAIL, "kthread.priority", NULL, w, wrong->str, "rtvirt host apply PROFILE",
-                         "%u of %u %s threads do not run at %s: %s%s", nbad, n, want->name, w, wrong->str,
-                         nbad > 8 ? " ..." : "");
+            rv_check_add(c, RV_CHECK_FAIL, "kthread.priority", NULL, w, wrong->str,
+                         "rtvirt host apply PROFILE", "%u of %u %s threads do not run at %s: %s%s",
+                         nbad, n, want->name, w, wrong->str, nbad > 8 ? " ..." : "");
         else
             rv_check_add(c, RV_CHECK_PASS, "kthread.priority", NULL, w, w, NULL,
                          "all %u %s threads run at %s", n, want->name, w);
