@@ -14,6 +14,8 @@ rv_tpcc_server_name(const RvTpccConnOpts *o)
 {
     if (o->socket)
         return g_strdup_printf("MariaDB at unix socket %s", o->socket);
+    if (!o->host || g_str_equal(o->host, "localhost"))     /* the client library takes its default socket */
+        return g_strdup("MariaDB at localhost (the client library's default unix socket)");
     return g_strdup_printf("MariaDB at %s:%d", o->host ? o->host : "localhost", o->port ? o->port : 3306);
 }
 

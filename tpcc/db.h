@@ -33,8 +33,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(MYSQL, mysql_close)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(MYSQL_RES, mysql_free_result)
 
 /**
- * rv_tpcc_server_name: "MariaDB at unix socket PATH" or "MariaDB at
- * HOST:PORT" for messages (transfer full).
+ * rv_tpcc_server_name: "MariaDB at unix socket PATH", "MariaDB at
+ * HOST:PORT" or, for localhost without --socket, "MariaDB at localhost
+ * (the client library's default unix socket)", for messages (transfer full).
  */
 char *rv_tpcc_server_name(const RvTpccConnOpts *o);
 /**
