@@ -11,6 +11,8 @@
 #   make SANITIZE=1 ...  ASan + UBSan build (use another O=, e.g. O=build-san)
 #   make fuzz            libFuzzer targets (clang) in $(O)/fuzz/
 #   make lint            layering and function-length checks
+#   make install         binaries, man pages, profiles, bash completion under
+#                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make O=DIR           out-of-tree build directory (default: build)
 #   make V=1             show the full compiler command lines
 
@@ -30,7 +32,22 @@ CPPFLAGS += -D_GNU_SOURCE -DGLIB_VERSION_MIN_REQUIRED=GLIB_VERSION_2_66 \
             -DRV_VERSION=\"$(RV_VERSION)\"
 LDLIBS   += $(PKG_LIBS) -lm
 
-RV_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+# The release number: this one place (rtvirt --version, doc/cli.md).  Built
+# from a git tree, --version adds `git describe --always --dirty`.
+RV_RELEASE := 0.3.0
+RV_GIT := $(shell git -C '$(CURDIR)' describe --always --dirty 2>/dev/null)
+# the "version" of a results store's run.json (results/store.c)
+RV_VERSION := $(RV_RELEASE)$(if $(RV_GIT),-$(RV_GIT))
+
+# Install layout (doc/cli.md FILES): the profiles go to
+# $(PREFIX)/share/rtvirt/profiles, which rtvirt finds relative to its own
+# binary ($(PREFIX)/bin/../share/...), so a DESTDIR-staged or moved tree works.
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR   ?= $(PREFIX)/bin
+DATADIR  ?= $(PREFIX)/share
+MANDIR   ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 
 ifeq ($(SANITIZE),1)
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -61,7 +78,7 @@ SH_TESTS := $(sort $(wildcard tests/t-*.sh))
 
 .SECONDARY:
 
-.PHONY: all deps check check-real check-unit demo demo-real fuzz clean lab-check lab-check-real lint
+.PHONY: all deps install uninstall FORCE check check-real check-unit demo demo-real fuzz clean lab-check lab-check-real lint
 
 all: $(O)/rtvirt $(O)/rtvirt-pert
 
@@ -69,6 +86,13 @@ $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(quiet) CC $<
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# main.o alone carries the version; the stamp changes only when it does.
+$(O)/version.stamp: FORCE
+	@mkdir -p $(O)
+	@echo '$(RV_RELEASE) $(RV_GIT)' | cmp -s - $@ || echo '$(RV_RELEASE) $(RV_GIT)' >$@
+$(O)/harness/main.o: $(O)/version.stamp
+$(O)/harness/main.o: CPPFLAGS += -DRV_RELEASE=\"$(RV_RELEASE)\" -DRV_GIT=\"$(RV_GIT)\"
 
 $(O)/librtvirt.a: $(LIB_OBJS)
 	@rm -f $@
@@ -153,6 +177,26 @@ lab-check-real: all
 lint:
 	./build-aux/check-layers.sh .
 	./build-aux/long-functions.sh -n 15 .
+
+INSTALL_BINS := $(O)/rtvirt $(O)/rtvirt-pert $(O)/rtvirt-tpcc
+PROFILE_FILES := $(sort $(shell find profiles -type f -name '*.ini'))
+
+install: all
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man5' \
+	    '$(DESTDIR)$(BASHCOMPDIR)'
+	install -m 755 $(INSTALL_BINS) '$(DESTDIR)$(BINDIR)/'
+	install -m 644 doc/rtvirt.1 '$(DESTDIR)$(MANDIR)/man1/rtvirt.1'
+	install -m 644 doc/rtvirt-profiles.5 '$(DESTDIR)$(MANDIR)/man5/rtvirt-profiles.5'
+	install -m 644 build-aux/rtvirt.bash-completion '$(DESTDIR)$(BASHCOMPDIR)/rtvirt'
+	for f in $(PROFILE_FILES); do \
+	    install -D -m 644 "$$f" '$(DESTDIR)$(DATADIR)/rtvirt/'"$$f" || exit 1; \
+	done
+
+uninstall:
+	rm -f $(foreach b,$(notdir $(INSTALL_BINS)),'$(DESTDIR)$(BINDIR)/$(b)')
+	rm -f '$(DESTDIR)$(MANDIR)/man1/rtvirt.1' '$(DESTDIR)$(MANDIR)/man5/rtvirt-profiles.5'
+	rm -f '$(DESTDIR)$(BASHCOMPDIR)/rtvirt'
+	rm -rf '$(DESTDIR)$(DATADIR)/rtvirt'
 
 clean:
 	rm -rf $(O)

@@ -23,7 +23,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 [ -x "$rtvirt" ] || { echo "build first: make" >&2; exit 2; }
 command -v oslat >/dev/null || { echo "oslat (rt-tests) missing: make deps" >&2; exit 77; }
 
-"$rtvirt" pert -c "$cpu" -D "${secs}s" --threshold 1 --json "$tmp/pert.json" >"$tmp/pert.out"
+"$rtvirt" pert -c "$cpu" -d "${secs}s" --threshold 1 --output "$tmp/pert.json" >"$tmp/pert.out"
 oslat -c "$cpu" -D "$secs" -b 1024 -z -q --json "$tmp/oslat.json" >"$tmp/oslat.out" 2>&1
 
 read -r p_loop p_cnt p_max p_stolen < <(jq -r '[.loop_period_ns, .summary.count,

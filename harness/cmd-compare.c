@@ -11,43 +11,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/cmd-common.h"
 #include "harness/commands.h"
 #include "harness/log.h"
 #include "results/compare.h"
 #include "results/store.h"
 #include "util/error.h"
 
+static const RvCmdSpec compare_spec = {
+    .params = "DIR [DIR...]",
+    .summary =
+        "Compare the scenarios of one or more results stores (results/DATE-MATRIX/):\n"
+        "n, mean, stddev, SEM, min, max per metric, change against the baseline,\n"
+        "a significance test, and latency percentiles from merged histograms.",
+    .exit_status = "0 compared, 2 error (no such store, a store given twice, bad option).",
+    .common = RV_COMMON_JSON,
+    .json_help = "Print JSON (stable keys, schema_version)",
+};
+
 int
 rv_cmd_compare(int argc, char **argv)
 {
-    g_autofree char *arg_baseline = NULL;
-    g_autofree char *arg_test = NULL;
-    gboolean arg_json = FALSE, arg_csv = FALSE;
-    GOptionEntry entries[] = {
+    static char *arg_baseline, *arg_test;
+    static gboolean arg_csv;
+    const GOptionEntry entries[] = {
         { "baseline", 'b', 0, G_OPTION_ARG_STRING, &arg_baseline,
           "Scenario the others are compared with (default: the first)", "NAME" },
-        { "json", 0, 0, G_OPTION_ARG_NONE, &arg_json, "Print JSON (stable keys)", NULL },
         { "csv", 0, 0, G_OPTION_ARG_NONE, &arg_csv, "Print CSV (RFC 4180)", NULL },
         { "test", 0, 0, G_OPTION_ARG_STRING, &arg_test,
           "Significance test: welch (default) or mann-whitney", "TEST" },
         { NULL },
     };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("DIR [DIR...]");
     g_autoptr(GError) error = NULL;
     g_autoptr(GPtrArray) stores = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_store_free);
     g_autoptr(RvComparison) cmp = NULL;
     g_autofree char *out = NULL;
     RvStatsTest test = RV_STATS_WELCH;
+    gboolean arg_json;
 
-    g_option_context_set_summary(ctx,
-        "Compare the scenarios of one or more results stores (results/DATE-MATRIX/):\n"
-        "n, mean, stddev, SEM, min, max per metric, change against the baseline,\n"
-        "a significance test, and latency percentiles from merged histograms.");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-        rv_log_error("%s: %s", argv[0], error->message);
+    if (rv_cmd_parse(&compare_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
-    }
+    arg_json = rv_cmd_common.json;
     if (argc < 2) {
         rv_log_error("%s: no results directory given (usage: rtvirt compare DIR [DIR...])", argv[0]);
         return RV_EXIT_ERROR;

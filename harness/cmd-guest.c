@@ -16,6 +16,7 @@
 #include "guest/placement.h"
 #include "guest/report.h"
 #include "guest/session.h"
+#include "harness/cmd-common.h"
 #include "harness/commands.h"
 #include "harness/log.h"
 #include "harness/signals.h"
@@ -24,12 +25,55 @@
 #include "util/runner.h"
 #include "util/units.h"
 #include "util/json.h"
+#include "util/profile-path.h"
+
+static const RvCmdSpec guest_build_spec = {
+    .params = "- build the embedded default guest",
+    .description = "--json prints {schema_version, image, cached, kernel, kernel_release, "
+                   "initrd, initrd_bytes, entries, exported}.",
+    .exit_status = "0 built (or found in the cache), 2 error (no kernel, a tool missing).",
+    .common = RV_COMMON_JSON,
+};
+
+/* `guest build --json` */
+static int
+print_image_json(const RvGuestImage *img, const char *out)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonNode) node = NULL;
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "schema_version");
+    json_builder_add_int_value(b, 1);
+    json_builder_set_member_name(b, "image");
+    json_builder_add_string_value(b, img->hash);
+    json_builder_set_member_name(b, "cached");
+    json_builder_add_boolean_value(b, img->cached);
+    json_builder_set_member_name(b, "kernel");
+    json_builder_add_string_value(b, img->kernel);
+    json_builder_set_member_name(b, "kernel_release");
+    json_builder_add_string_value(b, img->kernel_release);
+    json_builder_set_member_name(b, "initrd");
+    json_builder_add_string_value(b, img->initrd);
+    json_builder_set_member_name(b, "initrd_bytes");
+    json_builder_add_int_value(b, (gint64) img->initrd_bytes);
+    json_builder_set_member_name(b, "entries");
+    json_builder_add_int_value(b, img->n_files);
+    json_builder_set_member_name(b, "exported");
+    if (out)
+        json_builder_add_string_value(b, out);
+    else
+        json_builder_add_null_value(b);
+    json_builder_end_object(b);
+    node = json_builder_get_root(b);
+    return rv_cmd_print_json(node) < 0 ? RV_EXIT_ERROR : RV_EXIT_OK;
+}
 
 int
 rv_cmd_guest_build(int argc, char **argv)
 {
-    g_autofree char *arg_out = NULL, *arg_cache = NULL, *arg_kernel = NULL;
-    GOptionEntry entries[] = {
+    static char *arg_out, *arg_cache, *arg_kernel;
+    const GOptionEntry entries[] = {
         { "out", 'o', 0, G_OPTION_ARG_FILENAME, &arg_out,
           "Also copy vmlinuz and initramfs.img into DIR", "DIR" },
         { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &arg_cache,
@@ -39,16 +83,12 @@ rv_cmd_guest_build(int argc, char **argv)
           "Kernel release from /boot (default: the newest with modules)", "VERSION" },
         { NULL },
     };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("- build the embedded default guest");
     g_autoptr(GError) error = NULL;
     g_autoptr(RvGuestImage) img = NULL;
     RvGuestImageOptions opts = { 0 };
 
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-        rv_log_error("%s: %s", argv[0], error->message);
+    if (rv_cmd_parse(&guest_build_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
-    }
     if (argc > 1) {
         rv_log_error("%s: unexpected argument '%s'", argv[0], argv[1]);
         return RV_EXIT_ERROR;
@@ -59,6 +99,8 @@ rv_cmd_guest_build(int argc, char **argv)
         return rv_log_gerror(error, "Failed to build the embedded guest");
     if (arg_out && rv_guest_image_export(img, arg_out, &error) < 0)
         return rv_log_gerror(error, "Failed to export the embedded guest");
+    if (rv_cmd_common.json)
+        return print_image_json(img, arg_out);
 
     printf("image    %s (%s)\n", img->hash, img->cached ? "cached" : "built");
     printf("kernel   %s (%s)\n", img->kernel, img->kernel_release);
@@ -141,6 +183,8 @@ print_json(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
     g_autofree char *out = NULL;
 
     json_builder_begin_object(b);
+    json_builder_set_member_name(b, "schema_version");
+    json_builder_add_int_value(b, 1);
     json_builder_set_member_name(b, "format");
     json_builder_add_string_value(b, "rtvirt-guest-run-1");
     json_builder_set_member_name(b, "profile");
@@ -278,16 +322,23 @@ print_json(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
     fputs(out, stdout);
 }
 
+static const RvCmdSpec guest_run_spec = {
+    .params = "PROFILE - boot a guest, verify it, run cyclictest inside, tear down",
+    .description = "PROFILE is a file or a name ('rtvirt profiles').  --json prints the\n"
+                   "result document (schema_version, format rtvirt-guest-run-1).",
+    .exit_status = "0 measured and every verification passed, 1 a verification FAIL,\n"
+                   "2 error (bad profile, libvirt, the guest or cyclictest failed),\n"
+                   "77 this host lacks the CPUs the profile needs.",
+    .common = RV_COMMON_JSON | RV_COMMON_DURATION,
+    .duration_help = "cyclictest run length (default: the profile's [cyclictest] duration)",
+};
+
 int
 rv_cmd_guest_run(int argc, char **argv)
 {
-    g_autofree char *arg_duration = NULL, *arg_virt = NULL, *arg_uri = NULL;
-    g_autofree char *arg_cache = NULL, *arg_raw = NULL, *arg_name = NULL;
-    gboolean arg_json = FALSE, arg_require_fifo = FALSE;
-    GOptionEntry entries[] = {
-        { "duration", 'd', 0, G_OPTION_ARG_STRING, &arg_duration,
-          "cyclictest run length (default: the profile's [cyclictest] duration)", "30s" },
-        { "json", 0, 0, G_OPTION_ARG_NONE, &arg_json, "Print the result as JSON", NULL },
+    static char *arg_virt, *arg_uri, *arg_cache, *arg_raw, *arg_name;
+    static gboolean arg_require_fifo;
+    const GOptionEntry entries[] = {
         { "virt", 0, 0, G_OPTION_ARG_STRING, &arg_virt,
           "auto, kvm, tcg (alias qemu): how QEMU runs the guest; auto (the default, or $RTVIRT_VIRT) is kvm where a guest really boots, else tcg",
           "TYPE" },
@@ -302,8 +353,8 @@ rv_cmd_guest_run(int argc, char **argv)
           "Also write cyclictest's raw output to FILE", "FILE" },
         { NULL },
     };
-    g_autoptr(GOptionContext) ctx =
-        g_option_context_new("PROFILE - boot a guest, verify it, run cyclictest inside, tear down");
+    const char *arg_duration;
+    g_autofree char *path = NULL;
     g_autoptr(GError) error = NULL;
     g_autoptr(RvGuestProfile) profile = NULL;
     g_autoptr(RvGuestSession) session = NULL;
@@ -319,11 +370,9 @@ rv_cmd_guest_run(int argc, char **argv)
     guint timeout_ms;
     int r;
 
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-        rv_log_error("%s: %s", argv[0], error->message);
+    if (rv_cmd_parse(&guest_run_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
-    }
+    arg_duration = rv_cmd_common.duration;
     if (argc != 2) {
         rv_log_error("%s: expected one guest profile (e.g. profiles/guests/rt-demo.ini)", argv[0]);
         return RV_EXIT_ERROR;
@@ -342,7 +391,9 @@ rv_cmd_guest_run(int argc, char **argv)
         return RV_EXIT_ERROR;
     }
 
-    if (rv_guest_profile_load(argv[1], &profile, &error) < 0)
+    if (rv_profile_find(RV_PROFILE_GUEST, argv[1], &path, &error) < 0)
+        return rv_log_gerror(error, NULL);
+    if (rv_guest_profile_load(path, &profile, &error) < 0)
         return rv_log_gerror(error, "Failed to load the guest profile");
     if (!duration_us)
         duration_us = profile->ct_duration_us;
@@ -404,7 +455,7 @@ rv_cmd_guest_run(int argc, char **argv)
         return rv_log_gerror(error, "Failed to parse the guest's cyclictest output");
     run = runs->pdata[runs->len - 1];
 
-    if (arg_json)
+    if (rv_cmd_common.json)
         print_json(profile, session, duration_us, (const char * const *) ct_argv, run,
                    res.exit_status);
     else
@@ -418,34 +469,55 @@ rv_cmd_guest_run(int argc, char **argv)
 
 /* ---------------------------------------------------------------- setup */
 
+static const RvCmdSpec setup_spec = {
+    .params = "- start virtlogd and libvirtd where no service manager runs",
+    .description = "--json prints {schema_version, virtlogd, libvirtd, uri, version}.",
+    .exit_status = "0 libvirtd answers, 2 error (a daemon did not start or answer in time).",
+    .common = RV_COMMON_JSON,
+};
+
 int
 rv_cmd_setup(int argc, char **argv)
 {
-    g_autofree char *arg_uri = NULL;
-    gint arg_timeout = 30;
-    GOptionEntry entries[] = {
+    static char *arg_uri;
+    static gint arg_timeout = 30;
+    const GOptionEntry entries[] = {
         { "uri", 0, 0, G_OPTION_ARG_STRING, &arg_uri, "libvirt URI to wait for", "URI" },
         { "timeout", 0, 0, G_OPTION_ARG_INT, &arg_timeout,
           "Seconds to wait until libvirtd answers (default 30)", "S" },
         { NULL },
     };
-    g_autoptr(GOptionContext) ctx =
-        g_option_context_new("- start virtlogd and libvirtd where no service manager runs");
     g_autoptr(GError) error = NULL;
     g_autoptr(RvRunner) runner = rv_runner_new(false);
     g_auto(RvGuestSetupReport) rep = { 0 };
 
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-        rv_log_error("%s: %s", argv[0], error->message);
+    if (rv_cmd_parse(&setup_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
-    }
     if (argc > 1 || arg_timeout <= 0) {
         rv_log_error("%s: unexpected argument or bad --timeout", argv[0]);
         return RV_EXIT_ERROR;
     }
     if (rv_guest_libvirt_setup(runner, arg_uri, (guint) arg_timeout * 1000, &rep, &error) < 0)
         return rv_log_gerror(error, "Failed to start the libvirt daemons");
+    if (rv_cmd_common.json) {
+        g_autoptr(JsonBuilder) b = json_builder_new();
+        g_autoptr(JsonNode) node = NULL;
+
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "schema_version");
+        json_builder_add_int_value(b, 1);
+        json_builder_set_member_name(b, "virtlogd");
+        json_builder_add_string_value(b, rep.virtlogd_started ? "started" : "already running");
+        json_builder_set_member_name(b, "libvirtd");
+        json_builder_add_string_value(b, rep.libvirtd_started ? "started" : "already running");
+        json_builder_set_member_name(b, "uri");
+        json_builder_add_string_value(b, rep.uri);
+        json_builder_set_member_name(b, "version");
+        json_builder_add_string_value(b, rep.version);
+        json_builder_end_object(b);
+        node = json_builder_get_root(b);
+        return rv_cmd_print_json(node) < 0 ? RV_EXIT_ERROR : RV_EXIT_OK;
+    }
     printf("virtlogd  %s\n", rep.virtlogd_started ? "started" : "already running");
     printf("libvirtd  %s\n", rep.libvirtd_started ? "started" : "already running");
     printf("uri       %s (%s)\n", rep.uri ? rep.uri : "?", rep.version ? rep.version : "?");

@@ -28,6 +28,7 @@
 
 #include "guest/placement.h"
 #include "guest/profile.h"
+#include "harness/cmd-common.h"
 #include "harness/commands.h"
 #include "harness/lock.h"
 #include "harness/log.h"
@@ -45,18 +46,16 @@
 #include "host/state.h"
 #include "results/store.h"
 #include "util/error.h"
+#include "util/profile-path.h"
 #include "util/runner.h"
 #include "util/units.h"
 
 static char *arg_out = NULL;
 static char *arg_seed = NULL;
-static char *arg_root = NULL;
-static char *arg_duration = NULL;
 static char *arg_warmup = NULL;
 static int arg_repetitions = -1;   /* -1: the matrix's */
 static gboolean arg_plan_only = FALSE;
 static int arg_wait_lock = 0;
-static gboolean arg_verbose = FALSE;
 
 /* Test hook: RV_TEST_KILL_AT=PHASE[:N] raises SIGKILL the N-th time (default
  * 1st) the run reaches PHASE ("locked", "applied", "booted", "measured",
@@ -677,9 +676,13 @@ print_summary(Ctx *c)
 static int
 run_load_inputs(Ctx *c, const char *matrix, GError **error)
 {
+    const char *arg_duration = rv_cmd_common.duration, *arg_root = rv_cmd_common.root;
+    g_autofree char *path = NULL;
     guint64 seed;
 
-    if (rv_harness_matrix_load(matrix, &c->matrix, error) < 0)
+    if (rv_profile_find(RV_PROFILE_MATRIX, matrix, &path, error) < 0)
+        return -ENOENT;
+    if (rv_harness_matrix_load(path, &c->matrix, error) < 0)
         return -EINVAL;
     if (arg_duration && (rv_parse_duration_us(arg_duration, &c->matrix->duration_us) < 0 ||
                          c->matrix->duration_us < G_USEC_PER_SEC))
@@ -809,6 +812,86 @@ run_print_plan(Ctx *c)
     if (note)
         printf("# %s\n", note);
     printf("%s", text);
+}
+
+/* Step 2c, --plan --json: the same facts as one document. */
+static int
+run_print_plan_json(Ctx *c)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(JsonNode) node = NULL;
+    g_autofree char *note = rv_harness_plan_baseline_note(c->matrix, c->skip);
+    g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, c->plan->seed);
+    char buf[128];
+
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "schema_version");
+    json_builder_add_int_value(b, 1);
+    json_builder_set_member_name(b, "matrix");
+    json_builder_add_string_value(b, c->matrix->name);
+    json_builder_set_member_name(b, "order");
+    json_builder_add_string_value(b, rv_harness_matrix_order_name(c->plan->order));
+    json_builder_set_member_name(b, "seed");
+    json_builder_add_string_value(b, seed);   /* a string: 64 bits do not fit a double */
+    json_builder_set_member_name(b, "repetitions");
+    json_builder_add_int_value(b, c->matrix->repetitions);
+    json_builder_set_member_name(b, "scenarios");
+    json_builder_begin_array(b);
+    for (guint s = 0; s < c->matrix->scenarios->len; s++) {
+        const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
+        GPtrArray *pls = c->placements->pdata[s];
+
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "name");
+        json_builder_add_string_value(b, sc->name);
+        json_builder_set_member_name(b, "settings");
+        json_builder_add_string_value(b, describe_settings(sc, buf, sizeof(buf)));
+        json_builder_set_member_name(b, "skipped");
+        if (c->skip->pdata[s])
+            json_builder_add_string_value(b, c->skip->pdata[s]);
+        else
+            json_builder_add_null_value(b);
+        json_builder_set_member_name(b, "placements");
+        json_builder_begin_object(b);
+        for (guint g = 0; g < pls->len; g++) {
+            g_autofree char *p = rv_guest_placement_format(pls->pdata[g]);
+            g_auto(GStrv) lines = g_strsplit(p, "\n", -1);
+
+            json_builder_set_member_name(b, ((RvMatrixGuest *) sc->guests->pdata[g])->name);
+            json_builder_begin_array(b);
+            for (guint l = 0; lines[l] && *lines[l]; l++)
+                json_builder_add_string_value(b, lines[l]);
+            json_builder_end_array(b);
+        }
+        json_builder_end_object(b);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "baseline_note");
+    if (note)
+        json_builder_add_string_value(b, note);
+    else
+        json_builder_add_null_value(b);
+    json_builder_set_member_name(b, "runs");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < c->plan->runs->len; i++) {
+        const RvPlanRun *run = c->plan->runs->pdata[i];
+
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "index");
+        json_builder_add_int_value(b, run->index);
+        json_builder_set_member_name(b, "round");
+        json_builder_add_int_value(b, run->round);
+        json_builder_set_member_name(b, "cell");
+        json_builder_add_string_value(b, run->cell_name);
+        json_builder_set_member_name(b, "skipped");
+        json_builder_add_boolean_value(b, c->skip->pdata[run->scenario] != NULL);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+    node = json_builder_get_root(b);
+    return rv_cmd_print_json(node) < 0 ? RV_EXIT_ERROR : RV_EXIT_OK;
 }
 
 static void
@@ -1035,22 +1118,33 @@ run_fail(Ctx *c, const GError *err)
     return ret;
 }
 
-static const char run_description[] =
-    "Runs every scenario of MATRIX (profiles/matrix/NAME.ini) the matrix's number of\n"
-    "times, interleaved or in a random order from a recorded seed, and writes the\n"
-    "results store RESULTS/<date>-<name>/run.json after every repetition.\n"
-    "Scenarios this host cannot run are SKIPPED with the reason.  Host settings go\n"
-    "through the run journal and are reverted after every run, on exit and on\n"
-    "SIGINT/SIGTERM; after a crash 'rtvirt host revert' restores them.\n"
-    "Exit status: 0 every runnable repetition measured, 1 some failed (a guest did\n"
-    "not start, a workload hung or sent garbage), 2 error or interrupted, 77 no\n"
-    "scenario can run on this host.  A repetition is ok when it measured: a\n"
-    "verification FAIL (memory not locked, vCPU not SCHED_FIFO, placement) or\n"
-    "virt=tcg leaves it ok but marks the results untrusted, which the summary\n"
-    "says (\"Runs: 4 ok (measured; 4 with verification FAIL, results untrusted)\",\n"
-    "\"Trusted: no\" with the reasons, virt=tcg first).  This differs from\n"
-    "'rtvirt guest run', a single check of one guest, which exits 1 on any\n"
-    "verification FAIL.";
+static const RvCmdSpec run_spec = {
+    .params = "MATRIX - run a scenario matrix",
+    .description =
+        "Runs every scenario of MATRIX (profiles/matrix/NAME.ini, or a name: 'rtvirt\n"
+        "profiles') the matrix's number of times, interleaved or in a random order\n"
+        "from a recorded seed, and writes the results store RESULTS/<date>-<name>/\n"
+        "run.json after every repetition.\n"
+        "Scenarios this host cannot run are SKIPPED with the reason.  Host settings go\n"
+        "through the run journal and are reverted after every run, on exit and on\n"
+        "SIGINT/SIGTERM; after a crash 'rtvirt host revert' restores them.\n"
+        "A repetition is ok when it measured: a\n"
+        "verification FAIL (memory not locked, vCPU not SCHED_FIFO, placement) or\n"
+        "virt=tcg leaves it ok but marks the results untrusted, which the summary\n"
+        "says (\"Runs: 4 ok (measured; 4 with verification FAIL, results untrusted)\",\n"
+        "\"Trusted: no\" with the reasons, virt=tcg first).  This differs from\n"
+        "'rtvirt guest run', a single check of one guest, which exits 1 on any\n"
+        "verification FAIL.  --plan --json prints the plan as {schema_version,\n"
+        "matrix, order, seed, repetitions, scenarios, baseline_note, runs}.",
+    .exit_status =
+        "0 every runnable repetition measured, 1 some failed (a guest did\n"
+        "not start, a workload hung or sent garbage), 2 error or interrupted, 77 no\n"
+        "scenario can run on this host.",
+    .common = RV_COMMON_JSON | RV_COMMON_ROOT | RV_COMMON_DURATION,
+    .json_help = "With --plan: print the plan as JSON (schema_version) instead of text",
+    .root_help = "Host root for /sys and /proc (default /; only with --plan for a fixture)",
+    .duration_help = "Measured time per repetition (overrides [main] duration)",
+};
 
 int
 rv_cmd_run(int argc, char **argv)
@@ -1060,8 +1154,6 @@ rv_cmd_run(int argc, char **argv)
           "Directory that holds the results stores (default: results)", "DIR" },
         { "seed", 0, 0, G_OPTION_ARG_STRING, &arg_seed,
           "Seed of the random run order (overrides the matrix's seed)", "N" },
-        { "duration", 0, 0, G_OPTION_ARG_STRING, &arg_duration,
-          "Measured time per repetition (overrides [main] duration)", "TIME" },
         { "warmup", 0, 0, G_OPTION_ARG_STRING, &arg_warmup,
           "Warm-up time per repetition (overrides [main] warmup)", "TIME" },
         { "repetitions", 0, 0, G_OPTION_ARG_INT, &arg_repetitions,
@@ -1071,28 +1163,23 @@ rv_cmd_run(int argc, char **argv)
           "SECONDS" },
         { "plan", 0, 0, G_OPTION_ARG_NONE, &arg_plan_only,
           "Validate, print the plan and the skip reasons, change nothing", NULL },
-        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
-          "Host root for /sys and /proc (default /; only with --plan for a fixture)", "DIR" },
-        { "verbose", 'v', 0, G_OPTION_ARG_NONE, &arg_verbose, "More log lines", NULL },
         { NULL }
     };
-    g_autoptr(GOptionContext) octx = g_option_context_new("MATRIX - run a scenario matrix");
     g_autoptr(GError) err = NULL;
     g_autoptr(RvLock) lock = NULL;
     Ctx c = { 0 };
     bool interrupted = false;
     int ret;
 
-    g_option_context_add_main_entries(octx, entries, NULL);
-    g_option_context_set_description(octx, run_description);
-    if (!g_option_context_parse(octx, &argc, &argv, &err)) {
-        rv_log_error("%s", err->message);
+    if (rv_cmd_parse(&run_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
-    }
-    if (arg_verbose)
-        rv_harness_verbosity = 1;
     if (argc != 2) {
         rv_log_error("%s: expected one MATRIX profile; see '%s --help'", argv[0], argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    if (rv_cmd_common.json && !arg_plan_only) {
+        rv_log_error("%s: --json goes with --plan (a run's document is RESULTS/.../run.json)",
+                     argv[0]);
         return RV_EXIT_ERROR;
     }
 
@@ -1102,9 +1189,13 @@ rv_cmd_run(int argc, char **argv)
         return run_fail(&c, err);
     run_judge_host(&c);
     if (arg_plan_only) {
-        run_print_plan(&c);
+        ret = RV_EXIT_OK;
+        if (rv_cmd_common.json)
+            ret = run_print_plan_json(&c);
+        else
+            run_print_plan(&c);
         ctx_clear(&c);
-        return RV_EXIT_OK;
+        return ret;
     }
     if (run_open_store(&c, &err) < 0)
         return run_fail(&c, err);

@@ -3,6 +3,7 @@
  * harness/main.c: `rtvirt` entry point, git-style subcommands.
  */
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,8 +11,13 @@
 #include "harness/log.h"
 #include "util/error.h"
 
-#ifndef RV_VERSION
-#define RV_VERSION "0.1"
+/* The release number comes from one place, RV_RELEASE in the Makefile;
+ * RV_GIT is `git describe --always --dirty` when built from a git tree. */
+#ifndef RV_RELEASE
+#define RV_RELEASE "0.0.0"
+#endif
+#ifndef RV_GIT
+#define RV_GIT ""
 #endif
 
 typedef struct {
@@ -50,7 +56,12 @@ static const RvCommand commands[] = {
       "Who holds the host lock, journals still to revert, rtvirt-* domains" },
     { NULL, "setup", rv_cmd_setup,
       "Start virtlogd and libvirtd where no service manager runs" },
+    { NULL, "profiles", rv_cmd_profiles,
+      "List the host, guest and matrix profiles found by name, and where" },
 };
+
+static const char exit_statuses[] =
+    "Exit status: 0 pass, 1 a check failed, 2 error, 77 skipped (missing capability).\n";
 
 static void
 usage(FILE *f)
@@ -69,8 +80,9 @@ usage(FILE *f)
     }
     fprintf(f,
             "\n"
-            "'rtvirt COMMAND --help' describes a command's options; see rtvirt(1).\n"
-            "Exit status: 0 pass, 1 a check failed, 2 error, 77 skipped (missing capability).\n");
+            "'rtvirt help COMMAND' (or 'rtvirt COMMAND --help') describes a command's\n"
+            "options; 'rtvirt --version' the release; see rtvirt(1) and doc/cli.md.\n"
+            "%s", exit_statuses);
 }
 
 /* `rtvirt host --help`: the commands of one group */
@@ -83,40 +95,68 @@ group_usage(FILE *f, const char *group)
             fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f,
             "\n'rtvirt %s COMMAND --help' describes a command's options; see rtvirt(1).\n"
-            "Exit status: 0 pass, 1 a check failed, 2 error, 77 skipped (missing capability).\n",
-            group);
+            "%s", group, exit_statuses);
 }
 
-int
-main(int argc, char **argv)
+/* `rtvirt --list-commands` (hidden): one command per line, for the
+ * completion and tests/t-cli.sh, from the same table as the usage. */
+static void
+list_commands(void)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+        printf("%s%s%s\n", commands[i].group ? commands[i].group : "",
+               commands[i].group ? " " : "", commands[i].name);
+}
+
+static bool
+is_group(const char *word)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+        if (g_strcmp0(commands[i].group, word) == 0)
+            return true;
+    return false;
+}
+
+static bool
+is_help(const char *word)
+{
+    return strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0 || strcmp(word, "help") == 0;
+}
+
+static int dispatch(int argc, char **argv);
+
+/* `rtvirt help [GROUP] [CMD]`: the same text as `rtvirt [GROUP] CMD --help`. */
+static int
+help(int argc, char **argv)
+{
+    g_autoptr(GPtrArray) args = g_ptr_array_new();
+
+    if (argc < 3) {
+        usage(stdout);
+        return RV_EXIT_OK;
+    }
+    g_ptr_array_add(args, argv[0]);
+    for (int i = 2; i < argc && i < 4; i++)
+        g_ptr_array_add(args, argv[i]);
+    g_ptr_array_add(args, (char *) "--help");
+    g_ptr_array_add(args, NULL);
+    return dispatch((int) args->len - 1, (char **) args->pdata);
+}
+
+static int
+dispatch(int argc, char **argv)
 {
     const char *group = NULL;
     int first;
 
-    setlocale(LC_ALL, "");
-    if (argc < 2) {
-        usage(stderr);
-        return RV_EXIT_ERROR;
-    }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
-        usage(stdout);
-        return RV_EXIT_OK;
-    }
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-        printf("rtvirt %s\n", RV_VERSION);
-        return RV_EXIT_OK;
-    }
-
-    if (strcmp(argv[1], "host") == 0 || strcmp(argv[1], "guest") == 0) {
+    if (is_group(argv[1])) {
         group = argv[1];
         if (argc < 3) {
             rv_log_error("'rtvirt %s' needs a subcommand; see 'rtvirt %s --help'", group, group);
             group_usage(stderr, group);
             return RV_EXIT_ERROR;
         }
-        if (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0 ||
-            strcmp(argv[2], "help") == 0) {
+        if (is_help(argv[2])) {
             group_usage(stdout, group);
             return RV_EXIT_OK;
         }
@@ -141,4 +181,34 @@ main(int argc, char **argv)
     rv_log_error("Unknown command '%s%s%s'; see 'rtvirt --help'",
                  group ? group : "", group ? " " : "", argv[first]);
     return RV_EXIT_ERROR;
+}
+
+int
+main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    if (argc < 2) {
+        usage(stderr);
+        return RV_EXIT_ERROR;
+    }
+    if (strcmp(argv[1], "help") == 0)
+        return help(argc, argv);
+    if (is_help(argv[1])) {
+        usage(stdout);
+        return RV_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("rtvirt %s%s%s%s\n", RV_RELEASE, *RV_GIT ? " (git " : "", RV_GIT,
+               *RV_GIT ? ")" : "");
+        return RV_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--list-commands") == 0) {
+        list_commands();
+        return RV_EXIT_OK;
+    }
+    if (argv[1][0] == '-') {
+        rv_log_error("Unknown option '%s'; see 'rtvirt --help'", argv[1]);
+        return RV_EXIT_ERROR;
+    }
+    return dispatch(argc, argv);
 }
