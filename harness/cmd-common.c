@@ -3,6 +3,7 @@
  * harness/cmd-common.c: the shared options and --help shape of every
  * command (harness/cmd-common.h, doc/cli.md).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,11 +84,11 @@ rv_cmd_parse(const RvCmdSpec *spec, const GOptionEntry *entries, int *argc, char
     g_option_context_set_description(ctx, desc);
     if (!g_option_context_parse(ctx, argc, argv, &err)) {
         rv_log_error("%s: %s", (*argv)[0], err->message);
-        return RV_EXIT_ERROR;
+        return -EINVAL;
     }
     if (rv_cmd_common.quiet && rv_cmd_common.verbose) {
         rv_log_error("%s: --quiet and --verbose exclude each other", (*argv)[0]);
-        return RV_EXIT_ERROR;
+        return -EINVAL;
     }
     rv_harness_verbosity = rv_cmd_common.quiet ? -1 : rv_cmd_common.verbose;
     return 0;

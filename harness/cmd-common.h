@@ -65,7 +65,8 @@ typedef struct {
  * status: ...") and exits 0 inside GLib.  Sets rv_harness_verbosity from
  * -v/-q (-q: -1, info lines off).
  *
- * Returns: 0, or RV_EXIT_ERROR (2) after logging a bad option or -v with -q.
+ * Returns: 0, or -EINVAL after logging a bad option or -v with -q (the
+ * caller exits RV_EXIT_ERROR, 2).
  */
 int rv_cmd_parse(const RvCmdSpec *spec, const GOptionEntry *entries, int *argc, char ***argv)
     G_GNUC_WARN_UNUSED_RESULT;
