@@ -24,6 +24,7 @@
 #include <libvirt/libvirt.h>
 
 #include "guest/libvirt.h"
+#include "harness/cmd-common.h"
 #include "harness/commands.h"
 #include "harness/lock.h"
 #include "harness/log.h"
@@ -193,18 +194,22 @@ print_json(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint
     printf("%s\n", text);
 }
 
+static const RvCmdSpec status_spec = {
+    .params = "",
+    .summary = "Say who holds the host lock, which journals hold "
+               "changes to revert, which rtvirt-* domains exist.",
+    .description = "Reads only: takes no lock.",
+    .exit_status = "0 reported; 2 error (unreadable state).",
+    .common = RV_COMMON_JSON | RV_COMMON_ROOT,
+    .json_help = "Print JSON (schema_version 1)",
+    .root_help = "Report on the tree under DIR (a fixture copy), not the live host",
+};
+
 int
 rv_cmd_status(int argc, char **argv)
 {
-    g_autofree char *arg_root = NULL;
-    gboolean arg_json = FALSE;
-    GOptionEntry entries[] = {
-        { "root", 0, 0, G_OPTION_ARG_FILENAME, &arg_root,
-          "Report on the tree under DIR (a fixture copy), not the live host", "DIR" },
-        { "json", 0, 0, G_OPTION_ARG_NONE, &arg_json, "Print JSON (schema_version 1)", NULL },
-        { NULL }
-    };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("");
+    const char *arg_root;
+    gboolean arg_json;
     g_autoptr(GError) err = NULL;
     g_autoptr(RvRoot) root = NULL;
     g_auto(RvLockInfo) li = { 0 };
@@ -217,15 +222,10 @@ rv_cmd_status(int argc, char **argv)
     };
     const char *rel[3] = { NULL, RV_HOST_JOURNAL_DEFAULT_PATH, RV_HOST_JOURNAL_BOOTARGS_PATH };
 
-    g_option_context_set_summary(ctx, "Say who holds the host lock, which journals hold "
-                                 "changes to revert, which rtvirt-* domains exist.");
-    g_option_context_set_description(ctx, "Reads only: takes no lock.\n"
-                                      "Exit status: 0 reported; 2 error (unreadable state).");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-        rv_log_error("%s: %s", argv[0], err->message);
+    if (rv_cmd_parse(&status_spec, NULL, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
-    }
+    arg_root = rv_cmd_common.root;
+    arg_json = rv_cmd_common.json;
     if (argc != 1) {
         rv_log_error("%s: unexpected argument '%s'", argv[0], argv[1]);
         return RV_EXIT_ERROR;

@@ -95,6 +95,7 @@ json_case() {
     "compare") "$rtvirt" compare "$top"/tests/data/compare/welch/*/ --json ;;
     "pert") "$rtvirt" pert -c "$cpu" -d 1s --json ;;
     "profiles") "$rtvirt" profiles --json ;;
+    "status") "$rtvirt" status --root "$fixture" --json ;;
     *) return 200 ;;
     esac
 }
