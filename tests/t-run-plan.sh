@@ -36,10 +36,11 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1
 export RTVIRT_LOCK_FILE=$tmp/lock
 
-bad=$(ls tests/data/matrix/bad/*.ini)
-echo "1..$(( $(echo "$bad" | wc -l) * 2 + 18 ))"
+# a glob, not `ls`: a fixture name may hold spaces and shell syntax
+bad=(tests/data/matrix/bad/*.ini)
+echo "1..$(( ${#bad[@]} * 2 + 18 ))"
 
-for f in $bad; do
+for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
     check "$(basename "$f"): exit 2 naming the file ($(cut -c1-160 "$tmp/err"))" \
         eval '[ $rc -eq 2 ] && grep -q "^rtvirt: $f" "$tmp/err"'
