@@ -10,6 +10,7 @@
 #include "guest/verify.h"
 #include "util/cpulist.h"
 #include "util/error.h"
+#include "util/escape.h"
 
 typedef struct {
     int tgid;
@@ -187,9 +188,14 @@ rv_guest_verify_threads(RvRoot *root, const RvGuestPlacement *expect, const int 
             /* Short-lived worker threads may exit between list and read. */
             if (read_thread(root, tid, &t, &gone) < 0)
                 continue;
-            add_check(v, rv_cpuset_equal(&expect->emulator, &t.allowed),
-                      g_strdup_printf("emulator thread %d (%s) affinity", tid, t.comm),
-                      rv_cpulist_format(&expect->emulator), g_strdup(t.allowed_str));
+            {
+                /* comm is whatever the thread named itself (prctl): escaped */
+                g_autofree char *comm = rv_escape_value(t.comm);
+
+                add_check(v, rv_cpuset_equal(&expect->emulator, &t.allowed),
+                          g_strdup_printf("emulator thread %d (%s) affinity", tid, comm),
+                          rv_cpulist_format(&expect->emulator), g_strdup(t.allowed_str));
+            }
             thread_info_clear(&t);
         }
     }

@@ -119,6 +119,50 @@ test_count_mismatch(void)
     g_assert_cmpstr(((RvGuestCheck *) v->checks->pdata[0])->what, ==, "vCPU thread count");
 }
 
+/* A thread's comm is whatever it named itself (prctl PR_SET_NAME): control
+ * bytes in it reach the check's text escaped (util/escape.h), never raw. */
+static void
+test_comm_escaped(void)
+{
+    g_autofree char *src = data_path("tcg-2vcpu-root");
+    g_autofree char *tmp = g_dir_make_tmp("rv-verify-XXXXXX", NULL);
+    g_autofree char *stat_path = g_build_filename(tmp, "root/proc/4374/stat", NULL);
+    g_autofree char *root_path = g_build_filename(tmp, "root", NULL);
+    g_autofree char *stat = NULL, *xml = NULL, *xml_path = data_path("tcg-2vcpu-placed.xml");
+    g_autofree char *cmd = g_strdup_printf("cp -a '%s' '%s/root'", src, tmp);
+    g_autoptr(RvGuestPlacement) expect = NULL;
+    g_autoptr(RvGuestVerification) v = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GArray) tids = load_tids();
+    gchar **parts;
+    bool seen = false;
+
+    g_assert_true(g_spawn_command_line_sync(cmd, NULL, NULL, NULL, &err));
+    g_assert_true(g_file_get_contents(stat_path, &stat, NULL, &err));
+    parts = g_strsplit(stat, "(IO mon_iothread)", 2);
+    g_assert_cmpuint(g_strv_length(parts), ==, 2);
+    g_free(stat);
+    stat = g_strjoinv("(IO\033[2J\n)", parts);
+    g_strfreev(parts);
+    g_assert_true(g_file_set_contents(stat_path, stat, -1, &err));
+
+    g_assert_true(g_file_get_contents(xml_path, &xml, NULL, &err));
+    g_assert_cmpint(rv_guest_domain_xml_read_placement(xml, "placed.xml", &expect, &err), ==, 0);
+    g_assert_cmpint(rv_host_root_open(root_path, &root, &err), ==, 0);
+    g_assert_cmpint(rv_guest_verify_threads(root, expect, (const int *) tids->data, tids->len,
+                                            &v, &err), >=, 0);
+    for (guint i = 0; i < v->checks->len; i++) {
+        const RvGuestCheck *c = v->checks->pdata[i];
+
+        for (const char *p = c->what; *p; p++)
+            g_assert_false(g_ascii_iscntrl(*p));
+        seen |= strcmp(c->what, "emulator thread 4374 (IO\\033[2J\\n) affinity") == 0;
+    }
+    g_assert_true(seen);
+    rv_test_rm_rf(tmp);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -130,5 +174,6 @@ main(int argc, char **argv)
     }
     g_test_add_func("/guest/verify/missing-thread", test_missing_thread);
     g_test_add_func("/guest/verify/count-mismatch", test_count_mismatch);
+    g_test_add_func("/guest/verify/comm-escaped", test_comm_escaped);
     return g_test_run();
 }
