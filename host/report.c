@@ -8,6 +8,7 @@
 
 #include "host/report.h"
 #include "util/error.h"
+#include "util/escape.h"
 #include "util/json.h"
 
 void
@@ -604,22 +605,8 @@ text_tasks(GString *s, GArray *tasks)
 char *
 rv_host_text_printable(char *s)
 {
-    GString *out;
-
-    for (const char *c = s; *c; c++)
-        if ((g_ascii_iscntrl(*c) && *c != '\n' && *c != '\t'))
-            goto escape;
-    return s;
-escape:
-    out = g_string_sized_new(strlen(s) + 16);
-    for (const char *c = s; *c; c++) {
-        if (g_ascii_iscntrl(*c) && *c != '\n' && *c != '\t')
-            g_string_append_printf(out, "\\%03o", (unsigned char) *c);
-        else
-            g_string_append_c(out, *c);
-    }
-    g_free(s);
-    return g_string_free(out, FALSE);
+    /* the one text rule, util/escape.h */
+    return rv_escape_text(s);
 }
 
 /* Topology: packages, NUMA nodes, cores with their SMT siblings. */
