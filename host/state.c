@@ -10,6 +10,7 @@
 
 #include "host/state.h"
 #include "util/error.h"
+#include "util/escape.h"
 
 #ifndef PR_SCHED_CORE
 #define PR_SCHED_CORE 62
@@ -75,11 +76,10 @@ static void
 add_problem(RvHostState *st, RvRoot *root, const char *path, const char *value, const char *why)
 {
     g_autofree char *where = rv_host_root_resolve(root, path);
-    /* a corrupt file may hold any bytes: never echo control characters */
-    g_autofree char *v = g_strescape(value, "\"");
-    g_autofree char *w = g_strescape(why, "\"'");
 
-    g_ptr_array_add(st->problems, g_strdup_printf("'%s' holds '%s': %s", where, v, w));
+    /* a corrupt file may hold any bytes: never echo control characters
+     * (util/escape.h, the rule that started here) */
+    g_ptr_array_add(st->problems, rv_problem_new(where, value, why));
 }
 
 static char *
