@@ -10,6 +10,7 @@
 
 #include "host/fsroot.h"
 #include "util/error.h"
+#include "util/file.h"
 
 struct RvRoot {
     char *path;
@@ -102,50 +103,18 @@ rv_host_root_openat(RvRoot *root, const char *path, int flags, mode_t mode)
 gssize
 rv_host_root_read(RvRoot *root, const char *path, char **ret_contents, GError **error)
 {
-    g_autofree char *buf = NULL;
-    size_t len = 0, cap = 4096;
+    g_autofree char *where = NULL;
     int fd = rv_host_root_openat(root, path, O_RDONLY, 0);
+    gssize n;
 
-    if (fd < 0) {
-        g_autofree char *where = rv_host_root_resolve(root, path);
+    where = rv_host_root_resolve(root, path);
+    if (fd < 0)
         return rv_error_set(error, RV_ERROR_FAILED, -fd, "Failed to read '%s': %s",
                             where, g_strerror(-fd));
-    }
-    buf = g_malloc(cap + 1);
-    for (;;) {
-        ssize_t n;
-
-        if (len == cap) {
-            if (cap >= RV_ROOT_READ_MAX) {
-                g_autofree char *where = rv_host_root_resolve(root, path);
-                close(fd);
-                return rv_error_set(error, RV_ERROR_FAILED, EFBIG,
-                                    "Failed to read '%s': larger than %u bytes",
-                                    where, RV_ROOT_READ_MAX);
-            }
-            cap *= 2;
-            buf = g_realloc(buf, cap + 1);
-        }
-        n = read(fd, buf + len, cap - len);
-        if (n < 0) {
-            int e = errno;
-            g_autofree char *where = NULL;
-
-            if (e == EINTR)
-                continue;
-            where = rv_host_root_resolve(root, path);
-            close(fd);
-            return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to read '%s': %s",
-                                where, g_strerror(e));
-        }
-        if (n == 0)
-            break;
-        len += n;
-    }
+    /* the one reader and errno policy, util/file.h */
+    n = rv_file_read_fd(fd, where, RV_ROOT_READ_MAX, ret_contents, error);
     close(fd);
-    buf[len] = '\0';
-    *ret_contents = g_steal_pointer(&buf);
-    return (gssize) len;
+    return n;
 }
 
 int

@@ -52,7 +52,11 @@ int rv_host_root_openat(RvRoot *root, const char *path, int flags, mode_t mode);
  * rv_host_root_read:
  * @path: host path
  * @ret_contents: (out): NUL-terminated contents (at most RV_ROOT_READ_MAX bytes)
- * @error: (optional): RV_ERROR_FAILED "Failed to read '<root><path>': <strerror>"
+ * @error: (optional): RV_ERROR_FAILED "Failed to read '<root><path>': <strerror>",
+ *         RV_ERROR_INVALID "... larger than N bytes" past RV_ROOT_READ_MAX
+ *
+ * Reads with util/file.h's rv_file_read_fd(): one errno policy for every
+ * file rtvirt reads.
  *
  * Returns: the length read, or -errno (-ENOENT for a missing file, -EFBIG
  * past RV_ROOT_READ_MAX).
