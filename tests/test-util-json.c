@@ -251,6 +251,22 @@ test_parse_untrusted(void)
     }
 }
 
+static void
+test_check_untrusted(void)
+{
+    static const char ok[] = "{\"a\": [1, -2, 3.5e400], \"s\": \"99999999999999999999\"}";
+    static const char big[] = "{\"a\": -99999999999999999999}";
+    static const char deep[] = "[[[[1]]]]";
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(rv_json_check_untrusted("c.json", ok, strlen(ok), 4, NULL), ==, 0);
+    g_assert_cmpint(rv_json_check_untrusted("c.json", big, strlen(big), 4, &err), ==, -ERANGE);
+    g_assert_cmpstr(err->message, ==,
+                    "c.json: integer -99999999999999999999 at byte 6 is out of range (64 bits)");
+    g_clear_error(&err);
+    g_assert_cmpint(rv_json_check_untrusted("c.json", deep, strlen(deep), 3, &err), ==, -E2BIG);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -262,5 +278,6 @@ main(int argc, char **argv)
     g_test_add_func("/util/json/containers", test_containers);
     g_test_add_func("/util/json/member-name", test_member_name);
     g_test_add_func("/util/json/parse-untrusted", test_parse_untrusted);
+    g_test_add_func("/util/json/check-untrusted", test_check_untrusted);
     return g_test_run();
 }

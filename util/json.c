@@ -436,16 +436,24 @@ check_int_literals(const char *name, const char *text, gsize len, GError **error
 }
 
 int
+rv_json_check_untrusted(const char *name, const char *text, gsize len, guint max_depth,
+                        GError **error)
+{
+    int r = rv_json_check_depth(name, text, len, max_depth, error);
+
+    if (r < 0)
+        return r;
+    return check_int_literals(name, text, len, error);
+}
+
+int
 rv_json_parse_untrusted(JsonParser *parser, const char *name, const char *text, gsize len,
                         guint max_depth, JsonNode **ret_root, GError **error)
 {
     g_autoptr(GError) local = NULL;
     int r;
 
-    r = rv_json_check_depth(name, text, len, max_depth, error);
-    if (r < 0)
-        return r;
-    r = check_int_literals(name, text, len, error);
+    r = rv_json_check_untrusted(name, text, len, max_depth, error);
     if (r < 0)
         return r;
     if (!json_parser_load_from_data(parser, text, (gssize) len, &local)) {

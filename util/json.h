@@ -186,6 +186,24 @@ int rv_json_get_array_opt(JsonObject *o, const RvJsonAt *at, const char *key,
                           JsonArray **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
+ * rv_json_check_untrusted:
+ * @name: the document's name for messages
+ * @text: JSON text (need not be NUL-terminated)
+ * @len: bytes of @text
+ * @max_depth: nesting allowed (RV_JSON_MAX_DEPTH)
+ * @error: RV_ERROR_INVALID "NAME: JSON nested deeper than N levels ..." or
+ *         "NAME: integer 99999999999999999999 at byte N is out of range (64 bits)"
+ *
+ * The checks rv_json_parse_untrusted() makes before json-glib parses, for
+ * a caller that parses (and words parse errors) itself: rv_json_check_depth(),
+ * then integer literals outside 64 bits (json-glib would wrap them silently).
+ *
+ * Returns: 0, -E2BIG or -ERANGE.
+ */
+int rv_json_check_untrusted(const char *name, const char *text, gsize len, guint max_depth,
+                            GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
  * rv_json_parse_untrusted:
  * @parser: a JsonParser to load into
  * @name: the document's name for messages (a file name)
