@@ -983,7 +983,7 @@ parse_json(const char *name, const char *data, gsize len, GPtrArray **ret_runs,
 
     /* the text comes from inside a guest: refuse nesting that would
      * overflow json-glib's recursive parser */
-    if (rv_json_check_depth(name, clean, strlen(clean), RV_JSON_MAX_DEPTH, error) < 0)
+    if (rv_json_check_untrusted(name, clean, strlen(clean), RV_JSON_MAX_DEPTH, error) < 0)
         return -EINVAL;
     if (!json_parser_load_from_data(parser, clean, -1, &jerr)) {
         const char *m = jerr->message;
