@@ -661,7 +661,7 @@ record_pert(RvRunRepetition *rep, PertJob *j)
         if (rv_result_store_write_raw(rep->store, name, text, len, &rel, NULL) == 0)
             rv_result_store_record_add_raw(rec, rel);
         /* the probe's JSON may come from inside a guest: untrusted */
-        if (rv_json_check_depth(name, text, len, RV_JSON_MAX_DEPTH, &err) < 0 ||
+        if (rv_json_check_untrusted(name, text, len, RV_JSON_MAX_DEPTH, &err) < 0 ||
             !json_parser_load_from_data(parser, text, (gssize) len, &err) ||
             !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser)) ||
             !(root = json_node_get_object(json_parser_get_root(parser))) ||
