@@ -14,7 +14,12 @@
 
 #include "results/store.h"
 #include "util/error.h"
+#include "util/file.h"
 #include "util/json.h"
+
+/* Largest run.json read back: a store of long runs with histograms is a
+ * few MiB; the bound only keeps a hostile file from exhausting memory. */
+#define RV_STORE_READ_MAX (256u << 20)
 
 #ifndef RV_VERSION
 #define RV_VERSION "0.1"
@@ -509,21 +514,6 @@ valid_name(const char *n)
     return TRUE;
 }
 
-static int
-errno_of(const GError *e)
-{
-    if (e && e->domain == G_FILE_ERROR) {
-        switch (e->code) {
-        case G_FILE_ERROR_NOENT: return ENOENT;
-        case G_FILE_ERROR_ACCES: return EACCES;
-        case G_FILE_ERROR_PERM: return EPERM;
-        case G_FILE_ERROR_NOSPC: return ENOSPC;
-        case G_FILE_ERROR_EXIST: return EEXIST;
-        default: break;
-        }
-    }
-    return EIO;
-}
 
 /* temp + fsync + rename + fsync(dir): after a crash, @path holds either the
  * old or the new contents, never a torn file. */
@@ -638,7 +628,6 @@ int
 rv_result_store_add_profile(RvStore *s, const char *role, const char *path,
                             GError **error)
 {
-    g_autoptr(GError) err = NULL;
     g_autofree char *data = NULL;
     g_autofree char *base = g_path_get_basename(path);
     g_autofree char *copy = NULL, *copy_path = NULL, *sum = NULL;
@@ -646,9 +635,14 @@ rv_result_store_add_profile(RvStore *s, const char *role, const char *path,
     gsize len;
     int r;
 
-    if (!g_file_get_contents(path, &data, &len, &err))
-        return rv_error_set(error, RV_ERROR_FAILED, errno_of(err),
-                            "Failed to read profile '%s': %s", path, err->message);
+    {
+        /* util/file.h: one reader, one errno policy; a profile is small */
+        gssize n = rv_file_read(path, RV_FILE_READ_MAX, &data, error);
+
+        if (n < 0)
+            return (int) n;
+        len = (gsize) n;
+    }
     if (!valid_name(base))
         base = (g_free(base), g_strdup("profile"));
     /* two profiles with one basename (host/rt.ini, guests/rt.ini) both kept */
@@ -1203,9 +1197,15 @@ rv_result_store_open(const char *dir, RvStore **ret_store, GError **error)
     }
     rd.file = path;
     rd.error = error;
-    if (!g_file_get_contents(path, &text, &len, &err))
-        return rv_error_set(error, RV_ERROR_FAILED, errno_of(err),
-                            "Failed to read '%s': %s", path, err->message);
+    {
+        /* util/file.h: one reader, one errno policy, bounded (the store
+         * may come from anywhere) */
+        gssize n = rv_file_read(path, RV_STORE_READ_MAX, &text, error);
+
+        if (n < 0)
+            return (int) n;
+        len = (gsize) n;
+    }
     /* depth, integer literals past 64 bits (json-glib wraps them), then
      * json-glib: util/json.h's rule for untrusted text */
     r = rv_json_parse_untrusted(parser, path, text, len, RV_JSON_MAX_DEPTH, &rootn, &err);
