@@ -31,8 +31,10 @@
 #include "results/cyclictest.h"
 #include "results/histogram.h"
 #include "results/pert.h"
-#include "util/json.h"
 #include "util/error.h"
+#include "util/escape.h"
+#include "util/file.h"
+#include "util/json.h"
 #include "util/runner.h"
 
 /* Output we accept from one in-guest command, per stream. */
@@ -640,15 +642,18 @@ record_pert(RvRunRepetition *rep, PertJob *j)
                                                               "pert", target);
     g_autofree char *why = NULL, *text = NULL;
     gsize len = 0;
+    gssize n = -1;
     g_autoptr(GError) err = NULL;
+    /* the probe's stderr, quoted in a one-line reason: no raw control bytes */
+    g_autofree char *perr = rv_escape_value(j->res.err);
 
     rv_result_store_record_set_times(rec, j->t_start, j->t_end);
     if (j->error) {
         why = g_strdup_printf("rtvirt pert on CPU %d: %s", j->cpu, j->error->message);
     } else if (j->res.exit_status != 0) {
         why = g_strdup_printf("rtvirt pert on CPU %d exited with status %d: %.200s", j->cpu,
-                              j->res.exit_status, j->res.err ? j->res.err : "");
-    } else if (!g_file_get_contents(j->json_path, &text, &len, &err)) {
+                              j->res.exit_status, perr);
+    } else if ((n = rv_file_read(j->json_path, RV_FILE_READ_MAX, &text, &err)) < 0) {
         why = g_strdup_printf("rtvirt pert on CPU %d wrote no JSON: %s", j->cpu, err->message);
     } else {
         g_autoptr(JsonParser) parser = json_parser_new();
@@ -657,6 +662,7 @@ record_pert(RvRunRepetition *rep, PertJob *j)
         g_autofree char *rel = NULL;
         JsonObject *root, *sum;
 
+        len = (gsize) n;
         g_strdelimit(name, "@", '-');
         if (rv_result_store_write_raw(rep->store, name, text, len, &rel, NULL) == 0)
             rv_result_store_record_add_raw(rec, rel);
