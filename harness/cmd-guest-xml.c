@@ -23,6 +23,7 @@
 #include "host/profile.h"
 #include "host/topology.h"
 #include "util/error.h"
+#include "util/file.h"
 #include "util/profile-path.h"
 
 /*
@@ -91,7 +92,7 @@ check_domain(const char *prog, const char *path, const char *root_dir, int argc)
         rv_log_error("%s: --check takes no guest profile", prog);
         return RV_EXIT_ERROR;
     }
-    if (!g_file_get_contents(path, &xml, NULL, &error))
+    if (rv_file_read(path, RV_FILE_READ_MAX, &xml, &error) < 0)
         return rv_log_gerror(error, "Failed to read the domain XML");
     if (rv_guest_domain_xml_read_placement(xml, path, &placement, &error) < 0)
         return rv_log_gerror(error, "Failed to read the domain's CPU tuning");
