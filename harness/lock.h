@@ -42,6 +42,7 @@ typedef struct {
     bool stale;        /* the file names a pid that is gone, and no one holds the lock */
 } RvLockInfo;
 
+/* Frees the strings of @info (not @info itself). */
 void rv_harness_lock_info_clear(RvLockInfo *info);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RvLockInfo, rv_harness_lock_info_clear)
 
