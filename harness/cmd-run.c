@@ -193,12 +193,13 @@ validate(Ctx *c, GError **error)
     for (guint i = 0; i < m->guests->len; i++) {
         const RvMatrixGuest *g = m->guests->pdata[i];
         RvGuestProfile *p = NULL;
-        g_autoptr(GError) local = NULL;
 
-        if (rv_guest_profile_load(g->profile, &p, &local) < 0)
-            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                "%s:%u: [guest:%s]: %s", g->file, g->line, g->name,
-                                local->message);
+        r = rv_guest_profile_load(g->profile, &p, error);
+        if (r < 0) {
+            /* context only: the loader's code and errno survive */
+            g_prefix_error(error, "%s:%u: [guest:%s]: ", g->file, g->line, g->name);
+            return r;
+        }
         if (g->role == RV_MATRIX_ROLE_RT && g->workload == RV_MATRIX_WORKLOAD_CYCLICTEST &&
             rv_cpuset_is_empty(&p->rt_vcpus))
             rv_log_warn("%s:%u: [guest:%s] measures cyclictest on all vCPUs: profile %s has no RT vCPU",
@@ -214,12 +215,13 @@ validate(Ctx *c, GError **error)
      * the last possible CPU): refused now, not after the store exists. */
     if (m->host_profile) {
         g_autoptr(RvHostProfile) hp = NULL;
-        g_autoptr(GError) local = NULL;
 
-        if (rv_host_profile_load_host(m->host_profile, c->host_cpus->nr_cpu_ids, &hp,
-                                      &local) < 0)
-            return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: host_profile: %s",
-                                m->host_profile_at, local->message);
+        r = rv_host_profile_load_host(m->host_profile, c->host_cpus->nr_cpu_ids, &hp, error);
+        if (r < 0) {
+            /* context only: the loader's code and errno survive */
+            g_prefix_error(error, "%s: host_profile: ", m->host_profile_at);
+            return r;
+        }
     }
 
     c->placements = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
