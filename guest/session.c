@@ -316,19 +316,181 @@ rv_guest_virt_request_parse(const char *word, RvGuestVirtRequest *ret, GError **
     return 0;
 }
 
+/* What rv_guest_session_start() decided to try, and why. */
+typedef struct {
+    bool try_kvm, try_tcg;
+    bool probing;               /* kvm unknown on this host: a probe boot */
+    bool cache_tcg;             /* cache "tcg" once the TCG boot worked */
+    char *key;                  /* the probe cache's key */
+    char *cache_dir;
+} VirtChoice;
+
+/* Phase 1: the embedded image and the placement (unless given). */
+static int
+session_prepare(RvGuestSession *s, const RvGuestSessionOptions *opts, RvRoot *root,
+                const char *cache_dir, RvGuestPlacement **ret_own_placement, GError **error)
+{
+    const RvGuestPlacement *placement = opts->placement;
+    g_autoptr(RvGuestPlacement) own = NULL;
+    int r;
+
+    if (opts->profile->image == RV_GUEST_IMAGE_EMBEDDED) {
+        RvGuestImageOptions iopts = { .cache_dir = cache_dir };
+
+        r = rv_guest_image_build(&iopts, &s->image, error);
+        if (r < 0)
+            return r;
+    }
+    if (!placement) {
+        g_autoptr(RvGuestHostCpus) host = NULL;
+
+        r = rv_guest_host_cpus_from_root(root, &host, error);
+        if (r < 0)
+            return r;
+        r = rv_guest_place(opts->profile, host, &own, error);
+        if (r < 0)
+            return r;
+        placement = own;
+    }
+    for (guint i = 0; placement->notes && i < placement->notes->len; i++)
+        g_ptr_array_add(s->placement_notes, g_strdup(placement->notes->pdata[i]));
+    *ret_own_placement = g_steal_pointer(&own);
+    return 0;
+}
+
+/* Phase 2: kvm, TCG, or kvm with a TCG fallback (the module comment). */
+static void
+choose_virt(RvGuestSession *s, const RvGuestSessionOptions *opts, RvRoot *root, VirtChoice *c)
+{
+    g_autofree char *kvm_reason = NULL;
+
+    switch (opts->virt) {
+    case RV_GUEST_VIRT_REQUEST_KVM:
+        c->try_kvm = true;
+        s->virt_reason = g_strdup("kvm requested");
+        return;
+    case RV_GUEST_VIRT_REQUEST_TCG:
+        c->try_tcg = true;
+        s->virt_reason = g_strdup("tcg requested");
+        return;
+    default:
+        break;
+    }
+    c->try_tcg = true;
+    if (rv_host_kvm_detect(root, &kvm_reason) == RV_HOST_KVM_PVM) {
+        /* No probe: a PVM guest kernel does not boot in useful time. */
+        s->virt_reason = g_strdup_printf("%s: TCG", kvm_reason);
+    } else if (!rv_guest_libvirt_has_virt_type(s->conn, "kvm")) {
+        s->virt_reason = g_strdup("libvirt's domain capabilities offer no kvm domain "
+                                  "(no usable /dev/kvm): TCG");
+    } else {
+        g_autofree char *cached_reason = NULL;
+        g_autofree char *cached = NULL;
+
+        c->key = probe_key(s);
+        cached = probe_cache_read(c->cache_dir, c->key, &cached_reason);
+        if (cached) {
+            c->try_kvm = strcmp(cached, "kvm") == 0;
+            s->virt_reason = g_strdup_printf("%s (cached probe)", cached_reason);
+        } else {
+            c->try_kvm = true;
+            c->probing = true;
+        }
+    }
+}
+
+/* Phase 3a: the kvm boot (or probe).  Returns 0 when the guest runs or
+ * TCG is to be tried (c->try_tcg), -errno when the session fails. */
+static int
+boot_kvm(RvGuestSession *s, const RvGuestSessionOptions *opts,
+         const RvGuestPlacement *placement, VirtChoice *c, guint boot_ms, guint probe_ms,
+         GError **error)
+{
+    g_autoptr(GError) kerr = NULL;
+    int r;
+
+    r = boot_once(s, opts, placement, RV_GUEST_VIRT_KVM, c->probing ? probe_ms : boot_ms,
+                  c->try_tcg && c->probing ? &kerr : error);
+    if (r == 0) {
+        if (c->probing) {
+            g_free(s->virt_reason);
+            s->virt_reason = g_strdup("kvm probe: the guest booted under KVM");
+            probe_cache_write(c->cache_dir, c->key, "kvm", s->virt_reason);
+        }
+        c->try_tcg = false;
+        return 0;
+    }
+    if (!c->probing || g_error_matches(kerr, G_IO_ERROR, G_IO_ERROR_CANCELLED) || r == -EPERM) {
+        if (kerr)
+            g_propagate_error(error, g_steal_pointer(&kerr));
+        return r;
+    }
+    g_free(s->virt_reason);
+    if (g_error_matches(kerr, RV_ERROR, RV_ERROR_TIMEOUT)) {
+        /* Started, never booted: /dev/kvm opens but guests hang (nested
+         * setups).  That is a property of this host: cache it. */
+        s->virt_reason = g_strdup_printf("kvm probe: the guest started under KVM but did "
+                                         "not boot (%s): TCG", kerr->message);
+        c->cache_tcg = true;   /* once the same guest boots under TCG */
+    } else {
+        /* Did not start under KVM for another reason: try TCG, cache nothing. */
+        s->virt_reason = g_strdup_printf("kvm start failed (%s): TCG", kerr->message);
+    }
+    return 0;
+}
+
+/* Phase 3b: the TCG boot, marked untrusted. */
+static int
+boot_tcg(RvGuestSession *s, const RvGuestSessionOptions *opts,
+         const RvGuestPlacement *placement, const VirtChoice *c, guint boot_ms, GError **error)
+{
+    int r = boot_once(s, opts, placement, RV_GUEST_VIRT_QEMU, boot_ms, error);
+
+    if (r < 0)
+        return r;
+    /* Only now is "KVM hangs, TCG boots" a fact about this host rather
+     * than a broken image. */
+    if (c->cache_tcg)
+        probe_cache_write(c->cache_dir, c->key, "tcg", s->virt_reason);
+    s->untrusted = true;
+    g_ptr_array_add(s->findings,
+                    g_strdup("virt=tcg: QEMU emulates the guest CPU (no working KVM); "
+                             "latencies are emulation artefacts, not RT results"));
+    return 0;
+}
+
+/* After the RT-group fallback: cross-check the cause with the host
+ * inspector (host/state.h). */
+static void
+note_rt_group_trap(RvGuestSession *s, RvRoot *root)
+{
+    g_autoptr(RvHostState) st = NULL;
+    g_autoptr(GError) ignored = NULL;
+
+    if (rv_host_state_load(root, 0, &st, &ignored) < 0 || st->rt_group_trap != RV_TRI_YES)
+        return;
+    g_ptr_array_add(s->findings,
+                    g_strdup_printf("host state confirms the RT-group trap: cgroup v1 cpu "
+                                    "hierarchy at %s with CONFIG_RT_GROUP_SCHED, machine "
+                                    "group cpu.rt_runtime_us = %s",
+                                    st->cgroup_v1_cpu_mount ? st->cgroup_v1_cpu_mount : "?",
+                                    st->machine_rt_runtime_us.known
+                                        ? (st->machine_rt_runtime_us.value == 0 ? "0" : "non-zero")
+                                        : "unknown"));
+}
+
 int
 rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, GError **error)
 {
     g_autoptr(RvGuestSession) s = g_new0(RvGuestSession, 1);
     g_autoptr(RvRoot) own_root = NULL;
     g_autoptr(RvGuestPlacement) own_placement = NULL;
-    g_autofree char *cache_dir = NULL, *key = NULL, *kvm_reason = NULL;
-    const RvGuestPlacement *placement = opts->placement;
+    g_autofree char *cache_dir = NULL;
     RvRoot *root = opts->root;
-    guint boot_tcg = opts->boot_timeout_ms ? opts->boot_timeout_ms : DEFAULT_BOOT_TCG_MS;
-    guint boot_kvm = opts->boot_timeout_ms ? opts->boot_timeout_ms : DEFAULT_BOOT_KVM_MS;
+    guint boot_tcg_ms = opts->boot_timeout_ms ? opts->boot_timeout_ms : DEFAULT_BOOT_TCG_MS;
+    guint boot_kvm_ms = opts->boot_timeout_ms ? opts->boot_timeout_ms : DEFAULT_BOOT_KVM_MS;
     guint probe_ms = opts->kvm_probe_timeout_ms ? opts->kvm_probe_timeout_ms : DEFAULT_KVM_PROBE_MS;
-    bool try_kvm, try_tcg, probing = false, cache_tcg = false;
+    VirtChoice c = { 0 };
     gint64 t_start = g_get_monotonic_time();
     int r;
 
@@ -339,144 +501,42 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
                                        : g_strdup_printf("rtvirt-%s-%d", opts->profile->name,
                                                          (int) getpid());
     cache_dir = opts->cache_dir ? g_strdup(opts->cache_dir) : rv_guest_image_default_cache_dir();
-
     if (!root) {
         r = rv_host_root_open("/", &own_root, error);
         if (r < 0)
             return r;
         root = own_root;
     }
-
-    if (opts->profile->image == RV_GUEST_IMAGE_EMBEDDED) {
-        RvGuestImageOptions iopts = { .cache_dir = cache_dir };
-
-        r = rv_guest_image_build(&iopts, &s->image, error);
-        if (r < 0)
-            return r;
-    }
-
-    if (!placement) {
-        g_autoptr(RvGuestHostCpus) host = NULL;
-
-        r = rv_guest_host_cpus_from_root(root, &host, error);
-        if (r < 0)
-            return r;
-        r = rv_guest_place(opts->profile, host, &own_placement, error);
-        if (r < 0)
-            return r;
-        placement = own_placement;
-    }
-    for (guint i = 0; placement->notes && i < placement->notes->len; i++)
-        g_ptr_array_add(s->placement_notes, g_strdup(placement->notes->pdata[i]));
-
+    r = session_prepare(s, opts, root, cache_dir, &own_placement, error);
+    if (r < 0)
+        return r;
     r = rv_guest_libvirt_connect(opts->uri, &s->conn, error);
     if (r < 0)
         return r;
 
-    switch (opts->virt) {
-    case RV_GUEST_VIRT_REQUEST_KVM:
-        try_kvm = true;
-        try_tcg = false;
-        s->virt_reason = g_strdup("kvm requested");
-        break;
-    case RV_GUEST_VIRT_REQUEST_TCG:
-        try_kvm = false;
-        try_tcg = true;
-        s->virt_reason = g_strdup("tcg requested");
-        break;
-    default:
-        try_tcg = true;
-        if (rv_host_kvm_detect(root, &kvm_reason) == RV_HOST_KVM_PVM) {
-            /* No probe: a PVM guest kernel does not boot in useful time. */
-            try_kvm = false;
-            s->virt_reason = g_strdup_printf("%s: TCG", kvm_reason);
-        } else if (!rv_guest_libvirt_has_virt_type(s->conn, "kvm")) {
-            try_kvm = false;
-            s->virt_reason = g_strdup("libvirt's domain capabilities offer no kvm domain "
-                                      "(no usable /dev/kvm): TCG");
-        } else {
-            g_autofree char *cached_reason = NULL;
-            g_autofree char *cached = NULL;
-
-            key = probe_key(s);
-            cached = probe_cache_read(cache_dir, key, &cached_reason);
-            if (cached) {
-                try_kvm = strcmp(cached, "kvm") == 0;
-                s->virt_reason = g_strdup_printf("%s (cached probe)", cached_reason);
-            } else {
-                try_kvm = true;
-                probing = true;
-            }
-        }
-        break;
-    }
-
-    if (try_kvm) {
-        g_autoptr(GError) kerr = NULL;
-
-        r = boot_once(s, opts, placement, RV_GUEST_VIRT_KVM, probing ? probe_ms : boot_kvm,
-                      try_tcg && probing ? &kerr : error);
-        if (r == 0) {
-            if (probing) {
-                g_free(s->virt_reason);
-                s->virt_reason = g_strdup("kvm probe: the guest booted under KVM");
-                probe_cache_write(cache_dir, key, "kvm", s->virt_reason);
-            }
-            try_tcg = false;
-        } else if (!probing || g_error_matches(kerr, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-                   r == -EPERM) {
-            if (kerr)
-                g_propagate_error(error, g_steal_pointer(&kerr));
-            return r;
-        } else if (g_error_matches(kerr, RV_ERROR, RV_ERROR_TIMEOUT)) {
-            /* Started, never booted: /dev/kvm opens but guests hang
-             * (nested setups).  That is a property of this host: cache it. */
-            g_free(s->virt_reason);
-            s->virt_reason = g_strdup_printf("kvm probe: the guest started under KVM but did "
-                                             "not boot (%s): TCG", kerr->message);
-            cache_tcg = true;   /* once the same guest boots under TCG */
-        } else {
-            /* Did not start under KVM for another reason: try TCG, cache nothing. */
-            g_free(s->virt_reason);
-            s->virt_reason = g_strdup_printf("kvm start failed (%s): TCG", kerr->message);
-        }
-    }
-    if (try_tcg) {
-        r = boot_once(s, opts, placement, RV_GUEST_VIRT_QEMU, boot_tcg, error);
-        if (r < 0)
-            return r;
-        /* Only now is "KVM hangs, TCG boots" a fact about this host rather
-         * than a broken image. */
-        if (cache_tcg)
-            probe_cache_write(cache_dir, key, "tcg", s->virt_reason);
-        s->untrusted = true;
-        g_ptr_array_add(s->findings,
-                        g_strdup("virt=tcg: QEMU emulates the guest CPU (no working KVM); "
-                                 "latencies are emulation artefacts, not RT results"));
-    }
+    c.cache_dir = cache_dir;
+    choose_virt(s, opts, root, &c);
+    r = 0;
+    if (c.try_kvm)
+        r = boot_kvm(s, opts, opts->placement ? opts->placement : own_placement, &c,
+                     boot_kvm_ms, probe_ms, error);
+    if (r == 0 && c.try_tcg)
+        r = boot_tcg(s, opts, opts->placement ? opts->placement : own_placement, &c,
+                     boot_tcg_ms, error);
+    g_free(c.key);
+    if (r < 0)
+        return r;
 
     s->ready_ms = (guint64) ((g_get_monotonic_time() - t_start) / 1000);
-    if (s->fifo_dropped) {
-        /* Cross-check the cause with the host inspector (host/state.h). */
-        g_autoptr(RvHostState) st = NULL;
-        g_autoptr(GError) ignored = NULL;
-
-        if (rv_host_state_load(root, 0, &st, &ignored) == 0 && st->rt_group_trap == RV_TRI_YES)
-            g_ptr_array_add(s->findings,
-                            g_strdup_printf("host state confirms the RT-group trap: cgroup v1 cpu "
-                                            "hierarchy at %s with CONFIG_RT_GROUP_SCHED, machine "
-                                            "group cpu.rt_runtime_us = %s",
-                                            st->cgroup_v1_cpu_mount ? st->cgroup_v1_cpu_mount : "?",
-                                            st->machine_rt_runtime_us.known
-                                                ? (st->machine_rt_runtime_us.value == 0 ? "0" : "non-zero")
-                                                : "unknown"));
-    }
+    if (s->fifo_dropped)
+        note_rt_group_trap(s, root);
     r = verify(s, opts->profile, root, error);
     if (r < 0)
         return r;   /* s is freed: the domain is destroyed */
     *ret = g_steal_pointer(&s);
     return 0;
 }
+
 
 int
 rv_guest_session_exec(RvGuestSession *s, const char * const *argv, guint timeout_ms,

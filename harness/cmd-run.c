@@ -1173,6 +1173,9 @@ rv_cmd_run(int argc, char **argv)
     bool interrupted = false;
     int ret;
 
+    /* a closed pipe (`rtvirt run M | head`) or libvirtd's closed socket
+     * must not kill the run before it reverts: harness/signals.h */
+    rv_harness_signals_ignore_faults();
     if (rv_cmd_parse(&run_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
     if (argc != 2) {

@@ -1,17 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
 #include <stdio.h>
 
 #include "harness/log.h"
 #include "util/error.h"
 
 int rv_harness_verbosity;
+static gint stderr_gone;   /* atomic: stderr is a pipe nobody reads any more */
 
 static void
 vlog(const char *level, const char *fmt, va_list ap)
 {
-    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    g_autofree char *msg = NULL;
 
-    fprintf(stderr, "rtvirt: %s%s\n", level, msg);
+    /* With SIGPIPE ignored (harness/signals.h) a closed pipe is EPIPE:
+     * stop printing there, never stop the caller (a run still has to
+     * revert the host and destroy its domains). */
+    if (g_atomic_int_get(&stderr_gone))
+        return;
+    msg = g_strdup_vprintf(fmt, ap);
+    if ((fprintf(stderr, "rtvirt: %s%s\n", level, msg) < 0 || fflush(stderr) == EOF) &&
+        errno == EPIPE) {
+        g_atomic_int_set(&stderr_gone, 1);
+        clearerr(stderr);
+    }
 }
 
 void

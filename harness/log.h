@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * harness/log.h: the only place rtvirt prints diagnostics.  One message per
- * event, one grep-able line, to stderr, prefixed "rtvirt: ".
+ * event, one grep-able line, to stderr, prefixed "rtvirt: ".  When stderr
+ * is a closed pipe (EPIPE, SIGPIPE ignored: harness/signals.h), printing
+ * stops and the caller goes on.
  */
 #pragma once
 

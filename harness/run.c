@@ -750,228 +750,278 @@ record_host(RvRunRepetition *rep, HostJob *h, const char *precondition_failure)
     rv_result_store_add_record(rep->store, g_steal_pointer(&rec));
 }
 
-int
-rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
+/* The state of one repetition between its phases. */
+typedef struct {
+    RvRunEnv *env;
+    RvRunRepetition *rep;
+    guint n;
+    Guest *guests;
+    HostJob host;
+    GThread *host_th;
+    char *host_skip;
+    GPtrArray *perts;           /* PertJob* */
+    char *pert_dir;
+    bool cancelled;
+} Rep;
+
+/* Phase 1 of one guest: its session (boot, agent, verification).  A guest
+ * that does not start gets a boot_error; false when a signal stopped it. */
+static bool
+boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
 {
+    RvRunEnv *env = r->env;
+    RvRunRepetition *rep = r->rep;
     const RvMatrix *m = rep->matrix;
-    const RvMatrixScenario *sc = rep->scenario;
-    guint n = sc->guests->len;
-    g_autofree Guest *guests = g_new0(Guest, n);
-    HostJob host = { 0 };
-    GThread *host_th = NULL;
-    g_autofree char *host_skip = NULL;
-    g_autoptr(GPtrArray) perts = g_ptr_array_new();   /* PertJob* */
-    g_autofree char *pert_dir = NULL;
+    RvGuestSessionOptions o = { 0 };
+    g_autoptr(GError) err = NULL;
+    g_autofree char *phase = NULL;
+    gint64 t0;
+    int idx = -1;
+
+    g->mg = rep->scenario->guests->pdata[index];
+    for (guint j = 0; j < m->guests->len; j++)
+        if (m->guests->pdata[j] == g->mg)
+            idx = (int) j;
+    g->profile = rep->profiles->pdata[idx];
+    g->placement = rep->placements->pdata[index];
+    g->domain_name = g_strdup_printf("rtvirt-%s-%s", m->name, g->mg->name);
+    g->cancellable = rep->cancellable;
+    phase = g_strdup_printf("booting %s", g->mg->name);
+    rv_harness_progress_phase(rep->progress, phase, 0);
+
+    t0 = g_get_monotonic_time();
+    o.profile = g->profile;
+    o.placement = g->placement;
+    o.root = rep->root;
+    o.virt = env->virt_known ? (env->virt == RV_GUEST_VIRT_KVM ? RV_GUEST_VIRT_REQUEST_KVM
+                                                              : RV_GUEST_VIRT_REQUEST_TCG)
+                             : env->virt_request;
+    o.domain_name = g->domain_name;
+    /* Where libvirt cannot lock memory or set FIFO, the session starts
+     * without, says so in findings and fails the verification: recorded,
+     * the store untrusted.  (Scenarios that need FIFO on a host with the
+     * RT-group trap are SKIPPED before this.) */
+    o.allow_no_fifo = true;
+    o.boot_timeout_ms = boot_timeout_ms;
+    o.cancellable = rep->cancellable;
+    if (rv_guest_session_start(&o, &g->session, &err) < 0) {
+        if (g_cancellable_is_cancelled(rep->cancellable))
+            return false;
+        g->boot_error = g_strdup_printf("guest %s did not start: %s", g->mg->name,
+                                        err->message);
+        return true;
+    }
+    if (!env->virt_known) {
+        env->virt_known = true;
+        env->virt = g->session->virt;
+        if (env->virt != RV_GUEST_VIRT_KVM) {
+            rv_harness_progress_clear(rep->progress);
+            rv_log_warn("Guests run under TCG (virt=tcg): %s; their latencies are no "
+                        "real-time results",
+                        g->session->virt_reason ? g->session->virt_reason : "no KVM");
+        }
+    }
+    env->boot_estimate_us = (guint64) (g_get_monotonic_time() - t0);
+    record_session(env, rep, g);
+    if (g->session->verification)
+        g->qemu_pid = g->session->verification->qemu_pid;
+    if (rv_guest_libvirt_vcpu_tids(g->session->dom, &g->vcpu_tids, &err) < 0) {
+        rv_harness_progress_clear(rep->progress);
+        rv_log_warn("guest %s: vCPU threads unknown: %s", g->mg->name, err->message);
+    }
+    return true;
+}
+
+/* Phase 1: boot every guest, one after the other. */
+static void
+boot_guests(Rep *r)
+{
+    const RvMatrix *m = r->rep->matrix;
     /* booting under TCG on a loaded host takes minutes: the matrix's
      * timeout bounds the workloads, boots get at least 3 minutes */
     guint boot_timeout_ms = (guint) MIN(MAX(m->timeout_us / 1000, (guint64) 180000),
                                         (guint64) G_MAXUINT);
-    bool cancelled = false;
 
+    for (guint i = 0; i < r->n && !r->cancelled; i++)
+        r->cancelled = !boot_guest(r, &r->guests[i], i, boot_timeout_ms);
+    r->rep->virt = g_strdup(rv_harness_run_env_virt(r->env));
+}
 
-    /* boot every guest, one after the other */
-    for (guint i = 0; i < n && !cancelled; i++) {
-        Guest *g = &guests[i];
+/* Phase 2a: the guests' workloads, each in its thread: neighbours now,
+ * measurements after the warm-up. */
+static void
+start_guest_workloads(Rep *r)
+{
+    RvRunRepetition *rep = r->rep;
+    const RvMatrix *m = rep->matrix;
+    guint64 total_s = (m->warmup_us + m->duration_us) / G_USEC_PER_SEC + 5;
+
+    for (guint i = 0; i < r->n; i++) {
+        Guest *g = &r->guests[i];
+
+        if (!g->session || g->boot_error)
+            continue;
+        if (g->mg->role == RV_MATRIX_ROLE_NEIGHBOUR) {
+            if (g->mg->workload == RV_MATRIX_WORKLOAD_NONE || rep->load->neighbour_workers == 0)
+                continue;
+            g->argv = neighbour_argv(g->mg->workload, rep->load->neighbour_workers, total_s);
+            g->delay_us = 0;
+        } else {
+            if (g->mg->workload != RV_MATRIX_WORKLOAD_CYCLICTEST)
+                continue;
+            g->argv = test_guest_argv(rep->cell);
+            if (!g->argv)
+                g->argv = cyclictest_argv(m, g->profile);
+            g->delay_us = m->warmup_us;
+        }
+        g->timeout_ms = (guint) MIN(m->timeout_us / 1000, (guint64) G_MAXUINT);
+        g->thread = g_thread_new("rv-guest", workload_thread, g);
+    }
+}
+
+/* Phase 2b: the [host] workload beside the guests: cyclictest on the
+ * host CPUs, or one `rtvirt pert` per CPU. */
+static void
+start_host_workload(Rep *r)
+{
+    RvRunRepetition *rep = r->rep;
+    const RvMatrix *m = rep->matrix;
+
+    if (m->host_workload == RV_MATRIX_WORKLOAD_CYCLICTEST) {
+        g_autoptr(RvGuestHostCpus) hc = NULL;
         g_autoptr(GError) err = NULL;
-        g_autofree char *phase = NULL;
-        int idx = -1;
 
-        g->mg = sc->guests->pdata[i];
-        for (guint j = 0; j < m->guests->len; j++)
-            if (m->guests->pdata[j] == g->mg)
-                idx = (int) j;
-        g->profile = rep->profiles->pdata[idx];
-        g->placement = rep->placements->pdata[i];
-        g->domain_name = g_strdup_printf("rtvirt-%s-%s", m->name, g->mg->name);
-        g->cancellable = rep->cancellable;
-        phase = g_strdup_printf("booting %s", g->mg->name);
-        rv_harness_progress_phase(rep->progress, phase, 0);
-        {
-            RvGuestSessionOptions o = { 0 };
-            gint64 t0 = g_get_monotonic_time();
-
-            o.profile = g->profile;
-            o.placement = g->placement;
-            o.root = rep->root;
-            o.virt = env->virt_known ? (env->virt == RV_GUEST_VIRT_KVM ? RV_GUEST_VIRT_REQUEST_KVM
-                                                                      : RV_GUEST_VIRT_REQUEST_TCG)
-                                     : env->virt_request;
-            o.domain_name = g->domain_name;
-            /* Where libvirt cannot lock memory or set FIFO, the session
-             * starts without, says so in findings and fails the
-             * verification: recorded, the store untrusted.  (Scenarios
-             * that need FIFO on a host with the RT-group trap are SKIPPED
-             * before this.) */
-            o.allow_no_fifo = true;
-            o.boot_timeout_ms = boot_timeout_ms;
-            o.cancellable = rep->cancellable;
-            if (rv_guest_session_start(&o, &g->session, &err) < 0) {
-                if (g_cancellable_is_cancelled(rep->cancellable)) {
-                    cancelled = true;
-                    break;
-                }
-                g->boot_error = g_strdup_printf("guest %s did not start: %s", g->mg->name,
-                                                err->message);
-                continue;
-            }
-            if (!env->virt_known) {
-                env->virt_known = true;
-                env->virt = g->session->virt;
-                if (env->virt != RV_GUEST_VIRT_KVM) {
-                    rv_harness_progress_clear(rep->progress);
-                    rv_log_warn("Guests run under TCG (virt=tcg): %s; their latencies are no "
-                                "real-time results",
-                                g->session->virt_reason ? g->session->virt_reason : "no KVM");
-                }
-            }
-            env->boot_estimate_us = (guint64) (g_get_monotonic_time() - t0);
+        r->host.rep = rep;
+        if (!m->host_cpus_isolated) {
+            r->host.cpus = m->host_cpus;
+        } else if (rv_guest_host_cpus_from_root(rep->root, &hc, &err) == 0) {
+            r->host.cpus = hc->isolated;
         }
-        record_session(env, rep, g);
-        if (g->session->verification)
-            g->qemu_pid = g->session->verification->qemu_pid;
-        if (rv_guest_libvirt_vcpu_tids(g->session->dom, &g->vcpu_tids, &err) < 0) {
-            rv_harness_progress_clear(rep->progress);
-            rv_log_warn("guest %s: vCPU threads unknown: %s", g->mg->name, err->message);
-            g_clear_error(&err);
+        if (rv_cpuset_is_empty(&r->host.cpus))
+            r->host_skip = g_strdup("host cyclictest: no isolated CPU on this host "
+                                    "(set [host] cpus = LIST)");
+        else
+            r->host_th = g_thread_new("rv-host", host_thread, &r->host);
+    } else if (m->host_workload == RV_MATRIX_WORKLOAD_PERT) {
+        g_autoptr(RvGuestHostCpus) hc = NULL;
+        RvCpuSet cpus;
+
+        rv_cpuset_zero(&cpus);
+        if (!m->host_cpus_isolated)
+            cpus = m->host_cpus;
+        else if (rv_guest_host_cpus_from_root(rep->root, &hc, NULL) == 0)
+            cpus = hc->isolated;
+        if (rv_cpuset_is_empty(&cpus)) {
+            r->host_skip = g_strdup("host pert: no isolated CPU on this host "
+                                    "(set [host] cpus = LIST)");
+            return;
+        }
+        r->pert_dir = g_dir_make_tmp("rtvirt-pert-XXXXXX", NULL);
+        rv_cpuset_foreach(cpu, &cpus) {
+            PertJob *j = g_new0(PertJob, 1);
+
+            j->rep = rep;
+            j->cpu = cpu;
+            j->json_path = g_strdup_printf("%s/cpu%d.json", r->pert_dir ? r->pert_dir : "/tmp",
+                                           cpu);
+            j->thread = g_thread_new("rv-pert", pert_thread, j);
+            g_ptr_array_add(r->perts, j);
         }
     }
-    rep->virt = g_strdup(rv_harness_run_env_virt(env));
-    if (rep->kill_point)
-        rep->kill_point("booted");
+}
 
-    if (!cancelled && sc->coresched != RV_MATRIX_CORESCHED_OFF)
-        apply_coresched(rep, guests, n);
+/* Phase 3: warm-up, measurement, every workload thread joined. */
+static void
+measure(Rep *r)
+{
+    RvRunRepetition *rep = r->rep;
+    const RvMatrix *m = rep->matrix;
 
-    /* workloads, side by side: neighbours now, measurements after warm-up */
-    if (!cancelled) {
-        guint64 total_s = (m->warmup_us + m->duration_us) / G_USEC_PER_SEC + 5;
-
-        for (guint i = 0; i < n; i++) {
-            Guest *g = &guests[i];
-
-            if (!g->session || g->boot_error)
-                continue;
-            if (g->mg->role == RV_MATRIX_ROLE_NEIGHBOUR) {
-                if (g->mg->workload == RV_MATRIX_WORKLOAD_NONE || rep->load->neighbour_workers == 0)
-                    continue;
-                g->argv = neighbour_argv(g->mg->workload, rep->load->neighbour_workers, total_s);
-                g->delay_us = 0;
-            } else {
-                if (g->mg->workload != RV_MATRIX_WORKLOAD_CYCLICTEST)
-                    continue;
-                g->argv = test_guest_argv(rep->cell);
-                if (!g->argv)
-                    g->argv = cyclictest_argv(m, g->profile);
-                g->delay_us = m->warmup_us;
-            }
-            g->timeout_ms = (guint) MIN(m->timeout_us / 1000, (guint64) G_MAXUINT);
-            g->thread = g_thread_new("rv-guest", workload_thread, g);
-        }
-        if (m->host_workload == RV_MATRIX_WORKLOAD_CYCLICTEST) {
-            g_autoptr(RvGuestHostCpus) hc = NULL;
-            g_autoptr(GError) err = NULL;
-
-            host.rep = rep;
-            if (!m->host_cpus_isolated) {
-                host.cpus = m->host_cpus;
-            } else if (rv_guest_host_cpus_from_root(rep->root, &hc, &err) == 0) {
-                host.cpus = hc->isolated;
-            }
-            if (rv_cpuset_is_empty(&host.cpus))
-                host_skip = g_strdup("host cyclictest: no isolated CPU on this host "
-                                     "(set [host] cpus = LIST)");
-            else
-                host_th = g_thread_new("rv-host", host_thread, &host);
-        } else if (m->host_workload == RV_MATRIX_WORKLOAD_PERT) {
-            g_autoptr(RvGuestHostCpus) hc = NULL;
-            RvCpuSet cpus;
-
-            rv_cpuset_zero(&cpus);
-            if (!m->host_cpus_isolated)
-                cpus = m->host_cpus;
-            else if (rv_guest_host_cpus_from_root(rep->root, &hc, NULL) == 0)
-                cpus = hc->isolated;
-            if (rv_cpuset_is_empty(&cpus)) {
-                host_skip = g_strdup("host pert: no isolated CPU on this host "
-                                     "(set [host] cpus = LIST)");
-            } else {
-                pert_dir = g_dir_make_tmp("rtvirt-pert-XXXXXX", NULL);
-                rv_cpuset_foreach(cpu, &cpus) {
-                    PertJob *j = g_new0(PertJob, 1);
-
-                    j->rep = rep;
-                    j->cpu = cpu;
-                    j->json_path = g_strdup_printf("%s/cpu%d.json", pert_dir ? pert_dir : "/tmp",
-                                                   cpu);
-                    j->thread = g_thread_new("rv-pert", pert_thread, j);
-                    g_ptr_array_add(perts, j);
-                }
-            }
-        }
-        if (m->warmup_us) {
-            rv_harness_progress_phase(rep->progress, "warm-up", m->warmup_us);
-            cancelled = !sleep_cancellable(m->warmup_us, rep->cancellable);
-        }
-        if (!cancelled)
-            rv_harness_progress_phase(rep->progress, "measuring", m->duration_us);
-        for (guint i = 0; i < n; i++)
-            if (guests[i].thread) {
-                g_thread_join(guests[i].thread);
-                guests[i].thread = NULL;
-            }
-        if (host_th)
-            g_thread_join(host_th);
-        for (guint i = 0; i < perts->len; i++) {
-            PertJob *j = perts->pdata[i];
-
-            g_thread_join(j->thread);
-            j->thread = NULL;
-        }
-        cancelled |= g_cancellable_is_cancelled(rep->cancellable);
+    if (m->warmup_us) {
+        rv_harness_progress_phase(rep->progress, "warm-up", m->warmup_us);
+        r->cancelled = !sleep_cancellable(m->warmup_us, rep->cancellable);
     }
-    if (rep->kill_point)
-        rep->kill_point("measured");
-
-    if (!cancelled) {
-        for (guint i = 0; i < n; i++) {
-            Guest *g = &guests[i];
-
-            if (g->mg->role == RV_MATRIX_ROLE_RT && g->mg->workload == RV_MATRIX_WORKLOAD_CYCLICTEST) {
-                record_cyclictest(env, rep, g);
-            } else if (g->boot_error) {
-                note_failure(rep, g->boot_error);
-                rv_result_store_add_verification(rep->store, rep->cell, rep->repetition,
-                                                 "neighbour load", "FAIL", g->boot_error);
-            } else if (g->argv) {
-                g_autofree char *what = g_strdup_printf("guest %s %s load", g->mg->name,
-                                                        rv_harness_matrix_workload_name(g->mg->workload));
-                g_autofree char *d = g->exec_error
-                    ? g_strdup(g->exec_error->message)
-                    : g_strdup_printf("exit %d: %.100s", g->res.exit_status,
-                                      g->res.out ? g_strstrip(g->res.out) : "");
-                bool ok = !g->exec_error && g->res.exit_status == 0;
-
-                rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, what,
-                                                 ok ? "PASS" : "FAIL", d);
-                if (!ok) {
-                    g_autofree char *why = g_strdup_printf("%s: %s", what, d);
-
-                    note_failure(rep, why);
-                }
-            }
+    if (!r->cancelled)
+        rv_harness_progress_phase(rep->progress, "measuring", m->duration_us);
+    for (guint i = 0; i < r->n; i++)
+        if (r->guests[i].thread) {
+            g_thread_join(r->guests[i].thread);
+            r->guests[i].thread = NULL;
         }
-        if (m->host_workload == RV_MATRIX_WORKLOAD_CYCLICTEST ||
-            (m->host_workload == RV_MATRIX_WORKLOAD_PERT && host_skip))
-            record_host(rep, &host, host_skip);
-        for (guint i = 0; i < perts->len; i++)
-            record_pert(rep, perts->pdata[i]);
+    if (r->host_th) {
+        g_thread_join(r->host_th);
+        r->host_th = NULL;
     }
+    for (guint i = 0; i < r->perts->len; i++) {
+        PertJob *j = r->perts->pdata[i];
 
-    rv_harness_progress_phase(rep->progress, "tearing down", 0);
-    for (guint i = 0; i < n; i++)
-        guest_clear(&guests[i]);
-    for (guint i = 0; i < perts->len; i++) {
-        PertJob *j = perts->pdata[i];
+        g_thread_join(j->thread);
+        j->thread = NULL;
+    }
+    r->cancelled |= g_cancellable_is_cancelled(rep->cancellable);
+}
+
+/* The verification line of a neighbour's load (or its boot failure). */
+static void
+record_neighbour(RvRunRepetition *rep, Guest *g)
+{
+    g_autofree char *what = NULL, *d = NULL;
+    bool ok;
+
+    if (g->boot_error) {
+        note_failure(rep, g->boot_error);
+        rv_result_store_add_verification(rep->store, rep->cell, rep->repetition,
+                                         "neighbour load", "FAIL", g->boot_error);
+        return;
+    }
+    if (!g->argv)
+        return;
+    what = g_strdup_printf("guest %s %s load", g->mg->name,
+                           rv_harness_matrix_workload_name(g->mg->workload));
+    d = g->exec_error ? g_strdup(g->exec_error->message)
+                      : g_strdup_printf("exit %d: %.100s", g->res.exit_status,
+                                        g->res.out ? g_strstrip(g->res.out) : "");
+    ok = !g->exec_error && g->res.exit_status == 0;
+    rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, what,
+                                     ok ? "PASS" : "FAIL", d);
+    if (!ok) {
+        g_autofree char *why = g_strdup_printf("%s: %s", what, d);
+
+        note_failure(rep, why);
+    }
+}
+
+/* Phase 4: one record per workload. */
+static void
+record_all(Rep *r)
+{
+    RvRunRepetition *rep = r->rep;
+    const RvMatrix *m = rep->matrix;
+
+    for (guint i = 0; i < r->n; i++) {
+        Guest *g = &r->guests[i];
+
+        if (g->mg->role == RV_MATRIX_ROLE_RT && g->mg->workload == RV_MATRIX_WORKLOAD_CYCLICTEST)
+            record_cyclictest(r->env, rep, g);
+        else
+            record_neighbour(rep, g);
+    }
+    if (m->host_workload == RV_MATRIX_WORKLOAD_CYCLICTEST ||
+        (m->host_workload == RV_MATRIX_WORKLOAD_PERT && r->host_skip))
+        record_host(rep, &r->host, r->host_skip);
+    for (guint i = 0; i < r->perts->len; i++)
+        record_pert(rep, r->perts->pdata[i]);
+}
+
+/* Phase 5: destroy the guests, free what the phases left. */
+static void
+tear_down(Rep *r)
+{
+    rv_harness_progress_phase(r->rep->progress, "tearing down", 0);
+    for (guint i = 0; i < r->n; i++)
+        guest_clear(&r->guests[i]);
+    for (guint i = 0; i < r->perts->len; i++) {
+        PertJob *j = r->perts->pdata[i];
 
         if (j->thread)
             g_thread_join(j->thread);
@@ -983,15 +1033,49 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
         g_clear_pointer(&j->t_end, g_date_time_unref);
         g_free(j);
     }
-    if (pert_dir)
-        g_rmdir(pert_dir);
-    rv_run_result_clear(&host.res);
-    g_clear_error(&host.error);
-    g_clear_pointer(&host.t_start, g_date_time_unref);
-    g_clear_pointer(&host.t_end, g_date_time_unref);
+    g_ptr_array_unref(r->perts);
+    if (r->pert_dir)
+        g_rmdir(r->pert_dir);
+    g_free(r->pert_dir);
+    g_free(r->host_skip);
+    if (r->host_th)
+        g_thread_join(r->host_th);
+    rv_run_result_clear(&r->host.res);
+    g_clear_error(&r->host.error);
+    g_clear_pointer(&r->host.t_start, g_date_time_unref);
+    g_clear_pointer(&r->host.t_end, g_date_time_unref);
+    g_free(r->guests);
+}
+
+int
+rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
+{
+    Rep r = { 0 };
+
+    r.env = env;
+    r.rep = rep;
+    r.n = rep->scenario->guests->len;
+    r.guests = g_new0(Guest, r.n);
+    r.perts = g_ptr_array_new();
+
+    boot_guests(&r);
+    if (rep->kill_point)
+        rep->kill_point("booted");
+    if (!r.cancelled && rep->scenario->coresched != RV_MATRIX_CORESCHED_OFF)
+        apply_coresched(rep, r.guests, r.n);
+    if (!r.cancelled) {
+        start_guest_workloads(&r);
+        start_host_workload(&r);
+        measure(&r);
+    }
+    if (rep->kill_point)
+        rep->kill_point("measured");
+    if (!r.cancelled)
+        record_all(&r);
+    tear_down(&r);
     if (rep->kill_point)
         rep->kill_point("torn-down");
-    if (cancelled)
+    if (r.cancelled)
         return rv_error_set(error, RV_ERROR_FAILED, ECANCELED, "Interrupted");
     return 0;
 }

@@ -13,8 +13,8 @@ static GMainLoop *sig_loop;
 static GThread *sig_thread;
 static GCancellable *sig_cancellable;
 static gint sig_received;   /* atomic */
-static guint sig_sources[3];
-static const int sig_numbers[3] = { SIGINT, SIGTERM, SIGHUP };
+static guint sig_sources[5];
+static const int sig_numbers[5] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
 
 static gboolean
 on_signal(gpointer data)
@@ -43,8 +43,17 @@ sig_thread_main(gpointer data)
 }
 
 void
+rv_harness_signals_ignore_faults(void)
+{
+    /* before any thread starts: the disposition is per process */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+void
 rv_harness_signals_install(void)
 {
+    rv_harness_signals_ignore_faults();
     if (sig_thread)
         return;
     sig_cancellable = g_cancellable_new();
