@@ -15,6 +15,7 @@
 #include <libxml/tree.h>
 #include <libvirt/libvirt-qemu.h>
 #include <libvirt/virterror.h>
+#include <libvirt-glib/libvirt-glib-event.h>
 
 #include "guest/libvirt.h"
 #include "util/error.h"
@@ -54,23 +55,113 @@ rv_guest_libvirt_error(GError **error, int errnum, const char *fmt, ...)
     return r;
 }
 
+/* ---------------------------------------------------------- event loop */
+
+static gpointer
+events_thread(gpointer data)
+{
+    GMainLoop *loop = data;
+
+    /* runs for the rest of the process: libvirt may call into the event
+     * implementation from any connection at any time */
+    g_main_loop_run(loop);
+    return NULL;
+}
+
+void
+rv_guest_libvirt_events_start(void)
+{
+    static gsize once;
+
+    if (g_once_init_enter(&once)) {
+        /* gvir_event_register() hands libvirt (virEventRegisterImpl()) an
+         * implementation whose handles and timeouts are GSources of the
+         * default GMainContext; nothing else in rtvirt iterates that
+         * context, so this thread owns it. */
+        gvir_event_register();
+        g_thread_unref(g_thread_new("rv-libvirt-ev", events_thread,
+                                    g_main_loop_new(g_main_context_default(), FALSE)));
+        g_once_init_leave(&once, 1);
+    }
+}
+
+const char *
+rv_guest_libvirt_uri(const char *uri)
+{
+    if (!uri)
+        uri = g_getenv("RTVIRT_LIBVIRT_URI");
+    if (!uri || !*uri)
+        uri = RV_GUEST_LIBVIRT_URI;
+    return uri;
+}
+
 int
 rv_guest_libvirt_connect(const char *uri, virConnectPtr *ret, GError **error)
 {
     virConnectPtr conn;
 
     silence_libvirt();
-    if (!uri)
-        uri = g_getenv("RTVIRT_LIBVIRT_URI");
-    if (!uri || !*uri)
-        uri = RV_GUEST_LIBVIRT_URI;
+    rv_guest_libvirt_events_start();
+    uri = rv_guest_libvirt_uri(uri);
     conn = virConnectOpen(uri);
     if (!conn)
         return rv_guest_libvirt_error(error, ECONNREFUSED,
                                       "Failed to connect to '%s' (is libvirtd running? try 'rtvirt setup')",
                                       uri);
+    /* A daemon that hangs (rather than dies, which closes the socket at
+     * once) is noticed after RV_GUEST_LIBVIRT_KEEPALIVE_S *
+     * (RV_GUEST_LIBVIRT_KEEPALIVE_COUNT + 1) s; a driver without keepalive
+     * (test:///) refuses it, which costs nothing but the detection. */
+    if (virConnectSetKeepAlive(conn, RV_GUEST_LIBVIRT_KEEPALIVE_S,
+                               RV_GUEST_LIBVIRT_KEEPALIVE_COUNT) < 0)
+        virResetLastError();
     *ret = conn;
     return 0;
+}
+
+int
+rv_guest_libvirt_destroy_by_uuid(const char *uri, const char *name, const char *uuid,
+                                 guint timeout_ms, GError **error)
+{
+    gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
+    gulong backoff_us = 250 * 1000;
+    g_autoptr(GError) last = NULL;
+    g_autoptr(virConnect) conn = NULL;
+    g_autoptr(virDomain) dom = NULL;
+    const char *found;
+
+    for (;;) {
+        g_clear_error(&last);
+        if (rv_guest_libvirt_connect(uri, &conn, &last) == 0)
+            break;
+        if (g_get_monotonic_time() + (gint64) backoff_us > deadline)
+            return rv_error_set(error, RV_ERROR_FAILED, ECONNREFUSED,
+                                "Domain '%s' (uuid %s) may still run: libvirt did not answer "
+                                "within %u s: %s", name, uuid, timeout_ms / 1000,
+                                last->message);
+        g_usleep(backoff_us);
+        backoff_us = MIN(backoff_us * 2, 4 * G_USEC_PER_SEC);
+    }
+    dom = virDomainLookupByUUIDString(conn, uuid);
+    if (!dom) {
+        virResetLastError();
+        return 0;
+    }
+    found = virDomainGetName(dom);
+    /* a UUID is unique per host; a name that differs is not ours */
+    if (g_strcmp0(found, name) != 0) {
+        virResetLastError();
+        return 0;
+    }
+    if (virDomainDestroy(dom) < 0) {
+        if (virDomainIsActive(dom) == 0) {
+            virResetLastError();
+            return 0;
+        }
+        return rv_guest_libvirt_error(error, EIO, "Failed to destroy domain '%s' (uuid %s)",
+                                      name, uuid);
+    }
+    return 1;
 }
 
 bool

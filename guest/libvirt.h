@@ -27,6 +27,33 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(virDomain, virDomainFree)
 /* Default URI; $RTVIRT_LIBVIRT_URI overrides it. */
 #define RV_GUEST_LIBVIRT_URI "qemu:///system"
 
+/* Keepalive of every connection (virConnectSetKeepAlive(), libvirt.org/
+ * html/libvirt-libvirt-host.html): a probe every 5 s, the connection
+ * closed after 5 unanswered ones. */
+#define RV_GUEST_LIBVIRT_KEEPALIVE_S 5
+#define RV_GUEST_LIBVIRT_KEEPALIVE_COUNT 5u
+
+/**
+ * rv_guest_libvirt_events_start:
+ *
+ * Drives libvirt's events (keepalive, close callbacks, domain lifecycle
+ * events) from a GLib main loop: libvirt-glib's gvir_event_register()
+ * (package libvirt-glib-1.0-dev) registers the default GMainContext as
+ * libvirt's event implementation, and a thread ("rv-libvirt-ev") runs it
+ * for the rest of the process.  Callbacks therefore run in that thread.
+ * Only libvirt-glib's event glue is used: libvirt-gconfig, its XML side,
+ * stays unused because it has no <cputune> (guest/domain-xml.h builds the
+ * XML with libxml2), and libvirt-gobject would wrap the connection that
+ * the rest of rtvirt uses through the C API.
+ *
+ * Idempotent; rv_guest_libvirt_connect() calls it before it opens a
+ * connection (libvirt needs the implementation before virConnectOpen()).
+ */
+void rv_guest_libvirt_events_start(void);
+
+/* @uri, else $RTVIRT_LIBVIRT_URI, else RV_GUEST_LIBVIRT_URI (transfer none). */
+const char *rv_guest_libvirt_uri(const char *uri);
+
 /**
  * rv_guest_libvirt_error:
  * @error: (optional): where to store the error
@@ -46,6 +73,10 @@ int rv_guest_libvirt_error(GError **error, int errnum, const char *fmt, ...) G_G
  * @ret: (out): the connection, written only on success
  * @error: (optional): RV_ERROR_FAILED "Failed to connect to 'URI': MSG
  *         (is libvirtd running? try 'rtvirt setup')"
+ *
+ * The connection has keepalive (RV_GUEST_LIBVIRT_KEEPALIVE_S) and libvirt's
+ * events run (rv_guest_libvirt_events_start()), so a close callback
+ * (virConnectRegisterCloseCallback()) learns of a dead or hung daemon.
  *
  * Returns: 0 or -errno (-ECONNREFUSED).
  */
@@ -119,6 +150,29 @@ const char *rv_guest_libvirt_memlock_explanation(void);
  * virDomainDestroy(), errors ignored (the domain may be gone already).
  */
 void rv_guest_libvirt_destroy(virDomainPtr dom);
+
+/**
+ * rv_guest_libvirt_destroy_by_uuid:
+ * @uri: (nullable): as for rv_guest_libvirt_connect()
+ * @name: the domain's name
+ * @uuid: its UUID (RFC 4122 text form, as in the domain XML's <uuid>)
+ * @timeout_ms: how long to keep trying to connect: after 0.25 s, then
+ *              twice as long each time, at most 4 s apart
+ * @error: (optional): RV_ERROR_FAILED with -ECONNREFUSED "Domain 'NAME'
+ *         (uuid U) may still run: libvirt did not answer within N s", or
+ *         libvirt's message when the destroy fails
+ *
+ * Destroys the domain with that UUID and that name, on a new connection:
+ * for a domain whose connection is gone (libvirtd was killed or
+ * restarted: a restarted libvirtd takes the running QEMU back, without
+ * the VIR_DOMAIN_START_AUTODESTROY that belonged to the lost connection),
+ * or one recorded in a journal by a killed run.  A domain with that UUID
+ * but another name is not ours and is left alone.
+ *
+ * Returns: 1 destroyed, 0 no such domain (or not running), -errno.
+ */
+int rv_guest_libvirt_destroy_by_uuid(const char *uri, const char *name, const char *uuid,
+                                     guint timeout_ms, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
  * rv_guest_libvirt_vcpu_tids:

@@ -12,6 +12,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xpath.h>
+#include <libvirt/virterror.h>
 
 #include "guest/libvirt.h"
 #include "guest/session.h"
@@ -29,6 +30,250 @@ rv_guest_session_virt_label(RvGuestVirtType virt)
     return virt == RV_GUEST_VIRT_KVM ? "kvm" : "tcg";
 }
 
+/* ---------------------------------------------------------------- watch */
+
+/* What libvirt's callbacks (in the event thread) share with the session:
+ * refcounted, since libvirt may call the free function after the session
+ * is gone. */
+struct RvGuestSessionWatch {
+    gint refs;
+    GMutex lock;
+    char *ended;                /* why the domain or the connection ended */
+    bool conn_lost;
+    GCancellable *cancel;       /* the session's cancellable (a ref) */
+};
+typedef struct RvGuestSessionWatch Watch;
+
+static Watch *
+watch_ref(Watch *w)
+{
+    g_atomic_int_inc(&w->refs);
+    return w;
+}
+
+static void
+watch_unref(void *data)
+{
+    Watch *w = data;
+
+    if (!w || !g_atomic_int_dec_and_test(&w->refs))
+        return;
+    g_free(w->ended);
+    g_clear_object(&w->cancel);
+    g_mutex_clear(&w->lock);
+    g_free(w);
+}
+
+/* Records the first reason and cancels the session's waits. */
+static void
+watch_end(Watch *w, bool conn_lost, char *why)
+{
+    g_mutex_lock(&w->lock);
+    if (!w->ended)
+        w->ended = g_steal_pointer(&why);
+    w->conn_lost |= conn_lost;
+    g_mutex_unlock(&w->lock);
+    g_free(why);
+    g_cancellable_cancel(w->cancel);
+}
+
+/* The reason, or NULL while the domain runs (transfer full). */
+static char *
+watch_reason(Watch *w, bool *ret_conn_lost)
+{
+    char *why;
+
+    if (!w)
+        return NULL;
+    g_mutex_lock(&w->lock);
+    why = g_strdup(w->ended);
+    if (ret_conn_lost)
+        *ret_conn_lost = w->conn_lost;
+    g_mutex_unlock(&w->lock);
+    return why;
+}
+
+static void
+on_connection_closed(virConnectPtr conn, int reason, void *opaque)
+{
+    static const char *const why[] = {
+        [VIR_CONNECT_CLOSE_REASON_ERROR] = "a socket error",
+        [VIR_CONNECT_CLOSE_REASON_EOF] = "libvirtd closed it (EOF: the daemon died or restarted)",
+        [VIR_CONNECT_CLOSE_REASON_KEEPALIVE] = "libvirtd stopped answering keepalives",
+        [VIR_CONNECT_CLOSE_REASON_CLIENT] = "closed by rtvirt",
+    };
+    const char *w = reason >= 0 && reason < (int) G_N_ELEMENTS(why) && why[reason]
+        ? why[reason] : "unknown reason";
+
+    (void) conn;
+    watch_end(opaque, true, g_strdup_printf("libvirt connection lost: %s", w));
+}
+
+/* VIR_DOMAIN_EVENT_STOPPED_* details (libvirt-domain.h). */
+static const char *
+stopped_detail(int detail)
+{
+    switch (detail) {
+    case VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN: return "shut down by the guest";
+    case VIR_DOMAIN_EVENT_STOPPED_DESTROYED: return "destroyed (virsh destroy or another client)";
+    case VIR_DOMAIN_EVENT_STOPPED_CRASHED: return "crashed";
+    case VIR_DOMAIN_EVENT_STOPPED_MIGRATED: return "migrated away";
+    case VIR_DOMAIN_EVENT_STOPPED_SAVED: return "saved";
+    case VIR_DOMAIN_EVENT_STOPPED_FAILED: return "failed (QEMU died: killed, or an error)";
+    default: return "stopped";
+    }
+}
+
+static int
+on_lifecycle(virConnectPtr conn, virDomainPtr dom, int event, int detail, void *opaque)
+{
+    const char *name = virDomainGetName(dom);
+
+    (void) conn;
+    if (event == VIR_DOMAIN_EVENT_STOPPED)
+        watch_end(opaque, false, g_strdup_printf("domain '%s' stopped: %s (libvirt lifecycle "
+                                                 "event)", name, stopped_detail(detail)));
+    else if (event == VIR_DOMAIN_EVENT_CRASHED)
+        watch_end(opaque, false, g_strdup_printf("domain '%s' crashed: the guest panicked "
+                                                 "(libvirt lifecycle event)", name));
+    else if (event == VIR_DOMAIN_EVENT_SHUTDOWN)
+        watch_end(opaque, false, g_strdup_printf("domain '%s' is shutting down (libvirt "
+                                                 "lifecycle event)", name));
+    return 0;
+}
+
+static void
+on_parent_cancelled(GCancellable *parent, gpointer data)
+{
+    (void) parent;
+    g_cancellable_cancel(data);
+}
+
+/* The session's own cancellable, cancelled by the caller's and by the
+ * watch; the close callback on the connection. */
+static void
+watch_start(RvGuestSession *s, GCancellable *parent)
+{
+    Watch *w = g_new0(Watch, 1);
+
+    w->refs = 1;
+    g_mutex_init(&w->lock);
+    s->cancellable = g_cancellable_new();
+    w->cancel = g_object_ref(s->cancellable);
+    s->watch = w;
+    s->lifecycle_id = -1;
+    if (parent) {
+        s->parent_cancellable = g_object_ref(parent);
+        s->parent_handler = g_cancellable_connect(parent, G_CALLBACK(on_parent_cancelled),
+                                                  g_object_ref(s->cancellable), g_object_unref);
+    }
+}
+
+/* After virConnectOpen(): learn of a dead or hung daemon. */
+static void
+watch_connection(RvGuestSession *s)
+{
+    if (virConnectRegisterCloseCallback(s->conn, on_connection_closed, watch_ref(s->watch),
+                                        watch_unref) == 0) {
+        s->close_registered = true;
+    } else {
+        watch_unref(s->watch);
+        virResetLastError();
+    }
+}
+
+/* After virDomainCreateXML(): learn of a stop or crash. */
+static void
+watch_domain(RvGuestSession *s)
+{
+    s->lifecycle_id = virConnectDomainEventRegisterAny(s->conn, s->dom,
+                                                       VIR_DOMAIN_EVENT_ID_LIFECYCLE,
+                                                       VIR_DOMAIN_EVENT_CALLBACK(on_lifecycle),
+                                                       watch_ref(s->watch), watch_unref);
+    if (s->lifecycle_id < 0) {
+        watch_unref(s->watch);
+        virResetLastError();
+        return;
+    }
+    /* it may have stopped before the callback was there */
+    if (virDomainIsActive(s->dom) == 0)
+        watch_end(s->watch, false, g_strdup_printf("domain '%s' stopped right after its start",
+                                                   s->domain_name));
+}
+
+static void
+unwatch_domain(RvGuestSession *s)
+{
+    if (s->lifecycle_id >= 0 && s->conn &&
+        virConnectDomainEventDeregisterAny(s->conn, s->lifecycle_id) < 0)
+        virResetLastError();
+    s->lifecycle_id = -1;
+}
+
+/* Before the next boot of the same session (kvm probe -> TCG): a stop of
+ * the previous domain is no reason to end the new one. */
+static void
+watch_rearm(RvGuestSession *s)
+{
+    bool lost = false;
+    g_autofree char *why = watch_reason(s->watch, &lost);
+
+    if (!why || lost || (s->parent_cancellable &&
+                         g_cancellable_is_cancelled(s->parent_cancellable)))
+        return;
+    g_mutex_lock(&s->watch->lock);
+    g_clear_pointer(&s->watch->ended, g_free);
+    g_mutex_unlock(&s->watch->lock);
+    g_cancellable_reset(s->cancellable);
+}
+
+/* An error of a wait that the watch ended: the watch's reason instead of
+ * "cancelled" (the caller's own cancel stays G_IO_ERROR_CANCELLED). */
+static int
+watch_error(RvGuestSession *s, int r, GError **error)
+{
+    bool lost = false;
+    g_autofree char *why = watch_reason(s->watch, &lost);
+
+    if (!why || (s->parent_cancellable && g_cancellable_is_cancelled(s->parent_cancellable)))
+        return r;
+    if (error && *error) {
+        g_autoptr(GError) orig = g_steal_pointer(error);
+
+        if (g_error_matches(orig, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            return rv_error_set(error, RV_ERROR_FAILED, lost ? ECONNRESET : ESHUTDOWN,
+                                "%s", why);
+        return rv_error_set(error, RV_ERROR_FAILED, lost ? ECONNRESET : ESHUTDOWN,
+                            "%s (%s)", why, orig->message);
+    }
+    return -(lost ? ECONNRESET : ESHUTDOWN);
+}
+
+/* Destroys s->dom: on its connection, or after a lost one on a new one. */
+static void
+destroy_domain(RvGuestSession *s)
+{
+    bool lost = false;
+    g_autofree char *why = watch_reason(s->watch, &lost);
+    g_autoptr(GError) err = NULL;
+
+    unwatch_domain(s);
+    if (!lost && virDomainDestroy(s->dom) == 0)
+        return;
+    virResetLastError();
+    if (!lost && virConnectIsAlive(s->conn) == 1) {
+        /* gone already (stopped, crashed, destroyed by someone else) */
+        return;
+    }
+    if (!s->uuid)
+        return;
+    if (rv_guest_libvirt_destroy_by_uuid(s->uri, s->domain_name, s->uuid,
+                                         RV_GUEST_SESSION_RECONNECT_MS, &err) < 0) {
+        g_free(s->teardown_error);
+        s->teardown_error = g_strdup(err->message);
+    }
+}
+
 void
 rv_guest_session_stop(RvGuestSession *s)
 {
@@ -36,11 +281,15 @@ rv_guest_session_stop(RvGuestSession *s)
         return;
     g_clear_pointer(&s->agent, rv_guest_agent_free);
     if (s->dom) {
-        rv_guest_libvirt_destroy(s->dom);
+        destroy_domain(s);
         virDomainFree(s->dom);
         s->dom = NULL;
     }
     if (s->conn) {
+        if (s->close_registered &&
+            virConnectUnregisterCloseCallback(s->conn, on_connection_closed) < 0)
+            virResetLastError();
+        s->close_registered = false;
         virConnectClose(s->conn);
         s->conn = NULL;
     }
@@ -63,7 +312,14 @@ rv_guest_session_free(RvGuestSession *s)
         g_ptr_array_unref(s->findings);
     if (s->placement_notes)
         g_ptr_array_unref(s->placement_notes);
+    if (s->parent_handler)
+        g_cancellable_disconnect(s->parent_cancellable, s->parent_handler);
+    g_clear_object(&s->parent_cancellable);
     g_clear_object(&s->cancellable);
+    watch_unref(s->watch);
+    g_free(s->uuid);
+    g_free(s->uri);
+    g_free(s->teardown_error);
     g_free(s);
 }
 
@@ -197,6 +453,7 @@ boot_once(RvGuestSession *s, const RvGuestSessionOptions *opts,
 
     dopts.virt = virt;
     dopts.name = s->domain_name;
+    dopts.uuid = s->uuid;
     if (s->image) {
         dopts.kernel = s->image->kernel;
         dopts.initrd = s->image->initrd;
@@ -215,9 +472,12 @@ boot_once(RvGuestSession *s, const RvGuestSessionOptions *opts,
         g_autofree char *stripped = NULL;
 
         t0 = g_get_monotonic_time();
+        watch_rearm(s);
         r = rv_guest_libvirt_start(s->conn, xml, &s->dom, &local);
-        if (r == 0)
+        if (r == 0) {
+            watch_domain(s);
             break;
+        }
         if (r == -EPERM) {
             why = rv_guest_libvirt_rt_sched_explanation();
             xpath = "/domain/cputune/vcpusched";
@@ -258,8 +518,9 @@ boot_once(RvGuestSession *s, const RvGuestSessionOptions *opts,
     s->agent = rv_guest_agent_new(s->dom);
     r = rv_guest_agent_wait(s->agent, wait_ms, s->cancellable, error);
     if (r < 0) {
+        r = watch_error(s, r, error);
         g_clear_pointer(&s->agent, rv_guest_agent_free);
-        rv_guest_libvirt_destroy(s->dom);
+        destroy_domain(s);
         g_clear_pointer(&s->dom, virDomainFree);
         return r;
     }
@@ -496,7 +757,9 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
 
     s->findings = g_ptr_array_new_with_free_func(g_free);
     s->placement_notes = g_ptr_array_new_with_free_func(g_free);
-    s->cancellable = opts->cancellable ? g_object_ref(opts->cancellable) : NULL;
+    watch_start(s, opts->cancellable);
+    s->uuid = opts->uuid ? g_strdup(opts->uuid) : g_uuid_string_random();
+    s->uri = g_strdup(rv_guest_libvirt_uri(opts->uri));
     s->domain_name = opts->domain_name ? g_strdup(opts->domain_name)
                                        : g_strdup_printf("rtvirt-%s-%d", opts->profile->name,
                                                          (int) getpid());
@@ -510,9 +773,10 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
     r = session_prepare(s, opts, root, cache_dir, &own_placement, error);
     if (r < 0)
         return r;
-    r = rv_guest_libvirt_connect(opts->uri, &s->conn, error);
+    r = rv_guest_libvirt_connect(s->uri, &s->conn, error);
     if (r < 0)
         return r;
+    watch_connection(s);
 
     c.cache_dir = cache_dir;
     choose_virt(s, opts, root, &c);
@@ -542,9 +806,13 @@ int
 rv_guest_session_exec(RvGuestSession *s, const char * const *argv, guint timeout_ms,
                       gsize max_output, RvGuestExecResult *ret, GError **error)
 {
+    int r;
+
     if (!s->agent)
         return rv_error_set(error, RV_ERROR_FAILED, ENOTCONN,
                             "Domain '%s' is not running", s->domain_name);
-    return rv_guest_agent_exec(s->agent, argv, timeout_ms, max_output, s->cancellable, ret,
-                               error);
+    r = rv_guest_agent_exec(s->agent, argv, timeout_ms, max_output, s->cancellable, ret, error);
+    if (r < 0)
+        r = watch_error(s, r, error);
+    return r;
 }

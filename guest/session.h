@@ -22,6 +22,19 @@
  * Under TCG the latencies are emulation artefacts (milliseconds): the
  * session is marked untrusted with that finding, never presented as RT.
  *
+ * Faults end a session at once, with the reason, instead of a timeout:
+ * libvirt's events run in a GLib main loop (guest/libvirt.h
+ * rv_guest_libvirt_events_start()); a lifecycle event (virConnectDomain
+ * EventRegisterAny(), VIR_DOMAIN_EVENT_ID_LIFECYCLE: stopped, crashed,
+ * shut down) or the connection's close callback (virConnectRegister
+ * CloseCallback(): libvirtd died, or missed its keepalives) cancels the
+ * session's agent waits, and rv_guest_session_exec() fails with "domain
+ * 'NAME' stopped: crashed" or "libvirt connection lost: ...".  After a
+ * lost connection rv_guest_session_stop() reconnects with backoff
+ * (rv_guest_libvirt_destroy_by_uuid()) and destroys the domain by its
+ * UUID: a restarted libvirtd keeps the running QEMU, and the auto-destroy
+ * belonged to the lost connection.
+ *
  * RT-group trap: when libvirt cannot give vCPU threads SCHED_FIFO
  * (guest/libvirt.h rv_guest_libvirt_is_rt_sched_error()), the session
  * fails with the cause and fix, or, with allow_no_fifo, starts the domain
@@ -80,6 +93,8 @@ typedef struct {
     guint boot_timeout_ms;               /* agent wait; 0: 120000 (TCG), 60000 (kvm) */
     guint kvm_probe_timeout_ms;          /* 0: 30000 */
     GCancellable *cancellable;           /* (nullable) Ctrl-C */
+    const char *uuid;                    /* the domain's UUID; NULL: a random one
+                                          * (g_uuid_string_random()) */
 } RvGuestSessionOptions;
 
 typedef struct {
@@ -104,11 +119,22 @@ typedef struct {
                                    * what the user should know */
     GPtrArray *placement_notes;   /* char*: the placement's NOTE lines */
 
+    char *uuid;                   /* the domain's UUID (also across a kvm -> TCG retry) */
+    char *teardown_error;         /* set by rv_guest_session_stop() when the domain
+                                   * may still run (libvirt unreachable) */
+
     /* Private. */
+    char *uri;
     virConnectPtr conn;
     virDomainPtr dom;
     RvGuestAgent *agent;
-    GCancellable *cancellable;
+    GCancellable *cancellable;    /* the session's: cancelled by the caller's
+                                   * cancellable or by the watch */
+    GCancellable *parent_cancellable;
+    gulong parent_handler;
+    struct RvGuestSessionWatch *watch;
+    int lifecycle_id;             /* virConnectDomainEventRegisterAny() id, -1 none */
+    bool close_registered;
 } RvGuestSession;
 
 /**
@@ -141,7 +167,10 @@ int rv_guest_session_exec(RvGuestSession *session, const char * const *argv,
                           guint timeout_ms, gsize max_output, RvGuestExecResult *ret,
                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
-/* Destroys the domain now (idempotent); the report fields stay. */
+/* Destroys the domain now (idempotent); the report fields stay.  When the
+ * connection was lost, reconnects for up to RV_GUEST_SESSION_RECONNECT_MS
+ * first; when that fails too, teardown_error says the domain may still run. */
+#define RV_GUEST_SESSION_RECONNECT_MS 60000u
 void rv_guest_session_stop(RvGuestSession *session);
 
 /* Stops the session and frees it; accepts NULL. */

@@ -165,6 +165,8 @@ revert_journal(RvJournal *journal, RvRunner *runner, const char *what, JsonBuild
     int r;
 
     rv_host_tune_set_handlers(journal, runner);
+    /* domains a killed `rtvirt run` journaled, destroyed when they still run */
+    rv_harness_run_journal_register(journal);
     if (rv_host_journal_interrupted(journal))
         rv_log_info("%s: '%s' has entries after its last commit marker: the command that "
                     "wrote them was interrupted", what, rv_host_journal_path(journal));

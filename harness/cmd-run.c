@@ -116,6 +116,7 @@ ctx_clear(Ctx *c)
         g_autoptr(GError) err = NULL;
 
         rv_host_smt_journal_register(c->journal);
+        rv_harness_run_journal_register(c->journal);
         if (rv_host_journal_revert(c->journal, NULL, NULL, &err) < 0)
             rv_log_error("Failed to revert host settings of the run (run 'rtvirt host revert'): %s",
                          err->message);
@@ -473,6 +474,7 @@ revert_scenario(Ctx *c, GError **error)
     int r;
 
     rv_host_smt_journal_register(c->journal);
+    rv_harness_run_journal_register(c->journal);
     r = rv_host_journal_revert(c->journal, &n, &notes, error);
     for (guint i = 0; notes && i < notes->len; i++)
         rv_log_debug("revert: %s", (char *) notes->pdata[i]);
@@ -493,9 +495,41 @@ describe_settings(const RvMatrixScenario *sc, char *buf, size_t len)
     return buf;
 }
 
+/* Before a repetition starts, run.json says it runs: a run killed now
+ * (SIGKILL) leaves a store that names the repetition it lost.  The NOTE
+ * is rewritten when the repetition ends (transfer none: the store's). */
+static RvStoreVerification *
+note_running(Ctx *c, const RvPlanRun *run, GError **error)
+{
+    GPtrArray *vs;
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+    g_autofree char *iso = g_date_time_format_iso8601(now);
+    g_autofree char *d = g_strdup_printf("running since %s; when this note stays, rtvirt was "
+                                         "killed during this repetition and its records are "
+                                         "lost", iso);
+
+    rv_result_store_add_verification(c->store, run->cell_name, run->round + 1, "repetition",
+                                     "NOTE", d);
+    if (rv_result_store_commit(c->store, error) < 0)
+        return NULL;
+    vs = rv_result_store_get_verifications(c->store);
+    return vs->pdata[vs->len - 1];
+}
+
+static void
+note_ran(RvStoreVerification *v, int r, const RvRunRepetition *rep)
+{
+    g_free(v->detail);
+    v->detail = g_strdup_printf("%s: %.1f s wall time (boot to teardown), %.1f s warm-up and "
+                                "measurement", r == -ECANCELED ? "interrupted" : "ran",
+                                (double) rep->wall_us / G_USEC_PER_SEC,
+                                (double) rep->measure_us / G_USEC_PER_SEC);
+}
+
 /* One run of the plan.  Returns 0 when it ran (its records say ok or
  * failed), -ECANCELED when a signal stopped it, or another -errno for a
- * failure of the host side that must stop the matrix (journal I/O). */
+ * failure of the host side that must stop the matrix (journal I/O), or
+ * of the store (-ENOSPC...: it cannot keep what the next ones measure). */
 static int
 run_one(Ctx *c, const RvPlanRun *run, GError **error)
 {
@@ -508,8 +542,12 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
     g_autoptr(GDateTime) finished = NULL;
     g_autofree char *status = NULL;
     RvRunRepetition rep = { 0 };
+    RvStoreVerification *running;
     int r;
 
+    running = note_running(c, run, error);
+    if (!running)
+        return -EIO;
     rv_harness_progress_begin(c->progress, run->cell_name, run->round + 1,
                               c->matrix->repetitions);
     rv_harness_progress_phase(c->progress, "applying host settings", 0);
@@ -520,6 +558,8 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
         g_autoptr(GError) rev = NULL;
 
         status = g_strdup_printf("FAILED: %s", local->message);
+        g_free(running->detail);
+        running->detail = g_strdup("not run: the host settings failed");
         rv_result_store_add_verification(c->store, run->cell_name, run->round + 1,
                                          "host settings", "FAIL", local->message);
         if (revert_scenario(c, &rev) < 0) {
@@ -548,6 +588,7 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
     rep.placements = pls;
     rep.root = c->root;
     rep.store = c->store;
+    rep.journal = c->journal;
     rep.progress = c->progress;
     rep.cancellable = rv_harness_signals_cancellable();
     rep.kill_point = test_kill_point;
@@ -564,19 +605,13 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
                                                                           run->round + 1, diff,
                                                                           r, &rep, started, now);
             g_autoptr(JsonGenerator) gen = json_generator_new();
-            g_autofree char *text = NULL, *name = NULL, *rel = NULL;
+            g_autofree char *text = NULL, *name = NULL;
 
             json_generator_set_root(gen, diff);
             json_generator_set_pretty(gen, TRUE);
             text = json_generator_to_data(gen, NULL);
             name = g_strdup_printf("%s-r%02u-host-counters.json", run->cell_name, run->round + 1);
-            g_strdelimit(name, "@", '-');
-            if (rv_result_store_write_raw(c->store, name, text, strlen(text), &rel, &derr) == 0) {
-                rv_result_store_record_add_raw(rec, rel);
-            } else {
-                rv_harness_progress_clear(c->progress);
-                rv_log_warn("%s", derr->message);
-            }
+            (void) rv_harness_run_write_raw(&rep, rec, name, text, strlen(text));
             rv_result_store_add_record(c->store, g_steal_pointer(&rec));
         } else {
             rv_harness_progress_clear(c->progress);
@@ -598,9 +633,11 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
     }
     finished = g_date_time_new_now_utc();
     (void) finished;
+    note_ran(running, r, &rep);
 
     if (r == -ECANCELED) {
         rv_harness_progress_end(c->progress, "INTERRUPTED", false);
+        rv_harness_run_repetition_clear(&rep);
         return r;
     }
     if (r == -EIO) {
@@ -638,8 +675,17 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
         rv_result_store_set_host(c->store, facts);
         json_node_unref(facts);
     }
-    rv_harness_run_repetition_clear(&rep);
     rv_harness_progress_end(c->progress, status, true);
+    if (rep.store_error) {
+        /* the disk is full (or failing): what the next repetitions
+         * measure could not be kept either */
+        rv_error_set(error, RV_ERROR_FAILED, ENOSPC,
+                     "Results store %s cannot be written (%s): matrix stopped after this "
+                     "repetition", rv_result_store_get_dir(c->store), rep.store_error);
+        rv_harness_run_repetition_clear(&rep);
+        return -ENOSPC;
+    }
+    rv_harness_run_repetition_clear(&rep);
     return 0;
 }
 
@@ -1047,10 +1093,16 @@ run_all(Ctx *c, bool *interrupted, GError **error)
             rv_result_store_set_scenario_status(
                 c->store, ((RvMatrixScenario *) c->matrix->scenarios->pdata[run->scenario])->name,
                 "ran", NULL);
-        /* a store that cannot be written is logged; the matrix goes on
-         * (the next commit rewrites run.json whole) */
-        if (rv_result_store_commit(c->store, &cerr) < 0)
-            rv_log_error("%s", cerr->message);
+        /* a store that cannot be written stops the matrix: it could not
+         * keep what the next repetitions measure */
+        if (rv_result_store_commit(c->store, &cerr) < 0) {
+            if (r == 0) {
+                rv_error_set(error, RV_ERROR_FAILED, EIO, "%s: matrix stopped", cerr->message);
+                r = -EIO;
+            } else {
+                rv_log_error("%s", cerr->message);
+            }
+        }
         test_kill_point("committed");
         if (r == -ECANCELED) {
             *interrupted = true;

@@ -129,6 +129,25 @@ rv_harness_run_trust(RvRoot *root, const RvMatrix *m, unsigned nr_cpu_ids, RvSto
     return 0;
 }
 
+static int
+domain_restore(RvRoot *root, const char *name, const char *uuid, gpointer user_data,
+               GError **error)
+{
+    (void) root;
+    (void) user_data;
+    if (!uuid || !*uuid)
+        return 0;
+    return MIN(rv_guest_libvirt_destroy_by_uuid(NULL, name, uuid,
+                                                RV_HARNESS_RUN_DOMAIN_REVERT_MS, error), 0);
+}
+
+void
+rv_harness_run_journal_register(RvJournal *journal)
+{
+    rv_host_journal_set_custom_handler(journal, RV_HARNESS_RUN_JOURNAL_DOMAIN, domain_restore,
+                                       NULL);
+}
+
 /* ---- environment ------------------------------------------------------- */
 
 struct RvRunEnv {
@@ -222,6 +241,7 @@ rv_harness_run_repetition_clear(RvRunRepetition *rep)
     g_clear_pointer(&rep->first_failure, g_free);
     g_clear_pointer(&rep->summary, g_free);
     g_clear_pointer(&rep->virt, g_free);
+    g_clear_pointer(&rep->store_error, g_free);
 }
 
 typedef struct {
@@ -229,6 +249,7 @@ typedef struct {
     const RvGuestProfile *profile;
     const RvGuestPlacement *placement;
     char *domain_name;
+    char *uuid;
     RvGuestSession *session;
     char *boot_error;           /* why it is not running */
     pid_t qemu_pid;
@@ -251,9 +272,14 @@ guest_clear(Guest *g)
 {
     if (g->thread)
         g_thread_join(g->thread);
-    rv_guest_session_free(g->session);   /* destroys the domain */
+    rv_guest_session_stop(g->session);   /* destroys the domain */
+    if (g->session && g->session->teardown_error)
+        /* the run journal still names it: the revert tries again */
+        rv_log_warn("%s", g->session->teardown_error);
+    rv_guest_session_free(g->session);
     g->session = NULL;
     g_free(g->domain_name);
+    g_free(g->uuid);
     g_free(g->boot_error);
     if (g->vcpu_tids)
         g_array_unref(g->vcpu_tids);
@@ -478,6 +504,35 @@ note_failure(RvRunRepetition *rep, const char *why)
         rep->first_failure = g_strdup(why);
 }
 
+int
+rv_harness_run_write_raw(RvRunRepetition *rep, RvStoreRecord *rec, const char *name,
+                         const char *data, gsize len)
+{
+    g_autofree char *file = g_strdup(name);
+    g_autofree char *rel = NULL;
+    g_autoptr(GError) err = NULL;
+    int r;
+
+    g_strdelimit(file, "@", '-');
+    r = rv_result_store_write_raw(rep->store, file, data, len, &rel, &err);
+    if (r == 0) {
+        rv_result_store_record_add_raw(rec, rel);
+        return 0;
+    }
+    /* the record keeps what was parsed; run.json says which file is missing */
+    {
+        g_autofree char *d = g_strdup_printf("raw/%s not written: %s", file, err->message);
+
+        rv_harness_progress_clear(rep->progress);
+        rv_log_warn("%s", d);
+        rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, "raw output",
+                                         "FAIL", d);
+        if (!rep->store_error)
+            rep->store_error = g_steal_pointer(&d);
+    }
+    return r;
+}
+
 /* The cyclictest record of RT guest @g. */
 static void
 record_cyclictest(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
@@ -500,19 +555,11 @@ record_cyclictest(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
     } else {
         g_autofree char *name = g_strdup_printf("%s-r%02u-%s-cyclictest.txt", rep->cell,
                                                 rep->repetition, g->mg->name);
-        g_autofree char *rel = NULL;
         g_autoptr(GPtrArray) runs = NULL;
         g_autoptr(GError) perr = NULL;
 
+        (void) rv_harness_run_write_raw(rep, rec, name, g->res.out, g->res.out_len);
         g_strdelimit(name, "@", '-');
-        if (rv_result_store_write_raw(rep->store, name, g->res.out, g->res.out_len, &rel,
-                                      &perr) == 0) {
-            rv_result_store_record_add_raw(rec, rel);
-        } else {
-            rv_harness_progress_clear(rep->progress);
-            rv_log_warn("%s", perr->message);
-        }
-        g_clear_error(&perr);
         if (g->res.exit_status != 0) {
             g_autofree char *err1 = g_strndup(g->res.err ? g->res.err : "", 200);
 
@@ -659,13 +706,11 @@ record_pert(RvRunRepetition *rep, PertJob *j)
         g_autoptr(JsonParser) parser = json_parser_new();
         g_autofree char *name = g_strdup_printf("%s-r%02u-host-cpu%d-pert.json", rep->cell,
                                                 rep->repetition, j->cpu);
-        g_autofree char *rel = NULL;
         JsonObject *root, *sum;
 
         len = (gsize) n;
+        (void) rv_harness_run_write_raw(rep, rec, name, text, len);
         g_strdelimit(name, "@", '-');
-        if (rv_result_store_write_raw(rep->store, name, text, len, &rel, NULL) == 0)
-            rv_result_store_record_add_raw(rec, rel);
         /* the probe's JSON may come from inside a guest: untrusted */
         if (rv_json_check_untrusted(name, text, len, RV_JSON_MAX_DEPTH, &err) < 0 ||
             !json_parser_load_from_data(parser, text, (gssize) len, &err) ||
@@ -731,14 +776,11 @@ record_host(RvRunRepetition *rep, HostJob *h, const char *precondition_failure)
     } else {
         g_autofree char *name = g_strdup_printf("%s-r%02u-host-cyclictest.txt", rep->cell,
                                                 rep->repetition);
-        g_autofree char *rel = NULL;
         g_autoptr(GPtrArray) runs = NULL;
         g_autoptr(GError) perr = NULL;
 
+        (void) rv_harness_run_write_raw(rep, rec, name, h->res.out, h->res.out_len);
         g_strdelimit(name, "@", '-');
-        if (rv_result_store_write_raw(rep->store, name, h->res.out, h->res.out_len, &rel, &perr) == 0)
-            rv_result_store_record_add_raw(rec, rel);
-        g_clear_error(&perr);
         if (rv_result_cyclictest_parse(name, h->res.out, h->res.out_len, &runs, &perr) < 0 ||
             rv_result_cyclictest_record_add(rec, runs->pdata[runs->len - 1], &perr) < 0)
             why = g_strdup_printf("host cyclictest output rejected: %s", perr->message);
@@ -789,7 +831,18 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
     phase = g_strdup_printf("booting %s", g->mg->name);
     rv_harness_progress_phase(rep->progress, phase, 0);
 
+    /* journaled before it exists: a revert after a SIGKILL or a lost
+     * libvirt connection finds it by its UUID */
+    g->uuid = g_uuid_string_random();
+    if (rep->journal && rv_host_journal_record_custom(rep->journal,
+                                                      RV_HARNESS_RUN_JOURNAL_DOMAIN,
+                                                      g->domain_name, g->uuid, &err) < 0) {
+        g->boot_error = g_strdup_printf("guest %s not started: the run journal cannot record "
+                                        "its domain: %s", g->mg->name, err->message);
+        return true;
+    }
     t0 = g_get_monotonic_time();
+    o.uuid = g->uuid;
     o.profile = g->profile;
     o.placement = g->placement;
     o.root = rep->root;
@@ -937,6 +990,8 @@ measure(Rep *r)
     RvRunRepetition *rep = r->rep;
     const RvMatrix *m = rep->matrix;
 
+    gint64 t0 = g_get_monotonic_time();
+
     if (m->warmup_us) {
         rv_harness_progress_phase(rep->progress, "warm-up", m->warmup_us);
         r->cancelled = !sleep_cancellable(m->warmup_us, rep->cancellable);
@@ -959,6 +1014,7 @@ measure(Rep *r)
         j->thread = NULL;
     }
     r->cancelled |= g_cancellable_is_cancelled(rep->cancellable);
+    rep->measure_us = (guint64) (g_get_monotonic_time() - t0);
 }
 
 /* The verification line of a neighbour's load (or its boot failure). */
@@ -1051,6 +1107,7 @@ int
 rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
 {
     Rep r = { 0 };
+    gint64 t0 = g_get_monotonic_time();
 
     r.env = env;
     r.rep = rep;
@@ -1073,6 +1130,7 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
     if (!r.cancelled)
         record_all(&r);
     tear_down(&r);
+    rep->wall_us = (guint64) (g_get_monotonic_time() - t0);
     if (rep->kill_point)
         rep->kill_point("torn-down");
     if (r.cancelled)
@@ -1108,7 +1166,29 @@ rv_harness_run_counters_record(const char *cell, unsigned repetition, JsonNode *
         g_list_free(members);
         rv_result_store_record_add_metric(rec, srcs[i], (double) sum, "count");
     }
-    rv_result_store_record_set_details(rec, diff);
+    g_autofree char *stretched = NULL;
+
+    if (rep && rep->matrix && o) {
+        /* how long the counters' window really was, beside the plan */
+        g_autoptr(JsonNode) d = json_node_copy(diff);
+        JsonObject *w = json_object_new();
+        guint64 planned = rep->matrix->warmup_us + rep->matrix->duration_us;
+        guint64 slack = MAX((guint64) RV_HARNESS_RUN_WINDOW_SLACK_US, planned / 2);
+
+        json_object_set_double_member(w, "wall_s", (double) rep->wall_us / G_USEC_PER_SEC);
+        json_object_set_double_member(w, "measure_s", (double) rep->measure_us / G_USEC_PER_SEC);
+        json_object_set_double_member(w, "planned_s", (double) planned / G_USEC_PER_SEC);
+        json_object_set_object_member(json_node_get_object(d), "window", w);
+        rv_result_store_record_set_details(rec, d);
+        if (rep->measure_us > planned + slack)
+            stretched = g_strdup_printf(
+                "window stretched: warm-up and measurement took %.1f s of wall time, planned "
+                "%.1f s (rtvirt or the guest was stopped: SIGSTOP, a suspended VM, a stalled "
+                "host); the counters cover more than the measured time",
+                (double) rep->measure_us / G_USEC_PER_SEC, (double) planned / G_USEC_PER_SEC);
+    } else {
+        rv_result_store_record_set_details(rec, diff);
+    }
     rv_result_store_record_set_times(rec, started, finished);
     if (run_result == -ECANCELED) {
         rv_result_store_record_set_status(rec, "failed",
@@ -1120,6 +1200,8 @@ rv_harness_run_counters_record(const char *cell, unsigned repetition, JsonNode *
             rep && rep->first_failure ? rep->first_failure : "error");
 
         rv_result_store_record_set_status(rec, "failed", why);
+    } else if (stretched) {
+        rv_result_store_record_set_status(rec, "failed", stretched);
     }
     return rec;
 }

@@ -14,12 +14,33 @@
 #include "harness/matrix.h"
 #include "harness/progress.h"
 #include "host/fsroot.h"
+#include "host/journal.h"
 #include "results/store.h"
 
 /* The run journal: scenario settings of `rtvirt run`, kept apart from the
  * `host apply` journal so that reverting a run never undoes a profile the
  * user applied.  A host path inside the root. */
 #define RV_HARNESS_RUN_JOURNAL "/var/lib/rtvirt/run.journal"
+
+/* The run journal's custom entry for a domain the run starts (host/journal.h
+ * rv_host_journal_record_custom()): key = domain name, data = its UUID;
+ * recorded before the domain starts, so that a revert after a SIGKILL or a
+ * lost libvirt connection destroys it. */
+#define RV_HARNESS_RUN_JOURNAL_DOMAIN "domain"
+
+/**
+ * rv_harness_run_journal_register:
+ * @journal: the run journal, or the one `host revert` opens
+ *
+ * Sets the restore handler of RV_HARNESS_RUN_JOURNAL_DOMAIN entries:
+ * rv_guest_libvirt_destroy_by_uuid() of the domain that still runs with
+ * that name and UUID (on $RTVIRT_LIBVIRT_URI or qemu:///system), trying
+ * to reach libvirt for up to RV_HARNESS_RUN_DOMAIN_REVERT_MS.  A domain
+ * already gone counts as restored; one libvirt cannot be asked about
+ * stays in the journal (the revert fails naming it).
+ */
+void rv_harness_run_journal_register(RvJournal *journal);
+#define RV_HARNESS_RUN_DOMAIN_REVERT_MS 30000u
 
 typedef struct RvRunEnv RvRunEnv;
 
@@ -84,6 +105,8 @@ typedef struct {
     GPtrArray *placements;         /* RvGuestPlacement*, index = scenario guest index */
     RvRoot *root;
     RvStore *store;
+    RvJournal *journal;            /* the run journal: each domain is recorded
+                                    * in it before it starts; NULL: not recorded */
     RvProgress *progress;
     GCancellable *cancellable;     /* signals */
     void (*kill_point)(const char *phase);   /* test hook, may be NULL */
@@ -92,6 +115,11 @@ typedef struct {
     char *first_failure;           /* reason of the first */
     char *summary;                 /* "rt0 max 57 us" */
     char *virt;                    /* "kvm" | "tcg" */
+    char *store_error;             /* the first raw output the store could not
+                                    * write (the disk is full?): the matrix stops */
+    guint64 wall_us;               /* boot to teardown, wall clock (monotonic) */
+    guint64 measure_us;            /* warm-up + measurement, until every workload
+                                    * ended (planned: warmup + duration) */
 } RvRunRepetition;
 
 void rv_harness_run_repetition_clear(RvRunRepetition *rep);
@@ -113,6 +141,29 @@ int rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep,
                               GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
+ * rv_harness_run_write_raw:
+ * @rep: the repetition (its store, cell, progress)
+ * @rec: the record the file belongs to
+ * @name: the file's name under raw/ ('@' of a cell name becomes '-')
+ * @data: its bytes; @len: their number
+ *
+ * Writes one raw output and lists it in @rec.  When the store cannot
+ * write it (ENOSPC, EIO...), run.json still says so: a "raw output" FAIL
+ * verification of the repetition names the missing file and the error, the
+ * record keeps what was parsed, and @rep->store_error makes `rtvirt run`
+ * stop the matrix after this repetition.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_harness_run_write_raw(RvRunRepetition *rep, RvStoreRecord *rec, const char *name,
+                             const char *data, gsize len);
+
+/* The slack a repetition's measured phase may exceed its plan by before the
+ * host-counters window counts as stretched: the larger of 30 s and half
+ * the plan (agent round trips under TCG take seconds). */
+#define RV_HARNESS_RUN_WINDOW_SLACK_US (30 * G_USEC_PER_SEC)
+
+/**
  * rv_harness_run_counters_record:
  * @cell: the store's scenario name ("scenario" or "scenario@load")
  * @repetition: 1-based
@@ -131,6 +182,12 @@ int rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep,
  * workload) gives status "failed" with the reason ("interrupted: ..." /
  * "repetition failed: ..."), because its window is shorter or its load
  * different, and statistics (results/compare.h) take ok records only.
+ * Its details gain "window": {wall_s (the repetition, boot to teardown),
+ * measure_s (warm-up + measurement until every workload ended),
+ * planned_s (warmup + duration)}; a measure_s longer than planned_s plus
+ * RV_HARNESS_RUN_WINDOW_SLACK_US (rtvirt stopped by SIGSTOP, a suspended
+ * VM, a stalled host) fails the record: "window stretched: ...", since
+ * its counters cover more than the measured time.
  *
  * Returns: (transfer full): the record.
  */
