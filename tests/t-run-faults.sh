@@ -62,7 +62,8 @@ snapshot() { for f in $knobs; do printf '%s=%s\n' "$f" "$(cat "$f")"; done; }
 snapshot >"$tmp/before"
 
 # the private libvirtd
-lvd=$tmp/lvd
+# short: QEMU's agent socket lives under it (sun_path holds 108 bytes)
+lvd=$(mktemp -d /tmp/rvl.XXXX)
 mkdir -p "$lvd/run" "$lvd/home"
 chmod 755 "$tmp"
 chown -R nobody:nogroup "$lvd"
@@ -71,7 +72,7 @@ uri="qemu:///session?socket=$lvd/run/libvirt/libvirt-sock"
 lvd_start() {
     setpriv --reuid=nobody --regid=nogroup --clear-groups \
         env -i HOME="$lvd/home" XDG_RUNTIME_DIR="$lvd/run" PATH=/usr/sbin:/usr/bin:/bin \
-        /usr/sbin/libvirtd >>"$tmp/lvd.log" 2>&1 &
+        /usr/sbin/libvirtd >>"$lvd/log" 2>&1 &
     lvd_pid=$!
     for _ in $(seq 1 300); do virsh -c "$uri" version >/dev/null 2>&1 && return 0; sleep 0.1; done
     return 1
@@ -93,8 +94,9 @@ after_fault() {   # $1 = label, $2 = store directory
     check "$1: host knobs as before ($(diff "$tmp/before" "$tmp/after" | tr '\n' ' '))" \
         cmp -s "$tmp/before" "$tmp/after"
     check "$1: no domain of the run left ($(pdomains | tr '\n' ' '))" [ -z "$(pdomains)" ]
-    check "$1: rtvirt compare reads the store back" \
-        eval '[ -f "$2/run.json" ] && "$rtvirt" compare "$2" >"$tmp/compare" 2>&1'
+    fault_store=$2
+    check "$1: rtvirt compare reads the store back ($(cat "$tmp/compare" 2>/dev/null | head -n 1))" \
+        eval '[ -f "$fault_store/run.json" ] && "$rtvirt" compare "$fault_store" >"$tmp/compare" 2>&1'
 }
 cleanup_faults() {
     for d in $(pdomains); do virsh -c "$uri" destroy "$d" >/dev/null 2>&1; done
@@ -102,11 +104,11 @@ cleanup_faults() {
     mountpoint -q "$tmp/full" && umount "$tmp/full"
     for d in $(domains); do virsh -c qemu:///system destroy "$d" >/dev/null 2>&1; done
     "$rtvirt" host revert >/dev/null 2>&1
-    rm -rf "$tmp"
+    rm -rf "$tmp" "$lvd"
 }
 trap cleanup_faults EXIT
 if ! lvd_start; then
-    for i in $(seq 1 22); do ok "# SKIP no private libvirtd ($(tail -n 1 "$tmp/lvd.log"))"; done
+    for i in $(seq 1 22); do ok "# SKIP no private libvirtd ($(tail -n 1 "$lvd/log"))"; done
     exit 0
 fi
 export RTVIRT_LIBVIRT_URI=$uri

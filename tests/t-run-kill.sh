@@ -5,7 +5,10 @@
 # domain of the run remains (`virsh list --all`).  Also SIGINT and SIGTERM
 # during the measurement: the run reverts and destroys by itself, exits 2,
 # and leaves a consistent store (complete = false, run.json parses, the
-# interrupted repetition's host-counters record not ok).
+# interrupted repetition's host-counters record not ok).  A run killed
+# with its guest booted or measured leaves a run.json whose "repetition"
+# NOTE says that repetition was running (and no record of it): the store
+# names what was lost.
 #
 # Kill points: the RV_TEST_KILL_AT hook of harness/cmd-run.c (after the
 # lock, after the settings were applied, with the guest booted, after the
@@ -57,7 +60,7 @@ cleanup() {
 trap cleanup EXIT
 
 points="locked applied booted measured torn-down committed"
-echo "1..$(( 1 + $(echo $points | wc -w) * 4 + 2 * 4 + 4 + 2 * 6 ))"
+echo "1..$(( 1 + $(echo $points | wc -w) * 4 + 2 + 2 * 4 + 4 + 2 * 6 ))"
 
 snapshot >"$tmp/before"
 # the scenario really changes something here, or the test proves nothing
@@ -82,8 +85,15 @@ after_kill() {   # $1 = label, $2 = rc of the killed run
 }
 
 for p in $points; do
+    rm -rf "$tmp/results"
     rc=$(RV_TEST_KILL_AT=$p killed_run)
     after_kill "kill at $p" "$rc"
+    case $p in booted|measured)
+        # the store names the repetition the SIGKILL lost (issue 11)
+        check "kill at $p: run.json says repetition 1 of knobs was running" \
+            python3 -c "import json,glob,sys; d=json.load(open(glob.glob('$tmp/results/*/run.json')[0])); v=[x for x in d['verifications'] if x['what']=='repetition' and x['scenario']=='knobs' and x['repetition']==1]; sys.exit(0 if v and v[0]['detail'].startswith('running since') and not [r for r in d['records'] if r['scenario']=='knobs'] else 1)"
+        ;;
+    esac
 done
 for k in 1 2; do
     rc=$(RV_TEST_KILL_AFTER=$k killed_run)

@@ -342,6 +342,56 @@ test_counters_record(void)
     g_assert_nonnull(strstr(r_fail->reason, "guest rt did not start: boom"));
 }
 
+/* The counters' window beside the plan: a repetition whose measured phase
+ * took as long as planned is ok with details.window; one stopped for a
+ * minute (SIGSTOP) is "window stretched"; a failed one keeps its reason. */
+static void
+test_counters_window(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(JsonParser) parser = json_parser_new();
+    g_autoptr(GDateTime) t0 = g_date_time_new_utc(2026, 11, 30, 12, 0, 0);
+    g_autoptr(GDateTime) t1 = g_date_time_new_utc(2026, 11, 30, 12, 1, 30);
+    RvMatrix m = { 0 };
+    RvRunRepetition ok = { 0 }, stopped = { 0 }, failed = { 0 };
+    g_autoptr(RvStoreRecord) r_ok = NULL, r_stop = NULL, r_fail = NULL;
+    JsonObject *w;
+
+    if (!json_parser_load_from_file(parser, "tests/data/snapshot/debian12-2cpu/expected.json",
+                                    &err))
+        g_error("%s", err->message);
+    m.warmup_us = 1 * G_USEC_PER_SEC;
+    m.duration_us = 3 * G_USEC_PER_SEC;
+    ok.matrix = stopped.matrix = failed.matrix = &m;
+    ok.measure_us = 6 * G_USEC_PER_SEC;
+    ok.wall_us = 40 * G_USEC_PER_SEC;
+    stopped.measure_us = 76 * G_USEC_PER_SEC;
+    stopped.wall_us = 110 * G_USEC_PER_SEC;
+    failed = stopped;
+    failed.n_failed = 1;
+    failed.first_failure = (char *) "guest rt did not start: boom";
+
+    r_ok = rv_harness_run_counters_record("a", 1, json_parser_get_root(parser), 0, &ok, t0, t1);
+    g_assert_cmpstr(r_ok->status, ==, "ok");
+    w = json_object_get_object_member(json_node_get_object(r_ok->details), "window");
+    g_assert_nonnull(w);
+    g_assert_cmpfloat(json_object_get_double_member(w, "planned_s"), ==, 4.0);
+    g_assert_cmpfloat(json_object_get_double_member(w, "measure_s"), ==, 6.0);
+    g_assert_cmpfloat(json_object_get_double_member(w, "wall_s"), ==, 40.0);
+    /* the counters themselves are still there */
+    g_assert_true(json_object_has_member(json_node_get_object(r_ok->details), "interrupts"));
+
+    r_stop = rv_harness_run_counters_record("a", 2, json_parser_get_root(parser), 0, &stopped,
+                                            t0, t1);
+    g_assert_cmpstr(r_stop->status, ==, "failed");
+    g_assert_true(g_str_has_prefix(r_stop->reason, "window stretched"));
+    g_assert_nonnull(strstr(r_stop->reason, "76.0 s"));
+
+    r_fail = rv_harness_run_counters_record("a", 3, json_parser_get_root(parser), 0, &failed,
+                                            t0, t1);
+    g_assert_true(g_str_has_prefix(r_fail->reason, "repetition failed"));
+}
+
 /* The progress line of a TCG repetition says virt=tcg; a KVM one does not. */
 static void
 test_status_line(void)
@@ -438,6 +488,7 @@ main(int argc, char **argv)
     g_test_add_func("/plan/runs-text", test_runs_text);
     g_test_add_func("/plan/baseline-note", test_baseline_note);
     g_test_add_func("/run/counters-record", test_counters_record);
+    g_test_add_func("/run/counters-window", test_counters_window);
     g_test_add_func("/run/status-line", test_status_line);
     g_test_add_func("/run/reasons-ordered", test_reasons_ordered);
     g_test_add_func("/run/summary-runs", test_summary_runs);
