@@ -526,6 +526,39 @@ note_ran(RvStoreVerification *v, int r, const RvRunRepetition *rep)
                                 (double) rep->measure_us / G_USEC_PER_SEC);
 }
 
+/* The host-counters record of one repetition: the /proc counters taken
+ * @before and now, its window (harness/run.h), the diff as a raw file. */
+static void
+record_counters(Ctx *c, const RvPlanRun *run, RvRunRepetition *rep, int r,
+                const RvHostSnapshot *before, GDateTime *started)
+{
+    g_autoptr(RvHostSnapshot) after = NULL;
+    g_autoptr(JsonNode) diff = NULL;
+    g_autoptr(GError) derr = NULL;
+    g_autoptr(GDateTime) now = NULL;
+    g_autoptr(RvStoreRecord) rec = NULL;
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autofree char *text = NULL, *name = NULL;
+
+    if (rv_host_snapshot_take(c->root, &after, NULL) < 0)
+        return;
+    if (rv_host_snapshot_diff(before, after, &diff, &derr) < 0) {
+        rv_harness_progress_clear(c->progress);
+        rv_log_warn("%s", derr->message);
+        return;
+    }
+    /* not ok when interrupted or failed: its window differs */
+    now = g_date_time_new_now_utc();
+    rec = rv_harness_run_counters_record(run->cell_name, run->round + 1, diff, r, rep, started,
+                                         now);
+    json_generator_set_root(gen, diff);
+    json_generator_set_pretty(gen, TRUE);
+    text = json_generator_to_data(gen, NULL);
+    name = g_strdup_printf("%s-r%02u-host-counters.json", run->cell_name, run->round + 1);
+    (void) rv_harness_run_write_raw(rep, rec, name, text, strlen(text));
+    rv_result_store_add_record(c->store, g_steal_pointer(&rec));
+}
+
 /* One run of the plan.  Returns 0 when it ran (its records say ok or
  * failed), -ECANCELED when a signal stopped it, or another -errno for a
  * failure of the host side that must stop the matrix (journal I/O), or
@@ -536,7 +569,7 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
     const RvMatrixScenario *sc = c->matrix->scenarios->pdata[run->scenario];
     const RvMatrixLoad *load = c->matrix->loads->pdata[run->load];
     GPtrArray *pls = c->placements->pdata[run->scenario];
-    g_autoptr(RvHostSnapshot) before = NULL, after = NULL;
+    g_autoptr(RvHostSnapshot) before = NULL;
     g_autoptr(GError) local = NULL;
     g_autoptr(GDateTime) started = g_date_time_new_now_utc();
     g_autoptr(GDateTime) finished = NULL;
@@ -594,30 +627,8 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
     rep.kill_point = test_kill_point;
     r = rv_harness_run_repetition(c->env, &rep, &local);
 
-    if (before && rv_host_snapshot_take(c->root, &after, NULL) == 0) {
-        g_autoptr(JsonNode) diff = NULL;
-        g_autoptr(GError) derr = NULL;
-
-        if (rv_host_snapshot_diff(before, after, &diff, &derr) == 0) {
-            /* not ok when interrupted or failed: its window differs */
-            g_autoptr(GDateTime) now = g_date_time_new_now_utc();
-            g_autoptr(RvStoreRecord) rec = rv_harness_run_counters_record(run->cell_name,
-                                                                          run->round + 1, diff,
-                                                                          r, &rep, started, now);
-            g_autoptr(JsonGenerator) gen = json_generator_new();
-            g_autofree char *text = NULL, *name = NULL;
-
-            json_generator_set_root(gen, diff);
-            json_generator_set_pretty(gen, TRUE);
-            text = json_generator_to_data(gen, NULL);
-            name = g_strdup_printf("%s-r%02u-host-counters.json", run->cell_name, run->round + 1);
-            (void) rv_harness_run_write_raw(&rep, rec, name, text, strlen(text));
-            rv_result_store_add_record(c->store, g_steal_pointer(&rec));
-        } else {
-            rv_harness_progress_clear(c->progress);
-            rv_log_warn("%s", derr->message);
-        }
-    }
+    if (before)
+        record_counters(c, run, &rep, r, before, started);
 
     {
         g_autoptr(GError) rev = NULL;
