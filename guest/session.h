@@ -33,7 +33,12 @@
  * lost connection rv_guest_session_stop() reconnects with backoff
  * (rv_guest_libvirt_destroy_by_uuid()) and destroys the domain by its
  * UUID: a restarted libvirtd keeps the running QEMU, and the auto-destroy
- * belonged to the lost connection.
+ * belonged to the lost connection.  With an event loop the client answers
+ * the daemon's keepalive probes, so libvirtd also closes the connection of
+ * an rtvirt that stops answering (SIGSTOP) for longer than its
+ * keepalive_interval * (keepalive_count + 1) (libvirtd.conf, 30 s by
+ * default), and destroys its auto-destroy domains: a stopped run does not
+ * leave guests behind.
  *
  * RT-group trap: when libvirt cannot give vCPU threads SCHED_FIFO
  * (guest/libvirt.h rv_guest_libvirt_is_rt_sched_error()), the session

@@ -124,6 +124,8 @@ ctx_clear(Ctx *c)
     }
     rv_harness_run_env_free(c->env);
     rv_harness_progress_free(c->progress);
+    if (c->store)
+        rv_harness_run_reserve_release(rv_result_store_get_dir(c->store));
     rv_result_store_free(c->store);
     rv_guest_host_cpus_free(c->host_cpus);
     if (c->profiles)
@@ -1010,6 +1012,9 @@ run_open_store(Ctx *c, GError **error)
     if (rv_result_store_create(arg_out ? arg_out : "results", c->matrix->name, NULL, &c->store,
                                error) < 0)
         return -EIO;
+    /* room for the last run.json on a disk that fills up (harness/run.h) */
+    if (rv_harness_run_reserve(rv_result_store_get_dir(c->store), error) < 0)
+        return -ENOSPC;
     for (guint i = 0; i < c->matrix->files->len; i++) {
         const char *role = i == 0 ? "matrix" : "matrix-include";
 
@@ -1175,6 +1180,9 @@ run_fail(Ctx *c, const GError *err)
 
         rv_harness_run_env_free(g_steal_pointer(&c->env));
         rv_result_store_set_untrusted(c->store, "the run failed before its end");
+        /* a full disk: the reserve makes room for this run.json, with
+         * every record so far */
+        rv_harness_run_reserve_release(rv_result_store_get_dir(c->store));
         if (rv_result_store_commit(c->store, &cerr) < 0)
             rv_log_error("%s", cerr->message);
     }

@@ -11,6 +11,7 @@
  * record with the reason, and the matrix goes on.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
@@ -146,6 +147,46 @@ rv_harness_run_journal_register(RvJournal *journal)
 {
     rv_host_journal_set_custom_handler(journal, RV_HARNESS_RUN_JOURNAL_DOMAIN, domain_restore,
                                        NULL);
+}
+
+int
+rv_harness_run_reserve(const char *dir, GError **error)
+{
+    g_autofree char *path = g_build_filename(dir, RV_HARNESS_RUN_RESERVE_FILE, NULL);
+    g_autofree char *zeros = g_malloc0(64 * 1024);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int err = 0;
+
+    if (fd < 0)
+        return rv_error_set(error, RV_ERROR_FAILED, errno, "Failed to create '%s': %s", path,
+                            g_strerror(errno));
+    /* written, not fallocate()d: every file system takes the blocks */
+    for (guint done = 0; done < RV_HARNESS_RUN_RESERVE_BYTES && !err; ) {
+        ssize_t n = write(fd, zeros, MIN(64 * 1024, RV_HARNESS_RUN_RESERVE_BYTES - done));
+
+        if (n < 0 && errno != EINTR)
+            err = errno;
+        else if (n > 0)
+            done += (guint) n;
+    }
+    if (!err && fsync(fd) < 0)
+        err = errno;
+    close(fd);
+    if (err) {
+        g_unlink(path);
+        return rv_error_set(error, RV_ERROR_FAILED, err,
+                            "Results disk of %s has no room for the store's reserve of %u KiB: %s",
+                            dir, RV_HARNESS_RUN_RESERVE_BYTES / 1024, g_strerror(err));
+    }
+    return 0;
+}
+
+void
+rv_harness_run_reserve_release(const char *dir)
+{
+    g_autofree char *path = g_build_filename(dir, RV_HARNESS_RUN_RESERVE_FILE, NULL);
+
+    (void) g_unlink(path);
 }
 
 /* ---- environment ------------------------------------------------------- */

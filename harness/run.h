@@ -158,10 +158,36 @@ int rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep,
 int rv_harness_run_write_raw(RvRunRepetition *rep, RvStoreRecord *rec, const char *name,
                              const char *data, gsize len);
 
+/* A file of RV_HARNESS_RUN_RESERVE_BYTES zero bytes in the store directory,
+ * written when the store is created and removed when the run ends: when
+ * the results disk fills up, removing it first leaves room for the last
+ * run.json, so every repetition that ran keeps its record (1 MiB: run.json
+ * of a 100-repetition matrix is ~300 KiB). */
+#define RV_HARNESS_RUN_RESERVE_FILE ".rtvirt-reserve"
+#define RV_HARNESS_RUN_RESERVE_BYTES (1u << 20)
+
+/**
+ * rv_harness_run_reserve:
+ * @dir: the store directory
+ * @error: (optional): RV_ERROR_FAILED "Results disk of DIR has no room for
+ *         the store's reserve of 1 MiB: ..." (-ENOSPC, -EIO)
+ *
+ * Writes RV_HARNESS_RUN_RESERVE_FILE (fsync()ed, so the blocks are really
+ * taken).  Fails fast, before the host changes, on a disk that is full
+ * already.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_harness_run_reserve(const char *dir, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+/* Removes the reserve (idempotent). */
+void rv_harness_run_reserve_release(const char *dir);
+
 /* The slack a repetition's measured phase may exceed its plan by before the
- * host-counters window counts as stretched: the larger of 30 s and half
- * the plan (agent round trips under TCG take seconds). */
-#define RV_HARNESS_RUN_WINDOW_SLACK_US (30 * G_USEC_PER_SEC)
+ * host-counters window counts as stretched: the larger of 15 s and half
+ * the plan (agent round trips under TCG take seconds).  A stop longer
+ * than libvirtd's keepalive (30 s by default) loses the connection and
+ * with it the guests (guest/session.h): that repetition fails anyway. */
+#define RV_HARNESS_RUN_WINDOW_SLACK_US (15 * G_USEC_PER_SEC)
 
 /**
  * rv_harness_run_counters_record:
