@@ -34,8 +34,9 @@
  *
  * Sets the restore handler of RV_HARNESS_RUN_JOURNAL_DOMAIN entries:
  * rv_guest_libvirt_destroy_by_uuid() of the domain that still runs with
- * that name and UUID (on $RTVIRT_LIBVIRT_URI or qemu:///system), trying
- * to reach libvirt for up to RV_HARNESS_RUN_DOMAIN_REVERT_MS.  A domain
+ * that name and UUID (on $RTVIRT_LIBVIRT_URI or qemu:///system; nothing on
+ * a fixture root), trying to reach libvirt for up to
+ * RV_HARNESS_RUN_DOMAIN_REVERT_MS.  A domain
  * already gone counts as restored; one libvirt cannot be asked about
  * stays in the journal (the revert fails naming it).
  */
