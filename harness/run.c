@@ -744,52 +744,17 @@ record_pert(RvRunRepetition *rep, PertJob *j)
     } else if ((n = rv_file_read(j->json_path, RV_FILE_READ_MAX, &text, &err)) < 0) {
         why = g_strdup_printf("rtvirt pert on CPU %d wrote no JSON: %s", j->cpu, err->message);
     } else {
-        g_autoptr(JsonParser) parser = json_parser_new();
         g_autofree char *name = g_strdup_printf("%s-r%02u-host-cpu%d-pert.json", rep->cell,
                                                 rep->repetition, j->cpu);
-        JsonObject *root, *sum;
 
         len = (gsize) n;
         (void) rv_harness_run_write_raw(rep, rec, name, text, len);
         g_strdelimit(name, "@", '-');
-        /* the probe's JSON may come from inside a guest: untrusted */
-        if (rv_json_check_untrusted(name, text, len, RV_JSON_MAX_DEPTH, &err) < 0 ||
-            !json_parser_load_from_data(parser, text, (gssize) len, &err) ||
-            !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser)) ||
-            !(root = json_node_get_object(json_parser_get_root(parser))) ||
-            !json_object_has_member(root, "summary") ||
-            !(sum = json_object_get_object_member(root, "summary"))) {
-            why = g_strdup_printf("rtvirt pert JSON of CPU %d unreadable: %s", j->cpu,
-                                  err ? err->message : "no \"summary\" object");
-        } else {
-            static const struct { const char *key, *metric, *unit; } m[] = {
-                { "count", "count", "count" }, { "max_us", "max_us", "us" },
-                { "avg_us", "avg_us", "us" }, { "sum_us", "stolen_us", "us" },
-                { "overhead_pct", "overhead_pct", "%" },
-            };
-            for (guint i = 0; i < G_N_ELEMENTS(m); i++)
-                if (json_object_has_member(sum, m[i].key))
-                    rv_result_store_record_add_metric(rec, m[i].metric,
-                                                      json_object_get_double_member(sum, m[i].key),
-                                                      m[i].unit);
-            if (json_object_has_member(sum, "histogram_us")) {
-                JsonArray *a = json_object_get_array_member(sum, "histogram_us");
-                g_autoptr(RvHistogram) h = rv_result_histogram_new(RV_PERT_HIST_US);
-
-                for (guint i = 0; a && i < json_array_get_length(a); i++) {
-                    JsonArray *pair = json_array_get_array_element(a, i);
-
-                    if (pair && json_array_get_length(pair) == 2)
-                        rv_result_histogram_add(h, (guint64) json_array_get_int_element(pair, 0),
-                                                (guint64) json_array_get_int_element(pair, 1));
-                }
-                if (json_object_has_member(sum, "overflows"))
-                    h->overflows += (guint64) json_object_get_int_member(sum, "overflows");
-                if (json_object_has_member(sum, "max_us"))
-                    h->max_us = (gint64) json_object_get_double_member(sum, "max_us");
-                rv_result_store_record_add_histogram(rec, "perturbation", h);
-            }
-        }
+        /* the probe's JSON may come from inside a guest: untrusted, read by
+         * the store's value rules (results/pert.h) */
+        if (rv_result_pert_record_add(rec, name, text, len, &err) < 0)
+            why = g_strdup_printf("rtvirt pert JSON of CPU %d refused: %s", j->cpu,
+                                  err->message);
     }
     if (why) {
         rv_result_store_record_set_status(rec, "failed", why);
