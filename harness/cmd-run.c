@@ -465,7 +465,10 @@ apply_scenario(Ctx *c, const RvMatrixScenario *sc, GError **error)
         if (r < 0)
             return r;
     }
-    return 0;
+    /* the scenario's settings are complete: a journal cut after this marker
+     * is known to hold the whole scenario (host/journal.h) */
+    r = rv_host_journal_commit(c->journal, error);
+    return r < 0 ? r : 0;
 }
 
 static int

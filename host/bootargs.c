@@ -246,6 +246,9 @@ rv_host_bootargs_install(RvRoot *root, const char *journal_path, char **args,
         r = install_grubby(journal, args, runner, error);
         if (r < 0)
             return r;
+        r = rv_host_journal_commit(journal, error);
+        if (r < 0)
+            return r;
         if (ret_method)
             *ret_method = "grubby";
         return 0;
@@ -264,6 +267,10 @@ rv_host_bootargs_install(RvRoot *root, const char *journal_path, char **args,
     if (r < 0)
         return r;
     r = run_update_grub(runner, error);
+    if (r < 0)
+        return r;
+    /* the drop-in and the regenerated grub.cfg are one completed change */
+    r = rv_host_journal_commit(journal, error);
     if (r < 0)
         return r;
     if (ret_method)
