@@ -706,7 +706,7 @@ pert_thread(gpointer data)
     g_autofree char *cpu = g_strdup_printf("%d", j->cpu);
     g_autofree char *dur = g_strdup_printf("%" G_GUINT64_FORMAT "ms", m->duration_us / 1000);
     const char *argv[] = { self ? self : "rtvirt", "pert", "--cpu", cpu, "--duration", dur,
-                           "--json", j->json_path, NULL };
+                           "--output", j->json_path, NULL };
 
     if (!sleep_cancellable(m->warmup_us, j->rep->cancellable))
         return NULL;
