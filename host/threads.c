@@ -182,8 +182,11 @@ read_stat(RvRoot *root, const char *dir, RvTask *ret)
     return rv_host_parse_proc_stat(line, ret) == 0;
 }
 
-int
-rv_host_rt_threads_load(RvRoot *root, GArray **ret, unsigned *ret_skipped, GError **error)
+/* The one walk over /proc/PID/stat: every process, or (@rt_only) the
+ * RT-relevant ones with their affinity; a process gone meanwhile is skipped,
+ * one still there whose stat does not parse is counted in @ret_skipped. */
+static int
+load_tasks(RvRoot *root, bool rt_only, GArray **ret, unsigned *ret_skipped, GError **error)
 {
     g_autoptr(GPtrArray) names = NULL;
     g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(RvTask));
@@ -207,14 +210,15 @@ rv_host_rt_threads_load(RvRoot *root, GArray **ret, unsigned *ret_skipped, GErro
                 skipped++;
             continue;
         }
-        read_affinity(root, dir, &t);
-        if (!is_rt_relevant(&t)) {
-            rv_host_task_clear(&t);
-            continue;
+        if (rt_only) {
+            read_affinity(root, dir, &t);
+            if (!is_rt_relevant(&t)) {
+                rv_host_task_clear(&t);
+                continue;
+            }
         }
         g_array_append_val(out, t);
     }
-    g_array_sort(out, rt_cmp);
     if (ret_skipped)
         *ret_skipped = skipped;
     *ret = g_steal_pointer(&out);
@@ -222,28 +226,20 @@ rv_host_rt_threads_load(RvRoot *root, GArray **ret, unsigned *ret_skipped, GErro
 }
 
 int
-rv_host_tasks_load(RvRoot *root, GArray **ret, GError **error)
+rv_host_rt_threads_load(RvRoot *root, GArray **ret, unsigned *ret_skipped, GError **error)
 {
-    g_autoptr(GPtrArray) names = NULL;
-    g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(RvTask));
-    int r;
+    int r = load_tasks(root, true, ret, ret_skipped, error);
 
-    g_array_set_clear_func(out, task_array_clear);
-    r = rv_host_root_list(root, "/proc", &names, error);
     if (r < 0)
         return r;
-    for (guint i = 0; i < names->len; i++) {
-        g_autofree char *dir = NULL;
-        RvTask t = { 0 };
-
-        if (!is_pid_name(names->pdata[i]))
-            continue;
-        dir = g_strdup_printf("/proc/%s", (char *) names->pdata[i]);
-        if (read_stat(root, dir, &t))
-            g_array_append_val(out, t);
-    }
-    *ret = g_steal_pointer(&out);
+    g_array_sort(*ret, rt_cmp);
     return 0;
+}
+
+int
+rv_host_tasks_load(RvRoot *root, GArray **ret, GError **error)
+{
+    return load_tasks(root, false, ret, NULL, error);
 }
 
 static gint
