@@ -105,18 +105,6 @@ str_text(const char *s)
     return g_strdup(s ? s : "(absent)");
 }
 
-static unsigned
-fact_uint(const char *where, const char *s)
-{
-    char *end;
-    guint64 v = g_ascii_strtoull(s, &end, 10);
-
-    if (!*s || *end || v >= RV_CPUSET_MAX)
-        g_test_message("%s: '%s' is no CPU or index", where, s);
-    g_assert_true(*s && !*end && v < RV_CPUSET_MAX);
-    return (unsigned) v;
-}
-
 static const RvCmdlineCpus *
 cpus_field(const RvCmdline *cmd, const char *name)
 {
@@ -145,7 +133,7 @@ cpus_fact(const RvCmdlineCpus *c, const char *where, const char *what, const cha
     if (!strcmp(what, "note-has"))
         return g_strdup(c->note && strstr(c->note, want) ? want : c->note ? c->note : "(no note)");
     if (arg && !strcmp(what, "isset"))
-        return g_strdup(yes_no(rv_cpuset_isset(&c->effective, fact_uint(where, arg))));
+        return g_strdup(yes_no(rv_cpuset_isset(&c->effective, rv_test_fact_uint(where, arg))));
     if (arg && !strcmp(what, "within")) {
         g_autoptr(GError) err = NULL;
         RvCpuSet range, in;
@@ -234,7 +222,7 @@ fact_value(const RvCmdline *cmd, const char *text, const char *where, const char
     if (!strcmp(key, "get")) return str_text(rv_host_cmdline_get(cmd, arg));
     if (!strcmp(key, "hugepages")) {
         const RvCmdlineHugepages *h;
-        unsigned i = fact_uint(where, arg);
+        unsigned i = rv_test_fact_uint(where, arg);
 
         if (i >= cmd->hugepages->len)
             return g_strdup("(no such entry)");
@@ -242,13 +230,13 @@ fact_value(const RvCmdline *cmd, const char *text, const char *where, const char
         return g_strdup_printf("%s %" G_GINT64_FORMAT, h->size ? h->size : "(default)", h->count);
     }
     if (!strcmp(key, "unknown-flag")) {
-        unsigned i = fact_uint(where, arg);
+        unsigned i = rv_test_fact_uint(where, arg);
 
         return str_text(cmd->isolcpus_unknown_flags && i < g_strv_length(cmd->isolcpus_unknown_flags)
                         ? cmd->isolcpus_unknown_flags[i] : NULL);
     }
     if (!strcmp(key, "init-arg")) {
-        unsigned i = fact_uint(where, arg);
+        unsigned i = rv_test_fact_uint(where, arg);
 
         return str_text(i < g_strv_length(cmd->init_args) ? cmd->init_args[i] : NULL);
     }
@@ -314,11 +302,11 @@ facts_file_load(const char *dir, const char *file)
         else if (g_str_has_prefix(l, "@cmdline "))
             f->text = g_strdup(l + 9);
         else if (g_str_has_prefix(l, "@line "))
-            line_no = (int) fact_uint(where, l + 6);
+            line_no = (int) rv_test_fact_uint(where, l + 6);
         else if (g_str_has_prefix(l, "@nr-cpu-ids "))
-            f->nr_cpu_ids = fact_uint(where, l + 12);
+            f->nr_cpu_ids = rv_test_fact_uint(where, l + 12);
         else if (g_str_has_prefix(l, "@boot-cpu "))
-            f->boot_cpu = fact_uint(where, l + 10);
+            f->boot_cpu = rv_test_fact_uint(where, l + 10);
         else if (l[0] == '@')
             g_error("%s: unknown directive '%s'", where, l);
         else

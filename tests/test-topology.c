@@ -72,18 +72,6 @@ siblings_text(const RvTopology *t, unsigned cpu)
     return set_text(&s);
 }
 
-static unsigned
-fact_uint(const char *where, const char *s)
-{
-    char *end;
-    guint64 v = g_ascii_strtoull(s, &end, 10);
-
-    if (!*s || *end || v >= RV_CPUSET_MAX)
-        g_test_message("%s: '%s' is no CPU or index", where, s);
-    g_assert_true(*s && !*end && v < RV_CPUSET_MAX);
-    return (unsigned) v;
-}
-
 static const char *
 yes_no(bool b)
 {
@@ -113,26 +101,26 @@ fact_value(const RvTopology *t, const char *where, const char *key, const char *
         return NULL;
     }
     if (!strcmp(key, "siblings"))
-        return siblings_text(t, fact_uint(where, arg));
+        return siblings_text(t, rv_test_fact_uint(where, arg));
     if (!strcmp(key, "online-has"))
-        return g_strdup(yes_no(rv_cpuset_isset(&t->online, fact_uint(where, arg))));
+        return g_strdup(yes_no(rv_cpuset_isset(&t->online, rv_test_fact_uint(where, arg))));
     if (!strcmp(key, "package") || !strcmp(key, "node")) {
         const RvCpuGroup *g = group_by_id(!strcmp(key, "node") ? t->nodes : t->packages,
-                                          (int) fact_uint(where, arg));
+                                          (int) rv_test_fact_uint(where, arg));
         return g ? set_text(&g->cpus) : g_strdup("(no such group)");
     }
     if (!strcmp(key, "package-at")) {
-        unsigned i = fact_uint(where, arg);
+        unsigned i = rv_test_fact_uint(where, arg);
 
         return i < t->packages->len ? set_text(&g_array_index(t->packages, RvCpuGroup, i).cpus)
                                     : g_strdup("(no such package)");
     }
     if (!strcmp(key, "package-of"))
-        return g_strdup_printf("%d", rv_host_topology_package_of(t, fact_uint(where, arg)));
+        return g_strdup_printf("%d", rv_host_topology_package_of(t, rv_test_fact_uint(where, arg)));
     if (!strcmp(key, "node-of"))
-        return g_strdup_printf("%d", rv_host_topology_node_of(t, fact_uint(where, arg)));
+        return g_strdup_printf("%d", rv_host_topology_node_of(t, rv_test_fact_uint(where, arg)));
     if (!strcmp(key, "core-id")) {
-        const RvCore *c = rv_host_topology_core_of(t, fact_uint(where, arg));
+        const RvCore *c = rv_host_topology_core_of(t, rv_test_fact_uint(where, arg));
 
         return c ? g_strdup_printf("%d", c->core_id) : g_strdup("none");
     }
@@ -204,7 +192,7 @@ check_facts(const RvTopology *t, const char *facts_path)
         g_assert_true(nt == 2 || nt == 3);
         n++;
         if (!strcmp(tok[0], "pairs") && nt == 2) {
-            check_pairs(t, where, fact_uint(where, tok[1]));
+            check_pairs(t, where, rv_test_fact_uint(where, tok[1]));
             continue;
         }
         arg = nt == 3 ? tok[1] : NULL;

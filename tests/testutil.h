@@ -49,6 +49,20 @@ rv_test_build_dir(void)
 }
 
 /* RV_TOP/tests/data/@sub/@name (transfer full). */
+/* A fact file's CPU id or index ("FILE:LINE" in @where): decimal, below
+ * RV_CPUSET_MAX, or the test fails naming the line. */
+static inline unsigned
+rv_test_fact_uint(const char *where, const char *s)
+{
+    char *end;
+    guint64 v = g_ascii_strtoull(s, &end, 10);
+
+    if (!*s || *end || v >= RV_CPUSET_MAX)
+        g_test_message("%s: '%s' is no CPU or index", where, s);
+    g_assert_true(*s && !*end && v < RV_CPUSET_MAX);
+    return (unsigned) v;
+}
+
 static inline char *
 rv_test_data_path(const char *sub, const char *name)
 {
