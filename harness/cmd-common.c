@@ -94,6 +94,14 @@ rv_cmd_parse(const RvCmdSpec *spec, const GOptionEntry *entries, int *argc, char
     return 0;
 }
 
+void
+rv_cmd_json_begin(JsonBuilder *b, gint64 schema_version)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "schema_version");
+    json_builder_add_int_value(b, schema_version);
+}
+
 int
 rv_cmd_print_json(JsonNode *node)
 {

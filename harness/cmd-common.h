@@ -72,6 +72,19 @@ int rv_cmd_parse(const RvCmdSpec *spec, const GOptionEntry *entries, int *argc, 
     G_GNUC_WARN_UNUSED_RESULT;
 
 /**
+ * rv_cmd_json_begin:
+ * @b: a new builder
+ * @schema_version: the document's version (each document has its own,
+ *        documented beside its command; doc/cli.md: every JSON document
+ *        carries one)
+ *
+ * Opens the top-level object of a command's --json document with its
+ * "schema_version" member first.  The caller adds its members, ends the
+ * object and prints it with rv_cmd_print_json().
+ */
+void rv_cmd_json_begin(JsonBuilder *b, gint64 schema_version);
+
+/**
  * rv_cmd_print_json:
  * @node: a JSON object that already carries "schema_version"
  *

@@ -50,9 +50,7 @@ findings_to_json(const char *file, const GPtrArray *findings)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
 
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "schema_version");
-    json_builder_add_int_value(b, 1);
+    rv_cmd_json_begin(b, 1);
     json_builder_set_member_name(b, "domain_xml");
     json_builder_add_string_value(b, file);
     json_builder_set_member_name(b, "failures");
@@ -203,9 +201,7 @@ print_xml_json(const char *profile_path, const RvGuestPlacement *placement, cons
     g_autofree char *pl = rv_guest_placement_format(placement);
     g_auto(GStrv) lines = g_strsplit(pl, "\n", -1);
 
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "schema_version");
-    json_builder_add_int_value(b, 1);
+    rv_cmd_json_begin(b, 1);
     json_builder_set_member_name(b, "profile");
     json_builder_add_string_value(b, profile_path);
     json_builder_set_member_name(b, "domain_type");

@@ -42,9 +42,7 @@ print_image_json(const RvGuestImage *img, const char *out)
     g_autoptr(JsonBuilder) b = json_builder_new();
     g_autoptr(JsonNode) node = NULL;
 
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "schema_version");
-    json_builder_add_int_value(b, 1);
+    rv_cmd_json_begin(b, 1);
     json_builder_set_member_name(b, "image");
     json_builder_add_string_value(b, img->hash);
     json_builder_set_member_name(b, "cached");
@@ -182,9 +180,7 @@ print_json(const RvGuestProfile *profile, const RvGuestSession *s, guint64 durat
     g_autoptr(JsonNode) root = NULL;
     g_autofree char *out = NULL;
 
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "schema_version");
-    json_builder_add_int_value(b, 1);
+    rv_cmd_json_begin(b, 1);
     json_builder_set_member_name(b, "format");
     json_builder_add_string_value(b, "rtvirt-guest-run-1");
     json_builder_set_member_name(b, "profile");
@@ -503,9 +499,7 @@ rv_cmd_setup(int argc, char **argv)
         g_autoptr(JsonBuilder) b = json_builder_new();
         g_autoptr(JsonNode) node = NULL;
 
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "schema_version");
-        json_builder_add_int_value(b, 1);
+        rv_cmd_json_begin(b, 1);
         json_builder_set_member_name(b, "virtlogd");
         json_builder_add_string_value(b, rep.virtlogd_started ? "started" : "already running");
         json_builder_set_member_name(b, "libvirtd");

@@ -104,9 +104,7 @@ rv_cmd_host_capture(int argc, char **argv)
         g_autoptr(JsonBuilder) b = json_builder_new();
         g_autoptr(JsonNode) node = NULL;
 
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "schema_version");
-        json_builder_add_int_value(b, 1);
+        rv_cmd_json_begin(b, 1);
         json_builder_set_member_name(b, "dir");
         json_builder_add_string_value(b, argv[1]);
         json_builder_set_member_name(b, "files");

@@ -118,9 +118,7 @@ apply_to_json(const Setup *s, const RvTuneReport *report, const RvJournal *journ
     g_autofree char *plan = rv_host_partition_format(s->part, s->topo);
     static const char *const count_names[] = { "changed", "already", "skipped", "failed" };
 
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "schema_version");
-    json_builder_add_int_value(b, 1);
+    rv_cmd_json_begin(b, 1);
     json_str(b, "profile", s->profile->name);
     json_builder_set_member_name(b, "dry_run");
     json_builder_add_boolean_value(b, report->dry_run);
@@ -398,9 +396,7 @@ rv_cmd_host_revert(int argc, char **argv)
     if (rv_host_root_open(rv_cmd_common.root, &root, &err) < 0)
         return rv_log_gerror(err, "revert failed");
     if (json) {
-        json_builder_begin_object(json);
-        json_builder_set_member_name(json, "schema_version");
-        json_builder_add_int_value(json, 1);
+        rv_cmd_json_begin(json, 1);
         json_builder_set_member_name(json, "journals");
         json_builder_begin_array(json);
     }
@@ -488,9 +484,7 @@ print_bootargs_json(const char *profile, GStrv args, const char *action, const c
     g_autoptr(JsonNode) node = NULL;
     g_autofree char *joined = args ? g_strjoinv(" ", args) : NULL;
 
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "schema_version");
-    json_builder_add_int_value(b, 1);
+    rv_cmd_json_begin(b, 1);
     json_str(b, "profile", profile);
     json_builder_set_member_name(b, "bootargs");
     json_builder_begin_array(b);

@@ -31,9 +31,7 @@ print_json(GPtrArray *dirs, GPtrArray *list)
     g_autoptr(JsonBuilder) b = json_builder_new();
     g_autoptr(JsonNode) node = NULL;
 
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "schema_version");
-    json_builder_add_int_value(b, 1);
+    rv_cmd_json_begin(b, 1);
     json_builder_set_member_name(b, "dirs");
     json_builder_begin_array(b);
     for (guint i = 0; i < dirs->len; i++) {

@@ -888,9 +888,7 @@ run_print_plan_json(Ctx *c)
     g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, c->plan->seed);
     char buf[128];
 
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "schema_version");
-    json_builder_add_int_value(b, 1);
+    rv_cmd_json_begin(b, 1);
     json_builder_set_member_name(b, "matrix");
     json_builder_add_string_value(b, c->matrix->name);
     json_builder_set_member_name(b, "order");

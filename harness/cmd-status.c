@@ -134,9 +134,7 @@ print_json(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint
     g_autoptr(JsonNode) root = NULL;
     g_autofree char *text = NULL;
 
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "schema_version");
-    json_builder_add_int_value(b, STATUS_SCHEMA_VERSION);
+    rv_cmd_json_begin(b, STATUS_SCHEMA_VERSION);
     json_builder_set_member_name(b, "lock");
     json_builder_begin_object(b);
     add_nullable(b, "path", lock_path);
