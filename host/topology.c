@@ -26,6 +26,7 @@
 
 #include "host/topology.h"
 #include "util/error.h"
+#include "util/file.h"
 
 #define SYSCPU "/sys/devices/system/cpu"
 
@@ -563,12 +564,13 @@ rv_host_topology_load_hwloc_xml(const char *path, RvTopology **ret, GError **err
 
     g_autofree char *xml = NULL;
     gsize xml_len = 0;
-    g_autoptr(GError) ferr = NULL;
+    gssize n;
     char *v3;
 
-    if (!g_file_get_contents(path, &xml, &xml_len, &ferr))
-        return rv_error_set(error, RV_ERROR_FAILED, ENOENT, "Failed to read '%s': %s",
-                            path, ferr->message);
+    n = rv_file_read(path, RV_FILE_READ_MAX, &xml, error);
+    if (n < 0)
+        return (int) n;
+    xml_len = (gsize) n;
     /* hwloc 3.x writes <topology version="3.0">, which hwloc 2.x refuses
      * ("cannot import XML version 3.0 > 2") although the objects and
      * cpusets it carries are read the same; read it as 2.0. */
@@ -940,7 +942,7 @@ int
 rv_host_topology_load_text(const char *path, RvTopology **ret, GError **error)
 {
     g_autofree char *text = NULL;
-    g_autoptr(GError) ferr = NULL;
+    gssize n;
     g_auto(GStrv) lines = NULL;
     g_autoptr(RvTopology) t = NULL;
     g_autofree char *src = g_strdup_printf("text:%s", path);
@@ -951,8 +953,9 @@ rv_host_topology_load_text(const char *path, RvTopology **ret, GError **error)
     };
     int r = 0;
 
-    if (!g_file_get_contents(path, &text, NULL, &ferr))
-        return rv_error_set(error, RV_ERROR_FAILED, ENOENT, "Failed to read '%s': %s", path, ferr->message);
+    n = rv_file_read(path, RV_FILE_READ_MAX, &text, error);
+    if (n < 0)
+        return (int) n;
 
     t = topology_new(src);
     tp.t = t;
@@ -985,13 +988,14 @@ int
 rv_host_sysfs_dump_to_tree(const char *dump_path, const char *dir, GError **error)
 {
     g_autofree char *text = NULL;
+    gssize n_read;
     g_autoptr(GError) ferr = NULL;
     g_auto(GStrv) lines = NULL;
     int n = 0;
 
-    if (!g_file_get_contents(dump_path, &text, NULL, &ferr))
-        return rv_error_set(error, RV_ERROR_FAILED, ENOENT, "Failed to read '%s': %s",
-                            dump_path, ferr->message);
+    n_read = rv_file_read(dump_path, RV_FILE_READ_MAX, &text, error);
+    if (n_read < 0)
+        return (int) n_read;
     lines = g_strsplit(text, "\n", -1);
     for (guint ln = 0; lines[ln]; ln++) {
         const char *line = lines[ln];
@@ -1044,14 +1048,15 @@ rv_host_topology_load_file(const char *path, RvTopology **ret, GError **error)
     g_autofree char *text = NULL;
     g_autofree char *tmp = NULL;
     g_autoptr(GError) ferr = NULL;
+    gssize n;
     g_autoptr(RvRoot) root = NULL;
     g_autoptr(RvTopology) t = NULL;
     const char *p;
     int r;
 
-    if (!g_file_get_contents(path, &text, NULL, &ferr))
-        return rv_error_set(error, RV_ERROR_FAILED, ENOENT, "Failed to read '%s': %s",
-                            path, ferr->message);
+    n = rv_file_read(path, RV_FILE_READ_MAX, &text, error);
+    if (n < 0)
+        return (int) n;
     for (p = text; g_ascii_isspace(*p); p++)
         ;
     if (*p == '<')
