@@ -65,6 +65,37 @@ common_group(const RvCmdSpec *spec)
     return g;
 }
 
+/* GLib takes "--flag=VALUE" for a G_OPTION_ARG_NONE option and drops the
+ * value: "--json=FILE" would print on stdout and write no file.  Refuse a
+ * value given to a flag of @entries (or to --json/--quiet), naming it. */
+static bool
+flag_with_value(const GOptionEntry *entries, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *eq;
+        g_autofree char *name = NULL;
+        bool flag = false;
+
+        if (!strcmp(a, "--"))
+            break;
+        if (!g_str_has_prefix(a, "--") || !(eq = strchr(a, '=')))
+            continue;
+        name = g_strndup(a + 2, (gsize) (eq - a - 2));
+        if (!strcmp(name, "json") || !strcmp(name, "quiet") || !strcmp(name, "verbose"))
+            flag = true;
+        for (const GOptionEntry *e = entries; e && e->long_name; e++)
+            if (!strcmp(e->long_name, name) &&
+                (e->arg == G_OPTION_ARG_NONE || (e->flags & G_OPTION_FLAG_NO_ARG)))
+                flag = true;
+        if (flag) {
+            rv_log_error("%s: option --%s takes no value (got '%s')%s", argv[0], name, eq + 1,
+                         !strcmp(name, "json") ? ": --json prints JSON on stdout" : "");
+            return true;
+        }
+    }
+    return false;
+}
+
 int
 rv_cmd_parse(const RvCmdSpec *spec, const GOptionEntry *entries, int *argc, char ***argv)
 {
@@ -82,12 +113,20 @@ rv_cmd_parse(const RvCmdSpec *spec, const GOptionEntry *entries, int *argc, char
     desc = g_strdup_printf("%s%sExit status: %s", spec->description ? spec->description : "",
                            spec->description ? "\n\n" : "", spec->exit_status);
     g_option_context_set_description(ctx, desc);
+    if (flag_with_value(entries, *argc, *argv))
+        return -EINVAL;
     if (!g_option_context_parse(ctx, argc, argv, &err)) {
         rv_log_error("%s: %s", (*argv)[0], err->message);
         return -EINVAL;
     }
     if (rv_cmd_common.quiet && rv_cmd_common.verbose) {
         rv_log_error("%s: --quiet and --verbose exclude each other", (*argv)[0]);
+        return -EINVAL;
+    }
+    if ((spec->common & RV_COMMON_ROOT) && rv_cmd_common.root && !*rv_cmd_common.root) {
+        /* an unset shell variable ("--root $ROOT") must not mean the live host */
+        rv_log_error("%s: --root '': an empty directory name (omit --root for the live host)",
+                     (*argv)[0]);
         return -EINVAL;
     }
     rv_harness_verbosity = rv_cmd_common.quiet ? -1 : rv_cmd_common.verbose;

@@ -72,6 +72,18 @@ for c in "${cmds[@]}"; do
     # shellcheck disable=SC2086
     "$rtvirt" $c -q -v >"$tmp/out" 2>"$tmp/err"; rc=$?
     check "$c: -q with -v is exit 2 ($rc)" [ $rc -eq 2 ]
+    if grep -q -- "^  --json " "$tmp/help" && [ "$c" != pert ]; then
+        # shellcheck disable=SC2086
+        ( cd "$tmp" && "$rtvirt" $c --json=out.json >"$tmp/out" 2>"$tmp/err" ); rc=$?
+        check "$c: --json=FILE is exit 2 ($rc), no file written (--json is stdout only)" \
+            eval '[ $rc -eq 2 ] && [ ! -e "$tmp/out.json" ] && grep -q "takes no value" "$tmp/err"'
+    fi
+    if grep -q -- "^  --root=DIR " "$tmp/help"; then
+        # shellcheck disable=SC2086
+        "$rtvirt" $c --root "" >"$tmp/out" 2>"$tmp/err"; rc=$?
+        check "$c: --root '' (an unset variable) is exit 2 ($rc), never the live host" \
+            eval '[ $rc -eq 2 ] && grep -q "empty directory name" "$tmp/err"'
+    fi
     grep -q -- "^  --json " "$tmp/help" && echo "$c" >>"$tmp/json-cmds"
 done
 
