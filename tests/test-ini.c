@@ -123,6 +123,10 @@ test_syntax_errors(void)
         { "[scenario:unpinned]\nplacement = unpinned\n\n[scenario:unpinned]\nplacement = pinned\n",
           "s.ini:4: duplicate section [scenario:unpinned] (first at line 1)" },
         { "[a]\nx = 0\ny = 1\nx = 1\n", "s.ini:4: duplicate key 'x' in [a] (first at line 2)" },
+        /* control bytes reach terminals raw and make domain XML ill-formed */
+        { "[a]\nx = 1\ncmdline = a \033[2J\n", "s.ini:3: control character 0x1b: a profile holds text only" },
+        { "[a\001]\n", "s.ini:1: control character 0x01: a profile holds text only" },
+        { "[a]\nx = \177\n", "s.ini:2: control character 0x7f: a profile holds text only" },
     };
 
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {

@@ -81,6 +81,28 @@ resolve_include(const char *from_file, const char *name)
     return NULL;
 }
 
+/* A profile is text: a control byte (C0 other than tab and end of line, or
+ * DEL) has no meaning in any value and would reach a terminal raw or make
+ * the domain XML ill-formed (XML 1.0 section 2.2 allows none of them).
+ * Named by line and code, the line itself is not shown. */
+static int
+check_no_controls(const char *name, const char *text, gsize len, GError **error)
+{
+    unsigned line = 1;
+
+    for (gsize i = 0; i < len; i++) {
+        unsigned char c = (unsigned char) text[i];
+
+        if (c == '\n')
+            line++;
+        else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s:%u: control character 0x%02x: a profile holds text only",
+                                name, line, c);
+    }
+    return 0;
+}
+
 static int
 parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
            GError **error)
@@ -96,6 +118,8 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
      * its parse errors name the file and line, never its text. */
     bool included = stack->len > 1;
 
+    if (check_no_controls(name, text, strlen(text), error) < 0)
+        return -EINVAL;
     for (guint i = 0; lines[i]; i++) {
         char *line = g_strstrip(lines[i]);
         unsigned lineno = i + 1;
