@@ -199,5 +199,18 @@ left=$(find "$stage" -type f | head -3)
 check "make uninstall removes every installed file (exit $rc)${left:+: left $left}" \
     eval '[ $rc -eq 0 ] && [ -z "$left" ]'
 
+# --- bash completion: a group's command before a top-level one -----------
+comp() {
+    bash -c 'PATH=$1:$PATH; source "$2"; shift 2; COMP_WORDS=("$@")
+             COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _rtvirt; echo "${COMPREPLY[*]}"' \
+        _ "$(dirname "$rtvirt")" "$top/build-aux/rtvirt.bash-completion" "$@"
+}
+c1=$(comp rtvirt guest run --); c2=$(comp rtvirt host apply --); c3=$(comp rtvirt run --)
+check "completion: 'guest run --' offers guest run's options (--virt), not run's (--plan)" \
+    eval '[[ " $c1 " == *" --virt "* && " $c1 " != *" --plan "* ]]'
+check "completion: 'host apply --' offers only its option lines (--dry-run, not --install from a description)" \
+    eval '[[ " $c2 " == *" --dry-run "* && " $c2 " != *" --install "* ]]'
+check "completion: 'run --' offers --plan" eval '[[ " $c3 " == *" --plan "* ]]'
+
 echo "1..$n"
 exit $fail
