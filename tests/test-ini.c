@@ -123,6 +123,13 @@ test_syntax_errors(void)
         { "[scenario:unpinned]\nplacement = unpinned\n\n[scenario:unpinned]\nplacement = pinned\n",
           "s.ini:4: duplicate section [scenario:unpinned] (first at line 1)" },
         { "[a]\nx = 0\ny = 1\nx = 1\n", "s.ini:4: duplicate key 'x' in [a] (first at line 2)" },
+        /* an empty section would vanish from every reader (a scenario from the plan) */
+        { "[scenario:a]\nplacement = pinned\n\n[scenario:b]\n\n[c]\nx = 1\n",
+          "s.ini:4: section [scenario:b] has no key (an empty section would be ignored; "
+          "give it at least one, e.g. description = ...)" },
+        { "[a]\nx = 1\n[b]\n# only a comment\n",
+          "s.ini:3: section [b] has no key (an empty section would be ignored; "
+          "give it at least one, e.g. description = ...)" },
         /* control bytes reach terminals raw and make domain XML ill-formed */
         { "[a]\nx = 1\ncmdline = a \033[2J\n", "s.ini:3: control character 0x1b: a profile holds text only" },
         { "[a\001]\n", "s.ini:1: control character 0x01: a profile holds text only" },

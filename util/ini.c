@@ -103,6 +103,16 @@ check_no_controls(const char *name, const char *text, gsize len, GError **error)
     return 0;
 }
 
+/* A section without a key leaves no entry, so every reader would skip it
+ * silently (an empty [scenario:b] vanished from the plan): refused. */
+static int
+empty_section(const char *name, const char *section, unsigned line, GError **error)
+{
+    return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                        "%s:%u: section [%s] has no key (an empty section would be ignored; "
+                        "give it at least one, e.g. description = ...)", name, line, section);
+}
+
 static int
 parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
            GError **error)
@@ -117,6 +127,7 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
     /* An included file may be anything include= points at (../../etc/shadow):
      * its parse errors name the file and line, never its text. */
     bool included = stack->len > 1;
+    unsigned section_line = 0, section_keys = 0;
 
     if (check_no_controls(name, text, strlen(text), error) < 0)
         return -EINVAL;
@@ -138,8 +149,12 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
                 return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                     "%s:%u: invalid section header '%s'", name, lineno, line);
             *end = '\0';
+            if (section && !section_keys)
+                return empty_section(name, section, section_line, error);
             g_free(section);
             section = g_strstrip(g_strdup(line + 1));
+            section_line = lineno;
+            section_keys = 0;
             if (g_hash_table_contains(headers, section))
                 return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                     "%s:%u: duplicate section [%s] (first at line %u)", name,
@@ -166,6 +181,7 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
         *eq = '\0';
 
         RvIniEntry *e = g_new0(RvIniEntry, 1);
+        section_keys++;
         e->section = g_strdup(section);
         e->key = g_strstrip(g_strdup(line));
         e->value = g_strstrip(g_strdup(eq + 1));
@@ -201,6 +217,8 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
         }
         g_ptr_array_add(own, e);
     }
+    if (section && !section_keys)
+        return empty_section(name, section, section_line, error);
 
     /* Includes first (tuned: the including profile overrides), then own keys. */
     for (guint i = 0; i < own->len; i++) {
