@@ -28,6 +28,7 @@
 
 #include "guest/placement.h"
 #include "guest/profile.h"
+#include "guest/session.h"
 #include "harness/cmd-common.h"
 #include "harness/commands.h"
 #include "harness/lock.h"
@@ -775,6 +776,16 @@ run_load_inputs(Ctx *c, const char *matrix, GError **error)
                                 "--seed '%s': expected an unsigned 64-bit number", arg_seed);
     } else {
         seed = c->matrix->has_seed ? c->matrix->seed : rv_harness_plan_draw_seed();
+    }
+    {
+        /* $RTVIRT_VIRT is judged here too, so --plan refuses a typo as the
+         * run does (harness/run.c) */
+        RvGuestVirtRequest virt;
+
+        if (rv_guest_virt_request_parse(g_getenv("RTVIRT_VIRT"), &virt, error) < 0) {
+            g_prefix_error(error, "$RTVIRT_VIRT: ");
+            return -EINVAL;
+        }
     }
     if (rv_host_root_open(arg_root, &c->root, error) < 0)
         return -EINVAL;

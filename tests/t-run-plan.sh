@@ -38,7 +38,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 18 ))"
+echo "1..$(( ${#bad[@]} * 2 + 19 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -139,3 +139,6 @@ check "run --help: a verification FAIL leaves a repetition ok (untrusted), unlik
 RTVIRT_VIRT=kmv "$rtvirt" run --out "$tmp/virtres" profiles/matrix/ci.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "RTVIRT_VIRT=kmv: exit 2 naming the value ($rc)" \
     eval '[ $rc -eq 2 ] && grep -q "\$RTVIRT_VIRT: invalid virt .kmv.: expected auto, kvm, tcg (alias qemu)" "$tmp/err"'
+RTVIRT_VIRT=kmv "$rtvirt" run --plan profiles/matrix/ci.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "RTVIRT_VIRT=kmv with --plan: exit 2 as the run ($rc)" \
+    eval '[ $rc -eq 2 ] && grep -q "\$RTVIRT_VIRT: invalid virt .kmv." "$tmp/err"'
