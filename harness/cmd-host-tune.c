@@ -282,6 +282,18 @@ rv_cmd_host_apply(int argc, char **argv)
     }
     /* a fixture root stands for another host: its daemons are not ours */
     runner = rv_runner_new(arg_dry_run || !rv_host_root_is_live(s.root));
+    if (!arg_dry_run && arg_journal) {
+        /* a journal the user names lives where the user says: its directory
+         * is not created (a typo must not leave journals in odd places that
+         * `host revert` and `rtvirt status` never look at) */
+        g_autofree char *jdir = g_path_get_dirname(arg_journal);
+
+        if (!g_file_test(jdir, G_FILE_TEST_IS_DIR)) {
+            rv_log_error("apply: --journal '%s': directory '%s' does not exist", arg_journal,
+                         jdir);
+            return RV_EXIT_ERROR;
+        }
+    }
     if (!arg_dry_run) {
         /* never under a running `rtvirt run` on this host; a fixture root
          * stands for another host and carries its own lock */

@@ -259,4 +259,10 @@ check 'tail -n 1 "$J" | grep -q "\"kind\":\"commit\""' "apply ends its journal w
 revert_force; rc=$?
 check '[ $rc -eq 0 ] && same && journal_gone && [ ! -e "$J.damaged" ]' "revert --force on an intact journal: identical, exit 0 (rc=$rc)"
 
+# 12. --journal in a directory that does not exist: refused, nothing created or changed
+fresh
+"$RTVIRT" host apply --no-check --root "$R" --journal "$tmp/no/such/dir/j" "$PROFILE" >"$tmp/apply.out" 2>&1
+rc=$?
+check '[ $rc -eq 2 ] && grep -q "directory .*no/such/dir. does not exist" "$tmp/apply.out" && [ ! -e "$tmp/no" ] && same' "apply --journal in a missing directory: exit 2, nothing created, tree unchanged (rc=$rc)"
+
 echo "1..$n"
