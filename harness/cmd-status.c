@@ -11,7 +11,7 @@
  *    "lock":{"path":P,"exists":B,"holder":PID|0,"pid":PID|0,"command":S|null,
  *            "since":S|null,"stale":B},
  *    "journals":[{"name":"run"|"apply"|"bootargs","path":P,"exists":B,
- *                 "version":N,"entries":N,"damaged":N,"interrupted":B,
+ *                 "version":N,"entries":N,"damaged":N,"interrupted":B,"in_use":B,
  *                 "error":S|null}],
  *    "domains":[{"name":S,"active":B}] | null (not queried: fixture root,
  *              or libvirt unreachable: "domains_error":S)}
@@ -110,7 +110,9 @@ print_text(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint
                    j->sum.n_entries, j->sum.n_entries == 1 ? "y" : "ies",
                    j->sum.n_damaged ? ", DAMAGED: `rtvirt host revert` lists what" : "",
                    j->sum.n_damaged ? " does not verify" : "",
-                   j->sum.interrupted ? ", from an interrupted command" : "", j->path,
+                   !j->sum.interrupted ? ""
+                   : li->holder ? ", in use by the command holding the lock"
+                   : ", from an interrupted command", j->path,
                    j->sum.version);
     }
     if (dom_error)
@@ -163,8 +165,12 @@ print_json(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint
         json_builder_add_int_value(b, js[i].sum.n_entries);
         json_builder_set_member_name(b, "damaged");
         json_builder_add_int_value(b, js[i].sum.n_damaged);
+        /* a journal without its commit marker is a command still running
+         * while the lock is held, an interrupted one otherwise */
         json_builder_set_member_name(b, "interrupted");
-        json_builder_add_boolean_value(b, js[i].sum.interrupted);
+        json_builder_add_boolean_value(b, js[i].sum.interrupted && !li->holder);
+        json_builder_set_member_name(b, "in_use");
+        json_builder_add_boolean_value(b, js[i].sum.interrupted && li->holder);
         add_nullable(b, "error", js[i].error);
         json_builder_end_object(b);
     }

@@ -77,6 +77,7 @@ sed 's/^/# /' "$tmp/status.out"
 check '[ $rc -eq 0 ] && grep -q "^lock: held by pid $apid" "$tmp/status.out" && grep -q "^journal .*: [0-9]* entries" "$tmp/status.out"' "status: who holds the lock, the journal's entries (rc=$rc)"
 "$RTVIRT" status --json --root "$R" >"$tmp/status.json" 2>&1; rc=$?
 check '[ $rc -eq 0 ] && grep -q "\"schema_version\" *: *1" "$tmp/status.json" && grep -q "\"holder\" *: *$apid" "$tmp/status.json"' "status --json: schema_version, holder pid (rc=$rc)"
+check 'grep -q "in use by the command holding the lock" "$tmp/status.out" && ! grep -q "interrupted" "$tmp/status.out" && jq -e "([.journals[] | select(.in_use)] | length) == 1 and ([.journals[] | select(.interrupted)] | length) == 0" "$tmp/status.json" >/dev/null' "status: the journal of the command holding the lock is in use, not interrupted"
 kill -CONT $apid; wait $apid; apid=
 "$RTVIRT" host revert --root "$R" >/dev/null 2>&1
 check 'same' "reverted"
