@@ -131,9 +131,15 @@ help(int argc, char **argv)
 {
     g_autoptr(GPtrArray) args = g_ptr_array_new();
 
-    if (argc < 3) {
+    if (argc < 3 || (argc == 3 && strcmp(argv[2], "help") == 0)) {
+        /* `rtvirt help` and `rtvirt help help`: the top-level usage */
         usage(stdout);
         return RV_EXIT_OK;
+    }
+    if (argc > 4 || (argc == 4 && !is_group(argv[2]))) {
+        rv_log_error("rtvirt help: unexpected argument '%s'; usage: rtvirt help [GROUP] COMMAND",
+                     argv[argc - 1]);
+        return RV_EXIT_ERROR;
     }
     g_ptr_array_add(args, argv[0]);
     for (int i = 2; i < argc && i < 4; i++)
@@ -193,6 +199,12 @@ main(int argc, char **argv)
     }
     if (strcmp(argv[1], "help") == 0)
         return help(argc, argv);
+    if ((is_help(argv[1]) || strcmp(argv[1], "--version") == 0 ||
+         strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--list-commands") == 0) &&
+        argc > 2) {
+        rv_log_error("rtvirt %s: unexpected argument '%s'", argv[1], argv[2]);
+        return RV_EXIT_ERROR;
+    }
     if (is_help(argv[1])) {
         usage(stdout);
         return RV_EXIT_OK;

@@ -31,6 +31,13 @@ check "the command table lists ${#cmds[@]} commands, each in rtvirt --help" \
 check "rtvirt --help ends with the exit statuses" eval 'tail -n1 "$tmp/top-help" | grep -q "^Exit status: 0 "'
 "$rtvirt" help >"$tmp/h" 2>&1
 check "rtvirt help == rtvirt --help" cmp -s "$tmp/h" "$tmp/top-help"
+"$rtvirt" help help >"$tmp/h" 2>&1; rc=$?
+check "rtvirt help help == rtvirt --help ($rc)" eval '[ $rc -eq 0 ] && cmp -s "$tmp/h" "$tmp/top-help"'
+for a in "--help extra" "--version extra" "help run extra"; do
+    # shellcheck disable=SC2086
+    "$rtvirt" $a >/dev/null 2>"$tmp/err"; rc=$?
+    check "rtvirt $a: an extra argument is exit 2 ($rc), named" eval '[ $rc -eq 2 ] && grep -q "extra" "$tmp/err"'
+done
 "$rtvirt" --no-such-option >/dev/null 2>"$tmp/err"; rc=$?
 check "rtvirt --no-such-option: exit 2 ($rc)" eval '[ $rc -eq 2 ] && grep -q "no-such-option" "$tmp/err"'
 release=$(sed -n 's/^RV_RELEASE := //p' "$top/Makefile")
