@@ -59,6 +59,18 @@ test_text(void)
     g_free(same);
     g_assert_cmpstr(esc, ==, "comm \\033]0;pwned\\007 x\\015\n");
     assert_no_control(esc, TRUE);
+    {
+        /* not UTF-8 (a corrupt /proc/cmdline), DEL and C1 CSI escaped;
+         * real UTF-8 kept */
+        g_autofree char *bad = rv_escape_text(g_strdup("nohz_full=\xff \x7f \xc2\x9b" "2J 5 \xc2\xb5s\n"));
+        char *utf8 = g_strdup("max 5 \xc2\xb5s, \xe2\x80\x94 ok\n");
+        char *kept = rv_escape_text(utf8);
+
+        g_assert_cmpstr(bad, ==, "nohz_full=\\377 \\177 \\302\\2332J 5 \xc2\xb5s\n");
+        g_assert_true(g_utf8_validate(bad, -1, NULL));
+        g_assert_true(kept == utf8);
+        g_free(kept);
+    }
 }
 
 static void

@@ -9,23 +9,44 @@ rv_escape_value(const char *s)
     return s ? g_strescape(s, "\"") : g_strdup("");
 }
 
+/* Length of the character at @c that the text rule keeps as it is, or 0 for
+ * a byte to escape: ASCII controls but newline and tab, DEL, a byte that
+ * does not start a valid UTF-8 sequence, and the C1 controls U+0080-U+009F
+ * (a terminal takes U+009B as CSI). */
+static gsize
+text_keep_len(const char *c, gsize left)
+{
+    gunichar u;
+
+    if ((unsigned char) *c < 0x80)
+        return g_ascii_iscntrl(*c) && *c != '\n' && *c != '\t' ? 0 : 1;
+    u = g_utf8_get_char_validated(c, (gssize) left);
+    if (u == (gunichar) -1 || u == (gunichar) -2 || (u >= 0x80 && u <= 0x9f))
+        return 0;
+    return (gsize) (g_utf8_next_char(c) - c);
+}
+
 char *
 rv_escape_text(char *s)
 {
     GString *out;
-    const char *c;
+    gsize len = strlen(s), i, k;
 
-    for (c = s; *c; c++)
-        if (g_ascii_iscntrl(*c) && *c != '\n' && *c != '\t')
-            break;
-    if (!*c)
+    for (i = 0; i < len && (k = text_keep_len(s + i, len - i)) > 0; i += k)
+        ;
+    if (i == len)
         return s;
-    out = g_string_sized_new(strlen(s) + 16);
-    for (c = s; *c; c++) {
-        if (g_ascii_iscntrl(*c) && *c != '\n' && *c != '\t')
-            g_string_append_printf(out, "\\%03o", (unsigned char) *c);
-        else
-            g_string_append_c(out, *c);
+    out = g_string_sized_new(len + 16);
+    g_string_append_len(out, s, (gssize) i);
+    while (i < len) {
+        k = text_keep_len(s + i, len - i);
+        if (k == 0) {
+            g_string_append_printf(out, "\\%03o", (unsigned char) s[i]);
+            i++;
+        } else {
+            g_string_append_len(out, s + i, (gssize) k);
+            i += k;
+        }
     }
     g_free(s);
     return g_string_free(out, FALSE);

@@ -12,7 +12,9 @@
  *     controls and bytes that are not UTF-8 too); '"' stays as it is
  *     (messages quote with '...');
  *   - a multi-line text (rv_escape_text(), reports): every control byte
- *     but newline and tab becomes "\ooo"; everything else stays.
+ *     but newline and tab, DEL, the C1 controls (U+0080-U+009F) and every
+ *     byte that is not part of valid UTF-8 becomes "\ooo"; other text,
+ *     UTF-8 included ("µs"), stays.
  *
  * JSON output needs neither: json-glib's generator escapes control
  * characters itself (RFC 8259 section 7).
