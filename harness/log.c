@@ -4,6 +4,7 @@
 
 #include "harness/log.h"
 #include "util/error.h"
+#include "util/escape.h"
 
 int rv_harness_verbosity;
 static gint stderr_gone;   /* atomic: stderr is a pipe nobody reads any more */
@@ -18,7 +19,9 @@ vlog(const char *level, const char *fmt, va_list ap)
      * revert the host and destroy its domains). */
     if (g_atomic_int_get(&stderr_gone))
         return;
-    msg = g_strdup_vprintf(fmt, ap);
+    /* a message may quote a value from the command line, a file, the host
+     * or a guest: no raw control byte reaches the terminal (util/escape.h) */
+    msg = rv_escape_text(g_strdup_vprintf(fmt, ap));
     if ((fprintf(stderr, "rtvirt: %s%s\n", level, msg) < 0 || fflush(stderr) == EOF) &&
         errno == EPIPE) {
         g_atomic_int_set(&stderr_gone, 1);
