@@ -41,7 +41,7 @@ stop_server() {
 }
 trap 'stop_server; rm -rf "$tmp"' EXIT
 
-echo "1..29"
+echo "1..30"
 
 me=$(id -un)
 if ! mariadb-install-db --no-defaults --user="$me" --datadir="$tmp/data" --auth-root-authentication-method=normal \
@@ -149,6 +149,9 @@ consistency "after the run"
 check "--duration 5x: exit 2 naming the value ($(cat "$tmp/err"))" eval '[ $rc -eq 2 ] && grep -q "5x" "$tmp/err"'
 "$tpcc" run "${conn[@]}" --users 0 >/dev/null 2>"$tmp/err"; rc=$?
 check "--users 0: exit 2 ($(cat "$tmp/err"))" eval '[ $rc -eq 2 ] && grep -q "users 0" "$tmp/err"'
+"$tpcc" run "${conn[@]}" --duration 20 --json "$tmp/no/such/dir/run.json" >/dev/null 2>"$tmp/err"; rc=$?
+check "--json into a missing directory: exit 2 before measuring, naming it ($(cat "$tmp/err"))" \
+    eval '[ $rc -eq 2 ] && grep -q "directory .*no/such/dir. does not exist" "$tmp/err" && ! grep -q "NOPM" "$tmp/err"'
 "$tpcc" run --socket "$tmp/no.sock" --scale small --duration 5 --json "$tmp/refused.json" >/dev/null 2>"$tmp/err"; rc=$?
 check "refused connection: exit 2 naming the socket ($(cat "$tmp/err"))" eval '[ $rc -eq 2 ] && grep -q "unix socket $tmp/no.sock" "$tmp/err"'
 check "refused connection: the JSON says why, nothing measured" \

@@ -4,8 +4,11 @@
  * connection options of the mariadb client, and input checks (bad input:
  * a message naming the option and the value, exit 2).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "tpcc/driver.h"
 
@@ -90,6 +93,19 @@ check_options(bool load, RvTpccOpts *o)
     o->warehouses = arg_warehouses;
     o->users = arg_users;
     o->threads = arg_threads ? arg_threads : (int)CLAMP(g_get_num_processors(), 1, 8);
+    if (arg_json && strcmp(arg_json, "-") != 0) {
+        /* checked before measuring: a run's figures must not be lost at its
+         * end to a typo in the path */
+        g_autofree char *dir = g_path_get_dirname(arg_json);
+
+        if (g_file_test(arg_json, G_FILE_TEST_IS_DIR))
+            return bad("--json '%s': a directory, expected a file", arg_json);
+        if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
+            return bad("--json '%s': directory '%s' does not exist", arg_json, dir);
+        if (access(dir, W_OK) != 0)
+            return bad("--json '%s': directory '%s' is not writable: %s", arg_json, dir,
+                       g_strerror(errno));
+    }
     o->json = arg_json;
     o->seed = arg_seed >= 0 ? (uint64_t)arg_seed : (uint64_t)g_get_real_time();
     return 0;
@@ -114,7 +130,11 @@ main(int argc, char **argv)
         return 2;
     }
     if (argc != 2 || (!g_str_equal(argv[1], "load") && !g_str_equal(argv[1], "run"))) {
-        fprintf(stderr, "rtvirt-tpcc: expected one command, load or run (see --help)\n");
+        if (argc >= 2)
+            fprintf(stderr, "rtvirt-tpcc: unknown command '%s' (or more than one): expected "
+                    "load or run (see --help)\n", argv[1]);
+        else
+            fprintf(stderr, "rtvirt-tpcc: expected one command, load or run (see --help)\n");
         return 2;
     }
     bool load = g_str_equal(argv[1], "load");
