@@ -92,10 +92,8 @@ profile_base_name(const char *path)
     return g_steal_pointer(&base);
 }
 
-/* Domain names: libvirt accepts almost anything, but the name lands in
- * file names and the journal: keep to [A-Za-z0-9_.-]. */
-static bool
-valid_domain_name(const char *name)
+bool
+rv_guest_profile_name_valid(const char *name)
 {
     if (!*name || strlen(name) > 64)
         return false;
@@ -438,14 +436,14 @@ rv_guest_profile_from_ini(RvIni *ini, RvGuestProfile **ret, GError **error)
     p->path = g_strdup(rv_ini_path(ini));
     e = rv_ini_lookup(ini, "main", "name");
     if (e) {
-        if (!valid_domain_name(e->value))
+        if (!rv_guest_profile_name_valid(e->value))
             return rv_ini_entry_error(e, error,
                                       "invalid name '%s' in [main]: expected 1-64 characters of A-Z a-z 0-9 _ . -",
                                       e->value);
         p->name = g_strdup(e->value);
     } else {
         p->name = profile_base_name(p->path);
-        if (!valid_domain_name(p->name))
+        if (!rv_guest_profile_name_valid(p->name))
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s: the file name is no valid domain name; set 'name' in [main]",
                                 p->path);

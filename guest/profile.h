@@ -155,6 +155,17 @@ void rv_guest_profile_free(RvGuestProfile *profile);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestProfile, rv_guest_profile_free)
 
 /**
+ * rv_guest_profile_name_valid:
+ * @name: a guest or domain name ([main] name, `guest xml|run --name`)
+ *
+ * libvirt accepts almost any domain name, but rtvirt's lands in file
+ * names, the journal and log lines: 1-64 characters of A-Z a-z 0-9 _ . -
+ *
+ * Returns: whether @name follows that rule.
+ */
+bool rv_guest_profile_name_valid(const char *name);
+
+/**
  * rv_guest_profile_load:
  * @path: a guest profile file (format above)
  * @ret: (out): the profile, written only on success

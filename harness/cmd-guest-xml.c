@@ -282,6 +282,11 @@ rv_cmd_guest_xml(int argc, char **argv)
         rv_log_error("%s: --kernel and --initrd go together", argv[0]);
         return RV_EXIT_ERROR;
     }
+    if (arg_name && !rv_guest_profile_name_valid(arg_name)) {
+        rv_log_error("%s: invalid --name '%s': expected 1-64 characters of A-Z a-z 0-9 _ . -",
+                     argv[0], arg_name);
+        return RV_EXIT_ERROR;
+    }
     if (rv_guest_virt_request_parse(arg_virt, &(RvGuestVirtRequest) { 0 }, NULL) < 0) {
         rv_log_error("%s: invalid --virt '%s': expected auto, kvm, tcg (alias qemu)",
                      argv[0], arg_virt);

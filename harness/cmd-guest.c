@@ -373,6 +373,11 @@ rv_cmd_guest_run(int argc, char **argv)
         rv_log_error("%s: expected one guest profile (e.g. profiles/guests/rt-demo.ini)", argv[0]);
         return RV_EXIT_ERROR;
     }
+    if (arg_name && !rv_guest_profile_name_valid(arg_name)) {
+        rv_log_error("%s: invalid --name '%s': expected 1-64 characters of A-Z a-z 0-9 _ . -",
+                     argv[0], arg_name);
+        return RV_EXIT_ERROR;
+    }
     if (arg_duration && (rv_parse_duration_us(arg_duration, &duration_us) < 0 ||
                          duration_us < 1000000)) {
         rv_log_error("%s: invalid --duration '%s' (at least 1s, e.g. 10s, 2m)", argv[0],

@@ -11,7 +11,7 @@ data=$top/tests/data/domainxml
 n=0 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
-echo "1..19"
+echo "1..20"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # grep -H dump -> fixture tree ("path:value", "path:" for an empty file)
@@ -86,4 +86,7 @@ echo '<domain><vcpu>x</vcpu></domain>' >"$tmp/bad.xml"
 "$rtvirt" guest xml --check "$tmp/bad.xml" --root "$root" >/dev/null 2>"$tmp/err"; rc=$?
 { [ $rc -eq 2 ] && grep -q "bad.xml: line 1: invalid <vcpu> 'x'" "$tmp/err"; } \
     && ok "--check of a bad domain: named error, exit 2" || nok "--check bad: rc=$rc $(cat "$tmp/err")"
+"$rtvirt" guest xml "$top/profiles/guests/rt-demo.ini" --root "$root" "${img[@]}" --name 'a b' >/dev/null 2>"$tmp/err"; rc=$?
+{ [ $rc -eq 2 ] && grep -q "invalid --name 'a b'" "$tmp/err"; } \
+    && ok "--name outside the [main] name rule: exit 2, named" || nok "--name 'a b': rc=$rc $(cat "$tmp/err")"
 exit $fail
