@@ -110,6 +110,7 @@ rv_result_store_record_free(RvStoreRecord *rec)
     g_free(rec->scenario);
     g_free(rec->workload);
     g_free(rec->target);
+    g_free(rec->load);
     g_free(rec->virt);
     g_free(rec->status);
     g_free(rec->reason);
@@ -168,8 +169,61 @@ rv_result_store_record_set_times(RvStoreRecord *rec, GDateTime *started,
 }
 
 void
+rv_result_store_record_set_load(RvStoreRecord *rec, const char *load)
+{
+    set_str(&rec->load, load);
+}
+
+static const char * const better_names[] = { "lower", "higher" };
+static const char * const aggregate_names[] = { "mean", "hmean", "max", "sum" };
+
+const char *
+rv_result_store_better_name(RvStoreBetter better)
+{
+    return (guint) better < G_N_ELEMENTS(better_names) ? better_names[better] : "?";
+}
+
+const char *
+rv_result_store_aggregate_name(RvStoreAggregate aggregate)
+{
+    return (guint) aggregate < G_N_ELEMENTS(aggregate_names) ? aggregate_names[aggregate]
+                                                             : "?";
+}
+
+int
+rv_result_store_better_parse(const char *text, RvStoreBetter *ret)
+{
+    for (guint i = 0; text && i < G_N_ELEMENTS(better_names); i++)
+        if (strcmp(text, better_names[i]) == 0) {
+            *ret = (RvStoreBetter) i;
+            return 0;
+        }
+    return -EINVAL;
+}
+
+int
+rv_result_store_aggregate_parse(const char *text, RvStoreAggregate *ret)
+{
+    for (guint i = 0; text && i < G_N_ELEMENTS(aggregate_names); i++)
+        if (strcmp(text, aggregate_names[i]) == 0) {
+            *ret = (RvStoreAggregate) i;
+            return 0;
+        }
+    return -EINVAL;
+}
+
+void
 rv_result_store_record_add_metric(RvStoreRecord *rec, const char *name,
                                   double value, const char *unit)
+{
+    rv_result_store_record_add_metric_full(rec, name, value, unit, RV_STORE_BETTER_LOWER,
+                                           RV_STORE_AGGREGATE_MEAN);
+}
+
+void
+rv_result_store_record_add_metric_full(RvStoreRecord *rec, const char *name,
+                                       double value, const char *unit,
+                                       RvStoreBetter better, RvStoreAggregate aggregate)
 {
     RvStoreMetric *m = g_new0(RvStoreMetric, 1);
 
@@ -183,6 +237,8 @@ rv_result_store_record_add_metric(RvStoreRecord *rec, const char *name,
     m->name = g_strdup(name);
     m->value = value;
     m->unit = g_strdup(unit);
+    m->better = better;
+    m->aggregate = aggregate;
     g_ptr_array_add(rec->metrics, m);
 }
 
@@ -258,6 +314,31 @@ rv_result_store_check_metric(const char *name, double value, const char *unit,
 }
 
 int
+rv_result_store_check_metric_full(const RvStoreMetric *m, GError **error)
+{
+    int r = rv_result_store_check_metric(m->name, m->value, m->unit, error);
+
+    if (r < 0)
+        return r;
+    if ((guint) m->better >= G_N_ELEMENTS(better_names))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "better %d is not lower or higher", (int) m->better);
+    if ((guint) m->aggregate >= G_N_ELEMENTS(aggregate_names))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "aggregate %d is not mean, hmean, max or sum", (int) m->aggregate);
+    if (isnan(m->value))
+        return 0;
+    /* the harmonic mean of rates is only defined for rates >= 0 */
+    if (m->aggregate == RV_STORE_AGGREGATE_HMEAN && m->value < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                            "%g: a rate (aggregate hmean) cannot be negative", m->value);
+    if (g_strcmp0(m->name, RV_STORE_METRIC_CPU_PCT) == 0 && (m->value < 0 || m->value > 100))
+        return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                            "%g: " RV_STORE_METRIC_CPU_PCT " is outside 0..100", m->value);
+    return 0;
+}
+
+int
 rv_result_store_check_histogram(const RvHistogram *h, GError **error)
 {
     guint64 total = h->overflows;
@@ -298,7 +379,7 @@ rv_result_store_record_check(const RvStoreRecord *rec, GError **error)
     for (guint i = 0; i < rec->metrics->len; i++) {
         const RvStoreMetric *m = rec->metrics->pdata[i];
         g_autoptr(GError) e = NULL;
-        int r = rv_result_store_check_metric(m->name, m->value, m->unit, &e);
+        int r = rv_result_store_check_metric_full(m, &e);
 
         if (r < 0)
             return rv_error_set(error, RV_ERROR_INVALID, -r, "metrics.%s.value: %s",
@@ -800,7 +881,8 @@ rv_result_store_add_record(RvStore *s, RvStoreRecord *rec)
     for (guint i = 0; i < s->records->len; i++) {
         RvStoreRecord *o = s->records->pdata[i];
         if (g_str_equal(o->scenario, rec->scenario) && o->repetition == rec->repetition &&
-            g_str_equal(o->workload, rec->workload) && g_strcmp0(o->target, rec->target) == 0) {
+            g_str_equal(o->workload, rec->workload) && g_strcmp0(o->target, rec->target) == 0 &&
+            g_strcmp0(o->load, rec->load) == 0) {
             rv_result_store_record_free(s->records->pdata[i]);
             s->records->pdata[i] = rec;
             return;
@@ -900,6 +982,7 @@ store_to_json(const RvStore *s)
         json_builder_add_int_value(b, r->repetition);
         add_text(b, "workload", r->workload);
         add_text(b, "target", r->target);
+        add_text(b, "load", r->load);
         add_text(b, "virt", r->virt);
         add_text(b, "status", r->status);
         add_text(b, "reason", r->reason);
@@ -914,6 +997,8 @@ store_to_json(const RvStore *s)
             json_builder_set_member_name(b, "value");
             rv_result_store_json_add_number(b, m->value);
             add_text(b, "unit", m->unit);
+            add_text(b, "better", rv_result_store_better_name(m->better));
+            add_text(b, "aggregate", rv_result_store_aggregate_name(m->aggregate));
             json_builder_end_object(b);
         }
         json_builder_end_object(b);
@@ -1097,6 +1182,11 @@ read_record(Reader *rd, guint idx, JsonObject *o, RvStoreRecord **ret)
     rec = rv_result_store_record_new(scenario, (int) rep, workload, get_str(o, "target"));
     rv_result_store_record_set_status(rec, status, get_str(o, "reason"));
     rec->virt = g_strdup(get_str(o, "virt"));
+    if (json_object_has_member(o, "load") && !JSON_NODE_HOLDS_NULL(json_object_get_member(o, "load"))) {
+        if (!get_str(o, "load"))
+            return BAD(rd, "%s.load: not a string or null", where);
+        rec->load = g_strdup(get_str(o, "load"));
+    }
     rec->started = g_strdup(get_str(o, "started"));
     rec->finished = g_strdup(get_str(o, "finished"));
 
@@ -1108,6 +1198,8 @@ read_record(Reader *rd, guint idx, JsonObject *o, RvStoreRecord **ret)
             JsonObject *m = get_object(metrics, name);
             JsonNode *v = m ? json_object_get_member(m, "value") : NULL;
             const char *unit = m ? get_str(m, "unit") : NULL;
+            RvStoreBetter better = RV_STORE_BETTER_LOWER;
+            RvStoreAggregate aggregate = RV_STORE_AGGREGATE_MEAN;
             double value;
             if (!m || !v || (!JSON_NODE_HOLDS_VALUE(v) && !JSON_NODE_HOLDS_NULL(v)))
                 return BAD(rd, "%s.metrics.%s: needs a value", where, name);
@@ -1129,7 +1221,16 @@ read_record(Reader *rd, guint idx, JsonObject *o, RvStoreRecord **ret)
                     return BAD(rd, "%s.metrics.%s.value: %s (a corrupt store)", where, name,
                                e ? e->message : "not a number");
             }
-            rv_result_store_record_add_metric(rec, name, value, unit);
+            /* absent: the meaning of every metric before they existed */
+            if (json_object_has_member(m, "better") &&
+                rv_result_store_better_parse(get_str(m, "better"), &better) < 0)
+                return BAD(rd, "%s.metrics.%s.better: expected \"lower\" or \"higher\"",
+                           where, name);
+            if (json_object_has_member(m, "aggregate") &&
+                rv_result_store_aggregate_parse(get_str(m, "aggregate"), &aggregate) < 0)
+                return BAD(rd, "%s.metrics.%s.aggregate: expected \"mean\", \"hmean\", "
+                           "\"max\" or \"sum\"", where, name);
+            rv_result_store_record_add_metric_full(rec, name, value, unit, better, aggregate);
         }
     }
     if ((hists = get_object(o, "histograms"))) {

@@ -20,9 +20,12 @@
  *   scenarios [{name, description, status "planned|ran|skipped",
  *               reason}],
  *   records [{scenario, repetition (1-based), workload ("cyclictest"...),
- *             target ("guest:NAME" | "host"), virt ("kvm"|"tcg"|null),
+ *             target ("guest:NAME" | "host"), load (the [load:NAME] name,
+ *             or null for the built-in level; optional when read),
+ *             virt ("kvm"|"tcg"|null),
  *             status ("ok"|"failed"|"skipped"), reason, started, finished,
- *             metrics {NAME: {value, unit}},
+ *             metrics {NAME: {value, unit, better ("lower"|"higher"),
+ *                             aggregate ("mean"|"hmean"|"max"|"sum")}},
  *             histograms {NAME: {unit "us", buckets N, overflows,
  *                         max, total, counts [[us, count], ...] (non-zero
  *                         buckets only)}},
@@ -45,6 +48,12 @@
  *    sum of a histogram's counts (added with overflow checks);
  *    a histogram has at most RV_STORE_HIST_BUCKETS_MAX buckets and its
  *    "max" is -1 (null: unknown) or a latency within 0..RV_STORE_METRIC_MAX;
+ *  - a metric's "better" is "lower" or "higher" and its "aggregate" one
+ *    of "mean", "hmean", "max", "sum" (both optional when read: absent
+ *    means "lower" / "mean", the meaning of every metric of stores
+ *    written before they existed); a metric aggregated by the harmonic
+ *    mean (a rate: GFLOPS, events/s) is >= 0, and RV_STORE_METRIC_CPU_PCT
+ *    lies within 0..100;
  *  - repetition is 0..G_MAXINT;
  *  - an integral number within +-RV_STORE_COUNT_MAX is written as a JSON
  *    integer (json_builder_add_int_value): json-glib writes a double 1e17
@@ -85,10 +94,34 @@
 /* The most buckets one histogram may have (1-us buckets: 16.7 s). */
 #define RV_STORE_HIST_BUCKETS_MAX (1u << 24)
 
+/* Which direction of a metric is an improvement: compare's change sign. */
+typedef enum {
+    RV_STORE_BETTER_LOWER,     /* latencies, times: the default */
+    RV_STORE_BETTER_HIGHER,    /* rates: GFLOPS, events/s, NOPM */
+} RvStoreBetter;
+
+/* How repetitions of one cell combine into one figure (compare): the
+ * harmonic mean for rates, as mmtests does (the mean of rates over equal
+ * work is their harmonic mean), the arithmetic mean for times, the
+ * maximum for worst cases, the sum for counts. */
+typedef enum {
+    RV_STORE_AGGREGATE_MEAN,   /* the default */
+    RV_STORE_AGGREGATE_HMEAN,
+    RV_STORE_AGGREGATE_MAX,
+    RV_STORE_AGGREGATE_SUM,
+} RvStoreAggregate;
+
+/* Host CPU utilisation of one repetition's measured window, in percent of
+ * all online CPUs, from /proc/stat (idle + iowait counted as idle;
+ * proc(5)): unit "%", better "lower", aggregate "mean". */
+#define RV_STORE_METRIC_CPU_PCT "cpu_pct"
+
 typedef struct {
-    char *name;            /* "max_us", "avg_us", "tpmC", ... */
+    char *name;            /* "max_us", "avg_us", "gflops", ... */
     double value;
-    char *unit;            /* "us", "ns", "tpmC", ... or NULL */
+    char *unit;            /* "us", "ns", "GFLOPS", ... or NULL */
+    RvStoreBetter better;
+    RvStoreAggregate aggregate;
 } RvStoreMetric;
 
 typedef struct {
@@ -101,6 +134,7 @@ typedef struct {
     int repetition;        /* 1-based */
     char *workload;        /* "cyclictest", "pert", "oslat", "linpack", ... */
     char *target;          /* "guest:NAME" or "host" */
+    char *load;            /* [load:NAME] name, or NULL (the built-in level) */
     char *virt;            /* "kvm", "tcg", or NULL (host workloads) */
     char *status;          /* "ok", "failed", "skipped" */
     char *reason;          /* why failed/skipped, or NULL */
@@ -244,8 +278,50 @@ void rv_result_store_record_set_virt(RvStoreRecord *rec, const char *virt);
 /** @started, @finished: (nullable) */
 void rv_result_store_record_set_times(RvStoreRecord *rec, GDateTime *started,
                                       GDateTime *finished);
+/** rv_result_store_record_add_metric: a metric with better "lower" and
+ *  aggregate "mean" (latencies); replaces one of the same name. */
 void rv_result_store_record_add_metric(RvStoreRecord *rec, const char *name,
                                        double value, const char *unit);
+
+/**
+ * rv_result_store_record_add_metric_full:
+ * @rec: the record
+ * @name: metric name ("gflops", "events_per_s", "cpu_pct", ...)
+ * @value: its value (NAN: no value)
+ * @unit: (nullable): its unit ("GFLOPS", "events/s", "%")
+ * @better: which direction is an improvement
+ * @aggregate: how repetitions combine
+ *
+ * As rv_result_store_record_add_metric() with the two metric attributes;
+ * the value rules are checked when the record is added to the store.
+ */
+void rv_result_store_record_add_metric_full(RvStoreRecord *rec, const char *name,
+                                            double value, const char *unit,
+                                            RvStoreBetter better,
+                                            RvStoreAggregate aggregate);
+
+/** rv_result_store_record_set_load: @load (nullable): the [load:NAME] name
+ *  the repetition ran at; NULL for the built-in level. */
+void rv_result_store_record_set_load(RvStoreRecord *rec, const char *load);
+
+/**
+ * rv_result_store_better_name / rv_result_store_aggregate_name:
+ * Returns: the run.json spelling ("lower", "hmean", ...), static.
+ */
+const char *rv_result_store_better_name(RvStoreBetter better);
+const char *rv_result_store_aggregate_name(RvStoreAggregate aggregate);
+
+/**
+ * rv_result_store_better_parse / rv_result_store_aggregate_parse:
+ * @text: "lower" | "higher", or "mean" | "hmean" | "max" | "sum"
+ * @ret: (out): the value, written only on success
+ *
+ * Returns: 0, or -EINVAL for any other text (NULL included).
+ */
+int rv_result_store_better_parse(const char *text, RvStoreBetter *ret)
+    G_GNUC_WARN_UNUSED_RESULT;
+int rv_result_store_aggregate_parse(const char *text, RvStoreAggregate *ret)
+    G_GNUC_WARN_UNUSED_RESULT;
 /** @hist (transfer none): copied. */
 void rv_result_store_record_add_histogram(RvStoreRecord *rec, const char *name,
                                           const RvHistogram *hist);
@@ -263,8 +339,8 @@ const RvHistogram *rv_result_store_record_get_histogram(const RvStoreRecord *rec
  * rv_result_store_add_record:
  * @rec: (transfer full): the record
  *
- * Replaces an earlier record with the same scenario, repetition, workload
- * and target.  Declares the scenario (status "planned") when unknown:
+ * Replaces an earlier record with the same scenario, repetition, workload,
+ * target and load.  Declares the scenario (status "planned") when unknown:
  * readers refuse a record whose scenario is not in "scenarios".
  *
  * The record is checked with rv_result_store_record_check() first: one that
@@ -285,12 +361,27 @@ void rv_result_store_add_record(RvStore *store, RvStoreRecord *rec);
  * @error: RV_ERROR_INVALID "VALUE is outside +-1e+12" or "VALUE: a latency
  *         cannot be negative" (no prefix: the caller names where)
  *
- * The metric rule of the value rules (top of this file).
+ * The metric rule of the value rules (top of this file), for a metric
+ * with better "lower" and aggregate "mean".
  *
  * Returns: 0, or -ERANGE.
  */
 int rv_result_store_check_metric(const char *name, double value, const char *unit,
                                  GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_result_store_check_metric_full:
+ * @m: a metric
+ * @error: RV_ERROR_INVALID as rv_result_store_check_metric(), or "VALUE:
+ *         a rate (aggregate hmean) cannot be negative", "VALUE: cpu_pct is
+ *         outside 0..100", "better N is not lower or higher" (no prefix)
+ *
+ * The whole metric rule: value, unit, better and aggregate.
+ *
+ * Returns: 0, or -ERANGE / -EINVAL (an attribute out of its enum).
+ */
+int rv_result_store_check_metric_full(const RvStoreMetric *m, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
 
 /**
  * rv_result_store_check_histogram:

@@ -578,6 +578,156 @@ test_json_depth(void)
     }
 }
 
+/* ---- contract 1: throughput metrics (better, aggregate) and "load" ---- */
+
+static void
+test_throughput_roundtrip(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-store-XXXXXX", NULL);
+    g_autoptr(RvStore) st = NULL, back = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *path = NULL, *json = NULL;
+    const RvStoreRecord *got;
+    const RvStoreMetric *m;
+    RvStoreRecord *rec;
+    GPtrArray *v;
+
+    g_assert_cmpint(rv_result_store_create(tmp, "tp", NULL, &st, &err), ==, 0);
+    rec = rv_result_store_record_new("baseline@l32", 1, "sysbench", "guest:sb0");
+    rv_result_store_record_set_load(rec, "l32");
+    rv_result_store_record_add_metric_full(rec, "events_per_s", 1234.5, "events/s",
+                                           RV_STORE_BETTER_HIGHER, RV_STORE_AGGREGATE_HMEAN);
+    rv_result_store_record_add_metric_full(rec, "p95_ms", 2.5, "ms", RV_STORE_BETTER_LOWER,
+                                           RV_STORE_AGGREGATE_MAX);
+    rv_result_store_record_add_metric_full(rec, RV_STORE_METRIC_CPU_PCT, 99.5, "%",
+                                           RV_STORE_BETTER_LOWER, RV_STORE_AGGREGATE_MEAN);
+    rv_result_store_record_add_metric_full(rec, "events", 61728, "count",
+                                           RV_STORE_BETTER_HIGHER, RV_STORE_AGGREGATE_SUM);
+    rv_result_store_add_record(st, rec);
+    /* the same cell at another load level is another record */
+    rec = rv_result_store_record_new("baseline@l32", 1, "sysbench", "guest:sb0");
+    rv_result_store_record_add_metric_full(rec, "events_per_s", 99, "events/s",
+                                           RV_STORE_BETTER_HIGHER, RV_STORE_AGGREGATE_HMEAN);
+    rv_result_store_add_record(st, rec);
+    /* the old adder: lower / mean */
+    rec = rv_result_store_record_new("baseline@l32", 1, "cyclictest", "guest:rt0");
+    rv_result_store_record_add_metric(rec, "max_us", 40, "us");
+    rv_result_store_add_record(st, rec);
+    back = commit_and_reopen(st);
+
+    path = g_build_filename(rv_result_store_get_dir(st), "run.json", NULL);
+    g_assert_true(g_file_get_contents(path, &json, NULL, NULL));
+    g_assert_nonnull(strstr(json, "\"better\" : \"higher\""));
+    g_assert_nonnull(strstr(json, "\"aggregate\" : \"hmean\""));
+    g_assert_nonnull(strstr(json, "\"load\" : \"l32\""));
+    g_assert_nonnull(strstr(json, "\"load\" : null"));
+
+    v = rv_result_store_get_records(back);
+    g_assert_cmpuint(v->len, ==, 3);
+    got = v->pdata[0];
+    g_assert_cmpstr(got->load, ==, "l32");
+    m = rv_result_store_record_get_metric(got, "events_per_s");
+    g_assert_cmpfloat(m->value, ==, 1234.5);
+    g_assert_cmpstr(m->unit, ==, "events/s");
+    g_assert_cmpint(m->better, ==, RV_STORE_BETTER_HIGHER);
+    g_assert_cmpint(m->aggregate, ==, RV_STORE_AGGREGATE_HMEAN);
+    m = rv_result_store_record_get_metric(got, "p95_ms");
+    g_assert_cmpint(m->better, ==, RV_STORE_BETTER_LOWER);
+    g_assert_cmpint(m->aggregate, ==, RV_STORE_AGGREGATE_MAX);
+    m = rv_result_store_record_get_metric(got, "events");
+    g_assert_cmpint(m->aggregate, ==, RV_STORE_AGGREGATE_SUM);
+    g_assert_cmpfloat(rv_result_store_record_get_metric(got, "cpu_pct")->value, ==, 99.5);
+    got = v->pdata[1];
+    g_assert_null(got->load);
+    g_assert_cmpfloat(rv_result_store_record_get_metric(got, "events_per_s")->value, ==, 99);
+    got = v->pdata[2];
+    m = rv_result_store_record_get_metric(got, "max_us");
+    g_assert_cmpint(m->better, ==, RV_STORE_BETTER_LOWER);
+    g_assert_cmpint(m->aggregate, ==, RV_STORE_AGGREGATE_MEAN);
+    rv_test_rm_rf(tmp);
+}
+
+/* A store written before better/aggregate/load existed reads with the
+ * defaults; a value that is not one of the names is a corrupt store. */
+static void
+test_throughput_old_and_bad(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-store-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(tmp, "run.json", NULL);
+    g_autoptr(RvStore) st = NULL;
+    g_autoptr(GError) err = NULL;
+    const RvStoreMetric *m;
+    RvStoreBetter b;
+    RvStoreAggregate a;
+
+#define REC(METRIC) "{\"schema_version\": 1, \"scenarios\": [{\"name\": \"a\"}], " \
+    "\"records\": [{\"scenario\": \"a\", \"repetition\": 1, \"workload\": \"w\", " \
+    "\"status\": \"ok\", \"metrics\": {\"x\": " METRIC "}}]}"
+    g_assert_true(g_file_set_contents(path, REC("{\"value\": 3, \"unit\": \"us\"}"), -1, NULL));
+    g_assert_cmpint(rv_result_store_open(tmp, &st, &err), ==, 0);
+    m = rv_result_store_record_get_metric(rv_result_store_get_records(st)->pdata[0], "x");
+    g_assert_cmpint(m->better, ==, RV_STORE_BETTER_LOWER);
+    g_assert_cmpint(m->aggregate, ==, RV_STORE_AGGREGATE_MEAN);
+    g_assert_null(((RvStoreRecord *) rv_result_store_get_records(st)->pdata[0])->load);
+    rv_test_rm_rf(tmp);
+
+    expect_bad(REC("{\"value\": 3, \"better\": \"up\"}"),
+               "records[0].metrics.x.better: expected \"lower\" or \"higher\"");
+    expect_bad(REC("{\"value\": 3, \"better\": 1}"), "records[0].metrics.x.better");
+    expect_bad(REC("{\"value\": 3, \"aggregate\": \"median\"}"),
+               "records[0].metrics.x.aggregate: expected");
+    expect_bad(REC("{\"value\": -3, \"better\": \"higher\", \"aggregate\": \"hmean\"}"),
+               "records[0].metrics.x.value: -3: a rate (aggregate hmean) cannot be negative");
+    expect_bad("{\"schema_version\": 1, \"scenarios\": [{\"name\": \"a\"}], \"records\": "
+               "[{\"scenario\": \"a\", \"repetition\": 1, \"workload\": \"w\", \"status\": "
+               "\"ok\", \"metrics\": {\"cpu_pct\": {\"value\": 100.5}}}]}",
+               "cpu_pct is outside 0..100");
+    expect_bad("{\"schema_version\": 1, \"scenarios\": [{\"name\": \"a\"}], \"records\": "
+               "[{\"scenario\": \"a\", \"repetition\": 1, \"workload\": \"w\", \"status\": "
+               "\"ok\", \"load\": 7, \"metrics\": {}}]}", "records[0].load: not a string");
+#undef REC
+    g_assert_cmpint(rv_result_store_better_parse("higher", &b), ==, 0);
+    g_assert_cmpint(b, ==, RV_STORE_BETTER_HIGHER);
+    g_assert_cmpint(rv_result_store_better_parse(NULL, &b), ==, -EINVAL);
+    g_assert_cmpint(rv_result_store_aggregate_parse("sum", &a), ==, 0);
+    g_assert_cmpint(a, ==, RV_STORE_AGGREGATE_SUM);
+    g_assert_cmpint(rv_result_store_aggregate_parse("Mean", &a), ==, -EINVAL);
+    g_assert_cmpstr(rv_result_store_aggregate_name(RV_STORE_AGGREGATE_HMEAN), ==, "hmean");
+    g_assert_cmpstr(rv_result_store_better_name(RV_STORE_BETTER_HIGHER), ==, "higher");
+}
+
+/* The writer refuses what the reader would: the record is kept failed
+ * with the validator's reason, the store reads back. */
+static void
+test_throughput_writer_refuses(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-store-XXXXXX", NULL);
+    g_autoptr(RvStore) st = NULL, back = NULL;
+    g_autoptr(GError) err = NULL;
+    const RvStoreRecord *got;
+    RvStoreRecord *rec;
+
+    g_assert_cmpint(rv_result_store_create(tmp, "tp", NULL, &st, &err), ==, 0);
+    rec = rv_result_store_record_new("a", 1, "linpack", "guest:lp0");
+    rv_result_store_record_add_metric_full(rec, "gflops", -1.5, "GFLOPS",
+                                           RV_STORE_BETTER_HIGHER, RV_STORE_AGGREGATE_HMEAN);
+    rv_result_store_add_record(st, rec);
+    rec = rv_result_store_record_new("a", 1, "cpu", "host");
+    rv_result_store_record_add_metric_full(rec, RV_STORE_METRIC_CPU_PCT, 250, "%",
+                                           RV_STORE_BETTER_LOWER, RV_STORE_AGGREGATE_MEAN);
+    rv_result_store_add_record(st, rec);
+    back = commit_and_reopen(st);
+    got = rv_result_store_get_records(back)->pdata[0];
+    g_assert_cmpstr(got->status, ==, "failed");
+    g_assert_cmpstr(got->reason, ==, "refused by the store: metrics.gflops.value: -1.5: a rate "
+                    "(aggregate hmean) cannot be negative");
+    g_assert_cmpuint(got->metrics->len, ==, 0);
+    got = rv_result_store_get_records(back)->pdata[1];
+    g_assert_cmpstr(got->status, ==, "failed");
+    g_assert_nonnull(strstr(got->reason, "250: cpu_pct is outside 0..100"));
+    rv_test_rm_rf(tmp);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -595,5 +745,8 @@ main(int argc, char **argv)
     g_test_add_func("/store/hostile/non-utf8", test_hostile_non_utf8);
     g_test_add_func("/store/hostile/bad-counts", test_bad_counts);
     g_test_add_func("/store/pert-record", test_pert_record);
+    g_test_add_func("/store/throughput/roundtrip", test_throughput_roundtrip);
+    g_test_add_func("/store/throughput/old-and-bad", test_throughput_old_and_bad);
+    g_test_add_func("/store/throughput/writer-refuses", test_throughput_writer_refuses);
     return g_test_run();
 }
