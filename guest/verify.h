@@ -23,6 +23,11 @@
 
 typedef struct {
     bool pass;
+    const char *id;   /* stable id (static string): "vcpu.affinity", "vcpu.scheduler",
+                       * "vcpu.threads", "emulator.affinity", "iothread.affinity",
+                       * "kthread.placement", "memory.locked", "memory.hugepages" */
+    char *thread;     /* the thread's comm, escaped ("CPU 1/KVM"), or NULL */
+    int tid;          /* the thread id, or 0 */
     char *what;       /* "vCPU 1 (tid 4242) affinity", "emulator thread 4240 (qemu-system-x86) affinity" */
     char *expected;   /* "1", "fifo 1" */
     char *actual;     /* "0-1", "other 0" */
@@ -51,7 +56,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestVerification, rv_guest_verification_free)
  * Policies are compared as sched(7) numbers (SCHED_OTHER 0, FIFO 1, RR 2,
  * BATCH 3, IDLE 5), priorities as rt_priority (0 for non-RT policies).
  * A vCPU without vcpupin, or emulator threads without emulatorpin, have no
- * affinity expectation and get no check.
+ * affinity expectation and get no check.  Threads that are not emulator
+ * threads are left to their own checks: libvirt's I/O threads ("IO
+ * iothreadN", QEMU iothread.c names them "IO " + the object id) to
+ * rv_guest_verify_iothreads(), vhost workers ("vhost-PID", threads of the
+ * QEMU process since Linux 6.4's vhost_task) to rv_guest_verify_helpers().
  *
  * Returns: the number of FAIL checks (>= 0), or -errno.
  */
@@ -76,3 +85,67 @@ const char *rv_guest_linux_policy_name(int policy);
  */
 int rv_guest_verify_locked_memory(RvRoot *root, RvGuestVerification *v, guint64 min_bytes,
                                   GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* One <iothreadpin iothread='ID' cpuset='...'/> (libvirt formatdomain,
+ * "CPU Tuning"). */
+typedef struct {
+    unsigned id;
+    RvCpuSet cpuset;
+} RvGuestIothreadPin;
+
+/**
+ * rv_guest_verify_iothreads:
+ * @root: as for rv_guest_verify_threads()
+ * @v: a verification whose qemu_pid is known; one check per I/O thread
+ * @pins: (nullable): RvGuestIothreadPin per pinned I/O thread
+ * @expect: the domain's placement: an I/O thread without iothreadpin is
+ *          expected on the emulatorpin CPUs (libvirt places unpinned I/O
+ *          threads with the emulator), no check when neither is pinned
+ * @error: (optional): RV_ERROR_FAILED when /proc/PID/task cannot be listed
+ *
+ * The I/O threads are the tasks of the QEMU process named "IO iothreadN"
+ * (libvirt names the objects "iothreadN", QEMU's iothread.c names the
+ * thread "IO " + the object id; debug-threads=on).
+ *
+ * Returns: the number of FAIL checks added (>= 0), or -errno.
+ */
+int rv_guest_verify_iothreads(RvRoot *root, RvGuestVerification *v, const GArray *pins,
+                              const RvGuestPlacement *expect,
+                              GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_guest_verify_helpers:
+ * @root: as for rv_guest_verify_threads()
+ * @v: a verification whose qemu_pid is known; one check per helper thread
+ * @expect: the domain's placement (the vCPUs' and RT vCPUs' host CPUs)
+ * @housekeeping: the host's housekeeping CPUs (online minus isolated)
+ * @error: (optional): RV_ERROR_FAILED when /proc cannot be listed
+ *
+ * The kernel's helpers of this guest: "kvm-pit/PID" (the in-kernel PIT's
+ * kthread, arch/x86/kvm/i8254.c) and "vhost-PID" (vhost workers: kthreads
+ * before Linux 6.4, threads of the QEMU process since), PID = the QEMU
+ * process.  Each must run on housekeeping CPUs, or co-located with the
+ * vCPUs it serves (its CPUs within the guest's vCPU CPUs); co-located
+ * with an RT vCPU it must itself be FIFO/RR at a priority above the
+ * vCPU's, else the FIFO vCPU starves it (tuned realtime-virtual-host
+ * raises kvm-pit for this reason).
+ *
+ * Returns: the number of FAIL checks added (>= 0), or -errno.
+ */
+int rv_guest_verify_helpers(RvRoot *root, RvGuestVerification *v, const RvGuestPlacement *expect,
+                            const RvCpuSet *housekeeping, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_guest_verify_hugepages:
+ * @root: as for rv_guest_verify_threads()
+ * @v: a verification whose qemu_pid is known; one check is appended
+ * @min_bytes: guest memory that <memoryBacking><hugepages/> must back
+ * @error: (optional): RV_ERROR_FAILED naming /proc/PID/status
+ *
+ * Compares HugetlbPages of the QEMU process (/proc/PID/status, proc(5),
+ * Linux 4.4+) with @min_bytes: less is a FAIL.
+ *
+ * Returns: 1 when the check FAILs, 0 when it passes, or -errno.
+ */
+int rv_guest_verify_hugepages(RvRoot *root, RvGuestVerification *v, guint64 min_bytes,
+                              GError **error) G_GNUC_WARN_UNUSED_RESULT;

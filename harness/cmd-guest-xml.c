@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "guest/check.h"
 #include "guest/domain-xml.h"
 #include "guest/image.h"
 #include "guest/placement.h"
@@ -44,71 +45,62 @@ static char *arg_virt, *arg_kernel, *arg_initrd, *arg_disk, *arg_name, *arg_agen
 static char *arg_serial_log, *arg_check;
 static gboolean arg_show_placement;
 
-/* {"level": "FAIL", "message": "host CPUs 4 shared by ..."} per finding line */
+/* --check's JSON: {schema_version, domain_xml, verdict, summary, failures,
+ * findings: [{level, id, message, fix, cpus, expected, actual}]} */
 static JsonNode *
-findings_to_json(const char *file, const GPtrArray *findings)
+report_to_json(const char *file, const RvGuestCheckReport *rep)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
 
-    rv_cmd_json_begin(b, 1);
+    rv_cmd_json_begin(b, RV_GUEST_CHECK_SCHEMA_VERSION);
     json_builder_set_member_name(b, "domain_xml");
     json_builder_add_string_value(b, file);
-    json_builder_set_member_name(b, "failures");
-    json_builder_add_int_value(b, rv_guest_placement_check_failures(findings));
-    json_builder_set_member_name(b, "findings");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < findings->len; i++) {
-        const char *line = findings->pdata[i];
-        const char *sp = strchr(line, ' ');
-        g_autofree char *level = sp ? g_strndup(line, (gsize) (sp - line)) : g_strdup(line);
-
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "level");
-        json_builder_add_string_value(b, level);
-        json_builder_set_member_name(b, "message");
-        json_builder_add_string_value(b, sp ? sp + 1 : "");
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
+    rv_guest_check_findings_to_json(b, rep);
     json_builder_end_object(b);
     return json_builder_get_root(b);
 }
 
-/* `--check FILE`: a domain's <cputune> read back (guest/domain-xml.h) and
- * judged by rv_guest_placement_check() against the host's CPUs. */
+/* `--check FILE|-`: a domain's <cputune> and <topology> read back
+ * (guest/check.h) and judged against the host's CPUs. */
 static int
 check_domain(const char *prog, const char *path, const char *root_dir, int argc)
 {
     g_autoptr(GError) error = NULL;
     g_autoptr(RvRoot) root = NULL;
     g_autoptr(RvGuestHostCpus) host = NULL;
-    g_autoptr(RvGuestPlacement) placement = NULL;
-    g_autoptr(GPtrArray) findings = NULL;
+    g_autoptr(RvGuestDomain) dom = NULL;
+    g_autoptr(RvGuestCheckReport) rep = NULL;
     g_autofree char *xml = NULL;
+    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    gssize n;
 
     if (argc != 1) {
         rv_log_error("%s: --check takes no guest profile", prog);
         return RV_EXIT_ERROR;
     }
-    if (rv_file_read(path, RV_FILE_READ_MAX, &xml, &error) < 0)
+    n = strcmp(path, "-") == 0 ? rv_file_read_fd(STDIN_FILENO, name, RV_FILE_READ_MAX, &xml, &error)
+                               : rv_file_read(path, RV_FILE_READ_MAX, &xml, &error);
+    if (n < 0)
         return rv_log_gerror(error, "Failed to read the domain XML");
-    if (rv_guest_domain_xml_read_placement(xml, path, &placement, &error) < 0)
+    if (rv_guest_domain_load(xml, name, &dom, &error) < 0)
         return rv_log_gerror(error, "Failed to read the domain's CPU tuning");
     if (rv_host_root_open(root_dir, &root, &error) < 0)
         return rv_log_gerror(error, "Failed to open the host root");
     if (rv_guest_host_cpus_from_root(root, &host, &error) < 0)
         return rv_log_gerror(error, "Failed to read the host CPUs");
-    findings = rv_guest_placement_check(placement, host);
+    if (rv_guest_check_judge(dom, host, NULL, NULL, &rep, &error) < 0)
+        return rv_log_gerror(error, "Failed to judge the domain");
     if (rv_cmd_common.json) {
-        g_autoptr(JsonNode) node = findings_to_json(path, findings);
+        g_autoptr(JsonNode) node = report_to_json(name, rep);
 
         if (rv_cmd_print_json(node) < 0)
             return RV_EXIT_ERROR;
     } else {
-        for (guint i = 0; i < findings->len; i++)
-            printf("%s\n", (const char *) findings->pdata[i]);
+        g_autofree char *text = rv_guest_check_format(rep);
+
+        fputs(text, stdout);
     }
-    return rv_guest_placement_check_failures(findings) ? RV_EXIT_CHECK : RV_EXIT_OK;
+    return rep->counts[RV_CHECK_FAIL] ? RV_EXIT_CHECK : RV_EXIT_OK;
 }
 
 /* The CPUs to place on: the host profile's partition (--host-profile, a
@@ -225,7 +217,11 @@ static const RvCmdSpec guest_xml_spec = {
         "RT vCPUs go 1:1 on isolated CPUs, non-RT vCPUs and emulator threads on\n"
         "housekeeping CPUs.  PROFILE is a file or a name ('rtvirt profiles').\n"
         "--json prints {schema_version, profile, domain_type, placement, xml}, with\n"
-        "--check {schema_version, domain_xml, failures, findings: [{level, message}]}.",
+        "--check FILE|- judges an existing domain XML (stdin for -): its <cputune>,\n"
+        "<topology> against <vcpu> and the host's SMT siblings, in host check's form\n"
+        "(LEVEL  id: message, fix: lines; ids in rtvirt(1) under guest check); --json\n"
+        "then prints {schema_version, domain_xml, verdict, summary, failures,\n"
+        "findings: [{level, id, message, fix, cpus, expected, actual}]}.",
     .exit_status = "0, 1 a --check FAIL, 2 bad input, 77 this host lacks the\n"
                    "CPUs the profile needs.",
     .common = RV_COMMON_JSON | RV_COMMON_ROOT | RV_COMMON_HOST_PROFILE,
@@ -256,7 +252,7 @@ rv_cmd_guest_xml(int argc, char **argv)
         { "show-placement", 0, 0, G_OPTION_ARG_NONE, &arg_show_placement,
           "Also print the placement, one line per vCPU, on stderr", NULL },
         { "check", 0, 0, G_OPTION_ARG_FILENAME, &arg_check,
-          "Instead of building: judge the <cputune> of an existing domain XML FILE against this host (exit 1 on FAIL)",
+          "Instead of building: judge an existing domain XML FILE (- for stdin) against this host: <cputune>, <topology>, SMT siblings (exit 1 on FAIL)",
           "FILE" },
         { NULL },
     };

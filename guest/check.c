@@ -1,0 +1,745 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * guest/check.c: the judge of `rtvirt guest check` and `guest xml --check`
+ * (guest/check.h): domain XML facts, placement and topology rules, live
+ * threads, all as host check findings.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "guest/check.h"
+#include "guest/domain-xml.h"
+#include "host/cmdline.h"
+#include "util/error.h"
+
+#define BAD_X(s) ((const xmlChar *) (s))
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(xmlDoc, xmlFreeDoc)
+
+/* ------------------------------------------------------------------ */
+/* Reading the domain                                                  */
+
+void
+rv_guest_domain_free(RvGuestDomain *d)
+{
+    if (!d)
+        return;
+    g_free(d->source);
+    g_free(d->name);
+    rv_guest_placement_free(d->placement);
+    if (d->iothreadpins)
+        g_array_unref(d->iothreadpins);
+    if (d->status_tids)
+        g_array_unref(d->status_tids);
+    g_free(d);
+}
+
+static xmlNodePtr
+child(xmlNodePtr n, const char *name)
+{
+    for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && xmlStrcmp(c->name, BAD_X(name)) == 0)
+            return c;
+    return NULL;
+}
+
+static char *
+prop(xmlNodePtr n, const char *name)
+{
+    xmlChar *v = xmlGetProp(n, BAD_X(name));
+    char *s = v ? g_strdup((const char *) v) : NULL;
+
+    xmlFree(v);
+    return s;
+}
+
+static char *
+text_of(xmlNodePtr n)
+{
+    xmlChar *c = n ? xmlNodeGetContent(n) : NULL;
+    char *s = c ? g_strstrip(g_strdup((const char *) c)) : NULL;
+
+    xmlFree(c);
+    return s;
+}
+
+/* <memory unit='...'>N</memory> in bytes (formatdomain "Memory
+ * Allocation": b/bytes, KB, k/KiB (default), MB, M/MiB, GB, G/GiB, TB,
+ * T/TiB). */
+static int
+read_memory(xmlNodePtr dom, const char *source, guint64 *ret, GError **error)
+{
+    static const struct { const char *unit; guint64 mul; } units[] = {
+        { "b", 1 }, { "bytes", 1 }, { "KB", 1000 }, { "k", 1024 }, { "KiB", 1024 },
+        { "MB", 1000000 }, { "M", 1u << 20 }, { "MiB", 1u << 20 },
+        { "GB", 1000000000 }, { "G", 1u << 30 }, { "GiB", 1u << 30 },
+        { "TB", 1000000000000ull }, { "T", 1ull << 40 }, { "TiB", 1ull << 40 },
+    };
+    xmlNodePtr m = child(dom, "memory");
+    g_autofree char *v = text_of(m), *unit = m ? prop(m, "unit") : NULL;
+    guint64 n, mul = 0;
+
+    *ret = 0;
+    if (!m)
+        return 0;
+    for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
+        if (strcmp(unit ? unit : "KiB", units[i].unit) == 0)
+            mul = units[i].mul;
+    if (!mul || !v || !g_ascii_string_to_unsigned(v, 10, 0, G_MAXUINT64 / mul, &n, NULL))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: line %ld: invalid <memory unit='%s'>%s</memory>", source,
+                            (long) xmlGetLineNo(m), unit ? unit : "", v ? v : "");
+    *ret = n * mul;
+    return 0;
+}
+
+static int
+read_topology(RvGuestDomain *d, xmlNodePtr dom, GError **error)
+{
+    xmlNodePtr t = child(child(dom, "cpu"), "topology");
+    static const char *const attrs[] = { "sockets", "dies", "clusters", "cores", "threads" };
+    unsigned *fields[] = { &d->sockets, &d->dies, &d->clusters, &d->cores, &d->threads };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(attrs); i++)
+        *fields[i] = 1;
+    if (!t)
+        return 0;
+    d->has_topology = true;
+    for (size_t i = 0; i < G_N_ELEMENTS(attrs); i++) {
+        g_autofree char *v = prop(t, attrs[i]);
+        guint64 n;
+
+        if (!v)
+            continue;
+        if (!g_ascii_string_to_unsigned(v, 10, 1, 16384, &n, NULL))
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s: line %ld: invalid %s='%s' in <topology>", d->source,
+                                (long) xmlGetLineNo(t), attrs[i], v);
+        *fields[i] = (unsigned) n;
+    }
+    return 0;
+}
+
+static int
+read_iothreadpins(RvGuestDomain *d, xmlNodePtr dom, GError **error)
+{
+    d->iothreadpins = g_array_new(FALSE, TRUE, sizeof(RvGuestIothreadPin));
+    for (xmlNodePtr n = child(dom, "cputune") ? child(dom, "cputune")->children : NULL; n;
+         n = n->next) {
+        g_autofree char *id = NULL, *cs = NULL;
+        g_autoptr(GError) local = NULL;
+        RvGuestIothreadPin pin = { 0 };
+        guint64 v;
+
+        if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_X("iothreadpin")) != 0)
+            continue;
+        id = prop(n, "iothread");
+        cs = prop(n, "cpuset");
+        if (!id || !g_ascii_string_to_unsigned(id, 10, 1, G_MAXUINT, &v, NULL) || !cs ||
+            rv_guest_libvirt_cpuset_parse(cs, &pin.cpuset, &local) < 0)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s: line %ld: invalid <iothreadpin iothread='%s' cpuset='%s'>",
+                                d->source, (long) xmlGetLineNo(n), id ? id : "", cs ? cs : "");
+        pin.id = (unsigned) v;
+        g_array_append_val(d->iothreadpins, pin);
+    }
+    return 0;
+}
+
+/* The vCPUs the guest kernel isolates: isolcpus= and nohz_full= of
+ * <os><cmdline> as the kernel takes them (host/cmdline.h). */
+static void
+read_guest_isolated(RvGuestDomain *d, xmlNodePtr dom)
+{
+    g_autofree char *cmdline = text_of(child(child(dom, "os"), "cmdline"));
+    g_autoptr(RvCmdline) cmd = NULL;
+
+    rv_cpuset_zero(&d->guest_isolated);
+    if (!cmdline || rv_host_cmdline_parse(cmdline, d->placement->n_vcpus, &cmd, NULL) < 0)
+        return;
+    rv_cpuset_or(&d->guest_isolated, &cmd->isolcpus.effective, &cmd->nohz_full.effective);
+}
+
+/* libvirt's status file: <domstatus pid='N'><vcpus><vcpu id='0' pid='T'/> */
+static void
+read_status(RvGuestDomain *d, xmlNodePtr st)
+{
+    g_autofree char *pid = prop(st, "pid");
+    guint64 v;
+
+    if (pid && g_ascii_string_to_unsigned(pid, 10, 1, G_MAXINT, &v, NULL))
+        d->status_pid = (int) v;
+    d->status_tids = g_array_new(FALSE, TRUE, sizeof(int));
+    g_array_set_size(d->status_tids, d->placement->n_vcpus);
+    for (xmlNodePtr n = child(st, "vcpus") ? child(st, "vcpus")->children : NULL; n; n = n->next) {
+        g_autofree char *id = NULL, *tid = NULL;
+        guint64 i, t;
+
+        if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_X("vcpu")) != 0)
+            continue;
+        id = prop(n, "id");
+        tid = prop(n, "pid");
+        if (id && tid && g_ascii_string_to_unsigned(id, 10, 0, d->placement->n_vcpus - 1, &i, NULL) &&
+            g_ascii_string_to_unsigned(tid, 10, 1, G_MAXINT, &t, NULL))
+            g_array_index(d->status_tids, int, i) = (int) t;
+    }
+    for (guint i = 0; i < d->status_tids->len; i++)
+        if (g_array_index(d->status_tids, int, i) <= 0)
+            g_clear_pointer(&d->status_tids, g_array_unref);   /* incomplete: not used */
+}
+
+int
+rv_guest_domain_load(const char *xml, const char *source, RvGuestDomain **ret, GError **error)
+{
+    g_autoptr(RvGuestDomain) d = g_new0(RvGuestDomain, 1);
+    g_autoptr(xmlDoc) doc = NULL;
+    g_autofree char *inner = NULL;
+    xmlNodePtr root, dom, status = NULL;
+    int r;
+
+    d->source = g_strdup(source);
+    doc = xmlReadMemory(xml, (int) strlen(xml), source, NULL,
+                        XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
+    root = doc ? xmlDocGetRootElement(doc) : NULL;
+    dom = root;
+    if (root && xmlStrcmp(root->name, BAD_X("domstatus")) == 0) {
+        status = root;
+        dom = child(root, "domain");
+        if (!dom)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s: a libvirt status file without <domain>", source);
+        {
+            xmlBufferPtr buf = xmlBufferCreate();
+
+            xmlNodeDump(buf, doc, dom, 0, 0);
+            inner = g_strdup((const char *) xmlBufferContent(buf));
+            xmlBufferFree(buf);
+        }
+    }
+    /* the placement reader names XML errors and a root that is no <domain> */
+    if ((r = rv_guest_domain_xml_read_placement(inner ? inner : xml, source, &d->placement,
+                                                error)) < 0)
+        return r;
+    d->name = text_of(child(dom, "name"));
+    if ((r = read_topology(d, dom, error)) < 0 || (r = read_memory(dom, source, &d->memory_bytes, error)) < 0 ||
+        (r = read_iothreadpins(d, dom, error)) < 0)
+        return r;
+    d->hugepages = child(child(dom, "memoryBacking"), "hugepages") != NULL;
+    d->locked = child(child(dom, "memoryBacking"), "locked") != NULL;
+    read_guest_isolated(d, dom);
+    if (status)
+        read_status(d, status);
+    *ret = g_steal_pointer(&d);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Findings                                                            */
+
+static void
+finding_free(gpointer data)
+{
+    RvCheckFinding *f = data;
+
+    g_free(f->id);
+    g_free(f->message);
+    g_free(f->fix);
+    g_free(f->expected);
+    g_free(f->actual);
+    g_free(f);
+}
+
+void
+rv_guest_check_report_free(RvGuestCheckReport *rep)
+{
+    if (!rep)
+        return;
+    g_free(rep->domain);
+    g_free(rep->name);
+    if (rep->findings)
+        g_ptr_array_unref(rep->findings);
+    g_free(rep);
+}
+
+static RvCheckFinding * G_GNUC_PRINTF(6, 7)
+add(GPtrArray *list, RvCheckLevel level, const char *id, const RvCpuSet *cpus, const char *fix,
+    const char *fmt, ...)
+{
+    RvCheckFinding *f = g_new0(RvCheckFinding, 1);
+    va_list ap;
+
+    f->level = level;
+    f->id = g_strdup(id);
+    va_start(ap, fmt);
+    f->message = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    f->fix = g_strdup(fix);
+    if (cpus) {
+        f->has_cpus = true;
+        f->cpus = *cpus;
+    }
+    g_ptr_array_add(list, f);
+    return f;
+}
+
+/* rv_guest_placement_check()'s lines with their ids and fixes: its level
+ * word first, then a prefix and a phrase of the line (guest/placement.h). */
+static const struct {
+    const char *prefix, *contains, *id, *fix;
+} placement_ids[] = {
+    { "FAIL vCPU", "which this host does not have online", "placement.offline-cpu",
+      "pin to CPUs this host has online (lscpu -e): <vcpupin cpuset>" },
+    { "FAIL emulator threads pinned to", "does not have online", "placement.offline-cpu",
+      "pin to CPUs this host has online (lscpu -e): <emulatorpin cpuset>" },
+    { "FAIL vCPU", "not pinned: an RT vCPU", "placement.rt-unpinned",
+      "give every RT vCPU <vcpupin vcpu='N' cpuset='CPU'/> with one isolated CPU of its own" },
+    { "FAIL vCPU", "an RT vCPU needs exactly one", "placement.rt-multi-cpu",
+      "pin each RT vCPU to exactly one isolated host CPU (<vcpupin cpuset='CPU'/>)" },
+    { "FAIL host CPU", " shared by ", "placement.cpu-shared",
+      "give each RT vCPU a host CPU that no other vCPU may use" },
+    { "FAIL emulator threads not pinned", NULL, "placement.emulator-unpinned",
+      "add <emulatorpin cpuset='HOUSEKEEPING CPUS'/> to <cputune>" },
+    { "FAIL emulator threads on CPUs", "which RT vCPUs use", "placement.emulator-on-rt",
+      "move <emulatorpin> to housekeeping CPUs, apart from the RT vCPUs" },
+    { "FAIL vCPU", "which is not isolated", "placement.not-isolated",
+      "isolate the CPU at boot (`rtvirt host bootargs`) or pin the RT vCPU to an isolated CPU" },
+    { "WARN vCPU", "SMT sibling", "placement.sibling-busy",
+      "keep the sibling idle (host profile smt = idle-siblings), give the guest the whole core "
+      "(threads='2'), or tag the VM with core scheduling" },
+    { "NOTE", NULL, "placement.note", NULL },
+    { "OK emulator threads on housekeeping", NULL, "placement.emulator-housekeeping", NULL },
+    { "OK emulator threads on", NULL, "placement.emulator-apart", NULL },
+    { "OK RT vCPUs on isolated", NULL, "placement.isolated", NULL },
+    { "OK RT vCPU", "pinned 1:1", "placement.rt-pinned", NULL },
+    { "OK no RT vCPU", NULL, "placement.no-rt", NULL },
+    { "FAIL", NULL, "placement.rule", NULL },
+    { "WARN", NULL, "placement.rule", NULL },
+    { "OK", NULL, "placement.rule", NULL },
+};
+
+static void
+add_placement_findings(GPtrArray *out, const RvGuestPlacement *pl, const RvGuestHostCpus *host)
+{
+    g_autoptr(GPtrArray) lines = rv_guest_placement_check(pl, host);
+
+    for (guint i = 0; i < lines->len; i++) {
+        const char *line = lines->pdata[i];
+        const char *sp = strchr(line, ' ');
+        RvCheckLevel level = g_str_has_prefix(line, "FAIL") ? RV_CHECK_FAIL
+                           : g_str_has_prefix(line, "WARN") ? RV_CHECK_WARN
+                           : g_str_has_prefix(line, "NOTE") ? RV_CHECK_NOTE : RV_CHECK_PASS;
+
+        for (size_t k = 0; k < G_N_ELEMENTS(placement_ids); k++) {
+            if (!g_str_has_prefix(line, placement_ids[k].prefix) ||
+                (placement_ids[k].contains && !strstr(line, placement_ids[k].contains)))
+                continue;
+            add(out, level, placement_ids[k].id, NULL, placement_ids[k].fix, "%s",
+                sp ? sp + 1 : line);
+            break;
+        }
+    }
+}
+
+/* The host core holding @cpu, or NULL. */
+static const RvCpuSet *
+core_of(const RvGuestHostCpus *host, int cpu)
+{
+    for (guint k = 0; host && k < host->cores->len; k++)
+        if (rv_cpuset_isset(&g_array_index(host->cores, RvCpuSet, k), cpu))
+            return &g_array_index(host->cores, RvCpuSet, k);
+    return NULL;
+}
+
+/* <topology> against <vcpu>, and guest SMT siblings on host SMT siblings. */
+static void
+check_topology(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *host)
+{
+    const RvGuestPlacement *pl = d->placement;
+    unsigned T = d->threads;
+    guint64 product = (guint64) d->sockets * d->dies * d->clusters * d->cores * d->threads;
+
+    if (!d->has_topology)
+        return;
+    if (product != pl->n_vcpus)
+        add(out, RV_CHECK_FAIL, "topology.vcpu-count", NULL,
+            "make sockets x dies x clusters x cores x threads equal <vcpu> (libvirt refuses "
+            "to start the domain otherwise)",
+            "<topology> sockets %u x dies %u x clusters %u x cores %u x threads %u = %" G_GUINT64_FORMAT
+            " vCPUs, <vcpu> is %u", d->sockets, d->dies, d->clusters, d->cores, d->threads,
+            product, pl->n_vcpus);
+    else
+        add(out, RV_CHECK_PASS, "topology.vcpu-count", NULL, NULL,
+            "<topology> sockets %u x dies %u x clusters %u x cores %u x threads %u = <vcpu> %u",
+            d->sockets, d->dies, d->clusters, d->cores, d->threads, pl->n_vcpus);
+    if (T > 1) {
+        for (unsigned first = 0; first < pl->n_vcpus; first += T) {
+            unsigned last = MIN(first + T, pl->n_vcpus) - 1;
+            RvCpuSet all, cores;
+            bool unpinned = false;
+            g_autofree char *al = NULL;
+
+            rv_cpuset_zero(&all);
+            rv_cpuset_zero(&cores);
+            for (unsigned v = first; v <= last; v++) {
+                unpinned |= !pl->vcpus[v].pinned;
+                rv_cpuset_or(&all, &all, &pl->vcpus[v].cpuset);
+            }
+            if (unpinned) {
+                add(out, RV_CHECK_WARN, "topology.smt-siblings", NULL,
+                    "pin the vCPUs of each guest core to the SMT siblings of one host core",
+                    "vCPUs %u-%u are SMT siblings of one guest core (threads=%u) but not all pinned: "
+                    "the guest balances by a core sharing that the host does not give",
+                    first, last, T);
+                continue;
+            }
+            if (!host)
+                continue;
+            rv_cpuset_foreach(c, &all) {
+                const RvCpuSet *core = core_of(host, c);
+
+                if (core)
+                    rv_cpuset_set(&cores, rv_cpuset_next(core, 0));
+            }
+            al = rv_cpulist_format(&all);
+            if (rv_cpuset_count(&cores) > 1)
+                add(out, RV_CHECK_FAIL, "topology.smt-siblings", &all,
+                    "pin the vCPUs of each guest core to the SMT siblings of one host core, or set "
+                    "<topology threads='1'>",
+                    "vCPUs %u-%u are SMT siblings of one guest core (threads=%u), pinned to host CPUs %s "
+                    "on %u different host cores", first, last, T, al, rv_cpuset_count(&cores));
+            else
+                add(out, RV_CHECK_PASS, "topology.smt-siblings", &all, NULL,
+                    "vCPUs %u-%u (one guest core) on host CPUs %s of one host core", first, last, al);
+        }
+        return;
+    }
+    /* threads = 1: host SMT siblings the guest does not know about */
+    for (unsigned a = 0; host && a < pl->n_vcpus; a++)
+        for (unsigned b = a + 1; b < pl->n_vcpus; b++) {
+            const RvGuestVcpuPlacement *va = &pl->vcpus[a], *vb = &pl->vcpus[b];
+            int ca, cb;
+            const RvCpuSet *core;
+
+            if (!va->pinned || !vb->pinned || rv_cpuset_count(&va->cpuset) != 1 ||
+                rv_cpuset_count(&vb->cpuset) != 1)
+                continue;
+            ca = rv_cpuset_next(&va->cpuset, 0);
+            cb = rv_cpuset_next(&vb->cpuset, 0);
+            core = core_of(host, ca);
+            if (ca != cb && core && rv_cpuset_isset(core, cb))
+                add(out, RV_CHECK_NOTE, "topology.hidden-siblings", NULL,
+                    "set <topology threads='2'> with these vCPUs adjacent, so the guest knows they "
+                    "share a core",
+                    "vCPU%u (CPU %d) and vCPU%u (CPU %d) are SMT siblings on the host, separate "
+                    "cores in the guest (threads=1)", a, ca, b, cb);
+        }
+}
+
+/* RT vCPUs beside the pinned vCPUs of other domains. */
+static void
+check_neighbours(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *host,
+                 const GPtrArray *neighbours)
+{
+    const RvGuestPlacement *pl = d->placement;
+
+    for (guint n = 0; neighbours && n < neighbours->len; n++) {
+        const RvGuestDomain *o = neighbours->pdata[n];
+        const char *oname = o->name ? o->name : o->source;
+
+        for (unsigned i = 0; i < pl->n_vcpus; i++) {
+            const RvGuestVcpuPlacement *v = &pl->vcpus[i];
+
+            if (!v->rt || !v->pinned)
+                continue;
+            for (unsigned j = 0; j < o->placement->n_vcpus; j++) {
+                const RvGuestVcpuPlacement *w = &o->placement->vcpus[j];
+                RvCpuSet sib, both;
+
+                /* an unpinned vCPU follows the default affinity, which
+                 * isolcpus= keeps off isolated CPUs */
+                if (!w->pinned)
+                    continue;
+                rv_cpuset_and(&both, &v->cpuset, &w->cpuset);
+                if (!rv_cpuset_is_empty(&both)) {
+                    g_autofree char *bl = rv_cpulist_format(&both);
+
+                    add(out, RV_CHECK_FAIL, "topology.foreign-vcpu-cpu", &both,
+                        "give the RT vCPU a host CPU that no other guest's vCPU is pinned to",
+                        "RT vCPU%u on host CPU %s, which vCPU%u of domain %s is pinned to as well",
+                        i, bl, j, oname);
+                    continue;
+                }
+                rv_cpuset_zero(&sib);
+                rv_cpuset_foreach(c, &v->cpuset) {
+                    const RvCpuSet *core = core_of(host, c);
+
+                    if (core)
+                        rv_cpuset_or(&sib, &sib, core);
+                }
+                rv_cpuset_andnot(&sib, &sib, &v->cpuset);
+                rv_cpuset_and(&both, &sib, &w->cpuset);
+                if (!rv_cpuset_is_empty(&both)) {
+                    g_autofree char *bl = rv_cpulist_format(&both), *vl = rv_cpulist_format(&v->cpuset);
+
+                    add(out, RV_CHECK_WARN, "topology.foreign-vcpu-sibling", &both,
+                        "keep the RT vCPU's SMT sibling idle or for this guest, or give the VMs "
+                        "core-scheduling cookies of their own",
+                        "RT vCPU%u on host CPU %s: its SMT sibling %s carries vCPU%u of domain %s",
+                        i, vl, bl, j, oname);
+                }
+            }
+        }
+    }
+}
+
+/* vCPUs the guest isolates for RT work without an RT scheduler. */
+static void
+check_guest_isolated(GPtrArray *out, const RvGuestDomain *d)
+{
+    rv_cpuset_foreach(i, &d->guest_isolated) {
+        if ((unsigned) i >= d->placement->n_vcpus || d->placement->vcpus[i].rt)
+            continue;
+        add(out, RV_CHECK_WARN, "vcpu.isolated-not-rt", NULL,
+            "add <vcpusched vcpus='N' scheduler='fifo' priority='P'/> for the vCPUs the guest "
+            "isolates, or drop them from the guest's isolcpus=/nohz_full=",
+            "vCPU%d is isolated by the guest kernel (<os><cmdline> isolcpus=/nohz_full=) but has "
+            "no FIFO/RR <vcpusched>: its thread is not real-time on the host", i);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Live threads                                                        */
+
+static const char *
+check_fix(const char *id)
+{
+    static const struct { const char *id, *fix; } fixes[] = {
+        { "vcpu.threads", "the domain's vCPU threads do not match its XML: is this the right domain?" },
+        { "vcpu.affinity", "libvirt applies <vcpupin> at start: `virsh vcpupin DOMAIN N CPU` or restart the domain" },
+        { "vcpu.scheduler", "libvirt applies <vcpusched> at start; when it cannot (RT-group trap: "
+                            "`rtvirt host check` rtgroup.trap) fix the host and restart the domain" },
+        { "emulator.affinity", "`virsh emulatorpin DOMAIN CPUS` or restart the domain" },
+        { "iothread.affinity", "`virsh iothreadpin DOMAIN ID CPUS` or restart the domain" },
+        { "kthread.placement", "pin it to housekeeping CPUs (`taskset -pc CPUS TID`), or raise it above "
+                               "the RT vCPUs (`chrt -f -p PRIO TID`; tuned realtime-virtual-host does)" },
+        { "memory.locked", "libvirt needs CAP_SYS_RESOURCE to raise RLIMIT_MEMLOCK for <locked/>" },
+        { "memory.hugepages", "reserve hugepages on the host (vm.nr_hugepages, hugepages= at boot) "
+                              "before starting the domain" },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(fixes); i++)
+        if (strcmp(fixes[i].id, id) == 0)
+            return fixes[i].fix;
+    return NULL;
+}
+
+/* The verification's checks as findings; the thread named. */
+static void
+add_verification(GPtrArray *out, const RvGuestVerification *v)
+{
+    for (guint i = 0; i < v->checks->len; i++) {
+        const RvGuestCheck *c = v->checks->pdata[i];
+        RvCheckLevel level = c->pass ? RV_CHECK_PASS
+                           : strcmp(c->id, "kthread.placement") == 0 ? RV_CHECK_WARN : RV_CHECK_FAIL;
+        RvCheckFinding *f;
+
+        if (c->thread)
+            f = add(out, level, c->id, NULL, c->pass ? NULL : check_fix(c->id),
+                    "%s: thread %d '%s'", c->what, c->tid, c->thread);
+        else
+            f = add(out, level, c->id, NULL, c->pass ? NULL : check_fix(c->id), "%s", c->what);
+        f->expected = g_strdup(c->expected);
+        f->actual = g_strdup(c->actual);
+    }
+}
+
+/* A vCPU the guest isolates whose thread is not FIFO/RR: not RT. */
+static void
+check_live_isolated(GPtrArray *out, const RvGuestDomain *d, const RvGuestVerification *v)
+{
+    for (guint i = 0; i < v->checks->len; i++) {
+        const RvGuestCheck *c = v->checks->pdata[i];
+        unsigned vcpu;
+
+        if (strcmp(c->id, "vcpu.scheduler") != 0 || sscanf(c->what, "vCPU %u", &vcpu) != 1 ||
+            !rv_cpuset_isset(&d->guest_isolated, vcpu) || d->placement->vcpus[vcpu].rt)
+            continue;
+        if (g_str_has_prefix(c->actual, "fifo ") || g_str_has_prefix(c->actual, "rr "))
+            continue;
+        {
+            RvCheckFinding *f = add(out, RV_CHECK_FAIL, "vcpu.isolated-not-fifo", NULL,
+                                    "give the vCPU <vcpusched scheduler='fifo'>; when libvirt "
+                                    "refuses it (\"Cannot set scheduler parameters\": the RT-group "
+                                    "trap, `rtvirt host check` rtgroup.trap) fix the host first",
+                                    "vCPU %u thread %d '%s' runs %s, but the guest isolates vCPU %u "
+                                    "for real-time work: its latencies are not real-time",
+                                    vcpu, c->tid, c->thread ? c->thread : "?", c->actual, vcpu);
+
+            f->expected = g_strdup("fifo or rr");
+            f->actual = g_strdup(c->actual);
+        }
+    }
+}
+
+static int
+judge_live(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *host,
+           const RvGuestLive *live, GError **error)
+{
+    g_autoptr(RvGuestVerification) v = NULL;
+    RvCpuSet hk;
+    int r;
+
+    r = rv_guest_verify_threads(live->root, d->placement, live->vcpu_tids, live->n_tids, &v, error);
+    if (r < 0)
+        return r;
+    if (v->qemu_pid <= 0)
+        v->qemu_pid = live->qemu_pid;
+    if ((r = rv_guest_verify_iothreads(live->root, v, d->iothreadpins, d->placement, error)) < 0)
+        return r;
+    if (host) {
+        hk = host->housekeeping;
+        if ((r = rv_guest_verify_helpers(live->root, v, d->placement, &hk, error)) < 0)
+            return r;
+    }
+    if (d->locked && d->memory_bytes &&
+        (r = rv_guest_verify_locked_memory(live->root, v, d->memory_bytes, error)) < 0)
+        return r;
+    if (d->hugepages && d->memory_bytes &&
+        (r = rv_guest_verify_hugepages(live->root, v, d->memory_bytes, error)) < 0)
+        return r;
+    check_live_isolated(out, d, v);
+    add_verification(out, v);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static gint
+by_level(gconstpointer a, gconstpointer b)
+{
+    const RvCheckFinding *fa = *(RvCheckFinding * const *) a, *fb = *(RvCheckFinding * const *) b;
+
+    return (int) fb->level - (int) fa->level;
+}
+
+int
+rv_guest_check_judge(const RvGuestDomain *dom, const RvGuestHostCpus *host,
+                     const GPtrArray *neighbours, const RvGuestLive *live,
+                     RvGuestCheckReport **ret, GError **error)
+{
+    g_autoptr(RvGuestCheckReport) rep = g_new0(RvGuestCheckReport, 1);
+    GPtrArray *out;
+    int r;
+
+    rep->domain = g_strdup(dom->source);
+    rep->name = g_strdup(dom->name);
+    rep->qemu_pid = -1;
+    rep->findings = out = g_ptr_array_new_with_free_func(finding_free);
+    add_placement_findings(out, dom->placement, host);
+    check_topology(out, dom, host);
+    check_neighbours(out, dom, host, neighbours);
+    check_guest_isolated(out, dom);
+    if (live) {
+        if ((r = judge_live(out, dom, host, live, error)) < 0)
+            return r;
+        rep->running = true;
+        rep->qemu_pid = live->qemu_pid;
+    }
+    /* stable: FAIL first, then WARN, NOTE, PASS, each in check order */
+    g_ptr_array_sort(out, by_level);
+    for (guint i = 0; i < out->len; i++)
+        rep->counts[((RvCheckFinding *) out->pdata[i])->level]++;
+    r = (int) rep->counts[RV_CHECK_FAIL];
+    *ret = g_steal_pointer(&rep);
+    return r;
+}
+
+RvCheckLevel
+rv_guest_check_worst(const RvGuestCheckReport *rep)
+{
+    for (int l = RV_CHECK_FAIL; l > RV_CHECK_PASS; l--)
+        if (rep->counts[l])
+            return (RvCheckLevel) l;
+    return RV_CHECK_PASS;
+}
+
+const RvCheckFinding *
+rv_guest_check_find(const RvGuestCheckReport *rep, const char *id)
+{
+    for (guint i = 0; i < rep->findings->len; i++)
+        if (strcmp(((RvCheckFinding *) rep->findings->pdata[i])->id, id) == 0)
+            return rep->findings->pdata[i];
+    return NULL;
+}
+
+char *
+rv_guest_check_format(const RvGuestCheckReport *rep)
+{
+    GString *s = g_string_new(NULL);
+
+    for (guint i = 0; i < rep->findings->len; i++) {
+        const RvCheckFinding *f = rep->findings->pdata[i];
+
+        g_string_append_printf(s, "%-4s  %s: %s\n", rv_host_check_level_name(f->level), f->id,
+                               f->message);
+        if (f->expected && f->actual)
+            g_string_append_printf(s, "      wanted: %s   found: %s\n", f->expected, f->actual);
+        if (f->fix && f->level != RV_CHECK_PASS)
+            g_string_append_printf(s, "      fix: %s\n", f->fix);
+    }
+    g_string_append_printf(s, "%s: %u fail, %u warn, %u note, %u pass\n",
+                           rv_host_check_level_name(rv_guest_check_worst(rep)),
+                           rep->counts[RV_CHECK_FAIL], rep->counts[RV_CHECK_WARN],
+                           rep->counts[RV_CHECK_NOTE], rep->counts[RV_CHECK_PASS]);
+    return g_string_free(s, FALSE);
+}
+
+static void
+str_or_null(JsonBuilder *b, const char *name, const char *v)
+{
+    json_builder_set_member_name(b, name);
+    if (v)
+        json_builder_add_string_value(b, v);
+    else
+        json_builder_add_null_value(b);
+}
+
+void
+rv_guest_check_findings_to_json(JsonBuilder *b, const RvGuestCheckReport *rep)
+{
+    static const char *const lower[] = { "pass", "note", "warn", "fail" };
+
+    json_builder_set_member_name(b, "verdict");
+    json_builder_add_string_value(b, rv_host_check_level_name(rv_guest_check_worst(rep)));
+    json_builder_set_member_name(b, "summary");
+    json_builder_begin_object(b);
+    for (int l = RV_CHECK_PASS; l <= RV_CHECK_FAIL; l++) {
+        json_builder_set_member_name(b, lower[l]);
+        json_builder_add_int_value(b, rep->counts[l]);
+    }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "failures");
+    json_builder_add_int_value(b, rep->counts[RV_CHECK_FAIL]);
+    json_builder_set_member_name(b, "findings");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < rep->findings->len; i++) {
+        const RvCheckFinding *f = rep->findings->pdata[i];
+        g_autofree char *cpus = f->has_cpus ? rv_cpulist_format(&f->cpus) : NULL;
+
+        json_builder_begin_object(b);
+        str_or_null(b, "level", rv_host_check_level_name(f->level));
+        str_or_null(b, "id", f->id);
+        str_or_null(b, "message", f->message);
+        str_or_null(b, "fix", f->level == RV_CHECK_PASS ? NULL : f->fix);
+        str_or_null(b, "cpus", cpus);
+        str_or_null(b, "expected", f->expected);
+        str_or_null(b, "actual", f->actual);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * guest/check.h: `rtvirt guest check` and `guest xml --check`: judge a
+ * libvirt domain, from its XML alone or with the threads of its running
+ * QEMU, in host check's finding form (host/check.h RvCheckFinding: stable
+ * id, level, message, fix).
+ *
+ * Three sources of facts, each loaded by a reader here, judged by
+ * rv_guest_check_judge():
+ *  - the domain XML (rv_guest_domain_load()): <cputune> (through
+ *    guest/domain-xml.h rv_guest_domain_xml_read_placement()), <vcpu>,
+ *    <cpu><topology>, <memory>, <memoryBacking>, <iothreadpin>, the guest
+ *    kernel's isolcpus=/nohz_full= in <os><cmdline>; a libvirt status file
+ *    (/run/libvirt/qemu/NAME.xml, <domstatus pid=...><vcpus><vcpu id pid>
+ *    around the <domain>) is read the same way and also gives the QEMU pid
+ *    and the vCPU thread ids;
+ *  - the host's CPUs (guest/placement.h RvGuestHostCpus: isolated CPUs,
+ *    SMT siblings);
+ *  - the live threads (guest/verify.h), when the domain runs on that root.
+ * The other domains judged together, or running beside it, are its
+ * neighbours: an RT vCPU that shares its host CPU or core with one of
+ * their vCPUs is a finding.
+ *
+ * Finding ids (stable):
+ *   placement.offline-cpu  placement.rt-unpinned  placement.rt-multi-cpu
+ *   placement.cpu-shared  placement.emulator-unpinned  placement.emulator-on-rt
+ *   placement.not-isolated  placement.sibling-busy  placement.note
+ *   placement.emulator-apart  placement.emulator-housekeeping
+ *   placement.rt-pinned  placement.isolated  placement.no-rt
+ *     (guest/placement.h rv_guest_placement_check(), its lines given ids)
+ *   topology.vcpu-count  topology.smt-siblings  topology.hidden-siblings
+ *   topology.foreign-vcpu-cpu  topology.foreign-vcpu-sibling
+ *   vcpu.isolated-not-rt
+ *   domain.not-running  vcpu.threads  vcpu.affinity  vcpu.scheduler
+ *   vcpu.isolated-not-fifo  emulator.affinity  iothread.affinity
+ *   kthread.placement  memory.locked  memory.hugepages
+ *
+ * Rules beyond guest/placement.h (libvirt formatdomain "CPU model and
+ * topology": sockets x dies x clusters x cores x threads = the maximum vCPU
+ * count; QEMU numbers vCPUs thread-first, so vCPUs kT..kT+T-1 are the
+ * threads of one guest core, hw/core/machine.c):
+ *  - the topology product differs from <vcpu>: FAIL;
+ *  - the vCPUs of one guest core (threads = T > 1) pinned to CPUs of more
+ *    than one host core: FAIL (the guest believes they share a core's
+ *    caches and its scheduler balances by that); unpinned: WARN;
+ *  - threads = 1 and two vCPUs pinned 1:1 to SMT siblings of one host
+ *    core: NOTE (the guest does not know they share a core);
+ *  - an RT vCPU's host CPU pinned for a neighbour's vCPU: FAIL; its SMT
+ *    sibling pinned for a neighbour's vCPU: WARN (Documentation/admin-guide/
+ *    hw-vuln/core-scheduling.rst: siblings share the core's execution units);
+ *  - a vCPU that the guest kernel isolates (isolcpus=/nohz_full= of its
+ *    <os><cmdline>) is meant for real-time work: without a FIFO/RR
+ *    <vcpusched> WARN, and live, a thread that is not FIFO/RR FAIL (what
+ *    `guest run` leaves when libvirt refused SCHED_FIFO, the RT-group trap).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "guest/placement.h"
+#include "guest/verify.h"
+#include "host/check.h"
+#include "host/fsroot.h"
+
+#define RV_GUEST_CHECK_SCHEMA_VERSION 1
+
+/* What rtvirt reads of one domain XML. */
+typedef struct {
+    char *source;              /* file path, "domain NAME", for messages */
+    char *name;                /* <name>, or NULL */
+    RvGuestPlacement *placement;
+    bool has_topology;
+    unsigned sockets, dies, clusters, cores, threads;
+    guint64 memory_bytes;      /* <memory> (unit attribute honoured), 0 unknown */
+    bool hugepages;            /* <memoryBacking><hugepages> */
+    bool locked;               /* <memoryBacking><locked> */
+    GArray *iothreadpins;      /* RvGuestIothreadPin */
+    RvCpuSet guest_isolated;   /* vCPUs isolcpus=/nohz_full= of <os><cmdline> name */
+    int status_pid;            /* libvirt status file: <domstatus pid>, else 0 */
+    GArray *status_tids;       /* libvirt status file: int per vCPU, else NULL */
+} RvGuestDomain;
+
+void rv_guest_domain_free(RvGuestDomain *d);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestDomain, rv_guest_domain_free)
+
+/**
+ * rv_guest_domain_load:
+ * @xml: a domain XML document, or a libvirt status file (<domstatus>)
+ * @source: its name for messages (a file path, "domain rt-demo")
+ * @ret: (out): the facts, written only on success
+ * @error: (optional): RV_ERROR_INVALID "SOURCE: ..." as
+ *         rv_guest_domain_xml_read_placement(), or naming a bad <topology>,
+ *         <memory> or <iothreadpin> value and its line
+ *
+ * Returns: 0 or -EINVAL.
+ */
+int rv_guest_domain_load(const char *xml, const char *source, RvGuestDomain **ret,
+                         GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* The live side of one running domain, for rv_guest_check_judge(). */
+typedef struct {
+    RvRoot *root;              /* where its /proc is (transfer none) */
+    int qemu_pid;
+    const int *vcpu_tids;      /* host thread id per vCPU */
+    guint n_tids;
+    const char *where;         /* "this host", "root DIR": for messages */
+} RvGuestLive;
+
+typedef struct {
+    char *domain;              /* the domain's source */
+    char *name;                /* its <name>, or NULL */
+    bool running;              /* live threads were judged */
+    int qemu_pid;              /* or -1 */
+    GPtrArray *findings;       /* RvCheckFinding*, FAIL first then WARN, NOTE, PASS */
+    unsigned counts[RV_CHECK_FAIL + 1];
+} RvGuestCheckReport;
+
+void rv_guest_check_report_free(RvGuestCheckReport *rep);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestCheckReport, rv_guest_check_report_free)
+
+/**
+ * rv_guest_check_judge:
+ * @dom: the domain to judge
+ * @host: (nullable): the host's CPUs; NULL leaves out every rule that needs
+ *        them (isolation, SMT siblings)
+ * @neighbours: (nullable) (element-type RvGuestDomain): the other domains
+ *        on that host (judged together, or running beside it)
+ * @live: (nullable): the running domain's threads; NULL judges the XML alone
+ * @ret: (out): the report, written only on success
+ * @error: (optional): RV_ERROR_FAILED when a live thread cannot be read
+ *         (the guest went away)
+ *
+ * Returns: the number of FAIL findings (>= 0), or -errno.
+ */
+int rv_guest_check_judge(const RvGuestDomain *dom, const RvGuestHostCpus *host,
+                         const GPtrArray *neighbours, const RvGuestLive *live,
+                         RvGuestCheckReport **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* The worst level among the findings (PASS when none). */
+RvCheckLevel rv_guest_check_worst(const RvGuestCheckReport *rep);
+
+/* The first finding with @id, or NULL. */
+const RvCheckFinding *rv_guest_check_find(const RvGuestCheckReport *rep, const char *id);
+
+/**
+ * rv_guest_check_format:
+ * @rep: a report
+ *
+ * Returns: (transfer full): host check's text form, every finding with its
+ * level, id and message ("FAIL  vcpu.scheduler: ..."), "      wanted: X
+ * found: Y" and "      fix: ..." lines below, then the summary line
+ * "FAIL: 1 fail, 0 warn, 2 note, 5 pass".
+ */
+char *rv_guest_check_format(const RvGuestCheckReport *rep);
+
+/**
+ * rv_guest_check_findings_to_json:
+ * @b: a builder inside an object: adds "verdict", "summary" {pass, note,
+ *     warn, fail}, "failures" (= fail) and "findings": [{level, id, message,
+ *     fix, cpus, expected, actual}] (host/check.h's finding members)
+ */
+void rv_guest_check_findings_to_json(JsonBuilder *b, const RvGuestCheckReport *rep);

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tests/test-guest-check.c: the judge of `guest check` / `guest xml
+ * --check` (guest/check.h).
+ *
+ * Static cases: tests/data/guest-check/NAME.xml (hand-written domains, see
+ * README there) on the 4-CPU host of ../shared/cases/topology/
+ * lscpu-e-and-siblings-4cpu-rinha398.txt (SMT siblings 0,2 and 1,3) with
+ * CPUs 1-3 isolated, judged alone or with neighbour domains; the text
+ * report is compared with NAME.expected (RV_REGENERATE=1 rewrites them),
+ * and the finding each case exists for is asserted by id and level.
+ * Live cases: the /proc capture of a real TCG guest (tests/data/verify/
+ * tcg-2vcpu.source.txt), whose vCPU 1 could not get SCHED_FIFO.
+ */
+#include "guest/check.h"
+#include "guest/domain-xml.h"
+#include "host/topology.h"
+#include "util/error.h"
+#include "tests/testutil.h"
+
+static RvGuestDomain *
+load_domain_file(const char *path)
+{
+    g_autofree char *xml = NULL, *base = g_path_get_basename(path);
+    g_autoptr(GError) err = NULL;
+    RvGuestDomain *d = NULL;
+
+    g_assert_true(g_file_get_contents(path, &xml, NULL, &err));
+    g_assert_cmpint(rv_guest_domain_load(xml, base, &d, &err), ==, 0);
+    g_assert_no_error(err);
+    return d;
+}
+
+static RvGuestDomain *
+load_domain(const char *name)
+{
+    g_autofree char *file = g_strconcat(name, ".xml", NULL);
+    g_autofree char *path = rv_test_data_path("guest-check", file);
+
+    return load_domain_file(path);
+}
+
+/* rinha398: 4 CPUs, cores {0,2} and {1,3}; CPUs 1-3 isolated */
+static RvGuestHostCpus *
+rinha_host(void)
+{
+    g_autoptr(RvTopology) topo = rv_test_load_topology_case("lscpu-e-and-siblings-4cpu-rinha398.txt");
+    RvGuestHostCpus *host = NULL;
+    RvCpuSet iso;
+
+    g_assert_cmpint(rv_guest_host_cpus_from_topology(topo, &host), ==, 0);
+    rv_cpuset_zero(&iso);
+    rv_cpuset_set_range(&iso, 1, 3);
+    rv_guest_host_cpus_set_isolated(host, &iso, "isolcpus=1-3");
+    return host;
+}
+
+static const struct {
+    const char *name;
+    const char *neighbour;     /* judged beside it, or NULL */
+    const char *id;            /* the finding the case is about */
+    RvCheckLevel level;
+    guint fails;
+} cases[] = {
+    { "smt-ok", NULL, "topology.smt-siblings", RV_CHECK_PASS, 0 },
+    { "smt-split", NULL, "topology.smt-siblings", RV_CHECK_FAIL, 1 },
+    { "smt-unpinned", NULL, "topology.smt-siblings", RV_CHECK_WARN, 0 },
+    { "count", NULL, "topology.vcpu-count", RV_CHECK_FAIL, 1 },
+    { "hidden", NULL, "topology.hidden-siblings", RV_CHECK_NOTE, 0 },
+    { "rt-one", NULL, "placement.isolated", RV_CHECK_PASS, 0 },
+    { "rt-one", "neighbour", "topology.foreign-vcpu-cpu", RV_CHECK_FAIL, 1 },
+    { "rt-one", "neighbour", "topology.foreign-vcpu-sibling", RV_CHECK_WARN, 1 },
+    { "neighbour", "rt-one", "placement.no-rt", RV_CHECK_PASS, 0 },
+};
+
+static void
+test_static(gconstpointer data)
+{
+    guint i = GPOINTER_TO_UINT(data);
+    g_autoptr(RvGuestHostCpus) host = rinha_host();
+    g_autoptr(RvGuestDomain) d = load_domain(cases[i].name);
+    g_autoptr(GPtrArray) nb = g_ptr_array_new_with_free_func((GDestroyNotify) rv_guest_domain_free);
+    g_autoptr(RvGuestCheckReport) rep = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *text = NULL, *exp_name = NULL, *exp_path = NULL;
+    const RvCheckFinding *f;
+    int r;
+
+    if (cases[i].neighbour)
+        g_ptr_array_add(nb, load_domain(cases[i].neighbour));
+    r = rv_guest_check_judge(d, host, nb, NULL, &rep, &err);
+    g_assert_no_error(err);
+    g_assert_cmpint(r, ==, (int) cases[i].fails);
+    g_assert_cmpuint(rep->counts[RV_CHECK_FAIL], ==, cases[i].fails);
+    f = rv_guest_check_find(rep, cases[i].id);
+    g_assert_nonnull(f);
+    g_assert_cmpint(f->level, ==, cases[i].level);
+    /* a finding that is not PASS says how to fix it */
+    for (guint k = 0; k < rep->findings->len; k++) {
+        const RvCheckFinding *g = rep->findings->pdata[k];
+
+        if (g->level == RV_CHECK_FAIL || g->level == RV_CHECK_WARN)
+            g_assert_nonnull(g->fix);
+    }
+    text = rv_guest_check_format(rep);
+    exp_name = cases[i].neighbour ? g_strdup_printf("%s+%s.expected", cases[i].name, cases[i].neighbour)
+                                  : g_strdup_printf("%s.expected", cases[i].name);
+    exp_path = rv_test_data_path("guest-check", exp_name);
+    rv_test_compare_expected(exp_path, text);
+}
+
+/* The shared libvirt cases keep the verdicts of tests/data/domainxml/
+ * libvirt/NAME.check, now with ids; SEAPATH's <topology> 1x1x4x1 = <vcpu> 4. */
+static void
+test_shared_libvirt(void)
+{
+    static const char *const names[] = { "libvirt-formatdomain-cputune-example.xml",
+                                         "seapath-ssc600sw-rendered-example.xml" };
+
+    for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+        g_autofree char *path = g_build_filename(rv_test_cases_dir(), "libvirt", names[i], NULL);
+        g_autoptr(RvGuestDomain) d = load_domain_file(path);
+        g_autoptr(RvGuestCheckReport) rep = NULL;
+        g_autoptr(GPtrArray) lines = rv_guest_placement_check(d->placement, NULL);
+        g_autoptr(GError) err = NULL;
+        int r = rv_guest_check_judge(d, NULL, NULL, NULL, &rep, &err);
+
+        g_assert_no_error(err);
+        g_assert_cmpint(r, ==, (int) rv_guest_placement_check_failures(lines));
+        g_assert_cmpint(r, ==, i == 0 ? 9 : 0);
+        for (guint k = 0; k < rep->findings->len; k++)
+            g_assert_cmpstr(((RvCheckFinding *) rep->findings->pdata[k])->id, !=, "placement.rule");
+        if (i == 0) {
+            g_assert_nonnull(rv_guest_check_find(rep, "placement.emulator-on-rt"));
+            g_assert_null(rv_guest_check_find(rep, "topology.vcpu-count"));   /* no <topology> */
+        } else {
+            g_assert_cmpint(rv_guest_check_find(rep, "topology.vcpu-count")->level, ==, RV_CHECK_PASS);
+        }
+    }
+}
+
+/* A libvirt status file: the <domain> inside, the QEMU pid and the vCPU
+ * thread ids (libvirt src/qemu/qemu_domain.c qemuDomainObjPrivateXMLFormatVcpus). */
+static void
+test_status_file(void)
+{
+    static const char xml[] =
+        "<domstatus state='running' reason='booted' pid='4368'>\n"
+        "  <vcpus>\n    <vcpu id='0' pid='4375'/>\n    <vcpu id='1' pid='4376'/>\n  </vcpus>\n"
+        "  <domain type='qemu' id='58'>\n    <name>d1probe</name>\n"
+        "    <memory unit='KiB'>262144</memory>\n    <vcpu placement='static'>2</vcpu>\n"
+        "    <iothreads>1</iothreads>\n"
+        "    <cputune>\n      <vcpupin vcpu='1' cpuset='1'/>\n"
+        "      <iothreadpin iothread='1' cpuset='0'/>\n    </cputune>\n"
+        "    <os><cmdline>quiet isolcpus=managed_irq,domain,1 nohz_full=1</cmdline></os>\n"
+        "  </domain>\n</domstatus>\n";
+    g_autoptr(RvGuestDomain) d = NULL;
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(rv_guest_domain_load(xml, "d1probe.xml", &d, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_cmpstr(d->name, ==, "d1probe");
+    g_assert_cmpint(d->status_pid, ==, 4368);
+    g_assert_nonnull(d->status_tids);
+    g_assert_cmpint(g_array_index(d->status_tids, int, 1), ==, 4376);
+    g_assert_cmpuint(d->memory_bytes, ==, 256u << 20);
+    g_assert_cmpuint(d->iothreadpins->len, ==, 1);
+    g_assert_true(rv_cpuset_isset(&d->guest_isolated, 1));
+    g_assert_false(rv_cpuset_isset(&d->guest_isolated, 0));
+    g_assert_true(d->placement->vcpus[1].pinned);
+
+    /* bad values are named with their line */
+    {
+        static const struct { const char *xml, *msg; } bad[] = {
+            { "<domain><vcpu>2</vcpu><cpu><topology sockets='0'/></cpu></domain>",
+              "b.xml: line 1: invalid sockets='0' in <topology>" },
+            { "<domain><vcpu>2</vcpu><memory unit='parsec'>1</memory></domain>",
+              "b.xml: line 1: invalid <memory unit='parsec'>1</memory>" },
+            { "<domain><vcpu>2</vcpu><cputune><iothreadpin iothread='1'/></cputune></domain>",
+              "b.xml: line 1: invalid <iothreadpin iothread='1' cpuset=''>" },
+            { "<domstatus pid='1'/>", "b.xml: a libvirt status file without <domain>" },
+        };
+
+        for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+            g_autoptr(RvGuestDomain) b = NULL;
+            g_autoptr(GError) e = NULL;
+
+            g_assert_cmpint(rv_guest_domain_load(bad[i].xml, "b.xml", &b, &e), ==, -EINVAL);
+            g_assert_error(e, RV_ERROR, RV_ERROR_INVALID);
+            g_assert_cmpstr(e->message, ==, bad[i].msg);
+        }
+    }
+}
+
+/* The captured TCG guest: its XML asked FIFO for vCPU 1 (placed) or the
+ * guest isolates vCPU 1 without it (live + isolcpus): FAIL naming the
+ * thread 'CPU 1/TCG'; a kvm-pit kthread floating over the host is a WARN. */
+static void
+test_live(void)
+{
+    g_autofree char *src = rv_test_data_path("verify", "tcg-2vcpu-root");
+    g_autofree char *tmp = g_dir_make_tmp("rv-gcheck-XXXXXX", NULL);
+    g_autofree char *root_path = g_build_filename(tmp, "root", NULL);
+    g_autofree char *cmd = g_strdup_printf("cp -a '%s' '%s'", src, root_path);
+    g_autofree char *placed = rv_test_data_path("verify", "tcg-2vcpu-placed.xml");
+    g_autofree char *live_xml = rv_test_data_path("verify", "tcg-2vcpu-live.xml");
+    g_autofree char *xml = NULL, *iso = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvGuestHostCpus) host = rv_guest_host_cpus_new(2);
+    int tids[] = { 4375, 4376 };
+    RvGuestLive live = { .qemu_pid = 4368, .vcpu_tids = tids, .n_tids = 2, .where = "fixture" };
+    RvCpuSet one;
+
+    g_assert_true(g_spawn_command_line_sync(cmd, NULL, NULL, NULL, &err));
+    g_assert_no_error(err);
+    /* kvm-pit/4368 on both CPUs, SCHED_OTHER (a kthread: its own tgid) */
+    rv_test_put(root_path, "proc/5000/stat",
+                "5000 (kvm-pit/4368) S 2 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 166400 0 0 "
+                "18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+    rv_test_put(root_path, "proc/5000/status",
+                "Name:\tkvm-pit/4368\nTgid:\t5000\nPid:\t5000\nPPid:\t2\nKthread:\t1\nCpus_allowed_list:\t0-1\n");
+    g_assert_cmpint(rv_host_root_open(root_path, &root, &err), ==, 0);
+    live.root = root;
+    for (unsigned c = 0; c < 2; c++) {
+        rv_cpuset_zero(&one);
+        rv_cpuset_set(&one, c);
+        rv_guest_host_cpus_add_core(host, &one);
+    }
+    rv_cpuset_zero(&one);
+    rv_cpuset_set(&one, 1);
+    rv_guest_host_cpus_set_isolated(host, &one, "test");
+
+    {
+        g_autoptr(RvGuestDomain) d = load_domain_file(placed);
+        g_autoptr(RvGuestCheckReport) rep = NULL;
+        const RvCheckFinding *f;
+
+        g_assert_cmpint(rv_guest_check_judge(d, host, NULL, &live, &rep, &err), ==, 1);
+        g_assert_no_error(err);
+        g_assert_true(rep->running);
+        f = rv_guest_check_find(rep, "vcpu.scheduler");
+        g_assert_nonnull(f);
+        g_assert_cmpint(f->level, ==, RV_CHECK_FAIL);
+        g_assert_nonnull(strstr(f->message, "thread 4376 'CPU 1/TCG'"));
+        g_assert_cmpstr(f->expected, ==, "fifo 1");
+        g_assert_cmpstr(f->actual, ==, "other 0");
+        g_assert_null(rv_guest_check_find(rep, "memory.locked"));   /* no <locked/> there */
+        f = rv_guest_check_find(rep, "kthread.placement");
+        g_assert_nonnull(f);
+        g_assert_cmpint(f->level, ==, RV_CHECK_WARN);
+        g_assert_nonnull(strstr(f->message, "kvm-pit/4368"));
+    }
+    /* no <vcpusched> (what guest run leaves after the RT-group trap), the
+     * guest isolating vCPU 1: the thread is named in a FAIL */
+    g_assert_true(g_file_get_contents(live_xml, &xml, NULL, &err));
+    {
+        g_auto(GStrv) parts = g_strsplit(xml, "panic=-1 quiet", 2);
+
+        g_assert_cmpuint(g_strv_length(parts), ==, 2);
+        iso = g_strjoinv("panic=-1 quiet isolcpus=managed_irq,domain,1 nohz_full=1", parts);
+    }
+    {
+        g_autoptr(RvGuestDomain) d = NULL;
+        g_autoptr(RvGuestCheckReport) rep = NULL;
+        const RvCheckFinding *f;
+
+        g_assert_cmpint(rv_guest_domain_load(iso, "live-iso.xml", &d, &err), ==, 0);
+        g_assert_cmpint(rv_guest_check_judge(d, host, NULL, &live, &rep, &err), >=, 1);
+        g_assert_no_error(err);
+        f = rv_guest_check_find(rep, "vcpu.isolated-not-fifo");
+        g_assert_nonnull(f);
+        g_assert_cmpint(f->level, ==, RV_CHECK_FAIL);
+        g_assert_nonnull(strstr(f->message, "vCPU 1 thread 4376 'CPU 1/TCG' runs other 0"));
+        g_assert_cmpint(rv_guest_check_find(rep, "vcpu.isolated-not-rt")->level, ==, RV_CHECK_WARN);
+        g_assert_cmpint(rv_guest_check_find(rep, "vcpu.scheduler")->level, ==, RV_CHECK_PASS);
+    }
+    /* the same XML without isolcpus: nothing says RT, no such FAIL */
+    {
+        g_autoptr(RvGuestDomain) d = load_domain_file(live_xml);
+        g_autoptr(RvGuestCheckReport) rep = NULL;
+
+        g_assert_cmpint(rv_guest_check_judge(d, host, NULL, &live, &rep, &err), ==, 0);   /* no <locked/>: no VmLck check */
+        g_assert_null(rv_guest_check_find(rep, "vcpu.isolated-not-fifo"));
+    }
+    rv_test_rm_rf(tmp);
+}
+
+int
+main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *path = g_strdup_printf("/guest/check/%s%s%s/%s", cases[i].name,
+                                                cases[i].neighbour ? "+" : "",
+                                                cases[i].neighbour ? cases[i].neighbour : "",
+                                                cases[i].id);
+
+        g_test_add_data_func(path, GUINT_TO_POINTER(i), test_static);
+    }
+    g_test_add_func("/guest/check/shared-libvirt", test_shared_libvirt);
+    g_test_add_func("/guest/check/status-file", test_status_file);
+    g_test_add_func("/guest/check/live", test_live);
+    return g_test_run();
+}
