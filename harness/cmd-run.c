@@ -38,6 +38,7 @@
 #include "harness/progress.h"
 #include "harness/run.h"
 #include "harness/signals.h"
+#include "host/context.h"
 #include "host/coresched.h"
 #include "host/fsroot.h"
 #include "host/journal.h"
@@ -971,9 +972,15 @@ static void
 store_set_host_facts(Ctx *c)
 {
     JsonNode *facts = host_facts(c);
+    g_autoptr(RvRunner) runner = rv_runner_new(false);
+    g_autoptr(RvStoreContext) context = NULL;
 
     rv_result_store_set_host(c->store, facts);
     json_node_unref(facts);
+    /* kernel, CPU, DMI and tool versions (host/context.h), once per store */
+    if (!rv_result_store_get_context(c->store) &&
+        rv_host_context_load(c->root, runner, &context) == 0)
+        rv_result_store_set_context(c->store, context);
 }
 
 /* --out DIR: not a symlink (a link into /etc put the store there), and not

@@ -33,6 +33,7 @@ struct RvStore {
     gboolean complete;
     GPtrArray *untrusted_reasons;  /* char* */
     JsonNode *host;
+    RvStoreContext *context;       /* or NULL: unknown (an old store) */
     GPtrArray *profiles;           /* JsonNode* objects {role,path,copy,sha256} */
     GPtrArray *scenarios;          /* RvStoreScenario* */
     GPtrArray *records;            /* RvStoreRecord* */
@@ -567,6 +568,7 @@ rv_result_store_free(RvStore *s)
     g_ptr_array_unref(s->untrusted_reasons);
     if (s->host)
         json_node_unref(s->host);
+    rv_result_context_free(s->context);
     g_ptr_array_unref(s->profiles);
     g_ptr_array_unref(s->scenarios);
     g_ptr_array_unref(s->records);
@@ -580,6 +582,7 @@ gboolean rv_result_store_get_trusted(const RvStore *s) { return s->trusted; }
 gboolean rv_result_store_get_complete(const RvStore *s) { return s->complete; }
 GPtrArray *rv_result_store_get_untrusted_reasons(const RvStore *s) { return s->untrusted_reasons; }
 JsonNode *rv_result_store_get_host(const RvStore *s) { return s->host; }
+const RvStoreContext *rv_result_store_get_context(const RvStore *s) { return s->context; }
 GPtrArray *rv_result_store_get_scenarios(const RvStore *s) { return s->scenarios; }
 GPtrArray *rv_result_store_get_records(const RvStore *s) { return s->records; }
 GPtrArray *rv_result_store_get_verifications(const RvStore *s) { return s->verifications; }
@@ -703,6 +706,13 @@ rv_result_store_set_host(RvStore *s, JsonNode *facts)
     if (s->host)
         json_node_unref(s->host);
     s->host = facts ? json_node_copy(facts) : NULL;
+}
+
+void
+rv_result_store_set_context(RvStore *s, const RvStoreContext *ctx)
+{
+    rv_result_context_free(s->context);
+    s->context = rv_result_context_copy(ctx);
 }
 
 int
@@ -953,6 +963,8 @@ store_to_json(const RvStore *s)
     json_builder_end_array(b);
     json_builder_set_member_name(b, "host");
     build_node(b, s->host, 0);
+    json_builder_set_member_name(b, "context");
+    rv_result_context_build(b, s->context, rv_result_store_text_escape);
     json_builder_set_member_name(b, "profiles");
     json_builder_begin_array(b);
     for (guint i = 0; i < s->profiles->len; i++)
@@ -1347,6 +1359,11 @@ rv_result_store_open(const char *dir, RvStore **ret_store, GError **error)
         n = json_object_get_member(root, "host");
         if (n && JSON_NODE_HOLDS_OBJECT(n))
             s->host = json_node_copy(n);
+        /* optional: stores before the context have none */
+        r = rv_result_context_read(json_object_get_member(root, "context"), path,
+                                   &s->context, error);
+        if (r < 0)
+            return r;
     }
     if ((arr = get_array(root, "untrusted_reasons")))
         for (guint i = 0; i < json_array_get_length(arr); i++) {

@@ -16,6 +16,8 @@
  *   schema_version, tool {name, version}, matrix, created (ISO 8601 UTC),
  *   updated, complete (bool), trusted (bool), untrusted_reasons [str],
  *   host (the host facts, as `rtvirt host show --json` gives them),
+ *   context (optional: kernel, CPU, SMT, DMI, tool versions;
+ *            results/context.h), null when unknown,
  *   profiles [{role, path (as given), copy (relative), sha256}],
  *   scenarios [{name, description, status "planned|ran|skipped",
  *               reason}],
@@ -78,6 +80,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "results/context.h"
 #include "results/histogram.h"
 
 #define RV_STORE_SCHEMA_VERSION 1
@@ -215,6 +218,16 @@ GPtrArray *rv_result_store_get_verifications(const RvStore *store); /* RvStoreVe
 
 /** rv_result_store_set_host: @facts (transfer none): copied; a JSON object. */
 void rv_result_store_set_host(RvStore *store, JsonNode *facts);
+
+/**
+ * rv_result_store_get_context:
+ * Returns: (transfer none) (nullable): the host context (results/context.h),
+ * NULL for a store written before rtvirt recorded one.
+ */
+const RvStoreContext *rv_result_store_get_context(const RvStore *store);
+
+/** rv_result_store_set_context: @ctx (transfer none) (nullable): copied. */
+void rv_result_store_set_context(RvStore *store, const RvStoreContext *ctx);
 
 /**
  * rv_result_store_add_profile:

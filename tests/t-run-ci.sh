@@ -36,7 +36,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..19"
+echo "1..22"
 
 # A second run while the first holds the lock is refused (exit 2), before
 # it changes anything.
@@ -95,6 +95,24 @@ PY
 while read -r word rest; do
     check "run.json: $rest" [ "$word" = ok ]
 done <"$tmp/py"
+
+# the host context (issue 15 part 5): what this machine says, read back
+ctx() { jq -r "$1" "$store/run.json"; }
+check "run.json context: kernel release and command line as /proc says ($(ctx .context.kernel.release))" \
+    eval '[ "$(ctx .context.kernel.release)" = "$(cat /proc/sys/kernel/osrelease)" ] &&
+          [ "$(ctx .context.kernel.cmdline)" = "$(tr -d "\n" </proc/cmdline)" ]'
+cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+check "run.json context: CPU model, family and SMT state ($(ctx '.context.cpu.model_name'), family $(ctx .context.cpu.family))" \
+    eval '[ "$(ctx .context.cpu.model_name)" = "${cpu_model:-null}" ] &&
+          [ "$(ctx .context.smt.control)" = "$(cat /sys/devices/system/cpu/smt/control 2>/dev/null || echo null)" ] &&
+          { ! grep -q "^cpu family" /proc/cpuinfo || [ "$(ctx .context.cpu.family)" -ge 0 ]; }'
+qemu_ver=$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
+cyc_ver=$(cyclictest --help 2>&1 | sed -n '1s/^cyclictest V \([^ ]*\).*/\1/p')
+check "run.json context: versions qemu $(ctx .context.versions.qemu), libvirt $(ctx .context.versions.libvirt), rt-tests $(ctx .context.versions.rt_tests), cyclictest $(ctx .context.versions.cyclictest), rtvirt = tool.version" \
+    eval '[ "$(ctx .context.versions.qemu)" = "$qemu_ver" ] &&
+          [ "$(ctx .context.versions.cyclictest)" = "${cyc_ver:-null}" ] &&
+          [ "$(ctx .context.versions.libvirt)" != null ] &&
+          [ "$(ctx .context.versions.rtvirt)" = "$(ctx .tool.version)" ]'
 
 "$rtvirt" compare "$store" >"$tmp/cmp" 2>&1; rc=$?
 check "rtvirt compare exits 0 and shows both scenarios with n=2 against the baseline" \

@@ -12,6 +12,9 @@
 
 #include <glib/gstdio.h>
 
+#include "host/context.h"
+#include "host/fsroot.h"
+#include "results/context.h"
 #include "results/cyclictest.h"
 #include "results/histogram.h"
 #include "results/pert.h"
@@ -728,6 +731,223 @@ test_throughput_writer_refuses(void)
     rv_test_rm_rf(tmp);
 }
 
+/* ---- issue 15 part 5: the host context ---- */
+
+static RvStoreContext *
+full_context(void)
+{
+    RvStoreContext *c = rv_result_context_new();
+
+    c->kernel_release = g_strdup("6.1.0-27-rt-amd64");
+    c->kernel_version = g_strdup("#1 SMP PREEMPT_RT Debian 6.1.115-1");
+    c->kernel_cmdline = g_strdup("BOOT_IMAGE=/vmlinuz isolcpus=2-3 nohz_full=2-3 \"quoted\"");
+    c->cpu_vendor = g_strdup("GenuineIntel");
+    c->cpu_model_name = g_strdup("Intel(R) Xeon(R) Gold 6140 CPU @ 2.30GHz");
+    c->cpu_family = 6;
+    c->cpu_model = 85;
+    c->cpu_stepping = 4;
+    c->cpu_microcode = g_strdup("0x2007006");
+    c->smt_control = g_strdup("on");
+    c->smt_active = 1;
+    c->dmi_sys_vendor = g_strdup("Dell Inc.");
+    c->dmi_product_name = g_strdup("PowerEdge R640");
+    c->dmi_bios_version = g_strdup("2.19.1");
+    c->ver_rtvirt = g_strdup("0.3.0");
+    c->ver_qemu = g_strdup("7.2.22");
+    c->ver_libvirt = g_strdup("9.0.0");
+    c->ver_rt_tests = g_strdup("2.4-1");
+    c->ver_cyclictest = g_strdup("2.40");
+    return c;
+}
+
+static void
+test_context_roundtrip(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-store-XXXXXX", NULL);
+    g_autoptr(RvStore) st = NULL, back = NULL;
+    g_autoptr(RvStoreContext) c = full_context();
+    g_autoptr(GError) err = NULL;
+    g_autofree char *path = NULL, *text = NULL, *diff = NULL;
+    g_autoptr(JsonParser) p = json_parser_new();
+    const RvStoreContext *got;
+    JsonObject *ctx;
+
+    g_assert_cmpint(rv_result_store_create(tmp, "ctx", NULL, &st, &err), ==, 0);
+    g_assert_null(rv_result_store_get_context(st));
+    rv_result_store_set_context(st, c);
+    /* a copy: the caller's context may go */
+    g_clear_pointer(&c, rv_result_context_free);
+    back = commit_and_reopen(st);
+    got = rv_result_store_get_context(back);
+    g_assert_nonnull(got);
+    g_assert_cmpstr(got->kernel_release, ==, "6.1.0-27-rt-amd64");
+    g_assert_cmpstr(got->kernel_cmdline, ==,
+                    "BOOT_IMAGE=/vmlinuz isolcpus=2-3 nohz_full=2-3 \"quoted\"");
+    g_assert_cmpstr(got->cpu_model_name, ==, "Intel(R) Xeon(R) Gold 6140 CPU @ 2.30GHz");
+    g_assert_cmpint(got->cpu_family, ==, 6);
+    g_assert_cmpint(got->cpu_model, ==, 85);
+    g_assert_cmpint(got->cpu_stepping, ==, 4);
+    g_assert_cmpstr(got->cpu_microcode, ==, "0x2007006");
+    g_assert_cmpint(got->smt_active, ==, 1);
+    g_assert_cmpstr(got->dmi_product_name, ==, "PowerEdge R640");
+    g_assert_null(got->dmi_product_version);
+    g_assert_null(got->dmi_bios_date);
+    g_assert_cmpstr(got->ver_cyclictest, ==, "2.40");
+    g_assert_cmpstr(got->ver_rt_tests, ==, "2.4-1");
+
+    /* the documented layout, as any JSON reader sees it */
+    path = g_build_filename(rv_result_store_get_dir(st), "run.json", NULL);
+    g_assert_true(json_parser_load_from_file(p, path, NULL));
+    ctx = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)), "context");
+    g_assert_nonnull(ctx);
+    g_assert_cmpint(json_object_get_int_member(json_object_get_object_member(ctx, "cpu"),
+                                               "family"), ==, 6);
+    g_assert_true(json_object_get_boolean_member(json_object_get_object_member(ctx, "smt"),
+                                                 "active"));
+    g_assert_true(json_object_get_null_member(json_object_get_object_member(ctx, "dmi"),
+                                              "bios_date"));
+    g_assert_cmpstr(json_object_get_string_member(json_object_get_object_member(ctx, "versions"),
+                                                  "qemu"), ==, "7.2.22");
+
+    /* the same context is no difference; another kernel and microcode are */
+    g_assert_null(rv_result_context_differences(got, got));
+    c = rv_result_context_copy(got);
+    g_free(c->kernel_release);
+    c->kernel_release = g_strdup("6.1.0-28-rt-amd64");
+    g_free(c->cpu_microcode);
+    c->cpu_microcode = g_strdup("0x2007108");
+    g_clear_pointer(&c->dmi_bios_version, g_free);   /* unknown on one side */
+    diff = rv_result_context_differences(got, c);
+    g_assert_cmpstr(diff, ==, "kernel release 6.1.0-27-rt-amd64 vs 6.1.0-28-rt-amd64; "
+                    "microcode 0x2007006 vs 0x2007108");
+    rv_test_rm_rf(tmp);
+}
+
+static void
+test_context_bad(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-store-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(tmp, "run.json", NULL);
+    g_autoptr(RvStore) st = NULL;
+    g_autoptr(GError) err = NULL;
+
+    /* an old store (no "context") and "context": null read as unknown */
+    g_assert_true(g_file_set_contents(path, "{\"schema_version\": 1, \"records\": []}", -1, NULL));
+    g_assert_cmpint(rv_result_store_open(tmp, &st, &err), ==, 0);
+    g_assert_null(rv_result_store_get_context(st));
+    g_clear_pointer(&st, rv_result_store_free);
+    g_assert_true(g_file_set_contents(path, "{\"schema_version\": 1, \"context\": null, "
+                                      "\"records\": []}", -1, NULL));
+    g_assert_cmpint(rv_result_store_open(tmp, &st, &err), ==, 0);
+    g_assert_null(rv_result_store_get_context(st));
+    g_clear_pointer(&st, rv_result_store_free);
+    /* a partial context: the rest unknown, unknown members ignored */
+    g_assert_true(g_file_set_contents(path, "{\"schema_version\": 1, \"context\": "
+                                      "{\"cpu\": {\"family\": 25, \"new\": 1}, \"future\": {}}, "
+                                      "\"records\": []}", -1, NULL));
+    g_assert_cmpint(rv_result_store_open(tmp, &st, &err), ==, 0);
+    g_assert_cmpint(rv_result_store_get_context(st)->cpu_family, ==, 25);
+    g_assert_cmpint(rv_result_store_get_context(st)->cpu_model, ==, -1);
+    g_assert_cmpint(rv_result_store_get_context(st)->smt_active, ==, -1);
+    g_assert_null(rv_result_store_get_context(st)->kernel_release);
+    rv_test_rm_rf(tmp);
+
+    expect_bad("{\"schema_version\": 1, \"context\": [], \"records\": []}",
+               "context: expected an object");
+    expect_bad("{\"schema_version\": 1, \"context\": {\"cpu\": []}, \"records\": []}",
+               "context.cpu");
+    expect_bad("{\"schema_version\": 1, \"context\": {\"cpu\": {\"family\": \"6\"}}, "
+               "\"records\": []}", "context.cpu.family");
+    expect_bad("{\"schema_version\": 1, \"context\": {\"cpu\": {\"stepping\": 1.5}}, "
+               "\"records\": []}", "context.cpu.stepping");
+    expect_bad("{\"schema_version\": 1, \"context\": {\"cpu\": {\"model\": 70000}}, "
+               "\"records\": []}", "context.cpu.model");
+    expect_bad("{\"schema_version\": 1, \"context\": {\"kernel\": {\"cmdline\": 1}}, "
+               "\"records\": []}", "context.kernel.cmdline");
+    expect_bad("{\"schema_version\": 1, \"context\": {\"smt\": {\"active\": 1}}, "
+               "\"records\": []}", "context.smt.active");
+}
+
+/* a fixture root with this machine's real /proc/cpuinfo block; DMI values
+ * as a Dell server has them (sysfs-class-dmi-id) */
+static void
+test_context_host(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-ctxroot-XXXXXX", NULL);
+    g_autofree char *cpuinfo_path = rv_test_data_path("context", "amd-epyc-1cpu.cpuinfo");
+    g_autofree char *cpuinfo = rv_test_read_file(cpuinfo_path);
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(RvStoreContext) c = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvRunner) runner = rv_runner_new(true);
+
+    rv_test_put(tmp, "proc/cpuinfo", cpuinfo);
+    rv_test_put(tmp, "proc/cmdline", "BOOT_IMAGE=/boot/vmlinuz-6.18 root=/dev/vda ro\n");
+    rv_test_put(tmp, "proc/sys/kernel/osrelease", "6.18.44-fc-v1045\n");
+    rv_test_put(tmp, "sys/devices/system/cpu/smt/control", "notsupported\n");
+    rv_test_put(tmp, "sys/devices/system/cpu/smt/active", "0\n");
+    rv_test_put(tmp, "sys/class/dmi/id/sys_vendor", "Dell Inc.\n");
+    rv_test_put(tmp, "sys/class/dmi/id/bios_version", "2.19.1\n");
+    rv_test_put(tmp, "sys/class/dmi/id/product_name", "\n");     /* empty: unknown */
+    g_assert_cmpint(rv_host_root_open(tmp, &root, &err), ==, 0);
+    g_assert_cmpint(rv_host_context_load(root, runner, &c), ==, 0);
+    g_assert_cmpstr(c->kernel_release, ==, "6.18.44-fc-v1045");
+    g_assert_null(c->kernel_version);
+    g_assert_cmpstr(c->kernel_cmdline, ==, "BOOT_IMAGE=/boot/vmlinuz-6.18 root=/dev/vda ro");
+    g_assert_cmpstr(c->cpu_vendor, ==, "AuthenticAMD");
+    g_assert_cmpstr(c->cpu_model_name, ==, "AMD EPYC");
+    g_assert_cmpint(c->cpu_family, ==, 25);
+    g_assert_cmpint(c->cpu_model, ==, 1);
+    g_assert_cmpint(c->cpu_stepping, ==, 1);
+    g_assert_cmpstr(c->cpu_microcode, ==, "0x1000065");
+    g_assert_cmpstr(c->smt_control, ==, "notsupported");
+    g_assert_cmpint(c->smt_active, ==, 0);
+    g_assert_cmpstr(c->dmi_sys_vendor, ==, "Dell Inc.");
+    g_assert_cmpstr(c->dmi_bios_version, ==, "2.19.1");
+    g_assert_null(c->dmi_product_name);
+    g_assert_null(c->dmi_bios_date);
+    g_assert_nonnull(c->ver_rtvirt);
+    /* a fixture root's programs are not this machine's: none started */
+    g_assert_cmpuint(rv_runner_get_log(runner)->len, ==, 0);
+    g_assert_null(c->ver_qemu);
+    g_assert_null(c->ver_cyclictest);
+    rv_test_rm_rf(tmp);
+
+    /* a second processor block does not overwrite the first */
+    g_clear_pointer(&c, rv_result_context_free);
+    c = rv_result_context_new();
+    rv_host_context_parse_cpuinfo("processor\t: 0\nmodel\t\t: 85\nstepping\t: 4\n\n"
+                                  "processor\t: 1\nmodel\t\t: 99\nstepping\t: x\n", c);
+    g_assert_cmpint(c->cpu_model, ==, 85);
+    g_assert_cmpint(c->cpu_stepping, ==, 4);
+    g_assert_cmpint(c->cpu_family, ==, -1);
+}
+
+/* the first lines these programs print on Debian 12 (captured on the build
+ * machine: qemu-system-x86_64 --version, libvirtd --version, cyclictest --help) */
+static void
+test_context_versions(void)
+{
+    static const struct { const char *tool, *out, *want; } cases[] = {
+        { "qemu", "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)\n"
+                  "Copyright (c) 2003-2022 Fabrice Bellard and the QEMU Project developers\n",
+          "7.2.22" },
+        { "libvirt", "libvirtd (libvirt) 9.0.0\n", "9.0.0" },
+        { "libvirt", "virtqemud (libvirt) 10.10.0\n", "10.10.0" },
+        { "cyclictest", "cyclictest V 2.40\nUsage:\ncyclictest <options>\n", "2.40" },
+        { "cyclictest", "Usage: cyclictest <options>\n", NULL },
+        { "qemu", "", NULL },
+        { "nosuchtool", "QEMU emulator version 7.2.22\n", NULL },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *v = rv_host_context_parse_version(cases[i].tool, cases[i].out);
+
+        g_assert_cmpstr(v, ==, cases[i].want);
+    }
+    g_assert_null(rv_host_context_parse_version("qemu", NULL));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -748,5 +968,9 @@ main(int argc, char **argv)
     g_test_add_func("/store/throughput/roundtrip", test_throughput_roundtrip);
     g_test_add_func("/store/throughput/old-and-bad", test_throughput_old_and_bad);
     g_test_add_func("/store/throughput/writer-refuses", test_throughput_writer_refuses);
+    g_test_add_func("/store/context/roundtrip", test_context_roundtrip);
+    g_test_add_func("/store/context/bad", test_context_bad);
+    g_test_add_func("/store/context/host", test_context_host);
+    g_test_add_func("/store/context/versions", test_context_versions);
     return g_test_run();
 }
