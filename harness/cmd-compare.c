@@ -33,11 +33,13 @@ int
 rv_cmd_compare(int argc, char **argv)
 {
     static char *arg_baseline, *arg_test;
-    static gboolean arg_csv;
+    static gboolean arg_csv, arg_wide;
     const GOptionEntry entries[] = {
         { "baseline", 'b', 0, G_OPTION_ARG_STRING, &arg_baseline,
           "Scenario the others are compared with (default: the first)", "NAME" },
         { "csv", 0, 0, G_OPTION_ARG_NONE, &arg_csv, "Print CSV (RFC 4180)", NULL },
+        { "wide", 0, 0, G_OPTION_ARG_NONE, &arg_wide,
+          "Do not fit the table into 120 columns (one block of metric columns)", NULL },
         { "test", 0, 0, G_OPTION_ARG_STRING, &arg_test,
           "Significance test: welch (default) or mann-whitney", "TEST" },
         { NULL },
@@ -47,6 +49,7 @@ rv_cmd_compare(int argc, char **argv)
     g_autoptr(RvComparison) cmp = NULL;
     g_autofree char *out = NULL;
     RvStatsTest test = RV_STATS_WELCH;
+    RvCompareOptions opts = { 0 };
     gboolean arg_json;
 
     if (rv_cmd_parse(&compare_spec, entries, &argc, &argv) < 0)
@@ -88,8 +91,10 @@ rv_cmd_compare(int argc, char **argv)
     }
     if (rv_result_compare_build(stores, arg_baseline, test, &cmp, &error) < 0)
         return rv_log_gerror(error, "Failed to compare");
-    out = rv_result_compare_format(cmp, arg_json ? RV_COMPARE_JSON
-                                        : arg_csv ? RV_COMPARE_CSV : RV_COMPARE_TEXT);
+    opts.wide = arg_wide;
+    out = rv_result_compare_format_opts(cmp, arg_json ? RV_COMPARE_JSON
+                                             : arg_csv ? RV_COMPARE_CSV : RV_COMPARE_TEXT,
+                                        &opts);
     fputs(out, stdout);
     if (fflush(stdout) != 0) {
         rv_log_error("Failed to write the comparison to stdout");

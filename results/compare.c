@@ -8,46 +8,10 @@
 
 #include <json-glib/json-glib.h>
 
-#include "results/compare.h"
+#include "results/compare-priv.h"
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/json.h"
-
-typedef struct {
-    char *label;              /* unique display name */
-    char *name;               /* scenario name inside its store */
-    guint store;              /* index into cmp->stores */
-    char *status;             /* planned / ran / skipped (from the store) */
-    char *reason;
-} Scen;
-
-typedef struct {
-    char *workload;
-    char *target;             /* "guest:rt0", "host", or "-" */
-    GPtrArray *metrics;       /* char*: metric names, display order */
-    GHashTable *units;        /* metric -> unit (or "") */
-} Group;
-
-typedef struct {
-    GHashTable *values;       /* metric -> GArray<double> (one per repetition) */
-    guint ok, failed, skipped;
-    const char *first_failure; /* reason of the first failed repetition */
-    RvHistogram *hist;        /* "latency" of every ok repetition merged */
-    guint hist_reps;
-    guint hist_missing;       /* ok repetitions without a "latency" histogram */
-    gboolean kvm, tcg;
-} Cell;
-
-struct RvComparison {
-    GPtrArray *stores;        /* RvStore*, borrowed (caller keeps them) */
-    GPtrArray *scens;         /* Scen* */
-    GPtrArray *groups;        /* Group* */
-    Cell *cells;              /* groups->len x scens->len */
-    guint baseline;           /* index into scens */
-    char *baseline_note;      /* why the default baseline is not the first
-                               * scenario, or NULL */
-    RvStatsTest test;
-};
 
 static void
 scen_free(Scen *s)
@@ -89,8 +53,8 @@ rv_result_compare_free(RvComparison *c)
     g_free(c);
 }
 
-static Cell *
-cell(const RvComparison *c, guint g, guint s)
+Cell *
+rv_result_compare_cell(const RvComparison *c, guint g, guint s)
 {
     return &c->cells[g * c->scens->len + s];
 }
@@ -172,7 +136,7 @@ static gboolean
 scen_ran(const RvComparison *c, guint s)
 {
     for (guint gi = 0; gi < c->groups->len; gi++)
-        if (cell(c, gi, s)->ok > 0)
+        if (rv_result_compare_cell(c, gi, s)->ok > 0)
             return TRUE;
     return FALSE;
 }
@@ -279,7 +243,7 @@ fill_cells(RvComparison *c, GPtrArray *stores)
         for (guint i = 0; i < recs->len; i++) {
             const RvStoreRecord *r = recs->pdata[i];
             guint gi = find_group(c, r->workload, r->target ? r->target : "-");
-            Cell *ce = cell(c, gi, find_scen(c, si, r->scenario));
+            Cell *ce = rv_result_compare_cell(c, gi, find_scen(c, si, r->scenario));
 
             if (g_str_equal(r->status, "skipped")) {
                 ce->skipped++;
@@ -391,23 +355,14 @@ rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest tes
 
 /* ---- per-row numbers ---- */
 
-typedef struct {
-    gboolean has;             /* at least one value */
-    RvStatsSummary sum;
-    double change;            /* % vs baseline mean, NAN when none */
-    gboolean tested;
-    RvStatsTestResult t;
-    const char *untested;     /* why no test: "baseline", "n<2", ... */
-} Row;
-
 static GArray *
 values_of(const RvComparison *c, guint g, guint s, const char *metric)
 {
-    return g_hash_table_lookup(cell(c, g, s)->values, metric);
+    return g_hash_table_lookup(rv_result_compare_cell(c, g, s)->values, metric);
 }
 
-static void
-compute_row(const RvComparison *c, guint g, guint s, const char *metric, Row *row)
+void
+rv_result_compare_row(const RvComparison *c, guint g, guint s, const char *metric, Row *row)
 {
     GArray *v = values_of(c, g, s, metric);
     GArray *b = values_of(c, g, c->baseline, metric);
@@ -420,6 +375,11 @@ compute_row(const RvComparison *c, guint g, guint s, const char *metric, Row *ro
     if (!v || v->len == 0)
         return;
     row->has = rv_result_stats_summary((double *) v->data, v->len, &row->sum, NULL) == 0;
+    row->std_pct = row->sem_pct = NAN;
+    if (row->has && v->len > 1 && row->sum.mean != 0) {
+        row->std_pct = 100 * row->sum.stddev / fabs(row->sum.mean);
+        row->sem_pct = 100 * row->sum.sem / fabs(row->sum.mean);
+    }
     if (s == c->baseline) {
         row->untested = "baseline";
         return;
@@ -430,6 +390,13 @@ compute_row(const RvComparison *c, guint g, guint s, const char *metric, Row *ro
     }
     if (rv_result_stats_summary((double *) b->data, b->len, &bs, NULL) == 0)
         row->change = rv_result_stats_change_pct(bs.mean, row->sum.mean);
+    /* a test that cannot go below alpha at these n says nothing: with
+     * 2 + 2 repetitions Mann-Whitney's smallest p is 0.333 */
+    if (rv_result_stats_min_p(c->test, v->len, b->len) >= RV_COMPARE_ALPHA) {
+        row->too_small = TRUE;
+        row->untested = "n too small";
+        return;
+    }
     /* scenario first: t > 0 (U above n_a n_b / 2) when it is larger than
      * the baseline, the same sign as the change */
     if (c->test == RV_STATS_WELCH)
@@ -442,243 +409,26 @@ compute_row(const RvComparison *c, guint g, guint s, const char *metric, Row *ro
     row->untested = row->tested ? NULL : r == -ENODATA ? "n<2" : "no result";
 }
 
-static const char *
-sig_mark(const Row *row)
+const char *
+rv_result_compare_sig_mark(const Row *row)
 {
+    if (row->too_small)
+        return "?";
     if (!row->tested)
         return "";
     return row->t.p < 0.001 ? "***" : row->t.p < 0.01 ? "**"
          : row->t.p < RV_COMPARE_ALPHA ? "*" : "~";
 }
 
-static const char *
-virt_of(const Cell *ce)
+const char *
+rv_result_compare_virt(const Cell *ce)
 {
     return ce->kvm && ce->tcg ? "kvm+tcg" : ce->tcg ? "tcg" : ce->kvm ? "kvm" : "-";
 }
 
-static const double pcts[] = { 50, 99, 99.9, 99.99 };
-static const char *const pct_keys[] = { "p50", "p99", "p99_9", "p99_99" };
-
-/* ---- text ---- */
-
-static void
-fmt_num(GString *s, int width, double v)
-{
-    if (!isfinite(v))
-        g_string_append_printf(s, " %*s", width, "-");
-    else if (fabs(v) >= 1e7 || (v != 0 && fabs(v) < 0.01))
-        g_string_append_printf(s, " %*.3g", width, v);
-    else
-        g_string_append_printf(s, " %*.2f", width, v);
-}
-
-static gboolean
-any_tcg(const RvComparison *c, guint g)
-{
-    for (guint s = 0; s < c->scens->len; s++)
-        if (cell(c, g, s)->tcg)
-            return TRUE;
-    return FALSE;
-}
-
-static void
-text_header(GString *o, const RvComparison *c)
-{
-    const Scen *bs = c->scens->pdata[c->baseline];
-
-    for (guint i = 0; i < c->stores->len; i++) {
-        const RvStore *st = c->stores->pdata[i];
-        GPtrArray *why = rv_result_store_get_untrusted_reasons(st);
-        g_string_append_printf(o, "store: %s (matrix %s%s%s)\n", rv_result_store_get_dir(st),
-                               rv_result_store_get_matrix(st) ? rv_result_store_get_matrix(st) : "?",
-                               rv_result_store_get_complete(st) ? "" : ", INCOMPLETE",
-                               rv_result_store_get_trusted(st) ? "" : ", UNTRUSTED");
-        for (guint k = 0; k < why->len; k++)
-            g_string_append_printf(o, "  UNTRUSTED: %s\n", (char *) why->pdata[k]);
-    }
-    g_string_append_printf(o, "baseline: %s\n", bs->label);
-    if (c->baseline_note)
-        g_string_append_printf(o, "NOTE: %s\n", c->baseline_note);
-    g_string_append_printf(o, "significance: %s, two-sided, per-repetition values vs the "
-                           "baseline; * p<0.05 ** p<0.01 *** p<0.001; ~ not significant "
-                           "(the difference is inside the noise)\n",
-                           rv_result_stats_test_name(c->test));
-}
-
-/* the section head: virt=tcg note, SKIPPED scenarios, failures when no
- * repetition of the workload succeeded anywhere */
-static void
-text_group_head(GString *o, const RvComparison *c, guint g, int w)
-{
-    const Group *gr = c->groups->pdata[g];
-    gboolean tcg = any_tcg(c, g);
-
-    g_string_append_printf(o, "\n== %s on %s%s ==\n", gr->workload, gr->target,
-                           tcg ? " [virt=tcg]" : "");
-    if (tcg)
-        g_string_append(o, "NOTE: virt=tcg: the guest ran under QEMU's TCG emulator, not "
-                        "KVM; its latencies measure emulation, not what an RT guest "
-                        "would see on a KVM host\n");
-    /* SKIPPED scenarios once per section, not under every metric */
-    for (guint s = 0; s < c->scens->len; s++) {
-        const Scen *sc = c->scens->pdata[s];
-        if (g_strcmp0(sc->status, "skipped") == 0 && cell(c, g, s)->ok == 0)
-            g_string_append_printf(o, "  %-*s SKIPPED: %s\n", w, sc->label,
-                                   sc->reason ? sc->reason : "(no reason recorded)");
-    }
-    if (gr->metrics->len == 0) {
-        /* no repetition of this workload succeeded anywhere */
-        g_string_append(o, "\nno values:\n");
-        for (guint s = 0; s < c->scens->len; s++) {
-            const Scen *sc = c->scens->pdata[s];
-            const Cell *ce = cell(c, g, s);
-            if (g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0)
-                continue;   /* listed above */
-            else if (ce->failed)
-                g_string_append_printf(o, "  %-*s %u repetition(s) failed, first: %s\n",
-                                       w, sc->label, ce->failed,
-                                       ce->first_failure ? ce->first_failure : "(no reason recorded)");
-        }
-    }
-}
-
-/* one metric's table: a row per scenario */
-static void
-text_metric(GString *o, const RvComparison *c, guint g, const char *metric, int w)
-{
-    const Group *gr = c->groups->pdata[g];
-    const char *unit = g_hash_table_lookup(gr->units, metric);
-    g_autofree char *title = *unit ? g_strdup_printf("%s [%s]", metric, unit)
-                                   : g_strdup(metric);
-
-    g_string_append_printf(o, "\n%-*s %4s %-7s %10s %10s %10s %10s %10s %9s %9s %-3s\n",
-                           w + 2, title, "n", "virt", "mean", "stddev", "SEM",
-                           "min", "max", "change", "p", "sig");
-    for (guint s = 0; s < c->scens->len; s++) {
-        const Scen *sc = c->scens->pdata[s];
-        const Cell *ce = cell(c, g, s);
-        Row row;
-
-        if (g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0)
-            continue;   /* listed once at the top of the section */
-        g_string_append_printf(o, "  %-*s", w, sc->label);
-        compute_row(c, g, s, metric, &row);
-        if (!row.has) {
-            g_string_append_printf(o, " %4u %-7s no values", 0, virt_of(ce));
-            if (ce->failed)
-                g_string_append_printf(o, " (%u repetition(s) failed)", ce->failed);
-            g_string_append_c(o, '\n');
-            continue;
-        }
-        g_string_append_printf(o, " %4u %-7s", row.sum.n, virt_of(ce));
-        fmt_num(o, 10, row.sum.mean);
-        fmt_num(o, 10, row.sum.stddev);
-        fmt_num(o, 10, row.sum.sem);
-        fmt_num(o, 10, row.sum.min);
-        fmt_num(o, 10, row.sum.max);
-        if (s == c->baseline) {
-            g_string_append_printf(o, " %9s", "(base)");
-        } else if (isfinite(row.change)) {
-            g_autofree char *ch = g_strdup_printf("%+.1f%%", row.change);
-            g_string_append_printf(o, " %9s", ch);
-        } else {
-            g_string_append_printf(o, " %9s", "-");
-        }
-        if (row.tested)
-            g_string_append_printf(o, " %9.3g %-3s", row.t.p, sig_mark(&row));
-        else
-            g_string_append_printf(o, " %9s %-3s", s == c->baseline ? "" : row.untested, "");
-        if (ce->failed)
-            g_string_append_printf(o, " (%u failed)", ce->failed);
-        if (!rv_result_store_get_trusted(c->stores->pdata[sc->store]))
-            g_string_append(o, " (UNTRUSTED store)");
-        g_string_append_c(o, '\n');
-        /* trailing spaces of the last columns are noise */
-        while (o->len && o->str[o->len - 2] == ' ')
-            g_string_erase(o, o->len - 2, 1);
-    }
-}
-
-/* percentiles from merged histograms, when any scenario has one */
-static void
-text_latency(GString *o, const RvComparison *c, guint g, int w)
-{
-    gboolean any = FALSE;
-
-    for (guint s = 0; s < c->scens->len; s++)
-        any |= cell(c, g, s)->hist != NULL;
-    if (!any)
-        return;
-    g_string_append_printf(o, "\n%-*s %12s %9s %8s %8s %8s %8s %8s %s\n", w + 2,
-                           "latency [us]", "samples", "overflow", "p50", "p99",
-                           "p99.9", "p99.99", "max", "(histograms of all repetitions merged)");
-    for (guint s = 0; s < c->scens->len; s++) {
-        const Scen *sc = c->scens->pdata[s];
-        const Cell *ce = cell(c, g, s);
-        gboolean beyond_any = FALSE;
-
-        if (!ce->hist) {
-            if (ce->ok)
-                g_string_append_printf(o, "  %-*s no histogram recorded\n", w, sc->label);
-            continue;
-        }
-        g_string_append_printf(o, "  %-*s %12" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT,
-                               w, sc->label, rv_result_histogram_total(ce->hist),
-                               ce->hist->overflows);
-        for (guint k = 0; k < G_N_ELEMENTS(pcts); k++) {
-            gint64 us;
-            gboolean beyond;
-            if (rv_result_histogram_percentile(ce->hist, pcts[k], &us, &beyond, NULL) < 0) {
-                g_string_append_printf(o, " %8s", "-");
-                continue;
-            }
-            if (beyond) {
-                g_autofree char *b = g_strdup_printf("<=%" G_GINT64_FORMAT, us);
-                g_string_append_printf(o, " %8s", b);
-                beyond_any = TRUE;
-            } else {
-                g_string_append_printf(o, " %8" G_GINT64_FORMAT, us);
-            }
-        }
-        if (ce->hist->max_us >= 0)
-            g_string_append_printf(o, " %8" G_GINT64_FORMAT, ce->hist->max_us);
-        else
-            g_string_append_printf(o, " %8s", "-");
-        if (ce->hist_missing)
-            g_string_append_printf(o, "  (%u of %u repetitions without histogram)",
-                                   ce->hist_missing, ce->hist_missing + ce->hist_reps);
-        if (beyond_any)
-            g_string_append(o, "  (<= : beyond the histogram range, bounded by max)");
-        if (!rv_result_store_get_trusted(c->stores->pdata[sc->store]))
-            g_string_append(o, " (UNTRUSTED store)");
-        g_string_append_c(o, '\n');
-    }
-}
-
-static char *
-format_text(const RvComparison *c)
-{
-    GString *o = g_string_new(NULL);
-    int w = 8;
-
-    for (guint i = 0; i < c->scens->len; i++)
-        w = MAX(w, (int) strlen(((Scen *) c->scens->pdata[i])->label));
-    w = MIN(w, 40);
-
-    text_header(o, c);
-    for (guint g = 0; g < c->groups->len; g++) {
-        const Group *gr = c->groups->pdata[g];
-
-        text_group_head(o, c, g, w);
-        for (guint m = 0; m < gr->metrics->len; m++)
-            text_metric(o, c, g, gr->metrics->pdata[m], w);
-        text_latency(o, c, g, w);
-    }
-    /* scenario names, reasons and store paths may quote what a guest
-     * printed: no raw control bytes to the terminal (util/escape.h) */
-    return rv_escape_text(g_string_free(o, FALSE));
-}
+const double rv_result_compare_pcts[RV_COMPARE_N_PCTS] = { 50, 99, 99.9, 99.99 };
+const char *const rv_result_compare_pct_keys[RV_COMPARE_N_PCTS] = { "p50", "p99", "p99_9", "p99_99" };
+const char *const rv_result_compare_pct_names[RV_COMPARE_N_PCTS] = { "p50", "p99", "p99.9", "p99.99" };
 
 /* ---- JSON ---- */
 
@@ -760,12 +510,12 @@ format_json(const RvComparison *c)
             json_builder_set_member_name(b, "rows");
             json_builder_begin_array(b);
             for (guint s = 0; s < c->scens->len; s++) {
-                const Cell *ce = cell(c, g, s);
+                const Cell *ce = rv_result_compare_cell(c, g, s);
                 Row row;
-                compute_row(c, g, s, metric, &row);
+                rv_result_compare_row(c, g, s, metric, &row);
                 json_builder_begin_object(b);
                 rv_json_add_string_or_null(b, "scenario", ((Scen *) c->scens->pdata[s])->label);
-                rv_json_add_string_or_null(b, "virt", virt_of(ce));
+                rv_json_add_string_or_null(b, "virt", rv_result_compare_virt(ce));
                 json_builder_set_member_name(b, "n");
                 json_builder_add_int_value(b, row.has ? row.sum.n : 0);
                 json_builder_set_member_name(b, "failed");
@@ -795,7 +545,7 @@ format_json(const RvComparison *c)
         json_builder_set_member_name(b, "latency");
         json_builder_begin_array(b);
         for (guint s = 0; s < c->scens->len; s++) {
-            const Cell *ce = cell(c, g, s);
+            const Cell *ce = rv_result_compare_cell(c, g, s);
             if (!ce->hist)
                 continue;
             json_builder_begin_object(b);
@@ -807,12 +557,12 @@ format_json(const RvComparison *c)
             json_builder_add_int_value(b, ce->hist->overflows);
             json_builder_set_member_name(b, "repetitions");
             json_builder_add_int_value(b, ce->hist_reps);
-            for (guint k = 0; k < G_N_ELEMENTS(pcts); k++) {
+            for (guint k = 0; k < RV_COMPARE_N_PCTS; k++) {
                 gint64 us;
                 gboolean beyond;
-                g_autofree char *bk = g_strdup_printf("%s_beyond_range", pct_keys[k]);
-                json_builder_set_member_name(b, pct_keys[k]);
-                if (rv_result_histogram_percentile(ce->hist, pcts[k], &us, &beyond, NULL) < 0) {
+                g_autofree char *bk = g_strdup_printf("%s_beyond_range", rv_result_compare_pct_keys[k]);
+                json_builder_set_member_name(b, rv_result_compare_pct_keys[k]);
+                if (rv_result_histogram_percentile(ce->hist, rv_result_compare_pcts[k], &us, &beyond, NULL) < 0) {
                     json_builder_add_null_value(b);
                     beyond = FALSE;
                 } else {
@@ -897,7 +647,7 @@ format_csv(const RvComparison *c)
             const char *metric = lat ? "latency" : gr->metrics->pdata[m];
             for (guint s = 0; s < c->scens->len; s++) {
                 const Scen *sc = c->scens->pdata[s];
-                const Cell *ce = cell(c, g, s);
+                const Cell *ce = rv_result_compare_cell(c, g, s);
                 gboolean skipped = g_strcmp0(sc->status, "skipped") == 0 && ce->ok == 0;
                 Row row;
 
@@ -908,14 +658,14 @@ format_csv(const RvComparison *c)
                 csv_field(o, metric);
                 csv_field(o, lat ? "us" : g_hash_table_lookup(gr->units, metric));
                 csv_field(o, sc->label);
-                csv_field(o, virt_of(ce));
+                csv_field(o, rv_result_compare_virt(ce));
                 csv_field(o, skipped ? "skipped" : "ran");
                 csv_field(o, skipped ? sc->reason : NULL);
                 if (lat || skipped) {
                     for (int k = 0; k < 11; k++)
                         csv_field(o, NULL);
                 } else {
-                    compute_row(c, g, s, metric, &row);
+                    rv_result_compare_row(c, g, s, metric, &row);
                     csv_int(o, row.has ? row.sum.n : 0);
                     csv_int(o, ce->failed);
                     csv_num(o, row.has ? row.sum.mean : NAN);
@@ -931,10 +681,10 @@ format_csv(const RvComparison *c)
                 if (lat) {
                     csv_int(o, rv_result_histogram_total(ce->hist));
                     csv_int(o, ce->hist->overflows);
-                    for (guint k = 0; k < G_N_ELEMENTS(pcts); k++) {
+                    for (guint k = 0; k < RV_COMPARE_N_PCTS; k++) {
                         gint64 us;
                         gboolean beyond = FALSE;
-                        if (rv_result_histogram_percentile(ce->hist, pcts[k], &us, &beyond, NULL) < 0) {
+                        if (rv_result_histogram_percentile(ce->hist, rv_result_compare_pcts[k], &us, &beyond, NULL) < 0) {
                             csv_field(o, NULL);
                         } else if (beyond) {
                             /* beyond the histogram range: only bounded by
@@ -957,9 +707,28 @@ format_csv(const RvComparison *c)
     return g_string_free(o, FALSE);
 }
 
+gboolean
+rv_result_compare_skipped(const RvComparison *c, guint g, guint s)
+{
+    const Scen *sc = c->scens->pdata[s];
+
+    return g_strcmp0(sc->status, "skipped") == 0 && rv_result_compare_cell(c, g, s)->ok == 0;
+}
+
 char *
 rv_result_compare_format(const RvComparison *c, RvCompareFormat format)
 {
+    return rv_result_compare_format_opts(c, format, NULL);
+}
+
+char *
+rv_result_compare_format_opts(const RvComparison *c, RvCompareFormat format,
+                              const RvCompareOptions *opts)
+{
+    static const RvCompareOptions defaults = { 0 };
+
+    if (!opts)
+        opts = &defaults;
     switch (format) {
     case RV_COMPARE_JSON:
         return format_json(c);
@@ -967,6 +736,6 @@ rv_result_compare_format(const RvComparison *c, RvCompareFormat format)
         return format_csv(c);
     case RV_COMPARE_TEXT:
     default:
-        return format_text(c);
+        return rv_result_compare_format_text(c, opts);
     }
 }

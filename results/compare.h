@@ -71,5 +71,39 @@ int rv_result_compare_build(GPtrArray *stores, const char *baseline,
  */
 char *rv_result_compare_format(const RvComparison *cmp, RvCompareFormat format);
 
+/* The text table's default width limit in columns (`compare --wide` lifts it). */
+#define RV_COMPARE_WIDTH 120
+
+typedef struct {
+    gboolean wide;            /* no width limit: one block of columns */
+    guint width;              /* 0: RV_COMPARE_WIDTH */
+    const double *within_us;  /* --within thresholds in us, ascending, or NULL */
+    guint n_within;
+} RvCompareOptions;
+
+/**
+ * rv_result_compare_format_opts:
+ * @opts: (nullable): layout options; NULL for the defaults
+ *
+ * As rv_result_compare_format().  The text layout (mmtests'
+ * compare-kernels as the model): a head that names each store once, its
+ * untrusted reasons once (the same reason repeated by several guests
+ * once), the baseline, the test, the legend of the marks and every
+ * SKIPPED scenario with its reason once; then per (workload, target) a
+ * summary table, scenarios as rows and metrics as column groups
+ * "mean (change%) mark", split into blocks of at most @opts->width
+ * columns; per metric a table of n, mean, stddev, SEM, std%, sem%, min,
+ * max, change and p; the percentiles of the merged histograms.  A row of
+ * an untrusted store carries "!" in the column headed "!".  Where the test
+ * cannot go below alpha at the rows' n, the row says "n too small" and
+ * the head says once "n too small for TEST (needs n >= K)".  Long
+ * reasons are wrapped, so that no line is wider than @opts->width unless
+ * a single word is (a path).
+ *
+ * Returns: (transfer full): the text.
+ */
+char *rv_result_compare_format_opts(const RvComparison *cmp, RvCompareFormat format,
+                                    const RvCompareOptions *opts);
+
 void rv_result_compare_free(RvComparison *cmp);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvComparison, rv_result_compare_free)

@@ -231,3 +231,26 @@ rv_result_stats_change_pct(double base, double x)
         return NAN;
     return 100.0 * (x - base) / fabs(base);
 }
+
+double
+rv_result_stats_min_p(RvStatsTest test, guint na, guint nb)
+{
+    double log_c;
+
+    if (test == RV_STATS_WELCH)
+        return na >= 2 && nb >= 2 ? 0 : 1;
+    if (na == 0 || nb == 0)
+        return 1;
+    /* log C(na + nb, na) through lgamma: exact enough, never overflows */
+    log_c = lgamma(na + nb + 1.0) - lgamma(na + 1.0) - lgamma(nb + 1.0);
+    return MIN(1.0, 2 * exp(-log_c));
+}
+
+guint
+rv_result_stats_min_n(RvStatsTest test, double alpha)
+{
+    for (guint n = 1; n < 1000; n++)
+        if (rv_result_stats_min_p(test, n, n) < alpha)
+            return n;
+    return 1000;
+}

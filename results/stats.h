@@ -88,3 +88,28 @@ int rv_result_stats_mann_whitney(const double *a, guint na, const double *b,
  * Returns: 100 * (x - base) / |base|, NAN when base is 0 or not finite.
  */
 double rv_result_stats_change_pct(double base, double x);
+
+/**
+ * rv_result_stats_min_p:
+ * @test: the test
+ * @na, @nb: sample sizes
+ *
+ * The smallest two-sided p-value @test can give at these sizes.
+ * Mann-Whitney U (exact, no ties): 2 / C(na + nb, na), the probability of
+ * the most extreme arrangement on either side (2 + 2 values: 2/6 = 0.333,
+ * so no difference can ever be significant).  Welch's t-test: 0 when both
+ * samples have at least 2 values (t is unbounded), else 1 (no test).
+ *
+ * Returns: the smallest p in [0, 1].
+ */
+double rv_result_stats_min_p(RvStatsTest test, guint na, guint nb);
+
+/**
+ * rv_result_stats_min_n:
+ * @test: the test
+ * @alpha: significance level, e.g. 0.05
+ *
+ * Returns: the smallest n such that two samples of n values each can give
+ * p < @alpha (rv_result_stats_min_p()): Welch 2, Mann-Whitney 4 at 0.05.
+ */
+guint rv_result_stats_min_n(RvStatsTest test, double alpha);

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * results/compare-priv.h: the comparison's internals, shared by
+ * results/compare.c (build, JSON, CSV) and results/compare-text.c (the
+ * terminal table).  Not for other modules.
+ */
+#pragma once
+
+#include "results/compare.h"
+
+typedef struct {
+    char *label;              /* unique display name */
+    char *name;               /* scenario name inside its store */
+    guint store;              /* index into cmp->stores */
+    char *status;             /* planned / ran / skipped (from the store) */
+    char *reason;
+} Scen;
+
+typedef struct {
+    char *workload;
+    char *target;             /* "guest:rt0", "host", or "-" */
+    GPtrArray *metrics;       /* char*: metric names, display order */
+    GHashTable *units;        /* metric -> unit (or "") */
+} Group;
+
+typedef struct {
+    GHashTable *values;       /* metric -> GArray<double> (one per repetition) */
+    guint ok, failed, skipped;
+    const char *first_failure; /* reason of the first failed repetition */
+    RvHistogram *hist;        /* "latency" of every ok repetition merged */
+    guint hist_reps;
+    guint hist_missing;       /* ok repetitions without a "latency" histogram */
+    gboolean kvm, tcg;
+} Cell;
+
+struct RvComparison {
+    GPtrArray *stores;        /* RvStore*, borrowed (caller keeps them) */
+    GPtrArray *scens;         /* Scen* */
+    GPtrArray *groups;        /* Group* */
+    Cell *cells;              /* groups->len x scens->len */
+    guint baseline;           /* index into scens */
+    char *baseline_note;      /* why the default baseline is not the first
+                               * scenario, or NULL */
+    RvStatsTest test;
+};
+
+/* one metric of one cell, against the baseline's cell */
+typedef struct {
+    gboolean has;             /* at least one value */
+    RvStatsSummary sum;
+    double std_pct, sem_pct;  /* stddev and SEM in % of |mean|; NAN for n < 2 */
+    double change;            /* % vs baseline mean, NAN when none */
+    gboolean tested;
+    RvStatsTestResult t;
+    gboolean too_small;       /* the test cannot reach alpha at these n */
+    const char *untested;     /* why no test: "baseline", "n<2", ... */
+} Row;
+
+/* the latency percentiles compare reports (of merged histograms) */
+#define RV_COMPARE_N_PCTS 4
+extern const double rv_result_compare_pcts[RV_COMPARE_N_PCTS];
+extern const char *const rv_result_compare_pct_keys[RV_COMPARE_N_PCTS];
+extern const char *const rv_result_compare_pct_names[RV_COMPARE_N_PCTS];
+
+/** rv_result_compare_cell: the cell of group @g and scenario @s. */
+Cell *rv_result_compare_cell(const RvComparison *c, guint g, guint s);
+
+/** rv_result_compare_row: @metric of group @g, scenario @s, into @row. */
+void rv_result_compare_row(const RvComparison *c, guint g, guint s,
+                           const char *metric, Row *row);
+
+/** rv_result_compare_sig_mark: "***", "**", "*", "~", "?" (n too small) or "". */
+const char *rv_result_compare_sig_mark(const Row *row);
+
+/** rv_result_compare_virt: "kvm", "tcg", "kvm+tcg" or "-". */
+const char *rv_result_compare_virt(const Cell *ce);
+
+/** rv_result_compare_skipped: the scenario was SKIPPED and has no ok
+ *  repetition in group @g. */
+gboolean rv_result_compare_skipped(const RvComparison *c, guint g, guint s);
+
+/** rv_result_compare_format_text: the terminal table (compare-text.c). */
+char *rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opts);

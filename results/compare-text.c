@@ -1,0 +1,599 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * results/compare-text.c: the terminal table of `rtvirt compare` (see
+ * rv_result_compare_format_opts() in compare.h for the layout).
+ *
+ * Two rules shape every line here.  It fits: no line is wider than the
+ * limit (120 columns by default; a reason is wrapped at spaces, blocks of
+ * metric columns are split), except where one word is longer (a path).
+ * It is said once: a store's untrusted reasons, a SKIPPED scenario, a
+ * NOTE are printed in the head, once for the whole output, and rows only
+ * carry a mark ("!" untrusted, "?" n too small) that the head explains.
+ * Every header is printed with the same width as the values under it
+ * (tests/test-compare.c checks the columns line by line).
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "results/compare-priv.h"
+#include "util/escape.h"
+
+typedef struct {
+    const RvComparison *c;
+    const RvCompareOptions *opts;
+    guint width;              /* the limit, G_MAXINT with --wide */
+    int w;                    /* label column width */
+    GHashTable *seen;         /* lines printed by once(): never twice */
+} Text;
+
+/* a summary column group: " %10s (%7s) %-3s" */
+#define SUM_VALUE 10
+#define SUM_CHANGE 8
+#define SUM_GROUP (1 + SUM_VALUE + 2 + SUM_CHANGE + 1 + 1 + 3)
+
+/* the row prefix: "  LABEL    n virt    !" */
+static int
+prefix_width(const Text *t)
+{
+    return 2 + t->w + 5 + 8 + 2;
+}
+
+static void
+row_prefix(GString *o, const Text *t, const char *label, guint n, const char *virt,
+           gboolean untrusted)
+{
+    g_string_append_printf(o, "  %-*s %4u %-7s %s", t->w, label, n, virt,
+                           untrusted ? "!" : " ");
+}
+
+static void
+head_prefix(GString *o, const Text *t, const char *title)
+{
+    g_string_append_printf(o, "%-*s %4s %-7s %s", t->w + 2, title, "n", "virt", "!");
+}
+
+/* the end of a line: no trailing blanks (they are noise, and would hide
+ * the width of a line from the tests) */
+static void
+end_line(GString *o)
+{
+    while (o->len && o->str[o->len - 1] == ' ')
+        g_string_truncate(o, o->len - 1);
+    g_string_append_c(o, '\n');
+}
+
+/* @text after @first, wrapped at spaces to the width limit, continuation
+ * lines indented by @indent */
+static void
+wrapped(GString *o, const Text *t, const char *first, const char *text, int indent)
+{
+    g_auto(GStrv) words = g_strsplit(text ? text : "", " ", -1);
+    gsize col = strlen(first);
+
+    g_string_append(o, first);
+    for (guint i = 0; words[i]; i++) {
+        gsize l = strlen(words[i]);
+        if (i > 0 && col + 1 + l > t->width && col > (gsize) indent) {
+            end_line(o);
+            g_string_append_printf(o, "%*s", indent, "");
+            col = indent;
+        } else if (i > 0) {
+            g_string_append_c(o, ' ');
+            col++;
+        }
+        g_string_append(o, words[i]);
+        col += l;
+    }
+    end_line(o);
+}
+
+/* prints @line (wrapped) unless it was printed before */
+static void
+once(GString *o, Text *t, const char *first, const char *text, int indent)
+{
+    g_autofree char *key = g_strconcat(first, text, NULL);
+
+    if (g_hash_table_contains(t->seen, key))
+        return;
+    g_hash_table_add(t->seen, g_steal_pointer(&key));
+    wrapped(o, t, first, text, indent);
+}
+
+/* a number in @width columns: two decimals when they fit, else none,
+ * else 3 significant digits */
+static void
+fmt_num(GString *s, int width, double v)
+{
+    char buf[64];
+
+    if (!isfinite(v)) {
+        g_string_append_printf(s, " %*s", width, "-");
+        return;
+    }
+    if (v != 0 && fabs(v) < 0.01)
+        g_snprintf(buf, sizeof(buf), "%.3g", v);
+    else if (g_snprintf(buf, sizeof(buf), "%.2f", v) > width &&
+             g_snprintf(buf, sizeof(buf), "%.0f", v) > width)
+        g_snprintf(buf, sizeof(buf), "%.3g", v);
+    g_string_append_printf(s, " %*s", width, buf);
+}
+
+static void
+fmt_pct(GString *s, int width, double v, gboolean sign)
+{
+    g_autofree char *b = !isfinite(v) ? g_strdup("-")
+                       : sign ? g_strdup_printf("%+.1f%%", v) : g_strdup_printf("%.1f%%", v);
+
+    g_string_append_printf(s, " %*s", width, b);
+}
+
+static gboolean
+untrusted(const RvComparison *c, guint s)
+{
+    const Scen *sc = c->scens->pdata[s];
+
+    return !rv_result_store_get_trusted(c->stores->pdata[sc->store]);
+}
+
+static char *
+metric_title(const Group *gr, const char *metric)
+{
+    const char *unit = g_hash_table_lookup(gr->units, metric);
+
+    return unit && *unit ? g_strdup_printf("%s [%s]", metric, unit) : g_strdup(metric);
+}
+
+/* ---- the head ---- */
+
+/* reasons that say the same thing: every reason that names virt=tcg is
+ * the one cause "virt=tcg" (the NOTE explains it) */
+static const char *
+reason_cause(const char *reason)
+{
+    return strstr(reason, "virt=tcg") ? "virt=tcg" : reason;
+}
+
+static gboolean
+any_row(const RvComparison *c, gboolean (*pred)(const RvComparison *, guint, guint))
+{
+    for (guint g = 0; g < c->groups->len; g++)
+        for (guint s = 0; s < c->scens->len; s++)
+            if (pred(c, g, s))
+                return TRUE;
+    return FALSE;
+}
+
+static gboolean
+cell_tcg(const RvComparison *c, guint g, guint s)
+{
+    return rv_result_compare_cell(c, g, s)->tcg;
+}
+
+static gboolean
+cell_has_hist(const RvComparison *c, guint g, guint s)
+{
+    return rv_result_compare_cell(c, g, s)->hist != NULL;
+}
+
+static gboolean
+cell_too_small(const RvComparison *c, guint g, guint s)
+{
+    const Group *gr = c->groups->pdata[g];
+
+    for (guint m = 0; m < gr->metrics->len; m++) {
+        Row row;
+        rv_result_compare_row(c, g, s, gr->metrics->pdata[m], &row);
+        if (row.too_small)
+            return TRUE;
+    }
+    return FALSE;
+}
+
+static gboolean
+cell_beyond(const RvComparison *c, guint g, guint s)
+{
+    const Cell *ce = rv_result_compare_cell(c, g, s);
+
+    for (guint k = 0; ce->hist && k < RV_COMPARE_N_PCTS; k++) {
+        gint64 us;
+        gboolean beyond;
+        if (rv_result_histogram_percentile(ce->hist, rv_result_compare_pcts[k], &us,
+                                           &beyond, NULL) == 0 && beyond)
+            return TRUE;
+    }
+    return FALSE;
+}
+
+static void
+text_stores(GString *o, Text *t)
+{
+    const RvComparison *c = t->c;
+
+    for (guint i = 0; i < c->stores->len; i++) {
+        const RvStore *st = c->stores->pdata[i];
+        g_autofree char *first = c->stores->len > 1 ? g_strdup_printf("store %u: ", i + 1)
+                                                    : g_strdup("store: ");
+        g_autofree char *what = g_strdup_printf(
+            "%s (matrix %s%s%s)", rv_result_store_get_dir(st),
+            rv_result_store_get_matrix(st) ? rv_result_store_get_matrix(st) : "?",
+            rv_result_store_get_complete(st) ? "" : ", INCOMPLETE",
+            rv_result_store_get_trusted(st) ? "" : ", UNTRUSTED");
+        wrapped(o, t, first, what, 4);
+    }
+    /* each cause once, naming the stores it concerns when there are several */
+    for (guint i = 0; i < c->stores->len; i++) {
+        GPtrArray *why = rv_result_store_get_untrusted_reasons(c->stores->pdata[i]);
+        for (guint k = 0; k < why->len; k++) {
+            const char *cause = reason_cause(why->pdata[k]);
+            g_autoptr(GString) which = g_string_new(NULL);
+            g_autofree char *key = g_strconcat("untrusted:", cause, NULL);
+            g_autofree char *text = NULL;
+
+            if (g_hash_table_contains(t->seen, key))
+                continue;
+            g_hash_table_add(t->seen, g_steal_pointer(&key));
+            for (guint j = i; c->stores->len > 1 && j < c->stores->len; j++) {
+                GPtrArray *w2 = rv_result_store_get_untrusted_reasons(c->stores->pdata[j]);
+                for (guint l = 0; l < w2->len; l++)
+                    if (g_str_equal(reason_cause(w2->pdata[l]), cause)) {
+                        g_string_append_printf(which, "%s%u", which->len ? ", " : "", j + 1);
+                        break;
+                    }
+            }
+            text = which->len ? g_strdup_printf("%s (store %s)", cause, which->str)
+                              : g_strdup(cause);
+            wrapped(o, t, "  UNTRUSTED: ", text, 4);
+        }
+    }
+}
+
+static void
+text_head(GString *o, Text *t)
+{
+    const RvComparison *c = t->c;
+    const Scen *bs = c->scens->pdata[c->baseline];
+    g_autoptr(GString) marks = g_string_new("* p<0.05, ** p<0.01, *** p<0.001, "
+                                            "~ not significant (the difference is inside the noise)");
+    gboolean small = any_row(c, cell_too_small);
+
+    text_stores(o, t);
+    g_string_append_printf(o, "baseline: %s\n", bs->label);
+    if (c->baseline_note)
+        wrapped(o, t, "NOTE: ", c->baseline_note, 6);
+    g_string_append_printf(o, "significance: %s, two-sided, per-repetition values vs the baseline\n",
+                           rv_result_stats_test_name(c->test));
+    if (small)
+        g_string_append(marks, ", ? n too small");
+    wrapped(o, t, "marks: ", marks->str, 7);
+    for (guint s = 0; s < c->scens->len; s++)
+        if (untrusted(c, s)) {
+            g_string_append(o, "marks: ! a store that is not trusted (reasons above)\n");
+            break;
+        }
+    if (small) {
+        guint k = rv_result_stats_min_n(c->test, RV_COMPARE_ALPHA);
+        g_autofree char *why = g_strdup_printf(
+            "n too small for %s (needs n >= %u): with %u and %u repetitions its "
+            "smallest p is %.3g, so rows marked ? have no p-value",
+            rv_result_stats_test_name(c->test), k, k - 1, k - 1,
+            rv_result_stats_min_p(c->test, k - 1, k - 1));
+        wrapped(o, t, "NOTE: ", why, 6);
+    }
+    if (any_row(c, cell_tcg))
+        wrapped(o, t, "NOTE: ", "virt=tcg: the guest ran under QEMU's TCG emulator, not KVM; "
+                "its latencies measure emulation, not what an RT guest would see on a "
+                "KVM host", 6);
+    if (any_row(c, cell_has_hist))
+        g_string_append(o, "latency: percentiles of the histograms of all repetitions merged "
+                        "(1 us buckets, nearest rank)\n");
+    if (any_row(c, cell_beyond))
+        wrapped(o, t, "NOTE: ", "<=N: the percentile lies beyond the histogram range; "
+                "N is the largest latency seen, its upper bound", 6);
+    /* SKIPPED scenarios once for the whole output */
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        gboolean all = c->groups->len > 0;
+        for (guint g = 0; g < c->groups->len; g++)
+            all &= rv_result_compare_skipped(c, g, s);
+        if (g_strcmp0(sc->status, "skipped") == 0 && all) {
+            g_autofree char *first = g_strdup_printf("  %-*s SKIPPED: ", t->w, sc->label);
+            once(o, t, first, sc->reason ? sc->reason : "(no reason recorded)", 6);
+        }
+    }
+}
+
+/* ---- one (workload, target) section ---- */
+
+static void
+text_group_head(GString *o, Text *t, guint g)
+{
+    const RvComparison *c = t->c;
+    const Group *gr = c->groups->pdata[g];
+    gboolean tcg = FALSE;
+
+    for (guint s = 0; s < c->scens->len; s++)
+        tcg |= rv_result_compare_cell(c, g, s)->tcg;
+    g_string_append_printf(o, "\n== %s on %s%s ==\n", gr->workload, gr->target,
+                           tcg ? " [virt=tcg]" : "");
+    if (gr->metrics->len == 0) {
+        /* no repetition of this workload succeeded anywhere */
+        g_string_append(o, "no values:\n");
+        for (guint s = 0; s < c->scens->len; s++) {
+            const Scen *sc = c->scens->pdata[s];
+            const Cell *ce = rv_result_compare_cell(c, g, s);
+            if (ce->failed) {
+                g_autofree char *first = g_strdup_printf("  %-*s %u repetition(s) failed, first: ",
+                                                         t->w, sc->label, ce->failed);
+                wrapped(o, t, first, ce->first_failure ? ce->first_failure
+                                                       : "(no reason recorded)", 6);
+            }
+        }
+    }
+    /* failed repetitions once per section, with the first reason */
+    for (guint s = 0; gr->metrics->len && s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        const Cell *ce = rv_result_compare_cell(c, g, s);
+        if (ce->failed) {
+            g_autofree char *first = g_strdup_printf("  %-*s (%u failed) first: ", t->w,
+                                                     sc->label, ce->failed);
+            wrapped(o, t, first, ce->first_failure ? ce->first_failure
+                                                   : "(no reason recorded)", 6);
+        }
+    }
+    /* a scenario SKIPPED for this workload only (not listed in the head) */
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        if (rv_result_compare_skipped(c, g, s)) {
+            g_autofree char *first = g_strdup_printf("  %-*s SKIPPED: ", t->w, sc->label);
+            once(o, t, first, sc->reason ? sc->reason : "(no reason recorded)", 6);
+        }
+    }
+}
+
+/* the summary: scenarios as rows, a column group "mean (change%) mark"
+ * per metric, in blocks that fit the width */
+static void
+text_summary(GString *o, Text *t, guint g)
+{
+    const RvComparison *c = t->c;
+    const Group *gr = c->groups->pdata[g];
+    guint per = MAX(1, ((int) t->width - prefix_width(t)) / SUM_GROUP);
+
+    for (guint m0 = 0; m0 < gr->metrics->len; m0 += per) {
+        guint m1 = MIN(gr->metrics->len, m0 + per);
+
+        g_string_append_c(o, '\n');
+        head_prefix(o, t, gr->target);
+        for (guint m = m0; m < m1; m++) {
+            g_autofree char *title = metric_title(gr, gr->metrics->pdata[m]);
+            g_string_append_printf(o, " %*s    ", SUM_GROUP - 5, title);
+        }
+        end_line(o);
+        for (guint s = 0; s < c->scens->len; s++) {
+            const Cell *ce = rv_result_compare_cell(c, g, s);
+            if (rv_result_compare_skipped(c, g, s) || (ce->ok == 0 && ce->failed == 0))
+                continue;
+            row_prefix(o, t, ((Scen *) c->scens->pdata[s])->label, ce->ok,
+                       rv_result_compare_virt(ce), untrusted(c, s));
+            for (guint m = m0; m < m1; m++) {
+                Row row;
+                g_autofree char *ch = NULL;
+                rv_result_compare_row(c, g, s, gr->metrics->pdata[m], &row);
+                fmt_num(o, SUM_VALUE, row.has ? row.sum.mean : NAN);
+                ch = s == c->baseline ? g_strdup("base")
+                   : isfinite(row.change) ? g_strdup_printf("%+.1f%%", row.change) : g_strdup("-");
+                g_string_append_printf(o, " (%*s) %-3s", SUM_CHANGE, ch,
+                                       rv_result_compare_sig_mark(&row));
+            }
+            end_line(o);
+        }
+    }
+}
+
+/* the widths of a detail table; min and max go when they do not fit */
+static gboolean
+detail_minmax(const Text *t)
+{
+    return prefix_width(t) + 3 * 10 + 2 * 7 + 2 * 10 + 9 + 14 <= (int) t->width;
+}
+
+/* one metric's table: a row per scenario */
+static void
+text_metric(GString *o, Text *t, guint g, const char *metric, gboolean qualify)
+{
+    const RvComparison *c = t->c;
+    const Group *gr = c->groups->pdata[g];
+    g_autofree char *t0 = metric_title(gr, metric);
+    g_autofree char *title = qualify ? g_strdup_printf("%s %s", t0, gr->target) : g_strdup(t0);
+    gboolean minmax = detail_minmax(t);
+    g_autoptr(GString) notes = g_string_new(NULL);
+
+    g_string_append_c(o, '\n');
+    head_prefix(o, t, title);
+    g_string_append_printf(o, " %9s %9s %9s %6s %6s", "mean", "stddev", "SEM", "std%", "sem%");
+    if (minmax)
+        g_string_append_printf(o, " %9s %9s", "min", "max");
+    g_string_append_printf(o, " %8s %9s %-3s", "change", "p", "sig");
+    end_line(o);
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        const Cell *ce = rv_result_compare_cell(c, g, s);
+        Row row;
+
+        if (rv_result_compare_skipped(c, g, s))
+            continue;   /* listed once in the head */
+        rv_result_compare_row(c, g, s, metric, &row);
+        if (!row.has) {
+            g_string_append_printf(notes, "  %s: no values of %s%s\n", sc->label, title,
+                                   ce->failed ? " (its repetitions failed)" : "");
+            continue;
+        }
+        row_prefix(o, t, sc->label, row.sum.n, rv_result_compare_virt(ce), untrusted(c, s));
+        fmt_num(o, 9, row.sum.mean);
+        fmt_num(o, 9, row.sum.stddev);
+        fmt_num(o, 9, row.sum.sem);
+        fmt_pct(o, 6, row.std_pct, FALSE);
+        fmt_pct(o, 6, row.sem_pct, FALSE);
+        if (minmax) {
+            fmt_num(o, 9, row.sum.min);
+            fmt_num(o, 9, row.sum.max);
+        }
+        if (s == c->baseline)
+            g_string_append_printf(o, " %8s", "(base)");
+        else
+            fmt_pct(o, 8, row.change, TRUE);
+        if (row.tested)
+            g_string_append_printf(o, " %9.3g %-3s", row.t.p, rv_result_compare_sig_mark(&row));
+        else if (row.too_small)
+            g_string_append_printf(o, " %9s %-3s", "n small", "?");
+        else
+            g_string_append_printf(o, " %9s %-3s", s == c->baseline ? "" : row.untested, "");
+        end_line(o);
+    }
+    if (notes->len)
+        g_string_append_printf(o, "\n%s", notes->str);
+}
+
+/* "latency [us]", with the target when several groups have histograms
+ * (so that no header line is printed twice) */
+static char *
+latency_title(const RvComparison *c, guint g)
+{
+    guint with_hist = 0;
+
+    for (guint o = 0; o < c->groups->len; o++)
+        for (guint s = 0; s < c->scens->len; s++)
+            if (rv_result_compare_cell(c, o, s)->hist) {
+                with_hist++;
+                break;
+            }
+    return with_hist > 1 ? g_strdup_printf("latency [us] %s",
+                                           ((Group *) c->groups->pdata[g])->target)
+                         : g_strdup("latency [us]");
+}
+
+/* percentiles from merged histograms, when any scenario has one */
+static void
+text_latency(GString *o, Text *t, guint g)
+{
+    const RvComparison *c = t->c;
+    g_autofree char *title = latency_title(c, g);
+    g_autoptr(GString) notes = g_string_new(NULL);
+    gboolean any = FALSE;
+
+    for (guint s = 0; s < c->scens->len; s++)
+        any |= rv_result_compare_cell(c, g, s)->hist != NULL;
+    if (!any)
+        return;
+    g_string_append_c(o, '\n');
+    head_prefix(o, t, title);
+    g_string_append_printf(o, " %11s %8s", "samples", "overflow");
+    for (guint k = 0; k < RV_COMPARE_N_PCTS; k++)
+        g_string_append_printf(o, " %8s", rv_result_compare_pct_names[k]);
+    g_string_append_printf(o, " %8s", "max");
+    end_line(o);
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        const Cell *ce = rv_result_compare_cell(c, g, s);
+
+        if (!ce->hist) {
+            if (ce->ok)
+                g_string_append_printf(notes, "  %s: no histogram recorded\n", sc->label);
+            continue;
+        }
+        row_prefix(o, t, sc->label, ce->hist_reps, rv_result_compare_virt(ce), untrusted(c, s));
+        g_string_append_printf(o, " %11" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT,
+                               rv_result_histogram_total(ce->hist), ce->hist->overflows);
+        for (guint k = 0; k < RV_COMPARE_N_PCTS; k++) {
+            gint64 us;
+            gboolean beyond;
+            if (rv_result_histogram_percentile(ce->hist, rv_result_compare_pcts[k], &us,
+                                               &beyond, NULL) < 0) {
+                g_string_append_printf(o, " %8s", "-");
+            } else {
+                g_autofree char *b = g_strdup_printf("%s%" G_GINT64_FORMAT,
+                                                     beyond ? "<=" : "", us);
+                g_string_append_printf(o, " %8s", b);
+            }
+        }
+        if (ce->hist->max_us >= 0)
+            g_string_append_printf(o, " %8" G_GINT64_FORMAT, ce->hist->max_us);
+        else
+            g_string_append_printf(o, " %8s", "-");
+        if (ce->hist_missing)
+            g_string_append_printf(notes, "  %s: %u of %u repetitions without histogram "
+                                   "(n counts those with one)\n", sc->label,
+                                   ce->hist_missing, ce->hist_missing + ce->hist_reps);
+        end_line(o);
+    }
+    if (notes->len)
+        g_string_append_printf(o, "\n%s", notes->str);
+}
+
+/* a metric name in several groups gets the target in its table title, so
+ * that no header line is printed twice */
+static gboolean
+metric_in_other_group(const RvComparison *c, guint g, const char *metric)
+{
+    for (guint o = 0; o < c->groups->len; o++) {
+        const Group *gr = c->groups->pdata[o];
+        if (o != g && g_hash_table_contains(gr->units, metric))
+            return TRUE;
+    }
+    return FALSE;
+}
+
+static int
+label_width(const RvComparison *c)
+{
+    int w = 8;
+
+    for (guint i = 0; i < c->scens->len; i++)
+        w = MAX(w, (int) strlen(((Scen *) c->scens->pdata[i])->label));
+    /* the first column's titles, two columns left of the labels */
+    for (guint g = 0; g < c->groups->len; g++) {
+        const Group *gr = c->groups->pdata[g];
+        w = MAX(w, (int) strlen(gr->target) - 2);
+        g_autofree char *lt = latency_title(c, g);
+        w = MAX(w, (int) strlen(lt) - 2);
+        for (guint m = 0; m < gr->metrics->len; m++) {
+            const char *metric = gr->metrics->pdata[m];
+            g_autofree char *title = metric_title(gr, metric);
+            gsize l = strlen(title);
+            if (metric_in_other_group(c, g, metric))
+                l += 1 + strlen(gr->target);
+            w = MAX(w, (int) l - 2);
+        }
+    }
+    return MIN(w, 40);
+}
+
+char *
+rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opts)
+{
+    GString *o = g_string_new(NULL);
+    Text t = {
+        .c = c,
+        .opts = opts,
+        .width = opts->wide ? G_MAXINT : opts->width ? opts->width : RV_COMPARE_WIDTH,
+        .w = label_width(c),
+        .seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
+    };
+
+    text_head(o, &t);
+    for (guint g = 0; g < c->groups->len; g++) {
+        const Group *gr = c->groups->pdata[g];
+
+        text_group_head(o, &t, g);
+        text_summary(o, &t, g);
+        for (guint m = 0; m < gr->metrics->len; m++)
+            text_metric(o, &t, g, gr->metrics->pdata[m],
+                        metric_in_other_group(c, g, gr->metrics->pdata[m]));
+        text_latency(o, &t, g);
+    }
+    g_hash_table_unref(t.seen);
+    /* scenario names, reasons and store paths may quote what a guest
+     * printed: no raw control bytes to the terminal (util/escape.h) */
+    return rv_escape_text(g_string_free(o, FALSE));
+}
