@@ -32,12 +32,14 @@ static const RvCmdSpec compare_spec = {
 int
 rv_cmd_compare(int argc, char **argv)
 {
-    static char *arg_baseline, *arg_test;
+    static char *arg_baseline, *arg_test, *arg_hist_csv;
     static gboolean arg_csv, arg_wide;
     const GOptionEntry entries[] = {
         { "baseline", 'b', 0, G_OPTION_ARG_STRING, &arg_baseline,
           "Scenario the others are compared with (default: the first)", "NAME" },
         { "csv", 0, 0, G_OPTION_ARG_NONE, &arg_csv, "Print CSV (RFC 4180)", NULL },
+        { "histogram-csv", 0, 0, G_OPTION_ARG_FILENAME, &arg_hist_csv,
+          "Also write the merged latency histograms as CSV to FILE (for gnuplot)", "FILE" },
         { "wide", 0, 0, G_OPTION_ARG_NONE, &arg_wide,
           "Do not fit the table into 120 columns (one block of metric columns)", NULL },
         { "test", 0, 0, G_OPTION_ARG_STRING, &arg_test,
@@ -91,6 +93,11 @@ rv_cmd_compare(int argc, char **argv)
     }
     if (rv_result_compare_build(stores, arg_baseline, test, &cmp, &error) < 0)
         return rv_log_gerror(error, "Failed to compare");
+    if (arg_hist_csv) {
+        g_autofree char *h = rv_result_compare_histogram_csv(cmp);
+        if (!g_file_set_contents(arg_hist_csv, h, -1, &error))
+            return rv_log_gerror(error, "Failed to write the histogram CSV");
+    }
     opts.wide = arg_wide;
     out = rv_result_compare_format_opts(cmp, arg_json ? RV_COMPARE_JSON
                                              : arg_csv ? RV_COMPARE_CSV : RV_COMPARE_TEXT,

@@ -439,6 +439,64 @@ j_num(JsonBuilder *b, const char *key, double v)
     rv_result_store_json_add_double(b, v);
 }
 
+/* "percentiles": [{p, value_us, bound}]: value_us a number (null for an
+ * empty histogram), bound TRUE where the rank lies beyond the histogram
+ * range and value_us is the largest latency seen (an upper bound) */
+static void
+json_percentiles(JsonBuilder *b, const RvHistogram *h)
+{
+    json_builder_set_member_name(b, "percentiles");
+    json_builder_begin_array(b);
+    for (guint k = 0; k < RV_COMPARE_N_PCTS; k++) {
+        gint64 us;
+        gboolean beyond = FALSE;
+        json_builder_begin_object(b);
+        j_num(b, "p", rv_result_compare_pcts[k]);
+        json_builder_set_member_name(b, "value_us");
+        if (rv_result_histogram_percentile(h, rv_result_compare_pcts[k], &us, &beyond, NULL) < 0)
+            json_builder_add_null_value(b);
+        else
+            json_builder_add_int_value(b, us);
+        json_builder_set_member_name(b, "bound");
+        json_builder_add_boolean_value(b, beyond);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
+/* "histogram": the merged buckets, non-zero ones only, as the store keeps
+ * them: {bucket_width_us 1, buckets N (the range in us), overflows (samples
+ * >= N us), max_us (null: unknown), counts [[us, count], ...]} */
+static void
+json_histogram(JsonBuilder *b, const RvHistogram *h)
+{
+    json_builder_set_member_name(b, "histogram");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "bucket_width_us");
+    json_builder_add_int_value(b, 1);
+    json_builder_set_member_name(b, "buckets");
+    json_builder_add_int_value(b, h->n_buckets);
+    json_builder_set_member_name(b, "overflows");
+    json_builder_add_int_value(b, MIN(h->overflows, (guint64) RV_STORE_COUNT_MAX));
+    json_builder_set_member_name(b, "max_us");
+    if (h->max_us >= 0)
+        json_builder_add_int_value(b, h->max_us);
+    else
+        json_builder_add_null_value(b);
+    json_builder_set_member_name(b, "counts");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < h->n_buckets; i++) {
+        if (!h->buckets[i])
+            continue;
+        json_builder_begin_array(b);
+        json_builder_add_int_value(b, i);
+        json_builder_add_int_value(b, MIN(h->buckets[i], (guint64) RV_STORE_COUNT_MAX));
+        json_builder_end_array(b);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+}
+
 static char *
 format_json(const RvComparison *c)
 {
@@ -452,6 +510,8 @@ format_json(const RvComparison *c)
     json_builder_add_int_value(b, 1);
     rv_json_add_string_or_null(b, "test", c->test == RV_STATS_WELCH ? "welch" : "mann-whitney");
     rv_json_add_string_or_null(b, "test_name", rv_result_stats_test_name(c->test));
+    json_builder_set_member_name(b, "test_min_n");
+    json_builder_add_int_value(b, rv_result_stats_min_n(c->test, RV_COMPARE_ALPHA));
     j_num(b, "alpha", RV_COMPARE_ALPHA);
     rv_json_add_string_or_null(b, "baseline", ((Scen *) c->scens->pdata[c->baseline])->label);
     rv_json_add_string_or_null(b, "baseline_note", c->baseline_note);
@@ -525,6 +585,8 @@ format_json(const RvComparison *c)
                 j_num(b, "sem", row.has ? row.sum.sem : NAN);
                 j_num(b, "min", row.has ? row.sum.min : NAN);
                 j_num(b, "max", row.has ? row.sum.max : NAN);
+                j_num(b, "std_pct", row.std_pct);
+                j_num(b, "sem_pct", row.sem_pct);
                 j_num(b, "change_pct", row.change);
                 j_num(b, "statistic", row.tested ? row.t.statistic : NAN);
                 j_num(b, "df", row.tested ? row.t.df : NAN);
@@ -535,6 +597,8 @@ format_json(const RvComparison *c)
                 else
                     json_builder_add_null_value(b);
                 rv_json_add_string_or_null(b, "untested", row.untested);
+                json_builder_set_member_name(b, "n_too_small");
+                json_builder_add_boolean_value(b, row.too_small);
                 json_builder_end_object(b);
             }
             json_builder_end_array(b);
@@ -576,6 +640,8 @@ format_json(const RvComparison *c)
                 json_builder_add_int_value(b, ce->hist->max_us);
             else
                 json_builder_add_null_value(b);
+            json_percentiles(b, ce->hist);
+            json_histogram(b, ce->hist);
             json_builder_end_object(b);
         }
         json_builder_end_array(b);
@@ -637,7 +703,7 @@ format_csv(const RvComparison *c)
 {
     GString *o = g_string_new("workload,target,metric,unit,scenario,virt,status,reason,"
                               "n,failed,mean,stddev,sem,min,max,change_pct,test,p,"
-                              "significant,samples,overflows,p50,p99,p99_9,p99_99,trusted\n");
+                              "significant,samples,overflows,p50,p99,p99_9,p99_99,bound,trusted\n");
     const char *test = c->test == RV_STATS_WELCH ? "welch" : "mann-whitney";
 
     for (guint g = 0; g < c->groups->len; g++) {
@@ -679,6 +745,7 @@ format_csv(const RvComparison *c)
                     csv_field(o, row.tested ? (row.t.p < RV_COMPARE_ALPHA ? "yes" : "no") : NULL);
                 }
                 if (lat) {
+                    g_autoptr(GString) bound = g_string_new(NULL);
                     csv_int(o, rv_result_histogram_total(ce->hist));
                     csv_int(o, ce->hist->overflows);
                     for (guint k = 0; k < RV_COMPARE_N_PCTS; k++) {
@@ -686,20 +753,52 @@ format_csv(const RvComparison *c)
                         gboolean beyond = FALSE;
                         if (rv_result_histogram_percentile(ce->hist, rv_result_compare_pcts[k], &us, &beyond, NULL) < 0) {
                             csv_field(o, NULL);
-                        } else if (beyond) {
-                            /* beyond the histogram range: only bounded by
-                             * the max, as the text table marks it */
-                            g_autofree char *bd = g_strdup_printf("<=%" G_GINT64_FORMAT, us);
-                            csv_field(o, bd);
-                        } else {
-                            csv_int(o, us);
+                            continue;
                         }
+                        /* numbers only in numeric columns: a value beyond
+                         * the histogram range (the text's "<=N") is named
+                         * in the bound column */
+                        csv_int(o, us);
+                        if (beyond)
+                            g_string_append_printf(bound, "%s%s", bound->len ? " " : "",
+                                                   rv_result_compare_pct_keys[k]);
                     }
+                    csv_field(o, bound->str);
                 } else {
-                    for (int k = 0; k < 6; k++)
+                    for (int k = 0; k < 7; k++)
                         csv_field(o, NULL);
                 }
                 csv_field(o, rv_result_store_get_trusted(c->stores->pdata[sc->store]) ? "yes" : "no");
+                g_string_append_c(o, '\n');
+            }
+        }
+    }
+    return g_string_free(o, FALSE);
+}
+
+char *
+rv_result_compare_histogram_csv(const RvComparison *c)
+{
+    GString *o = g_string_new("workload,target,scenario,bucket_us,count,overflow\n");
+
+    for (guint g = 0; g < c->groups->len; g++) {
+        const Group *gr = c->groups->pdata[g];
+        for (guint s = 0; s < c->scens->len; s++) {
+            const Cell *ce = rv_result_compare_cell(c, g, s);
+            const char *label = ((Scen *) c->scens->pdata[s])->label;
+            if (!ce->hist)
+                continue;
+            for (guint i = 0; i <= ce->hist->n_buckets; i++) {
+                gboolean ovf = i == ce->hist->n_buckets;
+                guint64 n = ovf ? ce->hist->overflows : ce->hist->buckets[i];
+                if (!n)
+                    continue;
+                csv_field(o, gr->workload);
+                csv_field(o, gr->target);
+                csv_field(o, label);
+                csv_int(o, i);
+                csv_int(o, MIN(n, (guint64) G_MAXINT64));
+                csv_field(o, ovf ? "1" : "0");
                 g_string_append_c(o, '\n');
             }
         }

@@ -60,9 +60,13 @@ int rv_result_compare_build(GPtrArray *stores, const char *baseline,
  * rv_result_compare_format:
  * Returns: (transfer full): the comparison as a human table, as JSON
  * (stable keys, "schema_version": 1 first; it was "compare_version"
- * before 0.3, with the same value) or as CSV (RFC 4180, header line;
- * a percentile beyond the histogram range is "<=MAX", as in the table;
- * the last column "trusted" is yes/no per the scenario's store).  The
+ * before 0.3, with the same value; per latency entry "percentiles"
+ * [{p, value_us, bound}] and the merged "histogram" {bucket_width_us,
+ * buckets, overflows, max_us, counts [[us, count]...]}) or as CSV (RFC
+ * 4180, header line; numbers only in numeric columns: a percentile beyond
+ * the histogram range, the table's "<=MAX", is MAX with its column name
+ * in the "bound" column; the last column "trusted" is yes/no per the
+ * scenario's store).  The
  * table lists a SKIPPED scenario with its reason once per workload
  * section and marks rows of an untrusted store "(UNTRUSTED store)".
  * Reasons and names in the table may quote what a guest printed: its
@@ -70,6 +74,21 @@ int rv_result_compare_build(GPtrArray *stores, const char *baseline,
  * (rv_escape_text(), util/escape.h); JSON escapes them itself.
  */
 char *rv_result_compare_format(const RvComparison *cmp, RvCompareFormat format);
+
+/**
+ * rv_result_compare_histogram_csv:
+ *
+ * The merged latency histograms for plotting (gnuplot: `set datafile
+ * separator ","`), RFC 4180 with a header line
+ * "workload,target,scenario,bucket_us,count,overflow": one line per
+ * non-empty 1-us bucket (bucket_us = its lower edge), and per histogram
+ * with overflows one line with bucket_us = the histogram range N (the
+ * overflows are >= N us) and overflow = 1.  Numbers only in bucket_us,
+ * count and overflow.
+ *
+ * Returns: (transfer full): the CSV text.
+ */
+char *rv_result_compare_histogram_csv(const RvComparison *cmp);
 
 /* The text table's default width limit in columns (`compare --wide` lifts it). */
 #define RV_COMPARE_WIDTH 120
