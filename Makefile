@@ -64,7 +64,7 @@ Q := @
 quiet = @printf '  %-6s %s\n'
 endif
 
-LAYERS   := util host guest results harness
+LAYERS   := util host guest results workloads harness
 MAIN_SRCS := harness/main.c harness/pert-main.c
 LIB_SRCS := $(filter-out $(MAIN_SRCS),$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)

@@ -6,6 +6,8 @@
 #   results/ includes util/ and results/ (pure: files in, data out)
 #   host/    includes util/, results/, host/
 #   guest/   includes util/, results/, host/, guest/
+#   workloads/ includes util/, results/, host/, guest/, workloads/ (one file
+#            per workload: workloads/workload.h)
 #   harness/ includes anything
 # Prints each violation as FILE:LINE: LAYER includes "HEADER" and exits 1
 # when there is one, 0 when there is none, 2 on bad usage.
@@ -18,11 +20,12 @@ allowed() {
     results) echo "util results" ;;
     host) echo "util results host" ;;
     guest) echo "util results host guest" ;;
+    workloads) echo "util results host guest workloads" ;;
     *) return 1 ;;
     esac
 }
 bad=0
-for layer in util results host guest; do
+for layer in util results host guest workloads; do
     ok=$(allowed "$layer")
     for f in "$layer"/*.[ch]; do
         [ -e "$f" ] || continue

@@ -205,7 +205,7 @@ validate(Ctx *c, GError **error)
             g_prefix_error(error, "%s:%u: [guest:%s]: ", g->file, g->line, g->name);
             return r;
         }
-        if (g->role == RV_MATRIX_ROLE_RT && g->workload == RV_MATRIX_WORKLOAD_CYCLICTEST &&
+        if (g->role == RV_MATRIX_ROLE_RT && g->workload == &rv_workload_cyclictest &&
             rv_cpuset_is_empty(&p->rt_vcpus))
             rv_log_warn("%s:%u: [guest:%s] measures cyclictest on all vCPUs: profile %s has no RT vCPU",
                         g->file, g->line, g->name, g->profile);

@@ -16,14 +16,12 @@ static const char * const coresched_names[] = { "off", "vm", "vcpu", "libvirt", 
 static const char * const placement_names[] = { "pinned", "unpinned", NULL };
 static const char * const vcpu_sched_names[] = { "profile", "other", NULL };
 static const char * const role_names[] = { "rt", "neighbour", NULL };
-static const char * const workload_names[] = { "none", "cyclictest", "hackbench", "stress",
-                                               "pert", NULL };
 
 const char *rv_harness_matrix_smt_name(RvMatrixSmt v) { return smt_names[v]; }
 const char *rv_harness_matrix_coresched_name(RvMatrixCoresched v) { return coresched_names[v]; }
 const char *rv_harness_matrix_placement_name(RvMatrixPlacement v) { return placement_names[v]; }
 const char *rv_harness_matrix_role_name(RvMatrixRole v) { return role_names[v]; }
-const char *rv_harness_matrix_workload_name(RvMatrixWorkload v) { return workload_names[v]; }
+const char *rv_harness_matrix_workload_name(const RvWorkloadOps *w) { return w ? w->name : "none"; }
 const char *rv_harness_matrix_order_name(RvMatrixOrder v) { return order_names[v]; }
 
 static void
@@ -47,6 +45,8 @@ load_free(gpointer p)
     if (!l)
         return;
     g_free(l->name);
+    if (l->values)
+        g_hash_table_unref(l->values);
     g_free(l);
 }
 
@@ -177,23 +177,32 @@ first_entry(const RvIni *ini, const char *section)
     return entries->len ? entries->pdata[0] : NULL;
 }
 
+/* workload = NAME: a workload of workloads/workload.h that runs @where,
+ * or none (NULL) */
 static int
-parse_workload(RvIni *ini, const char *section, const char *key, const RvMatrixWorkload *allowed,
-               RvMatrixWorkload *ret, GError **error)
+parse_workload(RvIni *ini, const char *section, const char *key, RvWorkloadWhere where,
+               const RvWorkloadOps **ret, GError **error)
 {
     const RvIniEntry *e = rv_ini_lookup(ini, section, key);
+    const RvWorkloadOps * const *all = rv_workload_all();
     g_autoptr(GString) list = g_string_new(NULL);
 
     if (!e)
         return 0;
-    for (const RvMatrixWorkload *w = allowed; *w != (RvMatrixWorkload) -1; w++) {
-        if (strcmp(e->value, workload_names[*w]) == 0) {
-            *ret = *w;
+    if (strcmp(e->value, "none") == 0) {
+        *ret = NULL;
+        return 0;
+    }
+    for (guint i = 0; all[i]; i++) {
+        if (!(all[i]->where & where))
+            continue;
+        if (strcmp(e->value, all[i]->name) == 0) {
+            *ret = all[i];
             return 0;
         }
-        g_string_append_printf(list, "%s%s", list->len ? ", " : "", workload_names[*w]);
+        g_string_append_printf(list, "%s, ", all[i]->name);
     }
-    return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: expected one of: %s",
+    return rv_ini_entry_error(e, error, "invalid %s '%s' in [%s]: expected one of: %snone",
                               key, e->value, section, list->str);
 }
 
@@ -322,14 +331,10 @@ parse_cyclictest(RvIni *ini, RvMatrix *m, GError **error)
 static int
 parse_host(RvIni *ini, RvMatrix *m, GError **error)
 {
-    static const RvMatrixWorkload allowed[] = {
-        RV_MATRIX_WORKLOAD_NONE, RV_MATRIX_WORKLOAD_CYCLICTEST, RV_MATRIX_WORKLOAD_PERT,
-        (RvMatrixWorkload) -1,
-    };
     const RvIniEntry *e;
 
-    m->host_workload = RV_MATRIX_WORKLOAD_NONE;
-    if (parse_workload(ini, "host", "workload", allowed, &m->host_workload, error) < 0)
+    m->host_workload = NULL;
+    if (parse_workload(ini, "host", "workload", RV_WORKLOAD_HOST, &m->host_workload, error) < 0)
         return -EINVAL;
     m->host_cpus_isolated = true;
     if ((e = rv_ini_lookup(ini, "host", "cpus")) && strcmp(e->value, "isolated") != 0) {
@@ -346,13 +351,6 @@ parse_host(RvIni *ini, RvMatrix *m, GError **error)
 static int
 parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
 {
-    static const RvMatrixWorkload rt_allowed[] = {
-        RV_MATRIX_WORKLOAD_CYCLICTEST, RV_MATRIX_WORKLOAD_NONE, (RvMatrixWorkload) -1,
-    };
-    static const RvMatrixWorkload nb_allowed[] = {
-        RV_MATRIX_WORKLOAD_HACKBENCH, RV_MATRIX_WORKLOAD_STRESS, RV_MATRIX_WORKLOAD_NONE,
-        (RvMatrixWorkload) -1,
-    };
     const char *name = section + strlen("guest:");
     const RvIniEntry *first = first_entry(ini, section);
     const RvIniEntry *e;
@@ -377,10 +375,9 @@ parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     if (rv_ini_get_enum(ini, section, "role", role_names, &role, error) < 0)
         return -EINVAL;
     g->role = role;
-    g->workload = role == RV_MATRIX_ROLE_RT ? RV_MATRIX_WORKLOAD_CYCLICTEST
-                                            : RV_MATRIX_WORKLOAD_HACKBENCH;
+    g->workload = role == RV_MATRIX_ROLE_RT ? &rv_workload_cyclictest : &rv_workload_hackbench;
     return parse_workload(ini, section, "workload",
-                          role == RV_MATRIX_ROLE_RT ? rt_allowed : nb_allowed,
+                          role == RV_MATRIX_ROLE_RT ? RV_WORKLOAD_RT_GUEST : RV_WORKLOAD_NEIGHBOUR,
                           &g->workload, error);
 }
 
@@ -399,7 +396,29 @@ parse_load(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     if (rv_ini_get_int(ini, section, "neighbour_workers", 0, 1024, &v, error) < 0)
         return -EINVAL;
     l->neighbour_workers = v;
+    /* the keys the workloads declare (workloads/workload.h), each checked
+     * against its range; any other key is unknown (rv_ini_check_unused) */
+    l->values = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    for (const RvWorkloadOps * const *w = rv_workload_all(); *w; w++)
+        for (const RvWorkloadKey *k = (*w)->keys; k && k->key; k++) {
+            gint64 *val;
+
+            if (!rv_ini_lookup(ini, section, k->key))
+                continue;
+            val = g_new0(gint64, 1);
+            g_hash_table_replace(l->values, g_strdup(k->key), val);
+            if (rv_ini_get_int(ini, section, k->key, k->min, k->max, val, error) < 0)
+                return -EINVAL;
+        }
     return 0;
+}
+
+gint64
+rv_harness_matrix_load_value(const RvMatrixLoad *load, const char *key)
+{
+    const gint64 *v = load && load->values ? g_hash_table_lookup(load->values, key) : NULL;
+
+    return v ? *v : 0;
 }
 
 static int
@@ -479,7 +498,7 @@ parse_scenario(RvIni *ini, RvMatrix *m, const char *section, GError **error)
 
         for (guint i = 0; i < s->guests->len; i++)
             has_rt |= ((RvMatrixGuest *) s->guests->pdata[i])->role == RV_MATRIX_ROLE_RT;
-        if (!has_rt && m->host_workload == RV_MATRIX_WORKLOAD_NONE)
+        if (!has_rt && !m->host_workload)
             return rv_ini_entry_error(e ? e : first, error,
                                       "[%s] measures nothing: no RT guest and no [host] workload",
                                       section);
@@ -571,6 +590,7 @@ parse(RvIni *ini, const char *path, RvMatrix **ret, GError **error)
                 copy = g_new0(RvMatrixLoad, 1);
                 copy->name = g_strdup(l->name);
                 copy->neighbour_workers = l->neighbour_workers;
+                copy->values = l->values ? g_hash_table_ref(l->values) : NULL;
                 g_ptr_array_add(chosen, copy);
             }
             g_ptr_array_unref(m->loads);
@@ -579,11 +599,12 @@ parse(RvIni *ini, const char *path, RvMatrix **ret, GError **error)
             RvMatrixLoad *idle = g_new0(RvMatrixLoad, 1);
 
             idle->name = g_strdup("idle");
+            idle->builtin = true;
             g_ptr_array_add(m->loads, idle);
         }
     }
 
-    if (m->guests->len == 0 && m->host_workload == RV_MATRIX_WORKLOAD_NONE)
+    if (m->guests->len == 0 && !m->host_workload)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "%s: no [guest:NAME] section and no [host] workload: nothing to measure",
                             path);

@@ -59,6 +59,11 @@
  *   [load:NAME]
  *   neighbour_workers = 2        hackbench groups / stress workers in each
  *                                neighbour guest (0 = neighbours idle)
+ *   sysbench_threads = 32 ...    the keys the workloads declare
+ *                                (workloads/NAME.c: RvWorkloadKey), each an
+ *                                integer in its range: sysbench_threads,
+ *                                sysbench_rate, gemm_threads, gemm_n,
+ *                                linpack_n, semi_idle_interval, ...
  *
  *   [scenario:NAME]              in file order; NAME is what compare shows
  *                                (with several load levels: NAME@LOAD).
@@ -92,6 +97,7 @@
 #include <glib.h>
 
 #include "util/cpulist.h"
+#include "workloads/workload.h"
 
 typedef enum {
     RV_MATRIX_ORDER_INTERLEAVED,   /* round r runs every cell once, in file order */
@@ -121,19 +127,11 @@ typedef enum {
     RV_MATRIX_ROLE_NEIGHBOUR,
 } RvMatrixRole;
 
-typedef enum {
-    RV_MATRIX_WORKLOAD_NONE,
-    RV_MATRIX_WORKLOAD_CYCLICTEST,
-    RV_MATRIX_WORKLOAD_HACKBENCH,
-    RV_MATRIX_WORKLOAD_STRESS,
-    RV_MATRIX_WORKLOAD_PERT,
-} RvMatrixWorkload;
-
 typedef struct {
     char *name;
     char *profile;          /* path of the guest profile, resolved */
     RvMatrixRole role;
-    RvMatrixWorkload workload;
+    const RvWorkloadOps *workload;  /* workloads/workload.h; NULL = none */
     char *file;             /* where [guest:NAME] was defined */
     unsigned line;
 } RvMatrixGuest;
@@ -141,6 +139,9 @@ typedef struct {
 typedef struct {
     char *name;
     unsigned neighbour_workers;
+    bool builtin;           /* the built-in "idle" level (no [load:*] section) */
+    GHashTable *values;     /* char* key -> gint64*: the workloads' keys set in
+                             * the section (workloads/workload.h), or NULL */
 } RvMatrixLoad;
 
 typedef struct {
@@ -177,7 +178,7 @@ typedef struct {
     unsigned cyclictest_priority;    /* 0 = the guest profile's */
     unsigned cyclictest_histogram;   /* 0 = the guest profile's */
 
-    RvMatrixWorkload host_workload;  /* NONE, CYCLICTEST or PERT */
+    const RvWorkloadOps *host_workload;  /* NULL (none), cyclictest or pert */
     bool host_cpus_isolated;         /* true: the host's isolated CPUs */
     RvCpuSet host_cpus;              /* when !host_cpus_isolated */
 
@@ -211,6 +212,10 @@ int rv_harness_matrix_load_data(const char *name, const char *text, RvMatrix **r
 void rv_harness_matrix_free(RvMatrix *matrix);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvMatrix, rv_harness_matrix_free)
 
+/* The value of a workload's [load:NAME] key (workloads/workload.h), 0 when
+ * the level does not set it. */
+gint64 rv_harness_matrix_load_value(const RvMatrixLoad *load, const char *key);
+
 /* Lookups by name; NULL when absent. */
 const RvMatrixScenario *rv_harness_matrix_scenario(const RvMatrix *matrix, const char *name);
 const RvMatrixGuest *rv_harness_matrix_guest(const RvMatrix *matrix, const char *name);
@@ -220,5 +225,6 @@ const char *rv_harness_matrix_smt_name(RvMatrixSmt smt);
 const char *rv_harness_matrix_coresched_name(RvMatrixCoresched cs);
 const char *rv_harness_matrix_placement_name(RvMatrixPlacement p);
 const char *rv_harness_matrix_role_name(RvMatrixRole role);
-const char *rv_harness_matrix_workload_name(RvMatrixWorkload w);
+/* "none" for NULL */
+const char *rv_harness_matrix_workload_name(const RvWorkloadOps *w);
 const char *rv_harness_matrix_order_name(RvMatrixOrder order);

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 #include "harness/run.h"
 #include "host/check.h"
 #include "host/coresched.h"
+#include "host/cpustat.h"
 #include "host/profile.h"
 #include "host/qemu-conf.h"
 #include "results/cyclictest.h"
@@ -37,6 +39,7 @@
 #include "util/file.h"
 #include "util/json.h"
 #include "util/runner.h"
+#include "workloads/workload.h"
 
 /* Output we accept from one in-guest command, per stream. */
 #define RUN_MAX_OUTPUT (8u << 20)
@@ -297,6 +300,9 @@ typedef struct {
     GArray *vcpu_tids;
 
     /* workload thread */
+    const RvWorkloadOps *ops;   /* what runs in it (NULL: nothing) */
+    RvWorkloadParams params;
+    bool measured;              /* a record per repetition (else load only) */
     GThread *thread;
     char **argv;
     guint64 delay_us;           /* warm-up before starting */
@@ -359,7 +365,7 @@ workload_thread(gpointer data)
     g->started = true;
     g->t_start = g_date_time_new_now_utc();
     if (rv_guest_session_exec(g->session, (const char * const *) g->argv, g->timeout_ms,
-                              RUN_MAX_OUTPUT, &g->res, &g->exec_error) < 0) {
+                              g->ops->max_output, &g->res, &g->exec_error) < 0) {
         /* exec_error says why */
     }
     g->t_end = g_date_time_new_now_utc();
@@ -485,41 +491,6 @@ apply_coresched(RvRunRepetition *rep, Guest *guests, guint n)
     }
 }
 
-/* The neighbour load, as a busybox sh script inside the guest (argv to the
- * agent; the script holds only numbers we formatted). */
-static char **
-neighbour_argv(RvMatrixWorkload w, unsigned workers, guint64 seconds)
-{
-    g_autofree char *script = NULL;
-
-    if (w == RV_MATRIX_WORKLOAD_HACKBENCH)
-        /* hackbench(8): N groups of 20 senders/receivers over sockets */
-        script = g_strdup_printf("end=$(($(date +%%s)+%" G_GUINT64_FORMAT ")); n=0; "
-                                 "while [ $(date +%%s) -lt $end ]; do "
-                                 "hackbench -g %u -l 200 >/dev/null 2>&1 || exit 1; n=$((n+1)); "
-                                 "done; echo hackbench-rounds $n", seconds, workers);
-    else
-        script = g_strdup_printf("i=0; while [ $i -lt %u ]; do "
-                                 "timeout %" G_GUINT64_FORMAT " sh -c 'while :; do :; done' & "
-                                 "i=$((i+1)); done; wait; echo stress-workers %u",
-                                 workers, seconds, workers);
-    return g_strdupv((char *[]) { "sh", "-c", script, NULL });
-}
-
-static char **
-cyclictest_argv(const RvMatrix *m, const RvGuestProfile *p)
-{
-    RvGuestProfile tmp = *p;   /* shallow: only the [cyclictest] numbers change */
-
-    if (m->cyclictest_interval_us)
-        tmp.ct_interval_us = m->cyclictest_interval_us;
-    if (m->cyclictest_priority)
-        tmp.ct_priority = (int) m->cyclictest_priority;
-    if (m->cyclictest_histogram)
-        tmp.ct_histogram = m->cyclictest_histogram;
-    return rv_guest_profile_cyclictest_argv(&tmp, m->duration_us);
-}
-
 /* Test hooks for tests/t-run-faults.sh, real guests misbehaving on cue:
  * RV_TEST_GUEST_HANG=CELL runs a command that never ends instead of
  * cyclictest in the RT guests of that cell (the timeout must end it);
@@ -533,6 +504,21 @@ test_guest_argv(const char *cell)
     if (g_strcmp0(g_getenv("RV_TEST_GUEST_GARBAGE"), cell) == 0)
         return g_strdupv((char *[]) { "sh", "-c",
                                       "echo 'T: 0 ( 123) P:95 I:1000 C: garbage Min: x'; "
+                                      "head -c 4096 /dev/urandom", NULL });
+    return NULL;
+}
+
+/* RV_TEST_WORKLOAD_GARBAGE=CELL:REPETITION:GUEST (tests/t-run-throughput.sh):
+ * that one guest's workload in that one repetition prints random bytes
+ * after a plausible first line instead of running. */
+static char **
+test_workload_argv(const char *cell, unsigned repetition, const char *guest)
+{
+    g_autofree char *want = g_strdup_printf("%s:%u:%s", cell, repetition, guest);
+
+    if (g_strcmp0(g_getenv("RV_TEST_WORKLOAD_GARBAGE"), want) == 0)
+        return g_strdupv((char *[]) { "sh", "-c",
+                                      "echo 'events per second: 12x'; "
                                       "head -c 4096 /dev/urandom", NULL });
     return NULL;
 }
@@ -574,29 +560,42 @@ rv_harness_run_write_raw(RvRunRepetition *rep, RvStoreRecord *rec, const char *n
     return r;
 }
 
-/* The cyclictest record of RT guest @g. */
-static void
-record_cyclictest(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
+/* Host CPU utilisation over a window, in % of all CPUs (host/cpustat.h);
+ * NAN when unknown. */
+static double
+window_cpu_pct(const RvRunRepetition *rep)
 {
+    return rep->cpu_pct_known ? rep->cpu_pct : NAN;
+}
+
+/* The record of guest @g's measured workload (cyclictest in an RT guest,
+ * linpack, sysbench... in a neighbour): the output parsed by its ops
+ * table, or the reason it failed. */
+static void
+record_workload(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
+{
+    const RvWorkloadOps *ops = g->ops;
     g_autofree char *target = g_strdup_printf("guest:%s", g->mg->name);
     g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(rep->cell, rep->repetition,
-                                                              "cyclictest", target);
+                                                              ops->name, target);
     g_autofree char *why = NULL;
 
     if (rv_harness_run_env_virt(env))
         rv_result_store_record_set_virt(rec, rv_harness_run_env_virt(env));
+    if (!rep->load->builtin)
+        rv_result_store_record_set_load(rec, rep->load->name);
     rv_result_store_record_set_times(rec, g->t_start, g->t_end);
     if (g->boot_error) {
         why = g_strdup(g->boot_error);
     } else if (g->exec_error) {
         why = g->res.timed_out || g_error_matches(g->exec_error, RV_ERROR, RV_ERROR_TIMEOUT)
-            ? g_strdup_printf("guest did not finish cyclictest within %u s: %s",
+            ? g_strdup_printf("guest did not finish %s within %u s: %s", ops->name,
                               g->timeout_ms / 1000, g->exec_error->message)
-            : g_strdup_printf("cyclictest in the guest: %s", g->exec_error->message);
+            : g_strdup_printf("%s in the guest: %s", ops->name, g->exec_error->message);
     } else {
-        g_autofree char *name = g_strdup_printf("%s-r%02u-%s-cyclictest.txt", rep->cell,
-                                                rep->repetition, g->mg->name);
-        g_autoptr(GPtrArray) runs = NULL;
+        g_autofree char *name = g_strdup_printf("%s-r%02u-%s-%s.txt", rep->cell,
+                                                rep->repetition, g->mg->name, ops->name);
+        RvWorkloadResult res = { .rec = rec };
         g_autoptr(GError) perr = NULL;
 
         (void) rv_harness_run_write_raw(rep, rec, name, g->res.out, g->res.out_len);
@@ -604,43 +603,33 @@ record_cyclictest(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
         if (g->res.exit_status != 0) {
             g_autofree char *err1 = g_strndup(g->res.err ? g->res.err : "", 200);
 
-            why = g_strdup_printf("cyclictest exited with status %d in the guest: %s",
+            why = g_strdup_printf("%s exited with status %d in the guest: %s", ops->name,
                                   g->res.exit_status, g_strstrip(err1));
         } else if (g->res.truncated) {
-            why = g_strdup_printf("cyclictest output exceeded %u bytes: cut, not parsed",
-                                  RUN_MAX_OUTPUT);
-        } else if (rv_result_cyclictest_parse(name, g->res.out, g->res.out_len, &runs,
-                                              &perr) < 0) {
-            why = g_strdup_printf("cyclictest output rejected: %s", perr->message);
+            why = g_strdup_printf("%s output exceeded %" G_GSIZE_FORMAT " bytes: cut, not parsed",
+                                  ops->name, ops->max_output);
+        } else if (ops->parse(&g->params, name, g->res.out, g->res.out_len, &res, &perr) < 0) {
+            why = g_strdup_printf("%s output rejected: %s", ops->name, perr->message);
         } else {
-            const RvCyclictestRun *run = runs->pdata[runs->len - 1];
-            int want_prio = rep->matrix->cyclictest_priority
-                ? (int) rep->matrix->cyclictest_priority : g->profile->ct_priority;
+            g_autofree char *what = g_strdup_printf("%s priority", ops->name);
 
-            if (rv_result_cyclictest_record_add(rec, run, &perr) < 0) {
-                why = g_strdup_printf("cyclictest output rejected: %s", perr->message);
-            } else {
-                /* what really ran: the priority of every thread */
-                for (guint t = 0; t < run->threads->len; t++) {
-                    const RvCyclictestThread *th = run->threads->pdata[t];
-
-                    if (th->priority >= 0 && th->priority != want_prio) {
-                        g_autofree char *d = g_strdup_printf("thread %d ran at P:%d, asked %d",
-                                                             th->index, th->priority, want_prio);
-
-                        rv_result_store_add_verification(rep->store, rep->cell,
-                                                         rep->repetition,
-                                                         "cyclictest priority", "FAIL", d);
-                    }
-                }
-                if (!rep->summary)
-                    rep->summary = g_strdup_printf("%s max %" G_GINT64_FORMAT " us",
-                                                   g->mg->name,
-                                                   rv_result_cyclictest_run_max_us(run));
-            }
+            for (guint i = 0; res.findings && i < res.findings->len; i++)
+                rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, what,
+                                                 "FAIL", res.findings->pdata[i]);
+            if (!rep->summary && res.summary)
+                rep->summary = g_strdup_printf("%s %s", g->mg->name, res.summary);
+            if (g->mg->role == RV_MATRIX_ROLE_NEIGHBOUR)
+                rv_result_store_record_add_metric_full(rec, RV_STORE_METRIC_CPU_PCT,
+                                                       window_cpu_pct(rep), "%",
+                                                       RV_STORE_BETTER_LOWER,
+                                                       RV_STORE_AGGREGATE_MEAN);
         }
+        rv_workload_result_clear(&res);
     }
     if (why) {
+        /* what a failed parser left is not a measurement */
+        g_ptr_array_set_size(rec->metrics, 0);
+        g_ptr_array_set_size(rec->histograms, 0);
         rv_result_store_record_set_status(rec, "failed", why);
         note_failure(rep, why);
     }
@@ -662,22 +651,17 @@ host_thread(gpointer data)
     HostJob *h = data;
     const RvMatrix *m = h->rep->matrix;
     g_autoptr(RvRunner) runner = rv_runner_new(false);
-    g_autofree char *cpus = rv_cpulist_format(&h->cpus);
-    g_autofree char *prio = g_strdup_printf("%u", m->cyclictest_priority ? m->cyclictest_priority : 95);
-    g_autofree char *interval = g_strdup_printf("%" G_GUINT64_FORMAT,
-                                                m->cyclictest_interval_us ? m->cyclictest_interval_us : 1000);
-    g_autofree char *dur = g_strdup_printf("%" G_GUINT64_FORMAT "s",
-                                           (m->duration_us + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC);
-    g_autofree char *hist = g_strdup_printf("%u", m->cyclictest_histogram ? m->cyclictest_histogram : 1000);
-    g_autofree char *threads = g_strdup_printf("%u", rv_cpuset_count(&h->cpus));
-    const char *argv[] = { "cyclictest", "-m", "-q", "-p", prio, "-i", interval, "-D", dur,
-                           "-h", hist, "-a", cpus, "-t", threads, NULL };
+    RvWorkloadParams p = { .where = RV_WORKLOAD_HOST, .duration_us = m->duration_us,
+                           .ct_interval_us = m->cyclictest_interval_us,
+                           .ct_priority = m->cyclictest_priority,
+                           .ct_histogram = m->cyclictest_histogram, .cpus = h->cpus };
+    g_auto(GStrv) argv = rv_workload_cyclictest.argv(&p);
 
     if (!sleep_cancellable(m->warmup_us, h->rep->cancellable))
         return NULL;
     h->t_start = g_date_time_new_now_utc();
-    if (rv_runner_run(runner, argv, NULL, (guint) (m->timeout_us / 1000), RUN_MAX_OUTPUT,
-                      &h->res, &h->error) < 0) {
+    if (rv_runner_run(runner, (const char * const *) argv, NULL, (guint) (m->timeout_us / 1000),
+                      rv_workload_cyclictest.max_output, &h->res, &h->error) < 0) {
         /* error says why */
     }
     h->t_end = g_date_time_new_now_utc();
@@ -703,16 +687,19 @@ pert_thread(gpointer data)
     const RvMatrix *m = j->rep->matrix;
     g_autoptr(RvRunner) runner = rv_runner_new(false);
     g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
-    g_autofree char *cpu = g_strdup_printf("%d", j->cpu);
-    g_autofree char *dur = g_strdup_printf("%" G_GUINT64_FORMAT "ms", m->duration_us / 1000);
-    const char *argv[] = { self ? self : "rtvirt", "pert", "--cpu", cpu, "--duration", dur,
-                           "--output", j->json_path, NULL };
+    RvWorkloadParams p = { .where = RV_WORKLOAD_HOST, .duration_us = m->duration_us,
+                           .self = self, .output_path = j->json_path };
+    g_auto(GStrv) argv = NULL;
+
+    rv_cpuset_zero(&p.cpus);
+    rv_cpuset_set(&p.cpus, j->cpu);
+    argv = rv_workload_pert.argv(&p);
 
     if (!sleep_cancellable(m->warmup_us, j->rep->cancellable))
         return NULL;
     j->t_start = g_date_time_new_now_utc();
-    if (rv_runner_run(runner, argv, NULL, (guint) (m->timeout_us / 1000), RUN_MAX_OUTPUT,
-                      &j->res, &j->error) < 0) {
+    if (rv_runner_run(runner, (const char * const *) argv, NULL, (guint) (m->timeout_us / 1000),
+                      RUN_MAX_OUTPUT, &j->res, &j->error) < 0) {
         /* error says why */
     }
     j->t_end = g_date_time_new_now_utc();
@@ -750,9 +737,11 @@ record_pert(RvRunRepetition *rep, PertJob *j)
         len = (gsize) n;
         (void) rv_harness_run_write_raw(rep, rec, name, text, len);
         g_strdelimit(name, "@", '-');
-        /* the probe's JSON may come from inside a guest: untrusted, read by
-         * the store's value rules (results/pert.h) */
-        if (rv_result_pert_record_add(rec, name, text, len, &err) < 0)
+        RvWorkloadParams p = { .where = RV_WORKLOAD_HOST };
+        RvWorkloadResult res = { .rec = rec };
+
+        /* untrusted, read by the store's value rules (workloads/pert.c) */
+        if (rv_workload_pert.parse(&p, name, text, len, &res, &err) < 0)
             why = g_strdup_printf("rtvirt pert JSON of CPU %d refused: %s", j->cpu,
                                   err->message);
     }
@@ -769,6 +758,9 @@ record_host(RvRunRepetition *rep, HostJob *h, const char *precondition_failure)
     g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(
         rep->cell, rep->repetition,
         rv_harness_matrix_workload_name(rep->matrix->host_workload), "host");
+    RvWorkloadParams p = { .where = RV_WORKLOAD_HOST,
+                           .ct_priority = rep->matrix->cyclictest_priority };
+    RvWorkloadResult res = { .rec = rec };
     g_autofree char *why = NULL;
 
     rv_result_store_record_set_times(rec, h->t_start, h->t_end);
@@ -782,15 +774,14 @@ record_host(RvRunRepetition *rep, HostJob *h, const char *precondition_failure)
     } else {
         g_autofree char *name = g_strdup_printf("%s-r%02u-host-cyclictest.txt", rep->cell,
                                                 rep->repetition);
-        g_autoptr(GPtrArray) runs = NULL;
         g_autoptr(GError) perr = NULL;
 
         (void) rv_harness_run_write_raw(rep, rec, name, h->res.out, h->res.out_len);
         g_strdelimit(name, "@", '-');
-        if (rv_result_cyclictest_parse(name, h->res.out, h->res.out_len, &runs, &perr) < 0 ||
-            rv_result_cyclictest_record_add(rec, runs->pdata[runs->len - 1], &perr) < 0)
+        if (rv_workload_cyclictest.parse(&p, name, h->res.out, h->res.out_len, &res, &perr) < 0)
             why = g_strdup_printf("host cyclictest output rejected: %s", perr->message);
     }
+    rv_workload_result_clear(&res);
     if (why) {
         rv_result_store_record_set_status(rec, "failed", why);
         note_failure(rep, why);
@@ -832,6 +823,7 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
             idx = (int) j;
     g->profile = rep->profiles->pdata[idx];
     g->placement = rep->placements->pdata[index];
+    g->ops = g->mg->workload;
     g->domain_name = g_strdup_printf("rtvirt-%s-%s", m->name, g->mg->name);
     g->cancellable = rep->cancellable;
     phase = g_strdup_printf("booting %s", g->mg->name);
@@ -906,33 +898,65 @@ boot_guests(Rep *r)
     r->rep->virt = g_strdup(rv_harness_run_env_virt(r->env));
 }
 
-/* Phase 2a: the guests' workloads, each in its thread: neighbours now,
- * measurements after the warm-up. */
+/* What guest @g's workload is asked for: the matrix's duration and
+ * [cyclictest], the load level's keys of its ops table. */
+static void
+guest_params(const RvRunRepetition *rep, Guest *g, RvWorkloadParams *p)
+{
+    const RvMatrix *m = rep->matrix;
+
+    memset(p, 0, sizeof(*p));
+    p->where = g->mg->role == RV_MATRIX_ROLE_RT ? RV_WORKLOAD_RT_GUEST : RV_WORKLOAD_NEIGHBOUR;
+    p->duration_us = m->duration_us;
+    p->load = rep->load->builtin ? NULL : rep->load->name;
+    p->profile = g->profile;
+    p->vcpus = g->profile->vcpus;
+    p->ct_interval_us = m->cyclictest_interval_us;
+    p->ct_priority = m->cyclictest_priority;
+    p->ct_histogram = m->cyclictest_histogram;
+    for (const RvWorkloadKey *k = g->ops->keys; k && k->key; k++) {
+        gint64 v = rv_harness_matrix_load_value(rep->load, k->key);
+
+        if (v)
+            p->value[k->param] = v;
+    }
+    if (g->ops->uses_neighbour_workers)
+        p->value[RV_WORKLOAD_PARAM_THREADS] = rep->load->neighbour_workers;
+}
+
+/* Phase 2a: the guests' workloads, each in its thread: load-only
+ * neighbours now and for the whole repetition, measured workloads (RT
+ * probes, throughput) after the warm-up for the duration. */
 static void
 start_guest_workloads(Rep *r)
 {
     RvRunRepetition *rep = r->rep;
     const RvMatrix *m = rep->matrix;
-    guint64 total_s = (m->warmup_us + m->duration_us) / G_USEC_PER_SEC + 5;
+    guint64 total_us = m->warmup_us + m->duration_us + 5 * G_USEC_PER_SEC;
 
     for (guint i = 0; i < r->n; i++) {
         Guest *g = &r->guests[i];
 
-        if (!g->session || g->boot_error)
+        if (!g->session || g->boot_error || !g->mg->workload)
             continue;
-        if (g->mg->role == RV_MATRIX_ROLE_NEIGHBOUR) {
-            if (g->mg->workload == RV_MATRIX_WORKLOAD_NONE || rep->load->neighbour_workers == 0)
+        g->ops = g->mg->workload;
+        guest_params(rep, g, &g->params);
+        g->measured = g->ops->parse != NULL;
+        if (!g->measured) {
+            /* neighbour_workers = 0: the neighbours idle at this level */
+            if (g->ops->uses_neighbour_workers && rep->load->neighbour_workers == 0)
                 continue;
-            g->argv = neighbour_argv(g->mg->workload, rep->load->neighbour_workers, total_s);
+            g->params.duration_us = total_us;
             g->delay_us = 0;
         } else {
-            if (g->mg->workload != RV_MATRIX_WORKLOAD_CYCLICTEST)
-                continue;
-            g->argv = test_guest_argv(rep->cell);
-            if (!g->argv)
-                g->argv = cyclictest_argv(m, g->profile);
             g->delay_us = m->warmup_us;
+            if (g->mg->role == RV_MATRIX_ROLE_RT)
+                g->argv = test_guest_argv(rep->cell);
+            if (!g->argv)
+                g->argv = test_workload_argv(rep->cell, rep->repetition, g->mg->name);
         }
+        if (!g->argv)
+            g->argv = g->ops->argv(&g->params);
         g->timeout_ms = (guint) MIN(m->timeout_us / 1000, (guint64) G_MAXUINT);
         g->thread = g_thread_new("rv-guest", workload_thread, g);
     }
@@ -946,7 +970,7 @@ start_host_workload(Rep *r)
     RvRunRepetition *rep = r->rep;
     const RvMatrix *m = rep->matrix;
 
-    if (m->host_workload == RV_MATRIX_WORKLOAD_CYCLICTEST) {
+    if (m->host_workload == &rv_workload_cyclictest) {
         g_autoptr(RvGuestHostCpus) hc = NULL;
         g_autoptr(GError) err = NULL;
 
@@ -961,7 +985,7 @@ start_host_workload(Rep *r)
                                     "(set [host] cpus = LIST)");
         else
             r->host_th = g_thread_new("rv-host", host_thread, &r->host);
-    } else if (m->host_workload == RV_MATRIX_WORKLOAD_PERT) {
+    } else if (m->host_workload == &rv_workload_pert) {
         g_autoptr(RvGuestHostCpus) hc = NULL;
         RvCpuSet cpus;
 
@@ -997,13 +1021,29 @@ measure(Rep *r)
     const RvMatrix *m = rep->matrix;
 
     gint64 t0 = g_get_monotonic_time();
+    RvHostCpuTimes before, after;
+    bool have_before = false;
 
     if (m->warmup_us) {
         rv_harness_progress_phase(rep->progress, "warm-up", m->warmup_us);
         r->cancelled = !sleep_cancellable(m->warmup_us, rep->cancellable);
     }
-    if (!r->cancelled)
+    if (!r->cancelled) {
         rv_harness_progress_phase(rep->progress, "measuring", m->duration_us);
+        /* cpu% of the measured window; the workloads' threads end it */
+        have_before = rv_host_cpustat_read(rep->root, &before, NULL) == 0;
+    }
+    for (guint i = 0; i < r->n; i++)
+        if (r->guests[i].thread && r->guests[i].measured) {
+            g_thread_join(r->guests[i].thread);
+            r->guests[i].thread = NULL;
+        }
+    if (have_before && rv_host_cpustat_read(rep->root, &after, NULL) == 0) {
+        double pct = rv_host_cpustat_pct(&before, &after);
+
+        rep->cpu_pct_known = pct >= 0;
+        rep->cpu_pct = pct;
+    }
     for (guint i = 0; i < r->n; i++)
         if (r->guests[i].thread) {
             g_thread_join(r->guests[i].thread);
@@ -1038,8 +1078,7 @@ record_neighbour(RvRunRepetition *rep, Guest *g)
     }
     if (!g->argv)
         return;
-    what = g_strdup_printf("guest %s %s load", g->mg->name,
-                           rv_harness_matrix_workload_name(g->mg->workload));
+    what = g_strdup_printf("guest %s %s load", g->mg->name, g->ops->name);
     d = g->exec_error ? g_strdup(g->exec_error->message)
                       : g_strdup_printf("exit %d: %.100s", g->res.exit_status,
                                         g->res.out ? g_strstrip(g->res.out) : "");
@@ -1063,13 +1102,13 @@ record_all(Rep *r)
     for (guint i = 0; i < r->n; i++) {
         Guest *g = &r->guests[i];
 
-        if (g->mg->role == RV_MATRIX_ROLE_RT && g->mg->workload == RV_MATRIX_WORKLOAD_CYCLICTEST)
-            record_cyclictest(r->env, rep, g);
+        if (g->mg->workload && g->mg->workload->parse)
+            record_workload(r->env, rep, g);
         else
             record_neighbour(rep, g);
     }
-    if (m->host_workload == RV_MATRIX_WORKLOAD_CYCLICTEST ||
-        (m->host_workload == RV_MATRIX_WORKLOAD_PERT && r->host_skip))
+    if (m->host_workload == &rv_workload_cyclictest ||
+        (m->host_workload == &rv_workload_pert && r->host_skip))
         record_host(rep, &r->host, r->host_skip);
     for (guint i = 0; i < r->perts->len; i++)
         record_pert(rep, r->perts->pdata[i]);

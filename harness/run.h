@@ -121,6 +121,9 @@ typedef struct {
     guint64 wall_us;               /* boot to teardown, wall clock (monotonic) */
     guint64 measure_us;            /* warm-up + measurement, until every workload
                                     * ended (planned: warmup + duration) */
+    double cpu_pct;                /* host CPU busy % over the measured window
+                                    * (host/cpustat.h), when cpu_pct_known */
+    bool cpu_pct_known;
 } RvRunRepetition;
 
 void rv_harness_run_repetition_clear(RvRunRepetition *rep);

@@ -7,7 +7,7 @@ top=${RV_TOP:?}
 n=0 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
-echo "1..3"
+echo "1..5"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 out=$("$top/build-aux/check-layers.sh" "$top" 2>&1); rc=$?
@@ -26,4 +26,15 @@ printf '#include "guest/session.h"\n' >>"$tmp/t/results/stats.c"
 out=$("$top/build-aux/check-layers.sh" "$tmp/t" 2>&1); rc=$?
 { [ $rc -eq 1 ] && grep -q 'results/stats.c:[0-9]*: results includes "guest/session.h"' <<<"$out"; } \
     && ok "a planted results -> guest include is caught" || nok "planted results->guest: rc=$rc $out"
+
+# workloads/ sits between guest/ and harness/
+rm -rf "$tmp/t"; mkdir -p "$tmp/t"
+cp -r "$top/util" "$top/results" "$top/host" "$top/guest" "$top/workloads" "$tmp/t/"
+printf '#include "harness/run.h"\n' >>"$tmp/t/workloads/linpack.c"
+printf '#include "workloads/workload.h"\n' >>"$tmp/t/guest/image.c"
+out=$("$top/build-aux/check-layers.sh" "$tmp/t" 2>&1); rc=$?
+{ [ $rc -eq 1 ] && grep -q 'workloads/linpack.c:[0-9]*: workloads includes "harness/run.h"' <<<"$out"; } \
+    && ok "a planted workloads -> harness include is caught" || nok "planted workloads->harness: rc=$rc $out"
+{ [ $rc -eq 1 ] && grep -q 'guest/image.c:[0-9]*: guest includes "workloads/workload.h"' <<<"$out"; } \
+    && ok "a planted guest -> workloads include is caught" || nok "planted guest->workloads: rc=$rc $out"
 exit $fail
