@@ -110,6 +110,26 @@ $(O)/rtvirt-pert: $(O)/harness/pert-main.o $(O)/librtvirt.a
 	$(quiet) LD $@
 	$(Q)$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(PERT_LIBS)
 
+# rtvirt's guest tools (guest-tools/, put into the guest images by
+# guest/image.c's list): the linpack LU solver and the dgemm load on
+# OpenBLAS (its LAPACK dgetrf/dgetrs, lapack.h from liblapacke-dev), the
+# pipe ping-pong on libc alone.
+OPENBLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
+OPENBLAS_LIBS := $(shell pkg-config --libs openblas 2>/dev/null)
+GUEST_TOOLS := $(O)/rtvirt-linpack $(O)/rtvirt-gemm $(O)/rtvirt-pipe
+all: $(GUEST_TOOLS)
+$(O)/guest-tools/linpack.o $(O)/guest-tools/gemm.o: CFLAGS += $(OPENBLAS_CFLAGS)
+$(O)/rtvirt-linpack: $(O)/guest-tools/linpack.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(OPENBLAS_LIBS) -lm
+$(O)/rtvirt-gemm: $(O)/guest-tools/gemm.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(OPENBLAS_LIBS) -lm
+$(O)/rtvirt-pipe: $(O)/guest-tools/pipe.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+-include $(O)/guest-tools/linpack.d $(O)/guest-tools/gemm.d $(O)/guest-tools/pipe.d
+
 # rtvirt-tpcc (tpcc/README.md): the TPC-C-style driver for the TPC-C guest,
 # on GLib, json-glib and MariaDB Connector/C only; tests/test-tpcc links its
 # pure parts (no database in them).
@@ -179,7 +199,7 @@ lint:
 	./build-aux/check-layers.sh .
 	./build-aux/long-functions.sh -n 15 .
 
-INSTALL_BINS := $(O)/rtvirt $(O)/rtvirt-pert $(O)/rtvirt-tpcc
+INSTALL_BINS := $(O)/rtvirt $(O)/rtvirt-pert $(O)/rtvirt-tpcc $(GUEST_TOOLS)
 PROFILE_FILES := $(sort $(shell find profiles -type f -name '*.ini'))
 
 install: all

@@ -274,6 +274,7 @@ member_free(Member *m)
 
 typedef struct {
     const char *sysroot;
+    const char *tools_dir; /* rtvirt's guest tools (rv_guest_image_tools_dir()) */
     GTree *members;       /* archive path -> Member */
     GHashTable *elf_done; /* archive paths whose ELF deps were added */
 } Builder;
@@ -333,24 +334,18 @@ static const char * const lib_dirs[] = {
 static int add_elf(Builder *b, const char *path, const char *package, guint32 perm,
                    guint depth, GError **error);
 
+/* @bytes, an ELF file, at @path in the image, with its interpreter and
+ * libraries from the sysroot */
 static int
-add_elf(Builder *b, const char *path, const char *package, guint32 perm, guint depth,
-        GError **error)
+add_elf_bytes(Builder *b, const char *path, GBytes *bytes, guint32 perm, guint depth,
+              GError **error)
 {
-    g_autoptr(GBytes) bytes = NULL;
     g_autoptr(GPtrArray) needed = NULL;
     g_autofree char *interp = NULL;
     gsize len;
     const guint8 *data;
     int r;
 
-    if (g_hash_table_contains(b->elf_done, path))
-        return 0;
-    if (depth > 32)
-        return rv_error_set(error, RV_ERROR_FAILED, ELOOP, "Library chain too deep at '%s'", path);
-    r = read_host_file(b, path, package, &bytes, error);
-    if (r < 0)
-        return r;
     data = g_bytes_get_data(bytes, &len);
     r = rv_guest_elf_deps(data, len, path, &interp, &needed, error);
     if (r < 0)
@@ -385,6 +380,23 @@ add_elf(Builder *b, const char *path, const char *package, guint32 perm, guint d
             return r;
     }
     return 0;
+}
+
+static int
+add_elf(Builder *b, const char *path, const char *package, guint32 perm, guint depth,
+        GError **error)
+{
+    g_autoptr(GBytes) bytes = NULL;
+    int r;
+
+    if (g_hash_table_contains(b->elf_done, path))
+        return 0;
+    if (depth > 32)
+        return rv_error_set(error, RV_ERROR_FAILED, ELOOP, "Library chain too deep at '%s'", path);
+    r = read_host_file(b, path, package, &bytes, error);
+    if (r < 0)
+        return r;
+    return add_elf_bytes(b, path, bytes, perm, depth, error);
 }
 
 static char *
@@ -486,15 +498,79 @@ static const char * const wanted_modules[] = {
     "virtio_pci", "virtio_console", NULL,
 };
 
-static const struct {
-    const char *path;
-    const char *package;
-} binaries[] = {
-    { "/usr/bin/cyclictest", "rt-tests" },
-    { "/usr/bin/oslat", "rt-tests" },
-    { "/usr/bin/hackbench", "rt-tests" },
-    { "/usr/sbin/qemu-ga", "qemu-guest-agent" },
+static const RvGuestImageBinary binaries[] = {
+    { "/usr/bin/cyclictest", "rt-tests", false },
+    { "/usr/bin/oslat", "rt-tests", false },
+    { "/usr/bin/hackbench", "rt-tests", false },
+    { "/usr/sbin/qemu-ga", "qemu-guest-agent", false },
+    { "/usr/bin/sysbench", "sysbench", false },
+    { "/usr/bin/rtvirt-linpack", NULL, true },
+    { "/usr/bin/rtvirt-gemm", NULL, true },
+    { "/usr/bin/rtvirt-pipe", NULL, true },
 };
+
+const RvGuestImageBinary *
+rv_guest_image_binaries(guint *ret_n)
+{
+    *ret_n = G_N_ELEMENTS(binaries);
+    return binaries;
+}
+
+static bool
+has_tools(const char *dir)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(binaries); i++) {
+        g_autofree char *base = g_path_get_basename(binaries[i].path);
+        g_autofree char *p = g_build_filename(dir, base, NULL);
+
+        if (binaries[i].tool && !g_file_test(p, G_FILE_TEST_IS_REGULAR))
+            return false;
+    }
+    return true;
+}
+
+char *
+rv_guest_image_tools_dir(void)
+{
+    const char *env = g_getenv("RTVIRT_GUEST_TOOLS_DIR");
+    g_autofree char *self = NULL, *dir = NULL, *up = NULL;
+
+    if (env && *env)
+        return g_strdup(env);
+    self = g_file_read_link("/proc/self/exe", NULL);
+    if (!self)
+        return NULL;
+    dir = g_path_get_dirname(self);
+    if (has_tools(dir))
+        return g_steal_pointer(&dir);
+    /* the unit tests run from $(O)/tests/, the tools are in $(O)/ */
+    up = g_path_get_dirname(dir);
+    return has_tools(up) ? g_steal_pointer(&up) : g_steal_pointer(&dir);
+}
+
+/* One of rtvirt's own guest tools, from the tools directory (a host path,
+ * outside the sysroot), at its place in the image. */
+static int
+add_tool(Builder *b, const char *tools_dir, const RvGuestImageBinary *bin, GError **error)
+{
+    g_autofree char *base = g_path_get_basename(bin->path);
+    g_autofree char *src = g_build_filename(tools_dir ? tools_dir : ".", base, NULL);
+    g_autoptr(GError) local = NULL;
+    char *data = NULL;
+    gssize n = rv_file_read(src, IMAGE_FILE_MAX, &data, &local);
+    g_autoptr(GBytes) bytes = NULL;
+
+    if (n == -ENOENT)
+        return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOENT,
+                            "rtvirt's guest tool '%s' is missing (build it with make; "
+                            "$RTVIRT_GUEST_TOOLS_DIR names another directory)", src);
+    if (n < 0) {
+        g_propagate_error(error, g_steal_pointer(&local));
+        return (int) n;
+    }
+    bytes = g_bytes_new_take(data, (gsize) n);
+    return add_elf_bytes(b, bin->path, bytes, 0755, 0, error);
+}
 
 static gboolean
 hash_member(gpointer key, gpointer value, gpointer user_data)
@@ -652,7 +728,8 @@ collect_programs(Builder *b, const char *kpath, GBytes **ret_kernel, GError **er
         return r;
     add_member(b, "/bin/busybox", S_IFREG | 0755, 0, 0, busybox);
     for (guint i = 0; i < G_N_ELEMENTS(binaries); i++) {
-        r = add_elf(b, binaries[i].path, binaries[i].package, 0755, 0, error);
+        r = binaries[i].tool ? add_tool(b, b->tools_dir, &binaries[i], error)
+                             : add_elf(b, binaries[i].path, binaries[i].package, 0755, 0, error);
         if (r < 0)
             return r;
     }
@@ -805,7 +882,7 @@ rv_guest_image_build(const RvGuestImageOptions *opts, RvGuestImage **ret, GError
     g_autoptr(GPtrArray) mods = NULL;
     g_autoptr(GString) modlist = g_string_new(NULL);
     g_autofree char *cache = NULL, *images = NULL, *tmp = NULL, *kpath = NULL, *modpath = NULL;
-    g_autofree char *manifest = NULL;
+    g_autofree char *manifest = NULL, *tools_dir = NULL;
     Builder b;
     int r;
 
@@ -814,6 +891,8 @@ rv_guest_image_build(const RvGuestImageOptions *opts, RvGuestImage **ret, GError
     b.sysroot = opts->sysroot ? opts->sysroot : "/";
     b.members = members;
     b.elf_done = elf_done;
+    tools_dir = opts->tools_dir ? g_strdup(opts->tools_dir) : rv_guest_image_tools_dir();
+    b.tools_dir = tools_dir;
 
     if (opts->kernel_release) {
         r = check_kernel_release(b.sysroot, opts->kernel_release, error);

@@ -6,7 +6,9 @@
  * (/boot/vmlinuz-VERSION from Debian's linux-image-amd64) plus an initramfs
  * that rtvirt assembles itself from packaged binaries:
  *   - busybox (busybox-static) as shell and tools,
- *   - rt-tests' cyclictest, oslat, hackbench,
+ *   - rt-tests' cyclictest, oslat, hackbench, sysbench (Debian's),
+ *   - rtvirt's own guest tools (guest-tools/, built by the Makefile next to
+ *     rtvirt: rtvirt-linpack, rtvirt-gemm, rtvirt-pipe; workloads/),
  *   - qemu-ga (qemu-guest-agent), the in-guest command channel over the
  *     virtio-serial port "org.qemu.guest_agent.0",
  *   - the kernel modules for virtio-pci and virtio-serial (virtio_console)
@@ -32,7 +34,7 @@
 #include <glib.h>
 
 /* Bumped whenever the archive layout or /init changes. */
-#define RV_GUEST_IMAGE_FORMAT "rtvirt-embedded-3"
+#define RV_GUEST_IMAGE_FORMAT "rtvirt-embedded-4"
 
 /* Console line /init prints when the agent is about to start. */
 #define RV_GUEST_IMAGE_READY_MARK "rtvirt: ready"
@@ -41,7 +43,42 @@ typedef struct {
     const char *sysroot;       /* where /boot, /lib/modules, /usr come from; NULL = "/" */
     const char *cache_dir;     /* NULL = rv_guest_image_default_cache_dir() */
     const char *kernel_release;/* NULL = newest /boot/vmlinuz-* with /lib/modules/<ver> */
+    const char *tools_dir;     /* rtvirt's guest tools; NULL = rv_guest_image_tools_dir() */
 } RvGuestImageOptions;
+
+/* One program of the guest images: the embedded image holds every one;
+ * disk images install the same list (contract 3 of the helpers' notes). */
+typedef struct {
+    const char *path;          /* where it is in the guest (and, packaged, on the host) */
+    const char *package;       /* Debian package, or NULL for rtvirt's own tools */
+    bool tool;                 /* rtvirt's own (guest-tools/): read from the tools
+                                * directory, not from the sysroot */
+} RvGuestImageBinary;
+
+/**
+ * rv_guest_image_binaries:
+ * @ret_n: (out): the number of entries
+ *
+ * The programs every rtvirt guest image contains, with the shared
+ * libraries each needs (resolved from its ELF DT_NEEDED when the image is
+ * built).
+ *
+ * Returns: (transfer none): a static array of @ret_n entries.
+ */
+const RvGuestImageBinary *rv_guest_image_binaries(guint *ret_n);
+
+/**
+ * rv_guest_image_tools_dir:
+ *
+ * Where rtvirt's guest tools are: $RTVIRT_GUEST_TOOLS_DIR when set, else
+ * the directory of the running binary (the build directory, or $(BINDIR)
+ * where `make install` puts them beside rtvirt), else its parent when the
+ * tools are there (the unit tests run from $(O)/tests/).
+ *
+ * Returns: (transfer full) (nullable): the directory; NULL when
+ * /proc/self/exe cannot be read.
+ */
+char *rv_guest_image_tools_dir(void);
 
 typedef struct {
     char *hash;            /* hex SHA-256 of the inputs (see above) */

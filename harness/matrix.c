@@ -496,12 +496,16 @@ parse_scenario(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     {
         bool has_rt = false;
 
-        for (guint i = 0; i < s->guests->len; i++)
-            has_rt |= ((RvMatrixGuest *) s->guests->pdata[i])->role == RV_MATRIX_ROLE_RT;
+        for (guint i = 0; i < s->guests->len; i++) {
+            const RvMatrixGuest *g = s->guests->pdata[i];
+
+            /* an RT guest, or a neighbour whose workload yields metrics */
+            has_rt |= g->role == RV_MATRIX_ROLE_RT || (g->workload && g->workload->parse);
+        }
         if (!has_rt && !m->host_workload)
             return rv_ini_entry_error(e ? e : first, error,
-                                      "[%s] measures nothing: no RT guest and no [host] workload",
-                                      section);
+                                      "[%s] measures nothing: no RT guest, no measured neighbour "
+                                      "workload and no [host] workload", section);
     }
     return 0;
 }

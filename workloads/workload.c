@@ -2,7 +2,11 @@
 /*
  * workloads/workload.c: the table of workloads (see workloads/workload.h).
  */
+#include <errno.h>
+#include <math.h>
 #include <string.h>
+
+#include "util/error.h"
 
 #include "workloads/workload.h"
 
@@ -12,6 +16,12 @@ static const RvWorkloadOps * const workloads[] = {
     &rv_workload_pert,
     &rv_workload_hackbench,
     &rv_workload_stress,
+    &rv_workload_linpack,
+    &rv_workload_gemm,
+    &rv_workload_sysbench,
+    &rv_workload_sysbench_threads,
+    &rv_workload_pipe,
+    &rv_workload_semi_idle,
     NULL,
 };
 
@@ -88,4 +98,77 @@ rv_workload_where_name(RvWorkloadWhere where)
         return "host";
     }
     return "?";
+}
+
+int
+rv_workload_output_lines(const char *name, const char *out, gsize len, char ***ret_lines,
+                         GError **error)
+{
+    const char *bad = NULL;
+    char **lines;
+    guint n;
+
+    if (!out || len == 0)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: empty output", name);
+    /* a NUL or invalid UTF-8 is not a program's text: random bytes, a
+     * binary, a broken guest */
+    if (memchr(out, '\0', len))
+        bad = memchr(out, '\0', len);
+    else if (!g_utf8_validate(out, (gssize) len, &bad))
+        ;
+    else
+        bad = NULL;
+    if (bad)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: byte %" G_GSIZE_FORMAT " is not text (a NUL or invalid UTF-8)",
+                            name, (gsize) (bad - out));
+    {
+        g_autofree char *text = g_strndup(out, len);
+
+        lines = g_strsplit(text, "\n", -1);
+    }
+    n = g_strv_length(lines);
+    for (guint i = 0; i < n; i++)
+        g_strchomp(lines[i]);
+    /* the split of a final newline */
+    if (n && !*lines[n - 1]) {
+        g_free(lines[n - 1]);
+        lines[--n] = NULL;
+    }
+    *ret_lines = lines;
+    return (int) MIN(n, (guint) G_MAXINT);
+}
+
+char **
+rv_workload_tokens(const char *line)
+{
+    g_auto(GStrv) parts = g_strsplit_set(line, " \t", -1);
+    GPtrArray *words = g_ptr_array_new();
+
+    for (guint i = 0; parts[i]; i++)
+        if (*parts[i])
+            g_ptr_array_add(words, g_strdup(parts[i]));
+    g_ptr_array_add(words, NULL);
+    return (char **) g_ptr_array_free(words, FALSE);
+}
+
+int
+rv_workload_line_number(char **tokens, const char *key, double min, double max, double *ret)
+{
+    for (guint i = 0; tokens[i]; i++) {
+        char *end = NULL;
+        double v;
+
+        if (strcmp(tokens[i], key) != 0)
+            continue;
+        if (!tokens[i + 1])
+            return -ENOENT;
+        errno = 0;
+        v = g_ascii_strtod(tokens[i + 1], &end);
+        if (!*tokens[i + 1] || *end || errno || !isfinite(v) || v < min || v > max)
+            return -ERANGE;
+        *ret = v;
+        return 0;
+    }
+    return -ENOENT;
 }

@@ -57,7 +57,8 @@ typedef enum {
 
 /* One [load:NAME] key a workload reads: "sysbench_threads = 32". */
 typedef struct {
-    const char *key;             /* [a-z0-9_]+, unique over all workloads */
+    const char *key;             /* [a-z0-9_]+; two tables that share one (sysbench,
+                                  * sysbench-threads) mean the same by it */
     RvWorkloadParam param;
     gint64 min, max;             /* accepted range, checked at matrix load */
     const char *doc;             /* one line for rtvirt-profiles(5) */
@@ -137,6 +138,12 @@ extern const RvWorkloadOps rv_workload_cyclictest;
 extern const RvWorkloadOps rv_workload_pert;
 extern const RvWorkloadOps rv_workload_hackbench;
 extern const RvWorkloadOps rv_workload_stress;
+extern const RvWorkloadOps rv_workload_linpack;
+extern const RvWorkloadOps rv_workload_gemm;
+extern const RvWorkloadOps rv_workload_sysbench;
+extern const RvWorkloadOps rv_workload_sysbench_threads;
+extern const RvWorkloadOps rv_workload_pipe;
+extern const RvWorkloadOps rv_workload_semi_idle;
 
 /**
  * rv_workload_all:
@@ -185,6 +192,44 @@ void rv_workload_add_metric(const RvWorkloadOps *ops, RvStoreRecord *rec, const 
  * Frees what @res owns (findings, summary), not the record.
  */
 void rv_workload_result_clear(RvWorkloadResult *res);
+
+/* ---- helpers for the parsers (untrusted text) ---- */
+
+/**
+ * rv_workload_output_lines:
+ * @name: names the output in errors
+ * @out, @len: the output (not NUL-terminated)
+ * @ret_lines: (out) (transfer full): its lines, trailing "\r" and spaces
+ *             cut, written only on success
+ * @error: RV_ERROR_INVALID "NAME: byte N is not text" for a NUL byte or
+ *         invalid UTF-8 (random bytes, a binary), "NAME: empty output"
+ *
+ * Returns: the number of lines, or -EINVAL.
+ */
+int rv_workload_output_lines(const char *name, const char *out, gsize len, char ***ret_lines,
+                             GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_workload_tokens:
+ * @line: one line
+ * Returns: (transfer full): its words (split at spaces and tabs, none
+ * empty), NULL-terminated.
+ */
+char **rv_workload_tokens(const char *line);
+
+/**
+ * rv_workload_line_number:
+ * @tokens: a line's words (rv_workload_tokens())
+ * @key: the word the number follows ("gflops" in "... gflops 12.5 ...")
+ * @min, @max: the accepted range
+ * @ret: (out): the number, written only on success
+ *
+ * Returns: 0; -ENOENT when @key is not among the tokens or is the last
+ * one; -ERANGE when what follows is not a finite number (C locale, the
+ * whole token) within @min..@max.
+ */
+int rv_workload_line_number(char **tokens, const char *key, double min, double max,
+                            double *ret) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
  * rv_workload_where_name:

@@ -1,0 +1,1 @@
+build-dev/guest-tools/linpack.o: guest-tools/linpack.c

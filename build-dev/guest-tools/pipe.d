@@ -1,0 +1,1 @@
+build-dev/guest-tools/pipe.o: guest-tools/pipe.c

@@ -1,0 +1,2 @@
+build-dev/harness/pert-main.o: harness/pert-main.c harness/commands.h
+harness/commands.h:
