@@ -162,6 +162,39 @@ rv_guest_host_cpus_from_root(RvRoot *root, RvGuestHostCpus **ret, GError **error
     return 0;
 }
 
+RvGuestHostCpus *
+rv_guest_host_cpus_primaries(const RvGuestHostCpus *h)
+{
+    RvGuestHostCpus *n = rv_guest_host_cpus_new(h->nr_cpu_ids);
+    RvCpuSet iso;
+
+    for (guint i = 0; i < h->cores->len; i++) {
+        const RvCpuSet *threads = &g_array_index(h->cores, RvCpuSet, i);
+        RvCpuSet first;
+        int cpu = rv_cpuset_next(threads, 0);
+
+        if (cpu < 0)
+            continue;
+        rv_cpuset_zero(&first);
+        rv_cpuset_set(&first, (unsigned) cpu);
+        rv_guest_host_cpus_add_core(n, &first);
+    }
+    rv_cpuset_and(&iso, &h->isolated, &n->online);
+    rv_guest_host_cpus_set_isolated(n, &iso, h->isolated_source);
+    rv_cpuset_and(&n->housekeeping, &h->housekeeping, &n->online);
+    rv_cpuset_and(&n->reserved, &h->reserved, &n->online);
+    rv_cpuset_and(&n->kept_idle, &h->kept_idle, &n->online);
+    n->groups_are_nodes = h->groups_are_nodes;
+    for (guint i = 0; h->groups && i < h->groups->len; i++) {
+        RvCpuGroup g = g_array_index(h->groups, RvCpuGroup, i);
+
+        rv_cpuset_and(&g.cpus, &g.cpus, &n->online);
+        if (!rv_cpuset_is_empty(&g.cpus))
+            g_array_append_val(n->groups, g);
+    }
+    return n;
+}
+
 /* --- placement ------------------------------------------------------------ */
 
 const char *
@@ -262,14 +295,16 @@ typedef enum {
  * candidate cores from being whole; @p is then in an unspecified state.
  */
 static PickResult
-pick_rt(const RvGuestProfile *profile, const RvGuestHostCpus *host, const RvCpuSet *candidates,
-        const RvCpuSet *kept_idle, unsigned need_cores, RvGuestPlacement *p,
-        unsigned *ret_have, RvCpuSet *ret_split)
+pick_rt(const RvGuestProfile *profile, RvGuestSiblingPolicy sibling, const RvGuestHostCpus *host,
+        const RvCpuSet *candidates, const RvCpuSet *kept_idle, unsigned need_cores,
+        RvGuestPlacement *p, unsigned *ret_have, RvCpuSet *ret_split)
 {
     g_autoptr(GArray) cands = g_array_new(FALSE, TRUE, sizeof(CoreCand));
     unsigned T = p->threads_per_core;
     unsigned n_rt = rv_cpuset_count(&profile->rt_vcpus), n_usable = 0, have = 0;
-    bool idle = profile->host_sibling == RV_GUEST_SIBLING_IDLE;
+    /* whole cores: idle siblings, or siblings left to the neighbours */
+    bool idle = sibling != RV_GUEST_SIBLING_USE;
+    bool shared = sibling == RV_GUEST_SIBLING_SHARED;
     RvCpuSet free_or_idle;
 
     rv_cpuset_zero(ret_split);
@@ -298,6 +333,7 @@ pick_rt(const RvGuestProfile *profile, const RvGuestHostCpus *host, const RvCpuS
 
     rv_cpuset_zero(&p->rt_cpus);
     rv_cpuset_zero(&p->idle_siblings);
+    rv_cpuset_zero(&p->shared_siblings);
     if (T == 1 && !idle) {
         /* Pack RT vCPUs onto candidate threads, whole cores first. */
         int vcpu = rv_cpuset_next(&profile->rt_vcpus, 0);
@@ -360,7 +396,10 @@ pick_rt(const RvGuestProfile *profile, const RvGuestHostCpus *host, const RvCpuS
             RvCpuSet rest;
 
             rv_cpuset_andnot(&rest, &cc->threads, &p->rt_cpus);
-            rv_cpuset_or(&p->idle_siblings, &p->idle_siblings, &rest);
+            if (shared)
+                rv_cpuset_or(&p->shared_siblings, &p->shared_siblings, &rest);
+            else
+                rv_cpuset_or(&p->idle_siblings, &p->idle_siblings, &rest);
         } else if (!cc->whole) {
             RvCpuSet other;
             g_autofree char *ol = NULL;
@@ -403,7 +442,8 @@ typedef struct {
     unsigned n_rt;             /* RT vCPUs */
     unsigned T;                /* guest threads per core */
     unsigned need_cores;       /* guest cores holding RT vCPUs */
-    bool idle;                 /* host_sibling = idle */
+    RvGuestSiblingPolicy sibling; /* the profile's host_sibling, or the scenario's */
+    bool idle;                 /* whole cores: host_sibling = idle | shared */
     bool fallback;             /* nothing isolated: outside the boot CPU's core */
     RvCpuSet candidates;       /* CPUs RT vCPUs may take */
     RvCpuSet housekeeping;     /* CPUs of the emulator threads and non-RT vCPUs */
@@ -522,15 +562,21 @@ place_rt_short(const Place *pc, PickResult r, unsigned have, const RvCpuSet *spl
         g_autofree char *why = *sl && pc->idle
             ? g_strdup_printf("; their SMT siblings %s are not isolated or are held", sl)
             : g_strdup("");
+        bool shared = pc->sibling == RV_GUEST_SIBLING_SHARED;
 
         if (T == 1)
             return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                "%s: %u RT vCPU%s need%s %u whole isolated core%s (host_sibling = idle: SMT siblings isolated too, kept idle), host has %u (isolated CPUs %s)%s",
-                                pc->base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", need_cores, PL(need_cores), have, l, why);
+                                "%s: %u RT vCPU%s need%s %u whole isolated core%s (%s), host has %u (isolated CPUs %s)%s",
+                                pc->base, n_rt, PL(n_rt), n_rt == 1 ? "s" : "", need_cores, PL(need_cores),
+                                shared ? "host_sibling = shared: SMT siblings isolated too, left to neighbour guests"
+                                       : "host_sibling = idle: SMT siblings isolated too, kept idle",
+                                have, l, why);
         return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
                             "%s: %u RT guest core%s of %u threads need%s %u isolated host core%s with %u SMT threads each%s, host has %u (isolated CPUs %s)%s",
                             pc->base, need_cores, PL(need_cores), T, need_cores == 1 ? "s" : "", need_cores, PL(need_cores), T,
-                            pc->idle ? " (whole cores, host_sibling = idle)" : "", have, l, why);
+                            !pc->idle ? "" : shared ? " (whole cores, host_sibling = shared)"
+                                                    : " (whole cores, host_sibling = idle)",
+                            have, l, why);
     }
 }
 
@@ -562,7 +608,7 @@ place_rt(const Place *pc, RvGuestPlacement **pp, const RvCpuGroup **ret_group, G
         if (rv_cpuset_is_empty(&cand_g))
             continue;
         tryp->threads_per_core = pc->T;
-        if (pick_rt(profile, host, &cand_g, &pc->kept_idle, pc->need_cores, tryp, &have_g,
+        if (pick_rt(profile, pc->sibling, host, &cand_g, &pc->kept_idle, pc->need_cores, tryp, &have_g,
                     &split_g) == PICK_OK) {
             rv_guest_placement_free(*pp);
             *pp = g_steal_pointer(&tryp);
@@ -571,7 +617,7 @@ place_rt(const Place *pc, RvGuestPlacement **pp, const RvCpuGroup **ret_group, G
         }
     }
     if (!group)
-        r = pick_rt(profile, host, &pc->candidates, &pc->kept_idle, pc->need_cores, *pp, &have,
+        r = pick_rt(profile, pc->sibling, host, &pc->candidates, &pc->kept_idle, pc->need_cores, *pp, &have,
                     &split_sib);
     if (r != PICK_OK)
         return place_rt_short(pc, r, have, &split_sib, error);
@@ -693,6 +739,13 @@ int
 rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
                RvGuestPlacement **ret, GError **error)
 {
+    return rv_guest_place_sibling(profile, profile->host_sibling, host, ret, error);
+}
+
+int
+rv_guest_place_sibling(const RvGuestProfile *profile, RvGuestSiblingPolicy sibling,
+                       const RvGuestHostCpus *host, RvGuestPlacement **ret, GError **error)
+{
     g_autoptr(RvGuestPlacement) p = NULL;
     g_autofree char *base = g_path_get_basename(profile->path ? profile->path : profile->name);
     const RvCpuGroup *group = NULL;
@@ -702,7 +755,8 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         .base = base,
         .n_rt = rv_cpuset_count(&profile->rt_vcpus),
         .T = profile->threads_per_core ? profile->threads_per_core : 1,
-        .idle = profile->host_sibling == RV_GUEST_SIBLING_IDLE,
+        .sibling = sibling,
+        .idle = sibling != RV_GUEST_SIBLING_USE,
     };
     int r;
 
@@ -721,6 +775,30 @@ rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
         return r;
     *ret = g_steal_pointer(&p);
     return 0;
+}
+
+unsigned
+rv_guest_placement_deal(RvGuestPlacement *p, const RvCpuSet *pool, RvCpuSet *dealt)
+{
+    RvCpuSet left;
+    unsigned n = 0;
+    int cpu;
+
+    rv_cpuset_andnot(&left, pool, dealt);
+    cpu = rv_cpuset_next(&left, 0);
+    for (unsigned v = 0; v < p->n_vcpus && cpu >= 0; v++) {
+        RvGuestVcpuPlacement *vp = &p->vcpus[v];
+
+        if (vp->rt)
+            continue;
+        vp->pinned = true;
+        rv_cpuset_zero(&vp->cpuset);
+        rv_cpuset_set(&vp->cpuset, (unsigned) cpu);
+        rv_cpuset_set(dealt, (unsigned) cpu);
+        n++;
+        cpu = rv_cpuset_next(&left, cpu + 1);
+    }
+    return n;
 }
 
 static bool
@@ -1022,6 +1100,12 @@ rv_guest_placement_format(const RvGuestPlacement *placement)
 
         g_string_append_printf(s, "idle siblings -> CPU%s %s\n",
                                rv_cpuset_count(&placement->idle_siblings) == 1 ? "" : "s", l);
+    }
+    if (!rv_cpuset_is_empty(&placement->shared_siblings)) {
+        g_autofree char *l = rv_cpulist_format(&placement->shared_siblings);
+
+        g_string_append_printf(s, "shared siblings -> CPU%s %s\n",
+                               rv_cpuset_count(&placement->shared_siblings) == 1 ? "" : "s", l);
     }
     for (guint i = 0; i < placement->notes->len; i++)
         g_string_append_printf(s, "%s\n", (const char *) placement->notes->pdata[i]);

@@ -10,6 +10,12 @@
  *  - with host_sibling = idle an RT vCPU takes a whole isolated core (every
  *    online thread isolated) and its SMT siblings stay idle; a split core is
  *    never used;
+ *  - with host_sibling = shared (a matrix scenario's, never a profile's) an
+ *    RT vCPU takes a whole isolated core as with idle, and its SMT siblings
+ *    are left to neighbour guests (shared_siblings): rtvirt run deals the
+ *    neighbours' vCPUs onto them (rv_guest_placement_deal()), which is what
+ *    an SMT host without core scheduling does to RT guests, and what core
+ *    scheduling makes safe (one cookie per VM);
  *  - with guest threads_per_core = T > 1 every guest core (vCPUs kT..kT+T-1)
  *    of RT vCPUs lands on the threads of one host core (guest SMT siblings
  *    are host SMT siblings); a guest core mixing RT and non-RT vCPUs is
@@ -138,6 +144,8 @@ typedef struct {
     bool emulator_pinned;        /* false: no emulatorpin */
     RvCpuSet emulator;           /* host CPUs of the emulator threads */
     RvCpuSet idle_siblings;      /* host CPUs kept idle for RT vCPUs */
+    RvCpuSet shared_siblings;    /* SMT siblings of the RT vCPUs left to
+                                  * neighbour guests (host_sibling = shared) */
     RvCpuSet rt_cpus;            /* host CPUs taken by RT vCPUs */
     unsigned threads_per_core;   /* guest topology */
     GPtrArray *notes;            /* "NOTE ..." lines (char *), never NULL */
@@ -167,6 +175,56 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestPlacement, rv_guest_placement_free)
  */
 int rv_guest_place(const RvGuestProfile *profile, const RvGuestHostCpus *host,
                    RvGuestPlacement **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_guest_place_sibling:
+ * @profile: the guest profile
+ * @sibling: the SMT sibling policy instead of the profile's host_sibling
+ *           (a matrix scenario's host_sibling = idle | shared)
+ * @host: as for rv_guest_place()
+ * @ret: (out): the placement, written only on success
+ * @error: (optional): as for rv_guest_place()
+ *
+ * rv_guest_place() with @sibling for the RT vCPUs' host cores.
+ *
+ * Returns: 0, -ENOSPC or -EINVAL.
+ */
+int rv_guest_place_sibling(const RvGuestProfile *profile, RvGuestSiblingPolicy sibling,
+                           const RvGuestHostCpus *host, RvGuestPlacement **ret,
+                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_guest_placement_deal:
+ * @placement: the placement of a guest without RT vCPUs (a neighbour)
+ * @pool: host CPUs to deal its vCPUs onto: the shared_siblings of the RT
+ *        guests placed beside it (host_sibling = shared)
+ * @dealt: (inout): the CPUs of @pool that already carry a dealt vCPU
+ *
+ * Pins the guest's vCPUs one each, in vCPU order, to the CPUs of @pool
+ * not yet in @dealt, lowest CPU first, until either runs out; the other
+ * vCPUs keep their CPUs (the housekeeping CPUs), the emulator threads too.
+ * One vCPU per CPU, not a cpuset over all of them: isolated CPUs are
+ * outside the scheduler's load balancing (isolcpus=domain,
+ * Documentation/admin-guide/kernel-parameters.txt), so a vCPU free to run
+ * on housekeeping CPUs and siblings would never be moved to a sibling.
+ *
+ * Returns: the number of vCPUs dealt.
+ */
+unsigned rv_guest_placement_deal(RvGuestPlacement *placement, const RvCpuSet *pool,
+                                 RvCpuSet *dealt);
+
+/**
+ * rv_guest_host_cpus_primaries:
+ * @host: the host CPUs with SMT on
+ *
+ * The host's CPUs as smt/control = off leaves them: one thread per core
+ * online, the primary thread (the lowest CPU of the core: kernel/cpu.c
+ * cpuhp_smt_disable(), topology_is_primary_thread()), isolated and
+ * housekeeping restricted to them, the locality groups kept.
+ *
+ * Returns: (transfer full): the new host CPUs.
+ */
+RvGuestHostCpus *rv_guest_host_cpus_primaries(const RvGuestHostCpus *host);
 
 /**
  * rv_guest_placement_check:
@@ -200,7 +258,8 @@ guint rv_guest_placement_check_failures(const GPtrArray *findings);
  * @placement: a placement
  *
  * Human-readable summary, one line per vCPU ("vCPU1 -> CPU 1 fifo:1 RT"),
- * then "emulator -> CPUs 0", "idle siblings -> ..." and the notes.
+ * then "emulator -> CPUs 0", "idle siblings -> ...", "shared siblings ->
+ * ..." and the notes.
  *
  * Returns: (transfer full): the text, each line ending in '\n'.
  */

@@ -91,6 +91,10 @@ typedef enum {
 typedef enum {
     RV_GUEST_SIBLING_IDLE,  /* RT vCPU's host SMT siblings stay idle */
     RV_GUEST_SIBLING_USE,   /* other RT vCPUs may use them */
+    RV_GUEST_SIBLING_SHARED,/* a whole core per RT vCPU, its other threads
+                             * left to neighbour guests: never written in a
+                             * guest profile, set by a matrix scenario's
+                             * host_sibling = shared (harness/matrix.h) */
 } RvGuestSiblingPolicy;
 
 typedef enum {

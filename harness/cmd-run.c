@@ -151,41 +151,6 @@ scenario_index(const RvMatrix *m, const RvMatrixScenario *sc)
     g_assert_not_reached();
 }
 
-/* The host's CPUs as a scenario with smt = off leaves them: one thread per
- * core online (the kernel keeps the primary thread, the lowest CPU of
- * the core: kernel/cpu.c cpuhp_smt_disable() / topology_is_primary_thread()),
- * the isolated and housekeeping sets restricted to it. */
-static RvGuestHostCpus *
-host_cpus_without_smt(const RvGuestHostCpus *h)
-{
-    RvGuestHostCpus *n = rv_guest_host_cpus_new(h->nr_cpu_ids);
-    RvCpuSet iso;
-
-    for (guint i = 0; i < h->cores->len; i++) {
-        const RvCpuSet *threads = &g_array_index(h->cores, RvCpuSet, i);
-        RvCpuSet first;
-        int cpu = rv_cpuset_next(threads, 0);
-
-        if (cpu < 0)
-            continue;
-        rv_cpuset_zero(&first);
-        rv_cpuset_set(&first, (unsigned) cpu);
-        rv_guest_host_cpus_add_core(n, &first);
-    }
-    rv_cpuset_and(&iso, &h->isolated, &n->online);
-    rv_guest_host_cpus_set_isolated(n, &iso, h->isolated_source);
-    return n;
-}
-
-static int
-matrix_guest_index(const RvMatrix *m, const RvMatrixGuest *g)
-{
-    for (guint i = 0; i < m->guests->len; i++)
-        if (m->guests->pdata[i] == g)
-            return (int) i;
-    return -1;
-}
-
 /* Step 1: everything that can be wrong with the input, before the host
  * changes: guest profiles load, every scenario's guests fit on this host. */
 static int
@@ -229,48 +194,8 @@ validate(Ctx *c, GError **error)
         }
     }
 
-    c->placements = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
-    for (guint s = 0; s < m->scenarios->len; s++) {
-        const RvMatrixScenario *sc = m->scenarios->pdata[s];
-        GPtrArray *pls = g_ptr_array_new_with_free_func((GDestroyNotify) rv_guest_placement_free);
-
-        g_autoptr(RvGuestHostCpus) nosmt = NULL;
-        RvGuestHostCpus *hc = c->host_cpus;
-
-        g_ptr_array_add(c->placements, pls);
-        if (sc->smt == RV_MATRIX_SMT_OFF)
-            hc = nosmt = host_cpus_without_smt(c->host_cpus);
-        rv_cpuset_zero(&hc->reserved);
-        /* Guests of one scenario run together: each takes its RT CPUs away
-         * from the next one. */
-        for (guint i = 0; i < sc->guests->len; i++) {
-            const RvMatrixGuest *g = sc->guests->pdata[i];
-            const RvGuestProfile *p = c->profiles->pdata[matrix_guest_index(m, g)];
-            RvGuestPlacement *pl = NULL;
-            g_autoptr(GError) local = NULL;
-
-            if (rv_guest_place(p, hc, &pl, &local) < 0) {
-                RvErrorCode code = local->domain == RV_ERROR ? local->code : RV_ERROR_INVALID;
-
-                if (code != RV_ERROR_UNSUPPORTED)
-                    code = RV_ERROR_INVALID;
-                return rv_error_set(error, code, EINVAL,
-                                    "%s:%u: [scenario:%s]: guest '%s' cannot be placed on this host: %s",
-                                    sc->file, sc->line, sc->name, g->name, local->message);
-            }
-            if (sc->placement == RV_MATRIX_PLACEMENT_UNPINNED)
-                rv_harness_run_unpin(pl, &hc->online);
-            else if (sc->vcpu_sched_other)
-                for (unsigned v = 0; v < pl->n_vcpus; v++) {
-                    pl->vcpus[v].policy = RV_GUEST_SCHED_OTHER;
-                    pl->vcpus[v].priority = 0;
-                }
-            rv_cpuset_or(&hc->reserved, &hc->reserved, &pl->rt_cpus);
-            g_ptr_array_add(pls, pl);
-        }
-    }
-    rv_cpuset_zero(&c->host_cpus->reserved);
-    return 0;
+    /* every scenario's guests as they run together (harness/plan.h) */
+    return rv_harness_plan_place(m, c->profiles, c->host_cpus, &c->placements, error);
 }
 
 /* Why this host cannot run scenario @sc, or NULL when it can. */
@@ -493,12 +418,15 @@ revert_scenario(Ctx *c, GError **error)
 static const char *
 describe_settings(const RvMatrixScenario *sc, char *buf, size_t len)
 {
-    g_snprintf(buf, len, "smt=%s coresched=%s placement=%s%s",
+    g_snprintf(buf, len, "smt=%s coresched=%s placement=%s%s%s",
                rv_harness_matrix_smt_name(sc->smt),
                rv_harness_matrix_coresched_name(sc->coresched),
                rv_harness_matrix_placement_name(sc->placement),
                sc->placement == RV_MATRIX_PLACEMENT_PINNED && sc->vcpu_sched_other
-                   ? " vcpu_sched=other" : "");
+                   ? " vcpu_sched=other" : "",
+               sc->host_sibling == RV_MATRIX_SIBLING_PROFILE ? ""
+               : sc->host_sibling == RV_MATRIX_SIBLING_IDLE ? " host_sibling=idle"
+                                                            : " host_sibling=shared");
     return buf;
 }
 

@@ -14,12 +14,14 @@ static const char * const order_names[] = { "interleaved", "random", NULL };
 static const char * const smt_names[] = { "keep", "on", "off", NULL };
 static const char * const coresched_names[] = { "off", "vm", "vcpu", "libvirt", NULL };
 static const char * const placement_names[] = { "pinned", "unpinned", NULL };
+static const char * const sibling_names[] = { "profile", "idle", "shared", NULL };
 static const char * const vcpu_sched_names[] = { "profile", "other", NULL };
 static const char * const role_names[] = { "rt", "neighbour", NULL };
 
 const char *rv_harness_matrix_smt_name(RvMatrixSmt v) { return smt_names[v]; }
 const char *rv_harness_matrix_coresched_name(RvMatrixCoresched v) { return coresched_names[v]; }
 const char *rv_harness_matrix_placement_name(RvMatrixPlacement v) { return placement_names[v]; }
+const char *rv_harness_matrix_sibling_name(RvMatrixSibling v) { return sibling_names[v]; }
 const char *rv_harness_matrix_role_name(RvMatrixRole v) { return role_names[v]; }
 const char *rv_harness_matrix_workload_name(const RvWorkloadOps *w) { return w ? w->name : "none"; }
 const char *rv_harness_matrix_order_name(RvMatrixOrder v) { return order_names[v]; }
@@ -429,7 +431,7 @@ parse_scenario(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     const RvIniEntry *e;
     RvMatrixScenario *s;
     int smt = RV_MATRIX_SMT_KEEP, cs = RV_MATRIX_CORESCHED_OFF, pl = RV_MATRIX_PLACEMENT_PINNED;
-    int vs = 0;
+    int vs = 0, sib = RV_MATRIX_SIBLING_PROFILE;
     gint64 v;
 
     if (check_name(first, "scenario", name, error) < 0)
@@ -446,6 +448,27 @@ parse_scenario(RvIni *ini, RvMatrix *m, const char *section, GError **error)
         rv_ini_get_enum(ini, section, "placement", placement_names, &pl, error) < 0 ||
         rv_ini_get_enum(ini, section, "vcpu_sched", vcpu_sched_names, &vs, error) < 0)
         return -EINVAL;
+    if ((e = rv_ini_lookup(ini, section, "host_sibling"))) {
+        /* "profile" is the default's name, not a value to write */
+        if (strcmp(e->value, "idle") == 0)
+            sib = RV_MATRIX_SIBLING_IDLE;
+        else if (strcmp(e->value, "shared") == 0)
+            sib = RV_MATRIX_SIBLING_SHARED;
+        else
+            return rv_ini_entry_error(e, error,
+                                      "invalid host_sibling '%s' in [%s]: expected idle or shared",
+                                      e->value, section);
+        if (smt == RV_MATRIX_SMT_OFF)
+            return rv_ini_entry_error(e, error,
+                                      "[%s] host_sibling = %s with smt = off: no SMT sibling "
+                                      "is online", section, e->value);
+        if (pl == RV_MATRIX_PLACEMENT_UNPINNED)
+            return rv_ini_entry_error(e, error,
+                                      "[%s] host_sibling = %s with placement = unpinned: "
+                                      "unpinned vCPUs have no host siblings to keep or share",
+                                      section, e->value);
+    }
+    s->host_sibling = sib;
     s->vcpu_sched_other = vs == 1;
     s->smt = smt;
     s->coresched = cs;

@@ -80,6 +80,14 @@
  *                                profile's rt_priority) | other (pinned,
  *                                but SCHED_OTHER: for hosts where libvirt
  *                                cannot give vCPUs FIFO)
+ *   host_sibling = shared        idle | shared (default: each guest
+ *                                profile's host_sibling): where RT vCPUs
+ *                                sit on SMT cores, shared leaves their
+ *                                siblings to the neighbour guests (their
+ *                                vCPUs are dealt onto them, one each:
+ *                                guest/placement.h), idle keeps them idle;
+ *                                refused with smt = off (no sibling online)
+ *                                and with placement = unpinned
  *   guests = rt0, busy0          subset of guests (default all; empty:
  *                                host workload only)
  *   rt_runtime_us = -1           optional runtime knob
@@ -123,6 +131,12 @@ typedef enum {
 } RvMatrixPlacement;
 
 typedef enum {
+    RV_MATRIX_SIBLING_PROFILE,     /* each guest profile's host_sibling */
+    RV_MATRIX_SIBLING_IDLE,        /* RT vCPUs' SMT siblings stay idle */
+    RV_MATRIX_SIBLING_SHARED,      /* ... run the neighbour guests' vCPUs */
+} RvMatrixSibling;
+
+typedef enum {
     RV_MATRIX_ROLE_RT,
     RV_MATRIX_ROLE_NEIGHBOUR,
 } RvMatrixRole;
@@ -150,6 +164,7 @@ typedef struct {
     RvMatrixSmt smt;
     RvMatrixCoresched coresched;
     RvMatrixPlacement placement;
+    RvMatrixSibling host_sibling;
     bool vcpu_sched_other;  /* vcpu_sched = other */
     GPtrArray *guests;      /* RvMatrixGuest* (owned by the matrix), the ones taking part */
     bool has_rt_runtime_us;
@@ -224,6 +239,7 @@ const RvMatrixGuest *rv_harness_matrix_guest(const RvMatrix *matrix, const char 
 const char *rv_harness_matrix_smt_name(RvMatrixSmt smt);
 const char *rv_harness_matrix_coresched_name(RvMatrixCoresched cs);
 const char *rv_harness_matrix_placement_name(RvMatrixPlacement p);
+const char *rv_harness_matrix_sibling_name(RvMatrixSibling s);   /* "profile", "idle", "shared" */
 const char *rv_harness_matrix_role_name(RvMatrixRole role);
 /* "none" for NULL */
 const char *rv_harness_matrix_workload_name(const RvWorkloadOps *w);

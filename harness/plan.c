@@ -2,9 +2,12 @@
 /*
  * harness/plan.c: matrix -> ordered runs (see harness/plan.h).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "harness/plan.h"
+#include "harness/run.h"
+#include "util/error.h"
 
 /* SplitMix64 (Steele, Lea, Flood: "Fast splittable pseudorandom number
  * generators", OOPSLA 2014; constants as in Vigna's reference code).
@@ -165,4 +168,119 @@ rv_harness_plan_baseline_note(const RvMatrix *m, GPtrArray *skip)
     return g_strdup_printf("NOTE: baseline scenario '%s' is SKIPPED on this host: rtvirt "
                            "compare will use '%s' (the first scenario that runs) as the "
                            "baseline instead", m->baseline, instead->name);
+}
+
+static int
+matrix_guest_index(const RvMatrix *m, const RvMatrixGuest *g)
+{
+    for (guint i = 0; i < m->guests->len; i++)
+        if (m->guests->pdata[i] == g)
+            return (int) i;
+    g_assert_not_reached();
+}
+
+/* One guest of @sc on @hc with the scenario's sibling policy. */
+static int
+place_one(const RvMatrixScenario *sc, const RvMatrixGuest *g, const RvGuestProfile *p,
+          const RvGuestHostCpus *hc, RvGuestPlacement **ret, GError **error)
+{
+    RvGuestSiblingPolicy sib = p->host_sibling;
+    g_autoptr(GError) local = NULL;
+
+    if (sc->host_sibling == RV_MATRIX_SIBLING_IDLE)
+        sib = RV_GUEST_SIBLING_IDLE;
+    else if (sc->host_sibling == RV_MATRIX_SIBLING_SHARED)
+        sib = RV_GUEST_SIBLING_SHARED;
+    if (rv_guest_place_sibling(p, sib, hc, ret, &local) < 0) {
+        RvErrorCode code = local->domain == RV_ERROR ? local->code : RV_ERROR_INVALID;
+
+        if (code != RV_ERROR_UNSUPPORTED)
+            code = RV_ERROR_INVALID;
+        return rv_error_set(error, code, EINVAL,
+                            "%s:%u: [scenario:%s]: guest '%s' cannot be placed on this host: %s",
+                            sc->file, sc->line, sc->name, g->name, local->message);
+    }
+    return 0;
+}
+
+/* The guests of one scenario: RT ones first (pass 0), then the others,
+ * which get the shared siblings dealt. */
+static int
+place_scenario(const RvMatrix *m, const RvMatrixScenario *sc, GPtrArray *profiles,
+               RvGuestHostCpus *hc, GPtrArray *pls, GError **error)
+{
+    RvCpuSet shared, dealt;
+    int last_neighbour = -1;
+
+    rv_cpuset_zero(&shared);
+    rv_cpuset_zero(&dealt);
+    g_ptr_array_set_size(pls, sc->guests->len);
+    for (int pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < sc->guests->len; i++) {
+            const RvMatrixGuest *g = sc->guests->pdata[i];
+            const RvGuestProfile *p = profiles->pdata[matrix_guest_index(m, g)];
+            bool has_rt = !rv_cpuset_is_empty(&p->rt_vcpus);
+            RvGuestPlacement *pl = NULL;
+
+            if (has_rt != (pass == 0))
+                continue;
+            if (place_one(sc, g, p, hc, &pl, error) < 0)
+                return -EINVAL;
+            pls->pdata[i] = pl;
+            if (sc->placement == RV_MATRIX_PLACEMENT_UNPINNED) {
+                rv_harness_run_unpin(pl, &hc->online);
+                continue;
+            }
+            if (sc->vcpu_sched_other)
+                for (unsigned v = 0; v < pl->n_vcpus; v++) {
+                    pl->vcpus[v].policy = RV_GUEST_SCHED_OTHER;
+                    pl->vcpus[v].priority = 0;
+                }
+            rv_cpuset_or(&hc->reserved, &hc->reserved, &pl->rt_cpus);
+            rv_cpuset_or(&shared, &shared, &pl->shared_siblings);
+            if (pass == 1 && !rv_cpuset_is_empty(&shared)) {
+                rv_guest_placement_deal(pl, &shared, &dealt);
+                last_neighbour = (int) i;
+            }
+        }
+    if (last_neighbour >= 0 && !rv_cpuset_equal(&shared, &dealt)) {
+        RvGuestPlacement *pl = pls->pdata[last_neighbour];
+        RvCpuSet idle;
+        g_autofree char *l = NULL;
+
+        rv_cpuset_andnot(&idle, &shared, &dealt);
+        l = rv_cpulist_format(&idle);
+        g_ptr_array_add(pl->notes,
+                        g_strdup_printf("NOTE shared SMT siblings %s carry no neighbour vCPU: "
+                                        "the neighbours have %u vCPUs for %u siblings", l,
+                                        rv_cpuset_count(&dealt), rv_cpuset_count(&shared)));
+    }
+    return 0;
+}
+
+int
+rv_harness_plan_place(const RvMatrix *m, GPtrArray *profiles, RvGuestHostCpus *host,
+                      GPtrArray **ret, GError **error)
+{
+    g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
+    RvCpuSet reserved = host->reserved;
+
+    for (guint s = 0; s < m->scenarios->len; s++) {
+        const RvMatrixScenario *sc = m->scenarios->pdata[s];
+        GPtrArray *pls = g_ptr_array_new_with_free_func((GDestroyNotify) rv_guest_placement_free);
+        g_autoptr(RvGuestHostCpus) primaries = NULL;
+        RvGuestHostCpus *hc = host;
+        int r;
+
+        g_ptr_array_add(all, pls);
+        if (sc->smt == RV_MATRIX_SMT_OFF)
+            hc = primaries = rv_guest_host_cpus_primaries(host);
+        hc->reserved = reserved;
+        r = place_scenario(m, sc, profiles, hc, pls, error);
+        host->reserved = reserved;
+        if (r < 0)
+            return r;
+    }
+    *ret = g_steal_pointer(&all);
+    return 0;
 }

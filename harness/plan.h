@@ -16,6 +16,7 @@
 
 #include <glib.h>
 
+#include "guest/placement.h"
 #include "harness/matrix.h"
 
 typedef struct {
@@ -47,6 +48,38 @@ typedef struct {
 RvPlan *rv_harness_plan_new(const RvMatrix *matrix, guint64 seed);
 void rv_harness_plan_free(RvPlan *plan);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvPlan, rv_harness_plan_free)
+
+/**
+ * rv_harness_plan_place:
+ * @matrix: a loaded matrix
+ * @profiles: (element-type RvGuestProfile): the guest profiles, index =
+ *            matrix guest index
+ * @host: the host CPUs; its reserved set is used while placing and is as
+ *        before on return
+ * @ret: (out) (element-type GPtrArray): per scenario (same index) the
+ *       GPtrArray of RvGuestPlacement*, index = position in the scenario's
+ *       guests; written only on success
+ * @error: (optional): "FILE:LINE: [scenario:NAME]: guest 'G' cannot be
+ *         placed on this host: REASON", RV_ERROR_UNSUPPORTED where the
+ *         host lacks the CPUs (exit 77), else RV_ERROR_INVALID (exit 2)
+ *
+ * Places every scenario's guests as they run together:
+ *  - smt = off: on the primary threads only (rv_guest_host_cpus_primaries());
+ *  - guests with RT vCPUs first, in scenario order, each taking its RT
+ *    CPUs (and their siblings) away from the next;
+ *  - their SMT siblings by the scenario's host_sibling (else each
+ *    profile's): idle, or shared, when the guests without RT vCPUs (the
+ *    neighbours) get their vCPUs dealt onto the siblings, one each, in
+ *    scenario order (rv_guest_placement_deal()); the neighbours' other
+ *    vCPUs and every emulator thread stay on the housekeeping CPUs; a
+ *    sibling left without a vCPU gets a NOTE on the last neighbour;
+ *  - placement = unpinned: rv_harness_run_unpin(); vcpu_sched = other:
+ *    the RT vCPUs pinned but SCHED_OTHER.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_harness_plan_place(const RvMatrix *matrix, GPtrArray *profiles, RvGuestHostCpus *host,
+                          GPtrArray **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /* A fresh seed from the kernel's CSPRNG (g_random), for a matrix without
  * seed = ...; it is recorded in the store so the order can be replayed. */

@@ -38,7 +38,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 19 ))"
+echo "1..$(( ${#bad[@]} * 2 + 24 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -89,7 +89,7 @@ smt=tests/data/run/smt-2s4c2t
 exp=tests/data/run/plan-smt-coresched-vs-nosmt.expected
 [ "${RV_REGENERATE:-}" = 1 ] && cp "$tmp/smt" "$exp"
 check "coresched-vs-nosmt on an SMT host: every scenario runs ($(grep '^# scenario' "$tmp/smt" | grep -v ': runs' | cut -c1-200))" \
-    eval '[ $rc -eq 0 ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/smt")" = 4 ]'
+    eval '[ $rc -eq 0 ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/smt")" = 5 ]'
 check "coresched-vs-nosmt on an SMT host matches $exp ($(diff "$exp" "$tmp/smt" | head -5 | tr '\n' ' '))" \
     diff -q "$exp" "$tmp/smt"
 
@@ -142,3 +142,162 @@ check "RTVIRT_VIRT=kmv: exit 2 naming the value ($rc)" \
 RTVIRT_VIRT=kmv "$rtvirt" run --plan profiles/matrix/ci.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "RTVIRT_VIRT=kmv with --plan: exit 2 as the run ($rc)" \
     eval '[ $rc -eq 2 ] && grep -q "\$RTVIRT_VIRT: invalid virt .kmv." "$tmp/err"'
+
+# host_sibling on SMT hosts (issue 13): on the synthetic fixture and on real
+# sysfs captures and hwloc exports (2x24x2 EPYC 7451, 2x18x2 Skylake) of
+# ../shared/cases/topology turned into trees (isolated =
+# every online CPU but the first core of each package; smt/control = on and
+# a usable core-scheduling record added), every scenario of
+# coresched-vs-nosmt.ini is checked on the CPU lists its --plan prints:
+# baseline / coresched*: a busy vCPU alone on each SMT sibling of the RT
+# vCPUs, as far as the busy vCPUs go round (host_sibling = shared), siblings-idle: the siblings idle and no busy vCPU
+# there, nosmt: primary threads only
+hwloc_to_dump() {   # an hwloc XML export -> "grep -H" lines of its cores
+    python3 - "$1" <<'PY'
+import sys, xml.etree.ElementTree as ET
+def walk(o, pkg):
+    t = o.get("type")
+    if t == "Package":
+        pkg = o.get("os_index")
+    if t == "Core":
+        pus = sorted(int(p.get("os_index")) for p in o.iter("object") if p.get("type") == "PU")
+        for cpu in pus:
+            d = "/sys/devices/system/cpu/cpu%d" % cpu
+            print("%s/online:1" % d)
+            print("%s/topology/physical_package_id:%s" % (d, pkg))
+            print("%s/topology/core_id:%s" % (d, o.get("os_index")))
+            print("%s/topology/thread_siblings_list:%s" % (d, ",".join(map(str, pus))))
+        return
+    for c in o.findall("object"):
+        walk(c, pkg)
+walk(ET.parse(sys.argv[1]).getroot().find("object"), "0")
+PY
+}
+
+tree_from_dump() {   # DUMP DIR: "grep -H" lines "/sys/...:value" -> files
+    local line path
+    while IFS= read -r line; do
+        path=${line%%:*}
+        mkdir -p "$2$(dirname "$path")"
+        printf '%s\n' "${line#*:}" >"$2$path"
+    done <"$1"
+    python3 - "$2" <<'PY'
+import glob, os, sys
+root = sys.argv[1]
+cpu = root + "/sys/devices/system/cpu"
+first = {}
+online = set()
+for d in glob.glob(cpu + "/cpu[0-9]*"):
+    n = int(os.path.basename(d)[3:])
+    on = d + "/online"
+    if os.path.exists(on) and open(on).read().strip() == "0":
+        continue
+    try:
+        pkg = open(d + "/topology/physical_package_id").read().strip()
+        sib = open(d + "/topology/thread_siblings_list").read().strip()
+    except OSError:
+        continue
+    online.add(n)
+    lo = min(int(x.split("-")[0]) for x in sib.split(","))
+    first.setdefault(pkg, lo)
+    first[pkg] = min(first[pkg], lo)
+hk = set()
+for d in glob.glob(cpu + "/cpu[0-9]*"):
+    n = int(os.path.basename(d)[3:])
+    if n not in online:
+        continue
+    sib = open(d + "/topology/thread_siblings_list").read().strip()
+    if min(int(x.split("-")[0]) for x in sib.split(",")) in first.values():
+        hk.add(n)
+open(cpu + "/isolated", "w").write(",".join(str(c) for c in sorted(online - hk)) + "\n")
+for f in ("possible", "present", "online"):   # old dumps have none
+    if not os.path.exists(cpu + "/" + f):
+        open(cpu + "/" + f, "w").write(",".join(str(c) for c in sorted(online)) + "\n")
+os.makedirs(cpu + "/smt", exist_ok=True)
+open(cpu + "/smt/control", "w").write("on\n")
+open(cpu + "/smt/active", "w").write("1\n")
+os.makedirs(root + "/rtvirt", exist_ok=True)
+open(root + "/rtvirt/coresched", "w").write("usable\n")
+PY
+}
+
+check_siblings() {   # ROOT PLAN: prints what is wrong, nothing when right
+    python3 - "$1" "$2" <<'PY'
+import glob, os, re, sys
+root, plan = sys.argv[1], sys.argv[2]
+def parse(l):
+    s = set()
+    for p in l.split(","):
+        a, _, b = p.partition("-")
+        s.update(range(int(a), int(b or a) + 1))
+    return s
+core = {}
+for d in glob.glob(root + "/sys/devices/system/cpu/cpu[0-9]*"):
+    f = d + "/topology/thread_siblings_list"
+    if os.path.exists(f):
+        core[int(os.path.basename(d)[3:])] = parse(open(f).read().strip())
+scen = {}
+cur = None
+for line in open(plan):
+    m = re.match(r"# scenario (\S+) .*: (runs|SKIPPED)", line)
+    if m:
+        cur = scen.setdefault(m.group(1), {"rt": set(), "busy": [], "idle": set(), "shared": set(), "all": set(), "runs": m.group(2) == "runs"})
+        continue
+    m = re.match(r"#   (\S+): (vCPU\d+|emulator|idle siblings|shared siblings) -> CPUs? ([0-9,-]+)(.*)", line)
+    if not m or cur is None:
+        continue
+    g, what, cpus, rest = m.group(1), m.group(2), parse(m.group(3)), m.group(4)
+    if what == "idle siblings":
+        cur["idle"] |= cpus
+    elif what == "shared siblings":
+        cur["shared"] |= cpus
+    else:
+        cur["all"] |= cpus
+        if rest.endswith(" RT"):
+            cur["rt"] |= cpus
+        elif g.startswith("busy") and what.startswith("vCPU"):
+            cur["busy"].append(cpus)
+bad = ["%s: not in the plan" % n for n in ("baseline", "siblings-idle", "nosmt", "coresched")
+       if n not in scen]
+for name, s in sorted(scen.items()):
+    sib = set()
+    for c in s["rt"]:
+        sib |= core[c] - {c}
+    one = set().union(*[b for b in s["busy"] if len(b) == 1] or [set()])
+    if not s["runs"] or not s["rt"]:
+        bad.append("%s: does not run or has no RT vCPU" % name)
+    elif name in ("baseline", "coresched", "coresched-vcpu"):
+        # one busy vCPU alone on each sibling, as far as they go round
+        if s["shared"] != sib or not one <= sib or len(one) != min(len(sib), len(s["busy"])):
+            bad.append("%s: siblings %s, shared %s, busy vCPUs alone on %s" % (name, sorted(sib), sorted(s["shared"]), sorted(one)))
+    elif name == "siblings-idle":
+        busy = set().union(*s["busy"])
+        if s["idle"] != sib or busy & (sib | s["rt"]):
+            bad.append("%s: siblings %s, idle %s, busy on %s" % (name, sorted(sib), sorted(s["idle"]), sorted(busy)))
+    elif name == "nosmt":
+        sec = {c for c in s["all"] if c != min(core[c])}
+        if sec or s["idle"] or s["shared"]:
+            bad.append("%s: secondary threads used %s" % (name, sorted(sec)))
+print("; ".join(bad))
+PY
+}
+
+for src in smt:tests/data/run/smt-2s4c2t cases:sysfs-2socket-intel-ht-n-n16-offline32-111.txt \
+           cases:sysfs-power-smt4-256cpu.txt hwloc:hwloc-AMD-Zen-2xEpyc-7451.xml \
+           hwloc:hwloc-Intel-Skylake-2xXeon6140.xml; do
+    if [ "${src%%:*}" = smt ]; then
+        r=${src#smt:}
+    elif [ "${src%%:*}" = hwloc ]; then
+        r=$tmp/tree-${src#hwloc:}
+        hwloc_to_dump "../shared/cases/topology/${src#hwloc:}" >"$tmp/dump"
+        tree_from_dump "$tmp/dump" "$r"
+    else
+        r=$tmp/tree-${src#cases:}
+        tree_from_dump "../shared/cases/topology/${src#cases:}" "$r"
+    fi
+    "$rtvirt" run --plan --seed 1 --root "$r" profiles/matrix/coresched-vs-nosmt.ini \
+        >"$tmp/sib" 2>"$tmp/err"; rc=$?
+    why=$(check_siblings "$r" "$tmp/sib" 2>&1)
+    check "host_sibling on ${src#*:}: shared siblings run busy vCPUs, idle ones none, nosmt primaries only (rc $rc $(cut -c1-200 "$tmp/err") $why)" \
+        eval '[ $rc -eq 0 ] && [ -z "$why" ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/sib")" = 5 ]'
+done

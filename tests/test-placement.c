@@ -213,6 +213,82 @@ test_core_order(void)
                     "idle siblings -> CPUs 5-7\n");
 }
 
+/* host_sibling = shared (a scenario's): the RT vCPUs take whole cores as
+ * with idle, their siblings are left to neighbours, whose vCPUs are dealt
+ * onto them one each; a split core is still refused. */
+static void
+test_shared_siblings(void)
+{
+    static const char * const cores[] = { "0,4", "1,5", "2,6", "3,7", NULL };
+    g_autoptr(RvGuestHostCpus) host = make_host(cores, "1-3,5-7");
+    g_autoptr(RvGuestProfile) rt = load_shipped("rt-guest.ini");
+    g_autoptr(RvGuestProfile) busy = load_shipped("busy-guest.ini");
+    g_autoptr(RvGuestPlacement) p = NULL, b1 = NULL, b2 = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *text = NULL, *t1 = NULL, *t2 = NULL;
+    RvCpuSet dealt;
+
+    g_assert_cmpint(rv_guest_place_sibling(rt, RV_GUEST_SIBLING_SHARED, host, &p, &err), ==, 0);
+    g_assert_no_error(err);
+    text = rv_guest_placement_format(p);
+    g_assert_cmpstr(text, ==,
+                    "vCPU0 -> CPUs 0,4 other\n"
+                    "vCPU1 -> CPU 1 fifo:1 RT\n"
+                    "vCPU2 -> CPU 2 fifo:1 RT\n"
+                    "vCPU3 -> CPU 3 fifo:1 RT\n"
+                    "emulator -> CPUs 0,4\n"
+                    "shared siblings -> CPUs 5-7\n");
+    g_assert_true(rv_cpuset_is_empty(&p->idle_siblings));
+
+    rv_cpuset_zero(&dealt);
+    g_assert_cmpint(rv_guest_place(busy, host, &b1, &err), ==, 0);
+    g_assert_cmpint(rv_guest_place(busy, host, &b2, &err), ==, 0);
+    g_assert_cmpuint(rv_guest_placement_deal(b1, &p->shared_siblings, &dealt), ==, 3);
+    g_assert_cmpuint(rv_guest_placement_deal(b2, &p->shared_siblings, &dealt), ==, 0);
+    t1 = rv_guest_placement_format(b1);
+    t2 = rv_guest_placement_format(b2);
+    g_assert_cmpstr(t1, ==,
+                    "vCPU0 -> CPU 5 other\n"
+                    "vCPU1 -> CPU 6 other\n"
+                    "vCPU2 -> CPU 7 other\n"
+                    "vCPU3 -> CPUs 0,4 other\n"
+                    "emulator -> CPUs 0,4\n");
+    g_assert_cmpstr(t2, ==,
+                    "vCPU0 -> CPUs 0,4 other\n"
+                    "vCPU1 -> CPUs 0,4 other\n"
+                    "vCPU2 -> CPUs 0,4 other\n"
+                    "vCPU3 -> CPUs 0,4 other\n"
+                    "emulator -> CPUs 0,4\n");
+
+    /* CPU 7 not isolated: core 3,7 is split, shared needs whole cores too */
+    {
+        static const char * const c2[] = { "0,4", "1,5", "2,6", "3,7", NULL };
+        g_autoptr(RvGuestHostCpus) h2 = make_host(c2, "1-3,5-6");
+        g_autoptr(RvGuestPlacement) p2 = NULL;
+        g_autoptr(GError) e2 = NULL;
+
+        g_assert_cmpint(rv_guest_place_sibling(rt, RV_GUEST_SIBLING_SHARED, h2, &p2, &e2), ==, -ENOSPC);
+        g_assert_nonnull(strstr(e2->message, "host_sibling = shared"));
+    }
+}
+
+/* smt = off: the primary threads only, groups kept. */
+static void
+test_primaries(void)
+{
+    static const char * const cores[] = { "0,4", "1,5", "2,6", "3,7", NULL };
+    g_autoptr(RvGuestHostCpus) host = make_host(cores, "1-3,5-7");
+    g_autoptr(RvGuestHostCpus) prim = rv_guest_host_cpus_primaries(host);
+    g_autofree char *online = rv_cpulist_format(&prim->online);
+    g_autofree char *iso = rv_cpulist_format(&prim->isolated);
+    g_autofree char *hk = rv_cpulist_format(&prim->housekeeping);
+
+    g_assert_cmpstr(online, ==, "0-3");
+    g_assert_cmpstr(iso, ==, "1-3");
+    g_assert_cmpstr(hk, ==, "0");
+    g_assert_cmpuint(prim->cores->len, ==, 4);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -231,5 +307,7 @@ main(int argc, char **argv)
     g_test_add_func("/placement/refuse/one-core", test_refuse_one_core);
     g_test_add_func("/placement/refuse/reserved", test_refuse_reserved);
     g_test_add_func("/placement/core-order", test_core_order);
+    g_test_add_func("/placement/shared-siblings", test_shared_siblings);
+    g_test_add_func("/placement/primaries", test_primaries);
     return g_test_run();
 }
