@@ -1,1 +1,0 @@
-build-dev/guest-tools/linpack.o: guest-tools/linpack.c

@@ -1,1 +1,0 @@
-build-dev/guest-tools/pipe.o: guest-tools/pipe.c
