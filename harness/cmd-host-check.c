@@ -17,6 +17,7 @@
 #include "host/fsroot.h"
 #include "host/profile.h"
 #include "host/topology.h"
+#include "host/tuned.h"
 #include "util/error.h"
 #include "util/json.h"
 
@@ -31,7 +32,12 @@ static const RvCmdSpec host_check_spec = {
         "SMT sibling does housekeeping, a boot argument written but not in effect,\n"
         "irqaffinity= overlapping isolated CPUs, the RT-group trap, and every\n"
         "runtime knob the profile sets.",
-    .description = "PROFILE is a file or a name ('rtvirt profiles' lists them).",
+    .description = "PROFILE is a file or a name ('rtvirt profiles' lists them), or a tuned\n"
+                   "profile: a directory with a tuned.conf (/usr/lib/tuned/realtime-virtual-host)\n"
+                   "or the tuned.conf itself.  A tuned profile is read as tuned reads it (include=,\n"
+                   "[variables] and its *-variables.conf, ${f:...} functions on this host or\n"
+                   "--root) and mapped to the host profile's keys; each line that has no\n"
+                   "rtvirt key is a NOTE tuned.unmapped naming FILE:LINE.",
     .exit_status =
         "0 no FAIL, 1 at least one FAIL, 2 error (bad profile, a profile\n"
         "naming CPUs this host does not have, unreadable host, a malformed sysfs/proc\n"
@@ -57,12 +63,19 @@ rv_cmd_host_check(int argc, char **argv)
                      "see --help", argv[0]);
         return RV_EXIT_ERROR;
     }
-    if (rv_profile_find(RV_PROFILE_HOST, argv[1], &path, &err) < 0)
+    /* a tuned profile (DIR with tuned.conf, or a tuned.conf): host/tuned.h */
+    if (rv_host_tuned_is_profile(argv[1])) {
+        if (rv_host_root_open(rv_cmd_common.root, &root, &err) < 0)
+            return rv_log_gerror(err, "Failed to open the root");
+        if (rv_host_tuned_load(root, argv[1], &profile, &err) < 0)
+            return rv_log_gerror(err, "Failed to load the tuned profile");
+    } else if (rv_profile_find(RV_PROFILE_HOST, argv[1], &path, &err) < 0) {
         return rv_log_gerror(err, NULL);
-    if (rv_host_root_open(rv_cmd_common.root, &root, &err) < 0)
+    } else if (rv_host_root_open(rv_cmd_common.root, &root, &err) < 0) {
         return rv_log_gerror(err, "Failed to open the root");
+    }
     /* "N"/"all" in the profile's cpulists: this host's CPUs */
-    {
+    if (!profile) {
         g_autoptr(RvTopology) topo = NULL;
 
         if (rv_host_topology_load(root, &topo, &err) < 0)

@@ -25,6 +25,7 @@
  *   sysctl  sysctl.absent  module.param  module.absent
  *   libvirt.sched-core  libvirt.sched-core-unsupported  libvirt.cgroup-controllers
  *   libvirt.qemu-conf-unknown  state.problem
+ *   tuned.profile  tuned.unmapped  tuned.approximated (a tuned profile, host/tuned.h)
  *
  * Levels: a knob the profile sets and the host does not have is FAIL (the
  * profile's intent is not met; `rtvirt host apply` or `host bootargs` fixes
@@ -229,6 +230,17 @@ judge(RvCheckCtx *c)
     for (guint i = 0; i < c->st->problems->len; i++)
         rv_check_add(c, RV_CHECK_WARN, "state.problem", NULL, NULL, NULL, NULL, "%s",
                      (char *) c->st->problems->pdata[i]);
+    /* a profile read from another format (host/tuned.h): what it could not map */
+    for (guint i = 0; c->p->notes && i < c->p->notes->len; i++) {
+        const RvHostKnob *k = c->p->notes->pdata[i];
+
+        if (k->line)
+            rv_check_add(c, RV_CHECK_NOTE, k->key, NULL, NULL, NULL, NULL, "%s:%u: %s",
+                         k->file, k->line, k->value);
+        else
+            rv_check_add(c, RV_CHECK_NOTE, k->key, NULL, NULL, NULL, NULL, "%s: %s",
+                         k->file ? k->file : c->p->path, k->value);
+    }
 }
 
 /* ---- entry points -------------------------------------------------------- */

@@ -4,6 +4,7 @@
  * the sections and keys and where each knob comes from.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <sched.h>
 #include <string.h>
 
@@ -86,11 +87,14 @@ rv_host_profile_free(RvHostProfile *p)
     g_free(p->housekeeping_at);
     g_free(p->workqueue_at);
     g_free(p->irq_at);
+    g_free(p->origin);
+    if (p->notes)
+        g_ptr_array_unref(p->notes);
     g_free(p);
 }
 
-static RvHostProfile *
-profile_new(const char *path)
+RvHostProfile *
+rv_host_profile_new(const char *path)
 {
     RvHostProfile *p = g_new0(RvHostProfile, 1);
     g_autofree char *base = g_path_get_basename(path);
@@ -116,7 +120,24 @@ profile_new(const char *path)
     p->sysctls = g_ptr_array_new_with_free_func(knob_free);
     p->module_params = g_ptr_array_new_with_free_func(knob_free);
     p->qemu_conf = g_strdup("/etc/libvirt/qemu.conf");
+    p->notes = g_ptr_array_new_with_free_func(knob_free);
     return p;
+}
+
+void
+rv_host_profile_add_note(RvHostProfile *p, const char *kind, const char *file, unsigned line,
+                         const char *fmt, ...)
+{
+    RvHostKnob *k = g_new0(RvHostKnob, 1);
+    va_list ap;
+
+    va_start(ap, fmt);
+    k->value = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    k->key = g_strdup(kind);
+    k->file = g_strdup(file);
+    k->line = line;
+    g_ptr_array_add(p->notes, k);
 }
 
 static int
@@ -589,7 +610,7 @@ profile_from_ini(RvIni *ini, const char *path, unsigned nr_cpu_ids, RvHostProfil
     static const char * const sections[] = { "main", "cpus", "bootargs", "cpu", "kthreads",
                                              "sched", "mm", "kernel", "sysctl", "modules",
                                              "libvirt", NULL };
-    g_autoptr(RvHostProfile) p = profile_new(path);
+    g_autoptr(RvHostProfile) p = rv_host_profile_new(path);
     GPtrArray *files = rv_ini_files(ini);
     const char *summary;
     int r;

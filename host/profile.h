@@ -215,7 +215,37 @@ typedef struct {
     /* the host's nr_cpu_ids that "N"/"all" in cpulists were resolved
      * against (rv_host_profile_load_host()); 0 = loaded without a host */
     unsigned nr_cpu_ids;
+
+    /* Where the profile came from: NULL for an rtvirt profile, "tuned" for
+     * a tuned profile read by host/tuned.h. */
+    char *origin;
+    /* RvHostKnob *: lines of the source that were not mapped to a key
+     * above, or only approximately (key = "tuned.unmapped" or
+     * "tuned.approximated", value = the sentence saying what and why,
+     * file/line = where); `host check` reports each as a NOTE. */
+    GPtrArray *notes;
 } RvHostProfile;
+
+/**
+ * rv_host_profile_new:
+ * @path: the profile's file (or tuned profile directory), for messages
+ *
+ * Returns: (transfer full): a profile that sets nothing ("does not care"
+ * everywhere), named after @path's basename without ".ini"; for loaders of
+ * other formats (host/tuned.h).
+ */
+RvHostProfile *rv_host_profile_new(const char *path);
+
+/**
+ * rv_host_profile_add_note:
+ * @kind: "tuned.unmapped" or "tuned.approximated"
+ * @file: (nullable): the source file; @line: its line (0 = unknown)
+ * @fmt: the sentence
+ *
+ * Records a line of the source that the profile could not express.
+ */
+void rv_host_profile_add_note(RvHostProfile *profile, const char *kind, const char *file,
+                              unsigned line, const char *fmt, ...) G_GNUC_PRINTF(5, 6);
 
 /**
  * rv_host_profile_load:

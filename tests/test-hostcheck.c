@@ -18,7 +18,9 @@
  *                   with a files.dump beside, a copy of it with the dump
  *                   applied on top (a captured host in another state);
  *                 - profile: relative to the repository (or "profile.ini"
- *                   in the case directory);
+ *                   in the case directory, or "tuned:NAME" for the tuned
+ *                   profile ../shared/cases/tuned/NAME read against the
+ *                   root, host/tuned.h; its file names print as CASES/...)
  *                 - qemu_conf: a file in the case directory copied to
  *                   /etc/libvirt/qemu.conf of the root as it is (optional;
  *                   tests/test-qemuconf.c reads the same file);
@@ -44,6 +46,7 @@
 #include "host/fsroot.h"
 #include "host/profile.h"
 #include "host/topology.h"
+#include "host/tuned.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 
@@ -307,7 +310,15 @@ test_case(gconstpointer data)
         rv_test_put(root_dir, "etc/libvirt/qemu.conf", contents);
     }
 
-    if (strcmp(prof, "profile.ini") == 0) {
+    if (g_str_has_prefix(prof, "tuned:")) {
+        /* a tuned profile of ../shared/cases/tuned, read against the root */
+        g_autofree char *p = g_build_filename(cases_dir, "tuned", prof + 6, NULL);
+        g_autoptr(RvRoot) r = NULL;
+
+        g_assert_cmpint(rv_host_root_open(root_dir, &r, &err), ==, 0);
+        if (rv_host_tuned_load(r, p, &profile, &err) < 0)
+            g_error("%s: %s", dir, err->message);
+    } else if (strcmp(prof, "profile.ini") == 0) {
         g_autofree char *p = g_build_filename(dir, prof, NULL);
         g_assert_cmpint(rv_host_profile_load(p, &profile, &err), ==, 0);
     } else {
@@ -320,6 +331,13 @@ test_case(gconstpointer data)
 
     text = rv_host_check_format(rep, true);
     human = replace_all(text, root_dir, "ROOT");
+    if (g_str_has_prefix(prof, "tuned:")) {
+        /* tuned profiles name their files under the cases */
+        char *h = replace_all(human, cases_dir, "CASES");
+
+        g_free(human);
+        human = h;
+    }
     {
         g_autoptr(JsonNode) node = rv_host_check_to_json(rep);
         g_autoptr(JsonGenerator) gen = json_generator_new();
@@ -332,7 +350,9 @@ test_case(gconstpointer data)
         g_free(j);
         j = replace_all(json, root_dir, "ROOT");
         g_free(json);
-        json = g_steal_pointer(&j);
+        json = g_str_has_prefix(prof, "tuned:") ? replace_all(j, cases_dir, "CASES")
+                                                : g_strdup(j);
+        g_clear_pointer(&j, g_free);
     }
     exp_txt = g_build_filename(dir, "expected.txt", NULL);
     exp_json = g_build_filename(dir, "expected.json", NULL);

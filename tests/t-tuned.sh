@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/t-tuned.sh: `rtvirt host check` on the tuned profiles the tuned
+# package installs (/usr/lib/tuned: realtime, realtime-virtual-host,
+# realtime-virtual-guest, cpu-partitioning), against copies of the captured
+# root tests/data/hosts/debian12-2cpu-nosmt-rtgroup (2 CPUs, one package,
+# no SMT, no isolation on its command line) with /etc/tuned variables files
+# as the package installs them.  What the findings must say is derived here
+# from the profile files themselves (line numbers by grep), not hard-coded.
+# TAP output; skipped (77) without the tuned package.
+set -u
+rtvirt=${RV_BUILD:?}/rtvirt
+top=${RV_TOP:?}
+cd "$top" || exit 2
+T=/usr/lib/tuned
+if [ ! -f $T/realtime-virtual-host/tuned.conf ]; then
+    echo "1..0 # SKIP tuned is not installed (make deps installs it)"
+    exit 77
+fi
+n=0 fail=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+has() { jq -e --arg l "$2" --arg i "$3" '[.findings[] | select(.level == $l and .id == $i)] | length > 0' "$1" >/dev/null; }
+msg() { jq -e --arg i "$2" --arg m "$3" '[.findings[] | select(.id == $i and (.message | contains($m)))] | length > 0' "$1" >/dev/null; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+echo "1..30"
+
+# a root with the variables file as tuned installs it (calc_isolated_cores:1
+# keeps the lowest CPU of the one package: CPU 0 housekeeping, CPU 1 isolated)
+mkroot() {
+    rm -rf "$1"; cp -a tests/data/hosts/debian12-2cpu-nosmt-rtgroup "$1"
+    mkdir -p "$1/etc/tuned"
+    for p in realtime realtime-virtual-host realtime-virtual-guest cpu-partitioning; do
+        printf 'isolated_cores=${f:calc_isolated_cores:1}\nisolate_managed_irq=Y\n' \
+            >"$1/etc/tuned/$p-variables.conf"
+    done
+}
+R=$tmp/root; mkroot "$R"
+
+for p in realtime realtime-virtual-host realtime-virtual-guest cpu-partitioning; do
+    "$rtvirt" host check --root "$R" --json $T/$p >"$tmp/$p.json" 2>"$tmp/$p.err"; rc=$?
+    [ $rc = 1 ] && jq -e '.findings | length > 0' "$tmp/$p.json" >/dev/null \
+        && ok "$p: checked (rc 1, the root is not tuned)" || nok "$p: rc=$rc $(cat "$tmp/$p.err")"
+    msg "$tmp/$p.json" tuned.profile "isolated_cores = 1 from" \
+        && ok "$p: NOTE tuned.profile: isolated_cores = 1 (calc_isolated_cores:1 on this root)" \
+        || nok "$p: tuned.profile"
+    has "$tmp/$p.json" FAIL isolation.none && ok "$p: FAIL isolation.none (nothing isolated)" \
+        || nok "$p: isolation.none"
+    # [scheduler] isolated_cores has no rtvirt key: a NOTE naming its line
+    line=$(grep -n '^isolated_cores=' $T/realtime/tuned.conf | tail -1 | cut -d: -f1)
+    [ $p = cpu-partitioning ] && line=$(grep -n '^isolated_cores=' $T/$p/tuned.conf | tail -1 | cut -d: -f1)
+    f=$T/realtime/tuned.conf; [ $p = cpu-partitioning ] && f=$T/$p/tuned.conf
+    msg "$tmp/$p.json" tuned.unmapped "$f:$line: [scheduler] isolated_cores" \
+        && ok "$p: NOTE tuned.unmapped names $f:$line" || nok "$p: no note for $f:$line"
+done
+
+# isolcpus= from realtime's cmdline_realtime with isolate_managed_irq=Y
+for p in realtime realtime-virtual-host realtime-virtual-guest; do
+    jq -e '[.findings[] | select(.id == "bootarg.missing" and .level == "FAIL" and .expected == "isolcpus=managed_irq,domain,1")] | length == 1' \
+        "$tmp/$p.json" >/dev/null && ok "$p: FAIL bootarg.missing isolcpus=managed_irq,domain,1" \
+        || nok "$p: isolcpus"
+done
+# cpu-partitioning writes isolcpus only with no_balance_cores
+! jq -e '[.findings[] | select(.expected // "" | startswith("isolcpus"))] | length > 0' \
+    "$tmp/cpu-partitioning.json" >/dev/null \
+    && jq -e '[.findings[] | select(.id == "bootarg.missing" and .expected == "nohz_full=1")] | length == 1' \
+    "$tmp/cpu-partitioning.json" >/dev/null \
+    && ok "cpu-partitioning: nohz_full=1 wanted, no isolcpus" || nok "cpu-partitioning bootargs"
+
+# realtime-virtual-host: ksm/run = 2, kernel threads FIFO, the RT-kernel-only sysfs knob
+rvh=$tmp/realtime-virtual-host.json
+jq -e '[.findings[] | select(.id == "ksm" and .expected == "2")] | length == 1' "$rvh" >/dev/null \
+    && ok "rvh: [sysfs] /sys/kernel/mm/ksm/run = 2 judged (ksm)" || nok "rvh: ksm"
+jq -e '[.findings[] | select(.id == "kthread.priority" and .expected == "fifo:2")] | length == 1' "$rvh" >/dev/null \
+    && ok "rvh: group.ksoftirqd=0:f:2 judged as fifo:2" || nok "rvh: kthread.priority"
+line=$(grep -n '^/sys/kernel/ktimer_lockless_check' $T/realtime-virtual-host/tuned.conf | cut -d: -f1)
+if [ -n "$line" ]; then
+    msg "$rvh" tuned.unmapped "$T/realtime-virtual-host/tuned.conf:$line: sysfs /sys/kernel/ktimer_lockless_check" \
+        && ok "rvh: ktimer_lockless_check is a NOTE naming line $line" || nok "rvh: ktimer_lockless_check"
+else
+    ok "rvh: no ktimer_lockless_check in this tuned version # SKIP"
+fi
+jq -e '[.findings[] | select(.id == "rt-throttling" and .expected == "-1")] | length == 1' "$rvh" >/dev/null \
+    && ok "rvh: kernel.sched_rt_runtime_us = -1 (from realtime) judged" || nok "rvh: rt-throttling"
+
+# the tuned.conf itself reads as its directory
+"$rtvirt" host check --root "$R" --json $T/realtime-virtual-host/tuned.conf >"$tmp/file.json"; rc=$?
+[ $rc = 1 ] && [ "$(jq -c '[.findings[] | [.level, .id, .message]]' "$tmp/file.json")" = \
+                 "$(jq -c '[.findings[] | [.level, .id, .message]]' "$rvh")" ] \
+    && ok "tuned.conf and its directory give the same findings" || nok "tuned.conf vs directory (rc=$rc)"
+
+# human output names the profile and the notes
+"$rtvirt" host check --root "$R" $T/realtime-virtual-host >"$tmp/rvh.txt"; rc=$?
+[ $rc = 1 ] && grep -q '^NOTE  tuned.unmapped: ' "$tmp/rvh.txt" && grep -q 'profile realtime-virtual-host' "$tmp/rvh.txt" \
+    && ok "human report: profile name and NOTE tuned.unmapped lines" || nok "human report (rc=$rc)"
+
+# a root booted with what tuned writes: the boot arguments pass
+B=$tmp/booted; mkroot "$B"
+args="skew_tick=1 isolcpus=managed_irq,domain,1 nosoftlockup tsc=reliable nohz=on nohz_full=1 rcu_nocbs=1 irqaffinity=0"
+for a in $(jq -r '.findings[] | select(.id == "bootarg.missing" and .level == "FAIL") | .expected' "$rvh"); do
+    case " $args " in *" $a "*) ;; *) args="$args $a" ;; esac
+done
+echo "BOOT_IMAGE=/vmlinuz root=/dev/vda1 ro $args" >"$B/proc/cmdline"
+echo 1 >"$B/sys/devices/system/cpu/isolated"
+"$rtvirt" host check --root "$B" --json $T/realtime-virtual-host >"$tmp/booted.json"; rc=$?
+! has "$tmp/booted.json" FAIL bootarg.missing && ! has "$tmp/booted.json" FAIL isolation.none \
+    && jq -e '[.findings[] | select(.id == "bootarg.ok" and .message == "isolcpus=managed_irq,domain,1 as the profile wants")] | length == 1' "$tmp/booted.json" >/dev/null \
+    && ok "booted with tuned's arguments: PASS bootarg.ok, no bootarg.missing/isolation.none" \
+    || nok "booted root (rc=$rc): $(jq -r '.findings[] | select(.level == "FAIL") | .id' "$tmp/booted.json" | sort -u | tr '\n' ' ')"
+
+# isolated_cores unset: tuned refuses the profile (its assertion), so does rtvirt
+U=$tmp/unset; mkroot "$U"
+echo "# no isolated_cores" >"$U/etc/tuned/realtime-virtual-host-variables.conf"
+"$rtvirt" host check --root "$U" $T/realtime-virtual-host >/dev/null 2>"$tmp/unset.err"; rc=$?
+[ $rc = 2 ] && grep -q "tuned assertion 'isolated_cores are set' failed" "$tmp/unset.err" \
+    && grep -q "tuned/realtime-virtual-host/tuned.conf:[0-9]*:" "$tmp/unset.err" \
+    && ok "isolated_cores unset: exit 2 naming the assertion's line" || nok "unset: rc=$rc $(cat "$tmp/unset.err")"
+
+# the shared tuned v2.28 cases read the same way (include= beside each other)
+"$rtvirt" host check --root "$R" --json "${RV_CASES:?}/tuned/realtime-virtual-host" >"$tmp/case.json"; rc=$?
+[ $rc = 1 ] && jq -e --arg f "$RV_CASES/tuned/latency-performance/tuned.conf" \
+    '[.findings[] | select(.id == "tuned.unmapped" and (.message | startswith($f)))] | length > 0' "$tmp/case.json" >/dev/null \
+    && ok "../shared/cases/tuned/realtime-virtual-host: includes found beside it" || nok "shared case rc=$rc"
+
+# a file that is no tuned profile is still an rtvirt profile name
+"$rtvirt" host check --root "$R" $T >/dev/null 2>"$tmp/dir.err"; rc=$?
+[ $rc = 2 ] && ok "$T (a directory without tuned.conf): exit 2" || nok "$T: rc=$rc"
+exit $fail
