@@ -8,7 +8,9 @@
 #      coresched run on a host that can, and are SKIPPED with the reason
 #      elsewhere), results into results/<date>-demo/ (RTVIRT_RESULTS=DIR
 #      elsewhere; git ignores results/*/);
-#   3. `rtvirt compare` on that store: the comparison table.
+#   3. `rtvirt compare` on that store: the comparison table;
+#   4. `rtvirt report` into STORE/report/ (where gnuplot is installed):
+#      the HTML page with the plots, its path printed last.
 # Needs root (qemu:///system).  About two minutes under TCG.
 # Exit status: that of `rtvirt run` (0 every runnable repetition measured,
 # even with a verification FAIL or under TCG: then the summary says
@@ -49,4 +51,10 @@ fi
 echo
 echo "== rtvirt compare $store"
 "$rtvirt" compare "$store" || exit $?
+if command -v gnuplot >/dev/null 2>&1; then
+    echo
+    echo "== rtvirt report $store -o $store/report"
+    "$rtvirt" report "$store" -o "$store/report" || exit $?
+    echo "Open it in a browser: file://$store/report/index.html"
+fi
 exit $rc

@@ -50,6 +50,8 @@ static const RvCommand commands[] = {
       "Run a scenario matrix (baseline / nosmt / coresched) into a results store" },
     { NULL, "compare", rv_cmd_compare,
       "Compare results stores: n, mean, stddev, SEM, percentiles, significance" },
+    { NULL, "report", rv_cmd_report,
+      "Write a static HTML report (gnuplot SVG plots) of results stores" },
     { NULL, "pert", rv_cmd_pert,
       "Perturbation probe: a tight TSC loop on one CPU" },
     { NULL, "status", rv_cmd_status,

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * harness/cmd-report.c: `rtvirt report STORE [STORE...] -o DIR
+ * [--baseline NAME] [--test welch|mann-whitney] [--title TEXT]`.
+ *
+ * Reads results stores only (no host access, no daemon) and writes the
+ * static HTML report of results/report.h into DIR; gnuplot draws the plots.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cmd-common.h"
+#include "harness/commands.h"
+#include "harness/log.h"
+#include "results/report.h"
+#include "results/store.h"
+#include "util/error.h"
+#include "util/runner.h"
+
+static const RvCmdSpec report_spec = {
+    .params = "STORE [STORE...]",
+    .summary =
+        "Write a static HTML report of one or more results stores into DIR:\n"
+        "DIR/index.html with gnuplot SVG plots (latency histograms, percentile\n"
+        "curves, the spread of each repetition's max, throughput mean +- SEM, the\n"
+        "trade-off), what ran and whether it is trusted, and the raw outputs.\n"
+        "The numbers are those of 'rtvirt compare --json'.  Needs gnuplot.",
+    .exit_status = "0 written, 2 error (no such store, a store given twice, bad option, "
+                   "gnuplot missing or failing, DIR not writable).",
+};
+
+int
+rv_cmd_report(int argc, char **argv)
+{
+    static char *arg_out, *arg_baseline, *arg_test, *arg_title;
+    const GOptionEntry entries[] = {
+        { "output", 'o', 0, G_OPTION_ARG_FILENAME, &arg_out,
+          "Directory for index.html and the plots (created; required)", "DIR" },
+        { "baseline", 'b', 0, G_OPTION_ARG_STRING, &arg_baseline,
+          "Scenario the others are compared with (default: the first)", "NAME" },
+        { "test", 0, 0, G_OPTION_ARG_STRING, &arg_test,
+          "Significance test: welch (default) or mann-whitney", "TEST" },
+        { "title", 0, 0, G_OPTION_ARG_STRING, &arg_title, "The page's title", "TEXT" },
+        { NULL },
+    };
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GPtrArray) stores = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_store_free);
+    g_autoptr(RvRunner) runner = rv_runner_new(false);
+    RvReportOptions opts = { 0 };
+    g_autofree char *index = NULL;
+
+    if (rv_cmd_parse(&report_spec, entries, &argc, &argv) < 0)
+        return RV_EXIT_ERROR;
+    if (argc < 2) {
+        rv_log_error("%s: no results store given (usage: rtvirt report STORE... -o DIR)", argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    if (!arg_out || !*arg_out) {
+        rv_log_error("%s: no output directory given (-o DIR)", argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    opts.test = RV_STATS_WELCH;
+    if (arg_test) {
+        if (g_str_equal(arg_test, "welch"))
+            opts.test = RV_STATS_WELCH;
+        else if (g_str_equal(arg_test, "mann-whitney") || g_str_equal(arg_test, "mwu"))
+            opts.test = RV_STATS_MANN_WHITNEY;
+        else {
+            rv_log_error("%s: unknown --test '%s' (welch or mann-whitney)", argv[0], arg_test);
+            return RV_EXIT_ERROR;
+        }
+    }
+    opts.baseline = arg_baseline;
+    opts.title = arg_title;
+    for (int i = 1; i < argc; i++) {
+        RvStore *st = NULL;
+        g_autofree char *real = NULL;
+
+        if (rv_result_store_open(argv[i], &st, &error) < 0)
+            return rv_log_gerror(error, "Failed to open results store");
+        g_ptr_array_add(stores, st);
+        /* the same store twice would be compared against itself */
+        real = realpath(rv_result_store_get_dir(st), NULL);
+        for (int k = 1; real && k < i; k++) {
+            g_autofree char *other = realpath(rv_result_store_get_dir(stores->pdata[k - 1]), NULL);
+
+            if (other && g_str_equal(real, other)) {
+                rv_log_error("%s: results store '%s' given twice (as '%s' and '%s')",
+                             argv[0], real, argv[k], argv[i]);
+                return RV_EXIT_ERROR;
+            }
+        }
+    }
+    if (rv_result_report_write(stores, arg_out, &opts, runner, &error) < 0)
+        return rv_log_gerror(error, "Failed to write the report");
+    index = g_build_filename(arg_out, "index.html", NULL);
+    printf("Report: %s\n", index);
+    if (fflush(stdout) != 0) {
+        rv_log_error("Failed to write to stdout");
+        return RV_EXIT_ERROR;
+    }
+    return RV_EXIT_OK;
+}

@@ -1,0 +1,729 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * results/report.c: `rtvirt report`: the model (compare's document plus
+ * the stores' histograms) and the HTML page (results/report.h).
+ *
+ * Every piece of text from a store reaches the page through
+ * g_markup_printf_escaped() or g_markup_escape_text(); nothing is
+ * concatenated raw.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "results/compare.h"
+#include "results/report-priv.h"
+#include "util/error.h"
+#include "util/file.h"
+
+#define REPORT_PLOT_TIMEOUT_MS 30000
+/* a raw file larger than this is linked in its store, not copied */
+#define REPORT_COPY_MAX (64u << 20)
+
+static const char *const latency_workloads[] = { "cyclictest", "pert", "oslat" };
+/* workloads whose metrics are no throughput (host counter snapshots) */
+static const char *const other_workloads[] = { "host-counters" };
+
+static gboolean
+in_list(const char *s, const char *const *list, gsize n)
+{
+    for (gsize i = 0; i < n; i++)
+        if (g_strcmp0(s, list[i]) == 0)
+            return TRUE;
+    return FALSE;
+}
+
+double
+rv_report_num(JsonObject *o, const char *key)
+{
+    JsonNode *n = o ? json_object_get_member(o, key) : NULL;
+    GType t;
+
+    if (!n || !JSON_NODE_HOLDS_VALUE(n))
+        return NAN;
+    t = json_node_get_value_type(n);
+    if (t == G_TYPE_INT64 || t == G_TYPE_DOUBLE)
+        return json_node_get_double(n);
+    return NAN;
+}
+
+static const char *
+str_member(JsonObject *o, const char *key)
+{
+    JsonNode *n = o ? json_object_get_member(o, key) : NULL;
+
+    if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
+        return NULL;
+    return json_node_get_string(n);
+}
+
+static JsonArray *
+arr_member(JsonObject *o, const char *key)
+{
+    JsonNode *n = o ? json_object_get_member(o, key) : NULL;
+
+    return n && JSON_NODE_HOLDS_ARRAY(n) ? json_node_get_array(n) : NULL;
+}
+
+JsonObject *
+rv_report_row(const RGroup *g, const char *metric, const char *label)
+{
+    JsonArray *metrics = arr_member(g->json, "metrics");
+
+    for (guint m = 0; metrics && m < json_array_get_length(metrics); m++) {
+        JsonObject *mo = json_array_get_object_element(metrics, m);
+        JsonArray *rows;
+
+        if (g_strcmp0(str_member(mo, "name"), metric) != 0)
+            continue;
+        rows = arr_member(mo, "rows");
+        for (guint i = 0; rows && i < json_array_get_length(rows); i++) {
+            JsonObject *row = json_array_get_object_element(rows, i);
+
+            if (g_strcmp0(str_member(row, "scenario"), label) == 0)
+                return row;
+        }
+    }
+    return NULL;
+}
+
+/* ---- the model ---- */
+
+static void
+rscen_free(RScen *s)
+{
+    if (!s)
+        return;
+    g_free(s->label);
+    g_free(s->name);
+    g_free(s->status);
+    g_free(s->reason);
+    g_free(s);
+}
+
+static void
+rlat_free(RLat *l)
+{
+    if (!l)
+        return;
+    rv_result_histogram_free(l->hist);
+    g_array_unref(l->rep_max);
+    g_free(l);
+}
+
+static void
+rgroup_free(RGroup *g)
+{
+    if (!g)
+        return;
+    g_free(g->workload);
+    g_free(g->target);
+    g_free(g->slug);
+    g_ptr_array_unref(g->lats);
+    g_free(g);
+}
+
+static void
+report_clear(Report *rp)
+{
+    if (rp->cmp)
+        json_node_unref(rp->cmp);
+    g_clear_pointer(&rp->scens, g_ptr_array_unref);
+    g_clear_pointer(&rp->groups, g_ptr_array_unref);
+    g_clear_pointer(&rp->store_dirs, g_ptr_array_unref);
+    g_free(rp->dir);
+}
+
+/* the ok records of one scenario in one group, as compare collects them:
+ * "latency" histograms merged, max_us of each repetition */
+static RLat *
+collect_lat(const Report *rp, const RGroup *g, guint scen)
+{
+    const RScen *s = rp->scens->pdata[scen];
+    GPtrArray *recs = rv_result_store_get_records(rp->stores->pdata[s->store]);
+    RLat *l = g_new0(RLat, 1);
+
+    l->scen = scen;
+    l->rep_max = g_array_new(FALSE, FALSE, sizeof(double));
+    for (guint i = 0; i < recs->len; i++) {
+        const RvStoreRecord *r = recs->pdata[i];
+        const RvHistogram *h;
+        const RvStoreMetric *m;
+
+        if (g_strcmp0(r->scenario, s->name) != 0 || g_strcmp0(r->workload, g->workload) != 0 ||
+            g_strcmp0(r->target ? r->target : "-", g->target) != 0 ||
+            g_strcmp0(r->status, "ok") != 0)
+            continue;
+        if ((h = rv_result_store_record_get_histogram(r, "latency"))) {
+            if (!l->hist)
+                l->hist = rv_result_histogram_new(0);
+            rv_result_histogram_merge(l->hist, h);
+        }
+        if ((m = rv_result_store_record_get_metric(r, "max_us")) && isfinite(m->value))
+            g_array_append_val(l->rep_max, m->value);
+    }
+    return l;
+}
+
+static guint
+find_scen(const Report *rp, const char *label)
+{
+    for (guint i = 0; i < rp->scens->len; i++)
+        if (g_strcmp0(((RScen *) rp->scens->pdata[i])->label, label) == 0)
+            return i;
+    return G_MAXUINT;
+}
+
+static void
+build_group(Report *rp, JsonObject *go, guint index)
+{
+    RGroup *g = g_new0(RGroup, 1);
+    JsonArray *lat = arr_member(go, "latency");
+
+    g->workload = g_strdup(str_member(go, "workload"));
+    g->target = g_strdup(str_member(go, "target") ? str_member(go, "target") : "-");
+    g->json = go;
+    g->slug = g_strdup_printf("g%u", index + 1);
+    g->lats = g_ptr_array_new_with_free_func((GDestroyNotify) rlat_free);
+    g->latency = in_list(g->workload, latency_workloads, G_N_ELEMENTS(latency_workloads)) &&
+                 lat && json_array_get_length(lat) > 0;
+    g->throughput = !g->latency &&
+                    !in_list(g->workload, latency_workloads, G_N_ELEMENTS(latency_workloads)) &&
+                    !in_list(g->workload, other_workloads, G_N_ELEMENTS(other_workloads));
+    for (guint i = 0; g->latency && i < json_array_get_length(lat); i++) {
+        JsonObject *lo = json_array_get_object_element(lat, i);
+        guint s = find_scen(rp, str_member(lo, "scenario"));
+        RLat *l;
+
+        if (s == G_MAXUINT)
+            continue;
+        l = collect_lat(rp, g, s);
+        l->lat = lo;
+        g_ptr_array_add(g->lats, l);
+    }
+    g_ptr_array_add(rp->groups, g);
+}
+
+static int
+build_model(Report *rp, const RvReportOptions *opts, GError **error)
+{
+    g_autoptr(RvComparison) cmp = NULL;
+    g_autofree char *json = NULL;
+    g_autoptr(JsonParser) parser = json_parser_new();
+    g_autoptr(GError) local = NULL;
+    JsonObject *root;
+    JsonArray *arr;
+    int r;
+
+    r = rv_result_compare_build(rp->stores, opts->baseline, opts->test, &cmp, error);
+    if (r < 0)
+        return r;
+    json = rv_result_compare_format(cmp, RV_COMPARE_JSON);
+    if (!json_parser_load_from_data(parser, json, -1, &local))
+        return rv_error_set(error, RV_ERROR_FAILED, EINVAL,
+                            "compare's JSON document does not parse: %s", local->message);
+    rp->cmp = json_node_copy(json_parser_get_root(parser));
+    root = json_node_get_object(rp->cmp);
+    rp->scens = g_ptr_array_new_with_free_func((GDestroyNotify) rscen_free);
+    rp->groups = g_ptr_array_new_with_free_func((GDestroyNotify) rgroup_free);
+    arr = arr_member(root, "scenarios");
+    for (guint i = 0; arr && i < json_array_get_length(arr); i++) {
+        JsonObject *so = json_array_get_object_element(arr, i);
+        RScen *s = g_new0(RScen, 1);
+        double store = rv_report_num(so, "store");
+
+        s->label = g_strdup(str_member(so, "label"));
+        s->name = g_strdup(str_member(so, "name"));
+        s->status = g_strdup(str_member(so, "status"));
+        s->reason = g_strdup(str_member(so, "reason"));
+        s->store = isfinite(store) && store >= 0 && store < rp->stores->len ? (guint) store : 0;
+        g_ptr_array_add(rp->scens, s);
+    }
+    arr = arr_member(root, "groups");
+    for (guint i = 0; arr && i < json_array_get_length(arr); i++)
+        build_group(rp, json_array_get_object_element(arr, i), i);
+    return 0;
+}
+
+/* ---- copies of the stores ---- */
+
+/* "raw/NAME" as rv_result_store_write_raw() makes it, nothing else: a
+ * relpath from run.json is untrusted ("../../etc/shadow") */
+static gboolean
+raw_relpath_ok(const char *rel)
+{
+    const char *name;
+
+    if (!rel || !g_str_has_prefix(rel, "raw/"))
+        return FALSE;
+    name = rel + 4;
+    if (!*name || name[0] == '.')
+        return FALSE;
+    for (const char *p = name; *p; p++)
+        if (!g_ascii_isalnum(*p) && *p != '.' && *p != '_' && *p != '-')
+            return FALSE;
+    return TRUE;
+}
+
+static int
+copy_file(const char *from, const char *to, GError **error)
+{
+    g_autofree char *data = NULL;
+    gssize n = rv_file_read(from, REPORT_COPY_MAX, &data, error);
+    g_autoptr(GError) local = NULL;
+
+    if (n < 0)
+        return (int) n;
+    if (!g_file_set_contents(to, data, n, &local))
+        return rv_error_set(error, RV_ERROR_FAILED, EIO, "Failed to write '%s': %s", to,
+                            local->message);
+    return 0;
+}
+
+/* stores/N-BASE/{run.json,raw/...}: what the page links to */
+static int
+copy_stores(Report *rp, GError **error)
+{
+    rp->store_dirs = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; i < rp->stores->len; i++) {
+        RvStore *st = rp->stores->pdata[i];
+        g_autofree char *base = g_path_get_basename(rv_result_store_get_dir(st));
+        char *rel = g_strdup_printf("stores/%u-%s", i + 1, base);
+        g_autofree char *raw = g_strdup_printf("%s/%s/raw", rp->dir, rel);
+        g_autofree char *from = g_build_filename(rv_result_store_get_dir(st), "run.json", NULL);
+        g_autofree char *to = g_strdup_printf("%s/%s/run.json", rp->dir, rel);
+        GPtrArray *recs = rv_result_store_get_records(st);
+        int r;
+
+        g_ptr_array_add(rp->store_dirs, rel);
+        if (g_mkdir_with_parents(raw, 0755) < 0)
+            return rv_error_set(error, RV_ERROR_FAILED, errno, "Failed to create '%s': %s",
+                                raw, g_strerror(errno));
+        r = copy_file(from, to, error);
+        if (r < 0)
+            return r;
+        for (guint k = 0; k < recs->len; k++) {
+            const RvStoreRecord *rec = recs->pdata[k];
+
+            for (guint j = 0; j < rec->raw->len; j++) {
+                const char *rr = rec->raw->pdata[j];
+                g_autofree char *src = NULL, *dst = NULL;
+                g_autoptr(GError) miss = NULL;
+
+                if (!raw_relpath_ok(rr))
+                    continue;
+                src = g_build_filename(rv_result_store_get_dir(st), rr, NULL);
+                dst = g_strdup_printf("%s/%s/%s", rp->dir, rel, rr);
+                /* a raw file the store lost is shown unlinked, not fatal */
+                (void) copy_file(src, dst, &miss);
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- the page ---- */
+
+static const char page_style[] =
+    "body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em;color:#222}"
+    "h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}"
+    "table{border-collapse:collapse;margin:.5em 0}"
+    "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums}"
+    "th{background:#f2f2f2}.bad{background:#fde2e1;border:2px solid #c0392b;padding:.6em}"
+    ".good{background:#e3f4e3;border:1px solid #2e7d32;padding:.6em}"
+    ".note{background:#fff7d6;border:1px solid #c9a400;padding:.4em}"
+    "figure{margin:1em 0}figcaption{color:#555;font-size:.92em;max-width:860px}"
+    "img{border:1px solid #ddd;max-width:100%}code{font-size:.92em}";
+
+static void
+add(GString *o, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+/* appends @fmt with every string argument escaped for HTML */
+static void
+add(GString *o, const char *fmt, ...)
+{
+    va_list ap;
+    g_autofree char *s = NULL;
+
+    va_start(ap, fmt);
+    s = g_markup_vprintf_escaped(fmt, ap);
+    va_end(ap);
+    g_string_append(o, s);
+}
+
+/* a number for a table cell: the text rounded, data-v exact */
+static void
+add_num(GString *o, double v, const char *prefix)
+{
+    char exact[G_ASCII_DTOSTR_BUF_SIZE];
+
+    if (!isfinite(v)) {
+        g_string_append(o, "<td class=\"n\">-</td>");
+        return;
+    }
+    g_ascii_formatd(exact, sizeof(exact), "%.17g", v);
+    if (fabs(v) >= 100 || v == floor(v))
+        add(o, "<td class=\"n\" data-v=\"%s\">%s%.0f</td>", exact, prefix ? prefix : "", v);
+    else
+        add(o, "<td class=\"n\" data-v=\"%s\">%s%.2f</td>", exact, prefix ? prefix : "", v);
+}
+
+static const char *
+host_str(JsonNode *host, const char *key)
+{
+    return host && JSON_NODE_HOLDS_OBJECT(host) ? str_member(json_node_get_object(host), key)
+                                                : NULL;
+}
+
+static void
+kv(GString *o, const char *key, const char *value)
+{
+    add(o, "<tr><th>%s</th><td>%s</td></tr>\n", key, value ? value : "unknown");
+}
+
+/* virt of a store's records: "kvm", "tcg", "kvm+tcg" or NULL */
+static const char *
+store_virt(RvStore *st)
+{
+    GPtrArray *recs = rv_result_store_get_records(st);
+    gboolean kvm = FALSE, tcg = FALSE;
+
+    for (guint i = 0; i < recs->len; i++) {
+        const RvStoreRecord *r = recs->pdata[i];
+
+        kvm |= g_strcmp0(r->virt, "kvm") == 0;
+        tcg |= g_strcmp0(r->virt, "tcg") == 0;
+    }
+    return kvm && tcg ? "kvm+tcg" : tcg ? "tcg" : kvm ? "kvm" : NULL;
+}
+
+static void
+page_store(GString *o, const Report *rp, guint i)
+{
+    RvStore *st = rp->stores->pdata[i];
+    JsonNode *host = rv_result_store_get_host(st);
+    const RvStoreContext *c = rv_result_store_get_context(st);
+    GPtrArray *why = rv_result_store_get_untrusted_reasons(st);
+    g_autofree char *base = g_path_get_basename(rv_result_store_get_dir(st));
+    g_autofree char *cpu = NULL, *smt = NULL, *iso = NULL, *dmi = NULL, *vers = NULL;
+    const char *virt = store_virt(st);
+
+    add(o, "<h3 id=\"store%u\">Store %u: %s</h3>\n<table>\n", i + 1, i + 1, base);
+    add(o, "<tr><th>run.json</th><td><a href=\"%s/run.json\">%s/run.json</a> (copy of %s)"
+        "</td></tr>\n", (char *) rp->store_dirs->pdata[i], (char *) rp->store_dirs->pdata[i],
+        rv_result_store_get_dir(st));
+    kv(o, "matrix", rv_result_store_get_matrix(st));
+    kv(o, "host", host_str(host, "hostname"));
+    kv(o, "kernel", c && c->kernel_release ? c->kernel_release : host_str(host, "kernel_release"));
+    kv(o, "kernel command line", c ? c->kernel_cmdline : NULL);
+    if (c && (c->cpu_model_name || c->cpu_family >= 0))
+        cpu = g_strdup_printf("%s (%s family %" G_GINT64_FORMAT " model %" G_GINT64_FORMAT
+                              " stepping %" G_GINT64_FORMAT ", microcode %s)",
+                              c->cpu_model_name ? c->cpu_model_name : "?",
+                              c->cpu_vendor ? c->cpu_vendor : "?", c->cpu_family, c->cpu_model,
+                              c->cpu_stepping, c->cpu_microcode ? c->cpu_microcode : "?");
+    kv(o, "CPU", cpu);
+    smt = g_strdup_printf("control %s, active %s",
+                          c && c->smt_control ? c->smt_control
+                                              : host_str(host, "smt_control") ?: "?",
+                          c && c->smt_active >= 0 ? (c->smt_active ? "yes" : "no") : "?");
+    kv(o, "SMT", smt);
+    iso = g_strdup_printf("isolated: %s; nohz_full: %s; online: %s",
+                          host_str(host, "cpus_isolated") && *host_str(host, "cpus_isolated")
+                              ? host_str(host, "cpus_isolated") : "none",
+                          host_str(host, "cpus_nohz_full") ?: "none",
+                          host_str(host, "cpus_online") ?: "?");
+    kv(o, "isolation", iso);
+    add(o, "<tr><th>virt</th><td><strong>virt=%s</strong>%s</td></tr>\n", virt ? virt : "-",
+        g_strcmp0(virt, "kvm") == 0 ? "" : " (QEMU emulation without KVM: no real-time figures)");
+    if (c && (c->dmi_sys_vendor || c->dmi_product_name || c->dmi_bios_version))
+        dmi = g_strdup_printf("%s %s, BIOS %s %s", c->dmi_sys_vendor ?: "?",
+                              c->dmi_product_name ?: "?", c->dmi_bios_version ?: "?",
+                              c->dmi_bios_date ?: "");
+    kv(o, "system (DMI)", dmi);
+    if (c)
+        vers = g_strdup_printf("rtvirt %s, QEMU %s, libvirt %s, rt-tests %s (cyclictest %s)",
+                               c->ver_rtvirt ?: "?", c->ver_qemu ?: "?", c->ver_libvirt ?: "?",
+                               c->ver_rt_tests ?: "?", c->ver_cyclictest ?: "?");
+    kv(o, "versions", vers);
+    kv(o, "complete", rv_result_store_get_complete(st) ? "yes" : "no: the matrix did not end");
+    if (rv_result_store_get_trusted(st)) {
+        add(o, "<tr><th>trusted</th><td>yes</td></tr>\n");
+    } else {
+        add(o, "<tr><th>trusted</th><td><strong>NO, untrusted</strong>, because:<ul>");
+        for (guint k = 0; k < why->len; k++)
+            add(o, "<li>%s</li>", (char *) why->pdata[k]);
+        add(o, "</ul></td></tr>\n");
+    }
+    g_string_append(o, "</table>\n");
+}
+
+/* two stores of one host name whose contexts differ: say so, once */
+static void
+page_same_host_notes(GString *o, const Report *rp)
+{
+    for (guint i = 0; i < rp->stores->len; i++)
+        for (guint k = i + 1; k < rp->stores->len; k++) {
+            RvStore *a = rp->stores->pdata[i], *b = rp->stores->pdata[k];
+            const char *ha = host_str(rv_result_store_get_host(a), "hostname");
+            const char *hb = host_str(rv_result_store_get_host(b), "hostname");
+            g_autofree char *diff = NULL;
+
+            if (!ha || g_strcmp0(ha, hb) != 0)
+                continue;
+            diff = rv_result_context_differences(rv_result_store_get_context(a),
+                                                  rv_result_store_get_context(b));
+            if (diff)
+                add(o, "<p class=\"note\">NOTE: stores %u and %u both ran on host %s, but not "
+                    "on the same host setup: %s.</p>\n", i + 1, k + 1, ha, diff);
+        }
+}
+
+static void
+page_head(GString *o, const Report *rp, const RvReportOptions *opts)
+{
+    g_autoptr(GString) title = g_string_new(opts->title);
+    JsonObject *root = json_node_get_object(rp->cmp);
+    guint untrusted = 0;
+
+    if (!opts->title) {
+        g_string_append(title, "rtvirt report:");
+        for (guint i = 0; i < rp->stores->len; i++)
+            g_string_append_printf(title, " %s", rv_result_store_get_matrix(rp->stores->pdata[i])
+                                   ?: "?");
+    }
+    add(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n<h1>%s</h1>\n",
+        title->str, page_style, title->str);
+    for (guint i = 0; i < rp->stores->len; i++)
+        untrusted += !rv_result_store_get_trusted(rp->stores->pdata[i]);
+    if (untrusted)
+        add(o, "<p class=\"bad\" id=\"trust\"><strong>UNTRUSTED</strong>: %u of %u store(s) "
+            "are untrusted (the reasons are below, per store); their figures show the machinery, "
+            "not real-time latencies.</p>\n", untrusted, rp->stores->len);
+    else
+        add(o, "<p class=\"good\" id=\"trust\">Every store is trusted.</p>\n");
+    g_string_append(o, "<ul id=\"summary\">\n");
+    for (guint i = 0; i < rp->stores->len; i++) {
+        RvStore *st = rp->stores->pdata[i];
+        const char *virt = store_virt(st);
+
+        add(o, "<li><a href=\"#store%u\">Store %u</a>: matrix %s on host %s, <strong>virt=%s"
+            "</strong>, %s</li>\n", i + 1, i + 1, rv_result_store_get_matrix(st) ?: "?",
+            host_str(rv_result_store_get_host(st), "hostname") ?: "?", virt ? virt : "-",
+            rv_result_store_get_trusted(st) ? "trusted" : "UNTRUSTED");
+    }
+    g_string_append(o, "</ul>\n");
+    add(o, "<p>Baseline: <strong>%s</strong>; test: %s.%s%s</p>\n",
+        str_member(root, "baseline") ?: "?", str_member(root, "test_name") ?: "?",
+        str_member(root, "baseline_note") ? " " : "", str_member(root, "baseline_note") ?: "");
+    g_string_append(o, "<h2 id=\"what\">What ran</h2>\n");
+    for (guint i = 0; i < rp->stores->len; i++)
+        page_store(o, rp, i);
+    page_same_host_notes(o, rp);
+    g_string_append(o, "<h3>Scenarios</h3>\n<table>\n<tr><th>scenario</th><th>store</th>"
+                    "<th>status</th><th>reason</th></tr>\n");
+    for (guint i = 0; i < rp->scens->len; i++) {
+        const RScen *s = rp->scens->pdata[i];
+
+        add(o, "<tr><td>%s</td><td>%u</td><td>%s</td><td>%s</td></tr>\n", s->label,
+            s->store + 1, g_strcmp0(s->status, "skipped") == 0 ? "SKIPPED" : s->status ?: "?",
+            s->reason ?: "");
+    }
+    g_string_append(o, "</table>\n");
+}
+
+static void
+page_plots(GString *o, GPtrArray *plots, guint from)
+{
+    for (guint i = from; i < plots->len; i++) {
+        const RPlot *p = plots->pdata[i];
+
+        add(o, "<figure><img src=\"%s\" alt=\"%s\" width=\"860\" height=\"420\">"
+            "<figcaption><strong>%s.</strong> %s</figcaption></figure>\n", p->file, p->title,
+            p->title, p->caption ?: "");
+    }
+}
+
+/* the percentile table of a latency group, from compare's document */
+static void
+page_latency_table(GString *o, const Report *rp, const RGroup *g)
+{
+    static const char *const keys[] = { "p50", "p99", "p99_9", "p99_99" };
+
+    add(o, "<table class=\"lat\" data-group=\"%s %s\">\n<tr><th>scenario</th><th>repetitions"
+        "</th><th>samples</th><th>overflows</th><th>p50</th><th>p99</th><th>p99.9</th>"
+        "<th>p99.99</th><th>max</th></tr>\n", g->workload, g->target);
+    for (guint i = 0; i < g->lats->len; i++) {
+        const RLat *l = g->lats->pdata[i];
+
+        add(o, "<tr data-scenario=\"%s\"><td>%s</td>",
+            ((RScen *) rp->scens->pdata[l->scen])->label,
+            ((RScen *) rp->scens->pdata[l->scen])->label);
+        add_num(o, rv_report_num(l->lat, "repetitions"), NULL);
+        add_num(o, rv_report_num(l->lat, "samples"), NULL);
+        add_num(o, rv_report_num(l->lat, "overflows"), NULL);
+        for (guint k = 0; k < G_N_ELEMENTS(keys); k++) {
+            g_autofree char *bk = g_strconcat(keys[k], "_beyond_range", NULL);
+            JsonNode *bn = json_object_get_member(l->lat, bk);
+            gboolean beyond = bn && JSON_NODE_HOLDS_VALUE(bn) &&
+                              json_node_get_value_type(bn) == G_TYPE_BOOLEAN &&
+                              json_node_get_boolean(bn);
+
+            add_num(o, rv_report_num(l->lat, keys[k]), beyond ? "<=" : NULL);
+        }
+        add_num(o, rv_report_num(l->lat, "max"), NULL);
+        g_string_append(o, "</tr>\n");
+    }
+    g_string_append(o, "</table>\n<p>Latencies in us; \"&lt;=\" marks a percentile beyond "
+                    "the histogram's range (the max is its upper bound).</p>\n");
+}
+
+/* every metric of a group as compare has it: n, mean, stddev, SEM, ... */
+static void
+page_metric_table(GString *o, const RGroup *g)
+{
+    static const char *const cols[] = { "n", "failed", "mean", "stddev", "sem", "min", "max",
+                                        "change_pct", "p" };
+    JsonArray *metrics = arr_member(g->json, "metrics");
+
+    add(o, "<table class=\"metrics\" data-group=\"%s %s\">\n<tr><th>metric</th><th>scenario"
+        "</th><th>virt</th><th>n</th><th>failed</th><th>mean</th><th>stddev</th><th>SEM</th>"
+        "<th>min</th><th>max</th><th>change %%</th><th>p</th></tr>\n", g->workload, g->target);
+    for (guint m = 0; metrics && m < json_array_get_length(metrics); m++) {
+        JsonObject *mo = json_array_get_object_element(metrics, m);
+        JsonArray *rows = arr_member(mo, "rows");
+        const char *unit = str_member(mo, "unit");
+
+        for (guint i = 0; rows && i < json_array_get_length(rows); i++) {
+            JsonObject *row = json_array_get_object_element(rows, i);
+
+            if (rv_report_num(row, "n") == 0 && rv_report_num(row, "failed") == 0)
+                continue;     /* SKIPPED: listed with its reason above */
+            add(o, "<tr data-metric=\"%s\" data-scenario=\"%s\"><td>%s%s%s%s</td><td>%s</td>"
+                "<td>%s</td>", str_member(mo, "name") ?: "?", str_member(row, "scenario") ?: "?",
+                str_member(mo, "name") ?: "?", unit ? " [" : "", unit ?: "", unit ? "]" : "",
+                str_member(row, "scenario") ?: "?", str_member(row, "virt") ?: "-");
+            for (guint k = 0; k < G_N_ELEMENTS(cols); k++)
+                add_num(o, rv_report_num(row, cols[k]), NULL);
+            g_string_append(o, "</tr>\n");
+        }
+    }
+    g_string_append(o, "</table>\n");
+}
+
+static void
+page_raw(GString *o, const Report *rp)
+{
+    g_string_append(o, "<h2 id=\"raw\">Raw outputs</h2>\n<ul>\n");
+    for (guint i = 0; i < rp->stores->len; i++) {
+        RvStore *st = rp->stores->pdata[i];
+        GPtrArray *recs = rv_result_store_get_records(st);
+        const char *sd = rp->store_dirs->pdata[i];
+
+        for (guint k = 0; k < recs->len; k++) {
+            const RvStoreRecord *r = recs->pdata[k];
+
+            for (guint j = 0; j < r->raw->len; j++) {
+                const char *rel = r->raw->pdata[j];
+                g_autofree char *copy = g_strdup_printf("%s/%s/%s", rp->dir, sd, rel);
+
+                if (raw_relpath_ok(rel) && g_file_test(copy, G_FILE_TEST_IS_REGULAR))
+                    add(o, "<li>store %u, %s repetition %d, %s on %s: <a href=\"%s/%s\">%s</a>"
+                        "</li>\n", i + 1, r->scenario, r->repetition, r->workload,
+                        r->target ?: "-", sd, rel, rel);
+                else
+                    add(o, "<li>store %u, %s repetition %d: %s (not in the store)</li>\n",
+                        i + 1, r->scenario, r->repetition, rel);
+            }
+        }
+    }
+    g_string_append(o, "</ul>\n");
+}
+
+static int
+page_body(GString *o, Report *rp, RvRunner *runner, GError **error)
+{
+    g_autoptr(GPtrArray) plots = g_ptr_array_new_with_free_func((GDestroyNotify) rv_report_plot_free);
+    gboolean any_tput = FALSE;
+    int r;
+
+    for (guint i = 0; i < rp->groups->len; i++) {
+        RGroup *g = rp->groups->pdata[i];
+        guint from = plots->len;
+
+        add(o, "<h2 id=\"%s\">%s on %s</h2>\n", g->slug, g->workload, g->target);
+        r = rv_report_plot_group(rp, g, runner, plots, error);
+        if (r < 0)
+            return r;
+        if (g->latency)
+            page_latency_table(o, rp, g);
+        page_plots(o, plots, from);
+        page_metric_table(o, g);
+        any_tput |= g->throughput;
+    }
+    if (any_tput) {
+        guint from = plots->len;
+
+        g_string_append(o, "<h2 id=\"tradeoff\">Trade-off</h2>\n");
+        r = rv_report_plot_tradeoff(rp, runner, plots, error);
+        if (r < 0)
+            return r;
+        if (plots->len == from)
+            g_string_append(o, "<p>No scenario has both a throughput change and an RT p99.99."
+                            "</p>\n");
+        page_plots(o, plots, from);
+    }
+    g_string_append(o, "<h2 id=\"budgets\">Budgets</h2>\n<p class=\"note\">no budget: this "
+                    "report judges no latency or throughput budget (none is given to it).</p>\n");
+    page_raw(o, rp);
+    return 0;
+}
+
+int
+rv_result_report_write(GPtrArray *stores, const char *dir, const RvReportOptions *opts,
+                       RvRunner *runner, GError **error)
+{
+    static const RvReportOptions defaults = { NULL, NULL, RV_STATS_WELCH, 0 };
+    Report rp = { 0 };
+    g_autoptr(GString) page = g_string_new(NULL);
+    g_autofree char *plotdir = g_build_filename(dir, "plot", NULL);
+    g_autofree char *index = g_build_filename(dir, "index.html", NULL);
+    g_autofree char *tmp = g_build_filename(dir, ".index.html.tmp", NULL);
+    g_autoptr(GError) local = NULL;
+    int r;
+
+    if (!opts)
+        opts = &defaults;
+    rp.stores = stores;
+    rp.dir = g_strdup(dir);
+    rp.timeout_ms = opts->plot_timeout_ms ? opts->plot_timeout_ms : REPORT_PLOT_TIMEOUT_MS;
+    if ((mkdir(dir, 0755) < 0 && errno != EEXIST) || g_mkdir_with_parents(plotdir, 0755) < 0) {
+        r = rv_error_set(error, RV_ERROR_FAILED, errno, "Failed to create '%s': %s", dir,
+                         g_strerror(errno));
+        goto cleanup;
+    }
+    r = build_model(&rp, opts, error);
+    if (r == 0)
+        r = copy_stores(&rp, error);
+    if (r < 0)
+        goto cleanup;
+    page_head(page, &rp, opts);
+    r = page_body(page, &rp, runner, error);
+    if (r < 0)
+        goto cleanup;
+    g_string_append(page, "<p><small>Written by rtvirt report. Plots: gnuplot (scripts and "
+                    "data in plot/).</small></p>\n</body>\n</html>\n");
+    if (!g_file_set_contents(tmp, page->str, page->len, &local) || rename(tmp, index) < 0) {
+        r = rv_error_set(error, RV_ERROR_FAILED, EIO, "Failed to write '%s': %s", index,
+                         local ? local->message : g_strerror(errno));
+        goto cleanup;
+    }
+    r = 0;
+cleanup:
+    report_clear(&rp);
+    return r;
+}
