@@ -19,7 +19,7 @@
 O        ?= build
 CC       ?= cc
 PKGS     := glib-2.0 gio-2.0 gio-unix-2.0 json-glib-1.0 libxml-2.0 hwloc gsl libvirt libvirt-qemu \
-            libvirt-glib-1.0
+            libvirt-glib-1.0 libguestfs
 
 # pkg-config only once the packages are there: `make deps` must run on a
 # machine that has none of them yet.

@@ -232,7 +232,7 @@ add_devices(xmlNodePtr dom, const RvGuestProfile *profile, const RvGuestDomainOp
         prop(m, "dev", "vda");
         prop(m, "bus", "virtio");
         /* the profile must say readonly = false for the guest to write it */
-        if (profile->disk_readonly)
+        if (profile->disk_readonly && !o->disk_writable)
             child(n, "readonly");
     }
     /* no USB controller: nothing polls it */
@@ -333,6 +333,10 @@ rv_guest_domain_xml_build(const RvGuestProfile *profile, const RvGuestPlacement 
         text_child(os, "kernel", options->kernel);
         text_child(os, "initrd", options->initrd);
         text_child(os, "cmdline", cmdline);
+    } else if (options->kernel && options->initrd && options->cmdline) {
+        text_child(os, "kernel", options->kernel);
+        text_child(os, "initrd", options->initrd);
+        text_child(os, "cmdline", options->cmdline);
     } else {
         n = child(os, "boot");
         prop(n, "dev", "hd");

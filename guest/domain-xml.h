@@ -35,6 +35,12 @@ typedef struct {
     const char *kernel;        /* embedded image: <os><kernel>, required then */
     const char *initrd;        /* embedded image: <os><initrd>, required then */
     const char *disk;          /* disk image: overrides profile->disk_path */
+    const char *cmdline;       /* disk image: with kernel and initrd, direct
+                                * kernel boot with this whole <cmdline>
+                                * (rv_guest_disk_image_cmdline()); NULL =
+                                * boot from the disk */
+    bool disk_writable;        /* a throwaway overlay: no <readonly/> whatever
+                                * the profile's readonly says */
     const char *emulator;      /* QEMU binary (<devices><emulator>); NULL = libvirt's */
     const char *agent_socket;  /* <channel type='unix'> source path for
                                 * org.qemu.guest_agent.0; NULL = libvirt picks */
@@ -61,7 +67,9 @@ typedef struct {
  * <memory>/<currentMemory> in KiB; <memoryBacking> (hugepages [page size],
  * nosharepages, locked) as the profile asks; <os> with q35 and, for the
  * embedded image, <kernel>/<initrd>/<cmdline>
- * (rv_guest_profile_kernel_cmdline()); <features> acpi, apic, pmu
+ * (rv_guest_profile_kernel_cmdline()), for a disk image with a kernel and
+ * initrd and cmdline given the same with options->cmdline (a built disk image's own
+ * kernel, guest/disk-image.h), else <boot dev='hd'/>; <features> acpi, apic, pmu
  * on/off, and for kvm <kvm><hint-dedicated state='on'/></kvm> when every
  * vCPU is pinned to one CPU; <cpu> with mode (host-passthrough /
  * host-model / custom model; 'maximum' under TCG for the host modes),

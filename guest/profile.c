@@ -27,6 +27,9 @@ rv_guest_profile_free(RvGuestProfile *profile)
     g_free(profile->disk_path);
     g_free(profile->disk_format);
     g_strfreev(profile->disk_allow);
+    g_strfreev(profile->image_packages);
+    g_free(profile->base_image);
+    g_free(profile->tpcc_scale);
     g_strfreev(profile->ct_extra_args);
     g_free(profile);
 }
@@ -108,6 +111,7 @@ static const char * const sibling_words[] = { "idle", "use", NULL };
 static const char * const mode_words[] = { "host-passthrough", "host-model", "custom", NULL };
 static const char * const image_words[] = { "embedded", "disk", NULL };
 static const char * const format_words[] = { "qcow2", "raw", NULL };
+static const char * const scale_words[] = { "small", "standard", NULL };
 
 static int
 load_cpu(RvIni *ini, RvGuestProfile *p, GError **error)
@@ -347,6 +351,84 @@ load_disk_rules(RvIni *ini, RvGuestProfile *p, GError **error)
     return 0;
 }
 
+/* Debian policy 5.6.1: package names are [a-z0-9][a-z0-9+.-]+; checked so
+ * that no word reaches mmdebstrap as an option. */
+static bool
+package_name_valid(const char *w)
+{
+    if (strlen(w) < 2 || !g_ascii_isalnum(w[0]) || g_ascii_isupper(w[0]))
+        return false;
+    for (const char *c = w; *c; c++)
+        if (!(g_ascii_islower(*c) || g_ascii_isdigit(*c) || strchr("+.-", *c)))
+            return false;
+    return true;
+}
+
+/* packages, base_image, size, tpcc_*: what rtvirt builds for type = disk. */
+static int
+load_image_build(RvIni *ini, RvGuestProfile *p, GError **error)
+{
+    const RvIniEntry *pk = rv_ini_lookup(ini, "image", "packages");
+    const RvIniEntry *bi = rv_ini_lookup(ini, "image", "base_image");
+    const RvIniEntry *built = pk ? pk : bi;
+    gint64 w = 0;
+    int idx = 0, r;
+
+    r = rv_ini_get_strv(ini, "image", "packages", &p->image_packages, error);
+    if (r < 0)
+        return r;
+    if (!p->image_packages)
+        p->image_packages = g_new0(char *, 1);
+    for (char **q = p->image_packages; *q; q++)
+        if (!package_name_valid(*q))
+            return rv_ini_entry_error(pk, error, "invalid packages '%s' in [image]: '%s' is no "
+                                      "Debian package name", pk->value, *q);
+    if (bi) {
+        if (!g_path_is_absolute(bi->value))
+            return rv_ini_entry_error(bi, error, "invalid base_image '%s' in [image]: expected "
+                                      "an absolute path", bi->value);
+        p->base_image = g_strdup(bi->value);
+    }
+    if (built && p->image != RV_GUEST_IMAGE_DISK)
+        return rv_ini_entry_error(built, error, "invalid %s '%s' in [image]: only type = disk "
+                                  "builds an image", built->key, built->value);
+    if (built && p->disk_path)
+        return rv_ini_entry_error(built, error, "invalid %s '%s' in [image]: path names a "
+                                  "ready disk; a built image takes no path", built->key,
+                                  built->value);
+    r = rv_ini_get_size(ini, "image", "size", &p->image_size_bytes, error);
+    if (r < 0)
+        return r;
+    r = rv_ini_get_int(ini, "image", "tpcc_warehouses", 0, 1000, &w, error);
+    if (r < 0)
+        return r;
+    p->tpcc_warehouses = (unsigned) w;
+    r = rv_ini_get_enum(ini, "image", "tpcc_scale", scale_words, &idx, error);
+    if (r < 0)
+        return r;
+    p->tpcc_scale = g_strdup(scale_words[idx]);
+    return 0;
+}
+
+bool
+rv_guest_profile_builds_image(const RvGuestProfile *profile)
+{
+    return profile->image == RV_GUEST_IMAGE_DISK && !profile->disk_path;
+}
+
+bool
+rv_guest_profile_disk_allowed(const RvGuestProfile *profile, const char *path)
+{
+    g_autofree char *cache = rv_guest_image_default_cache_dir();
+
+    if (path_under(path, cache))
+        return true;
+    for (char **d = profile->disk_allow; d && *d; d++)
+        if (path_under(path, *d))
+            return true;
+    return false;
+}
+
 static int
 load_image(RvIni *ini, RvGuestProfile *p, GError **error)
 {
@@ -377,7 +459,7 @@ load_image(RvIni *ini, RvGuestProfile *p, GError **error)
     if (r < 0)
         return r;
     p->disk_format = g_strdup(format_words[idx]);
-    return 0;
+    return load_image_build(ini, p, error);
 }
 
 static int

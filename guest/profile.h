@@ -66,6 +66,17 @@
  *                                  # /proc, /sys, /dev, /run, /root, /home
  *   readonly = true                # attach the disk read-only (default);
  *                                  # false lets the guest write it
+ *   packages = mariadb-server      # type = disk without path: `rtvirt guest
+ *                                  # image` builds the disk with mmdebstrap
+ *                                  # from the host's apt sources, these
+ *                                  # Debian packages added (guest/disk-image.h)
+ *   base_image = /srv/cloud.qcow2  # type = disk: customise this image with
+ *                                  # libguestfs on an overlay instead
+ *   size = 2G                      # built root file system size; 0 = the
+ *                                  # tree's size plus room to write
+ *   tpcc_warehouses = 1            # load a TPC-C database (rtvirt-tpcc) into
+ *                                  # the image when it is built; 0 = none
+ *   tpcc_scale = small             # small | standard (tpcc/README.md)
  *
  *   [cyclictest]                   # rt-tests 2.x cyclictest(8), in the guest
  *   duration = 30s                 # -D, default run length
@@ -146,6 +157,11 @@ typedef struct {
     char *disk_format;        /* "qcow2" | "raw" */
     char **disk_allow;        /* canonical allow_path dirs, NULL-terminated */
     bool disk_readonly;       /* <readonly/> on the disk (default true) */
+    char **image_packages;    /* packages = ..., NULL-terminated, never NULL */
+    char *base_image;         /* base_image = PATH or NULL */
+    guint64 image_size_bytes; /* size = ..., 0 = automatic */
+    unsigned tpcc_warehouses; /* 0 = no TPC-C database in the image */
+    char *tpcc_scale;         /* "small" | "standard" */
 
     /* [cyclictest] */
     guint64 ct_duration_us;
@@ -168,6 +184,27 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestProfile, rv_guest_profile_free)
  * Returns: whether @name follows that rule.
  */
 bool rv_guest_profile_name_valid(const char *name);
+
+/**
+ * rv_guest_profile_builds_image:
+ * @profile: a profile
+ *
+ * Returns: whether the profile's disk is built by rtvirt (`[image] type =
+ * disk` without `path`: mmdebstrap, or libguestfs for base_image).
+ */
+bool rv_guest_profile_builds_image(const RvGuestProfile *profile);
+
+/**
+ * rv_guest_profile_disk_allowed:
+ * @profile: a profile
+ * @path: a canonical absolute path
+ *
+ * The allow_path rule of [image]: whether a guest disk may live at @path
+ * (under the image cache or one of the profile's allow_path directories).
+ *
+ * Returns: true when allowed.
+ */
+bool rv_guest_profile_disk_allowed(const RvGuestProfile *profile, const char *path);
 
 /**
  * rv_guest_profile_load:

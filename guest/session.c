@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -308,6 +309,10 @@ rv_guest_session_free(RvGuestSession *s)
     rv_guest_placement_free(s->expect);
     rv_guest_verification_free(s->verification);
     rv_guest_image_free(s->image);
+    rv_guest_disk_image_free(s->disk_image);
+    if (s->overlay)
+        (void) g_unlink(s->overlay);
+    g_free(s->overlay);
     if (s->findings)
         g_ptr_array_unref(s->findings);
     if (s->placement_notes)
@@ -375,7 +380,8 @@ probe_key(const RvGuestSession *s)
         return NULL;
     return g_strdup_printf("qemu=%s:%lld:%lld kernel=%s image=%s", qemu,
                            (long long) st.st_size, (long long) st.st_mtime, u.release,
-                           s->image ? s->image->hash : "disk");
+                           s->image ? s->image->hash
+                                    : s->disk_image ? s->disk_image->hash : "disk");
 }
 
 static char *
@@ -446,7 +452,7 @@ boot_once(RvGuestSession *s, const RvGuestSessionOptions *opts,
           GError **error)
 {
     RvGuestDomainOptions dopts = { 0 };
-    g_autofree char *xml = NULL;
+    g_autofree char *xml = NULL, *cmdline = NULL;
     g_autoptr(GError) local = NULL;
     gint64 t0;
     int r;
@@ -457,6 +463,19 @@ boot_once(RvGuestSession *s, const RvGuestSessionOptions *opts,
     if (s->image) {
         dopts.kernel = s->image->kernel;
         dopts.initrd = s->image->initrd;
+    }
+    if (s->disk_image) {
+        /* every boot (a kvm probe, then TCG) starts from the clean base */
+        (void) g_unlink(s->overlay);
+        r = rv_guest_disk_image_overlay(s->disk_image, s->overlay, error);
+        if (r < 0)
+            return r;
+        cmdline = rv_guest_disk_image_cmdline(s->disk_image, opts->profile);
+        dopts.kernel = s->disk_image->kernel;
+        dopts.initrd = s->disk_image->initrd;
+        dopts.cmdline = cmdline;
+        dopts.disk = s->overlay;
+        dopts.disk_writable = true;
     }
     r = rv_guest_domain_xml_build(opts->profile, placement, &dopts, &xml, error);
     if (r < 0)
@@ -601,6 +620,28 @@ session_prepare(RvGuestSession *s, const RvGuestSessionOptions *opts, RvRoot *ro
         r = rv_guest_image_build(&iopts, &s->image, error);
         if (r < 0)
             return r;
+    }
+    if (rv_guest_profile_builds_image(opts->profile)) {
+        RvGuestDiskImageOptions dio = { 0 };
+        g_autofree char *dir = g_build_filename(cache_dir, "overlays", NULL);
+        g_autofree char *name = g_strdup_printf("%s.qcow2", s->domain_name);
+
+        if (opts->disk_image)
+            dio = *opts->disk_image;
+        dio.cache_dir = cache_dir;
+        r = rv_guest_disk_image_build(opts->profile, &dio, &s->disk_image, error);
+        if (r < 0)
+            return r;
+        if (g_mkdir_with_parents(dir, 0755) < 0)
+            return rv_error_set(error, RV_ERROR_FAILED, errno, "Failed to create '%s': %s", dir,
+                                g_strerror(errno));
+        s->overlay = g_build_filename(dir, name, NULL);
+        /* the profile's rule for guest disks: under the cache or allow_path */
+        if (!rv_guest_profile_disk_allowed(opts->profile, s->overlay) &&
+            !g_str_has_prefix(s->overlay, cache_dir))
+            return rv_error_set(error, RV_ERROR_INVALID, EPERM,
+                                "%s: overlay '%s' is outside the image cache and allow_path",
+                                opts->profile->path, s->overlay);
     }
     if (!placement) {
         g_autoptr(RvGuestHostCpus) host = NULL;

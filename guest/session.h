@@ -2,7 +2,8 @@
 /*
  * guest/session.h: one RT guest from boot to teardown, as a library.
  *
- *   rv_guest_session_start()  build/find the embedded image, place the
+ *   rv_guest_session_start()  build/find the embedded image (or the built
+ *                             disk image and a fresh overlay), place the
  *                             guest, choose kvm or TCG, start a transient
  *                             auto-destroyed domain, wait for the agent,
  *                             verify the vCPU/emulator threads
@@ -58,6 +59,7 @@
 #include <libvirt/libvirt.h>
 
 #include "guest/agent.h"
+#include "guest/disk-image.h"
 #include "guest/domain-xml.h"
 #include "guest/image.h"
 #include "guest/placement.h"
@@ -100,6 +102,10 @@ typedef struct {
     GCancellable *cancellable;           /* (nullable) Ctrl-C */
     const char *uuid;                    /* the domain's UUID; NULL: a random one
                                           * (g_uuid_string_random()) */
+    const RvGuestDiskImageOptions *disk_image; /* a profile that builds its disk
+                                          * (guest/disk-image.h): the guest
+                                          * programs, --force; NULL: none;
+                                          * cache_dir is taken from above */
 } RvGuestSessionOptions;
 
 typedef struct {
@@ -112,6 +118,10 @@ typedef struct {
     RvGuestPlacement *expect;     /* read back from placed_xml */
     RvGuestVerification *verification;
     RvGuestImage *image;          /* embedded image, NULL for disk images */
+    RvGuestDiskImage *disk_image; /* a built disk image (base), or NULL */
+    char *overlay;                /* CACHE/overlays/DOMAIN.qcow2 over disk_image's
+                                   * base, made fresh for each boot, removed
+                                   * with the session */
     guint64 boot_ms;              /* domain create -> agent answers (ms) */
     guint64 ready_ms;             /* rv_guest_session_start() called -> agent
                                    * answers (ms): image lookup, probe, failed

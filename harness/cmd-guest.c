@@ -18,6 +18,7 @@
 #include "guest/session.h"
 #include "harness/cmd-common.h"
 #include "harness/commands.h"
+#include "harness/guest-tools.h"
 #include "harness/log.h"
 #include "harness/signals.h"
 #include "results/cyclictest.h"
@@ -361,6 +362,7 @@ rv_cmd_guest_run(int argc, char **argv)
     g_auto(GStrv) ct_argv = NULL;
     g_auto(RvGuestExecResult) res = { 0 };
     RvGuestSessionOptions opts = { 0 };
+    RvGuestDiskImageOptions dio = { 0 };
     const RvCyclictestRun *run = NULL;
     guint64 duration_us = 0;
     guint timeout_ms;
@@ -417,6 +419,8 @@ rv_cmd_guest_run(int argc, char **argv)
     opts.domain_name = arg_name;
     opts.allow_no_fifo = !arg_require_fifo;
     opts.cancellable = rv_harness_signals_cancellable();
+    rv_harness_disk_image_options(&dio);
+    opts.disk_image = &dio;
 
     rv_log_info("Booting guest '%s' ...", profile->name);
     if (rv_guest_session_start(&opts, &session, &error) < 0) {

@@ -14,6 +14,7 @@ int rv_cmd_host_apply(int argc, char **argv);
 int rv_cmd_host_revert(int argc, char **argv);
 int rv_cmd_host_bootargs(int argc, char **argv);
 int rv_cmd_guest_build(int argc, char **argv);
+int rv_cmd_guest_image(int argc, char **argv);
 int rv_cmd_guest_xml(int argc, char **argv);
 int rv_cmd_guest_run(int argc, char **argv);
 int rv_cmd_run(int argc, char **argv);

@@ -42,6 +42,8 @@ static const RvCommand commands[] = {
       "Print or install the boot arguments of a host profile" },
     { "guest", "build", rv_cmd_guest_build,
       "Build the embedded default guest (kernel + initramfs)" },
+    { "guest", "image", rv_cmd_guest_image,
+      "Build the disk image of a guest profile (mmdebstrap or libguestfs), cached" },
     { "guest", "xml", rv_cmd_guest_xml,
       "Print the libvirt domain XML of a guest profile" },
     { "guest", "run", rv_cmd_guest_run,

@@ -24,6 +24,7 @@
 #include "guest/libvirt.h"
 #include "guest/session.h"
 #include "guest/profile.h"
+#include "harness/guest-tools.h"
 #include "harness/log.h"
 #include "harness/run.h"
 #include "host/check.h"
@@ -812,6 +813,7 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
     RvRunRepetition *rep = r->rep;
     const RvMatrix *m = rep->matrix;
     RvGuestSessionOptions o = { 0 };
+    RvGuestDiskImageOptions dio = { 0 };
     g_autoptr(GError) err = NULL;
     g_autofree char *phase = NULL;
     gint64 t0;
@@ -855,6 +857,9 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
     o.allow_no_fifo = true;
     o.boot_timeout_ms = boot_timeout_ms;
     o.cancellable = rep->cancellable;
+    /* a disk guest's image: built once, then found in the cache */
+    rv_harness_disk_image_options(&dio);
+    o.disk_image = &dio;
     if (rv_guest_session_start(&o, &g->session, &err) < 0) {
         if (g_cancellable_is_cancelled(rep->cancellable))
             return false;

@@ -121,6 +121,7 @@ json_case() {
 # needs libvirt, root or a kernel image: covered by their own live tests
 declare -A json_skip=(
     ["guest build"]="builds an image from /boot (t-guest-run.sh)"
+    ["guest image"]="builds a disk image with mmdebstrap (t-guest-image.sh)"
     ["guest run"]="boots a guest (t-guest-run.sh)"
     ["setup"]="starts libvirtd (t-guest-run.sh)"
 )

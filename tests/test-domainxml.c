@@ -10,6 +10,9 @@
 #include "tests/guest-cases.h"
 #include "util/runner.h"
 
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+
 /* Fixed paths so that golden files do not depend on the image cache. */
 #define TEST_KERNEL "/var/cache/rtvirt/images/TEST/vmlinuz"
 #define TEST_INITRD "/var/cache/rtvirt/images/TEST/initramfs.img"
@@ -199,6 +202,99 @@ test_disk_readonly(void)
     g_assert_nonnull(strstr(xml, "<readonly/>"));
 }
 
+/* XPath @expr over @xml: the string value, "" when nothing matches. */
+static char *
+xpath_string(const char *xml, const char *expr)
+{
+    xmlDocPtr doc = xmlReadMemory(xml, (int) strlen(xml), "dom.xml", NULL, XML_PARSE_NONET);
+    xmlXPathContextPtr ctx;
+    xmlXPathObjectPtr obj;
+    g_autofree char *q = g_strdup_printf("string(%s)", expr);
+    char *out;
+
+    g_assert_nonnull(doc);
+    ctx = xmlXPathNewContext(doc);
+    obj = xmlXPathEvalExpression(BAD_CAST q, ctx);
+    out = g_strdup(obj && obj->stringval ? (const char *) obj->stringval : "");
+    xmlXPathFreeObject(obj);
+    xmlXPathFreeContext(ctx);
+    xmlFreeDoc(doc);
+    return out;
+}
+
+/* A disk image rtvirt built (guest/disk-image.h): direct kernel boot from
+ * the image's own kernel and initrd with the given command line, the
+ * per-run overlay attached writable although the profile says readonly,
+ * no <boot dev='hd'/>.  A ready disk (path =) keeps booting from hd. */
+static void
+test_disk_built(void)
+{
+    g_autoptr(RvGuestProfile) prof = NULL;
+    g_autoptr(RvGuestPlacement) pl = rv_guest_placement_new(2);
+    g_autoptr(RvIni) ini = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *xml = NULL, *v = NULL;
+    RvGuestDomainOptions opts = { .virt = RV_GUEST_VIRT_QEMU };
+
+    g_assert_cmpint(rv_ini_load_data("built.ini", "[cpu]\nvcpus = 2\nrt_vcpus = none\n"
+                                     "[memory]\nsize = 256M\n[kernel]\ncmdline = quiet\n"
+                                     "[image]\ntype = disk\npackages = mariadb-server\n",
+                                     &ini, &err), ==, 0);
+    g_assert_cmpint(rv_guest_profile_from_ini(ini, &prof, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_true(rv_guest_profile_builds_image(prof));
+    g_assert_true(prof->disk_readonly);
+    g_assert_cmpstr(prof->image_packages[0], ==, "mariadb-server");
+
+    /* no disk at all: refused as before */
+    g_assert_cmpint(rv_guest_domain_xml_build(prof, pl, &opts, &xml, &err), ==, -EINVAL);
+    g_clear_error(&err);
+
+    opts.disk = "/var/cache/rtvirt/overlays/rtvirt-x.qcow2";
+    opts.kernel = "/var/cache/rtvirt/disk-images/H/vmlinuz";
+    opts.initrd = "/var/cache/rtvirt/disk-images/H/initrd.img";
+    opts.cmdline = "root=/dev/vda rw console=ttyS0 quiet";
+    opts.disk_writable = true;
+    g_assert_cmpint(rv_guest_domain_xml_build(prof, pl, &opts, &xml, &err), ==, 0);
+    g_assert_no_error(err);
+    v = xpath_string(xml, "/domain/os/kernel");
+    g_assert_cmpstr(v, ==, opts.kernel);
+    g_clear_pointer(&v, g_free);
+    v = xpath_string(xml, "/domain/os/initrd");
+    g_assert_cmpstr(v, ==, opts.initrd);
+    g_clear_pointer(&v, g_free);
+    v = xpath_string(xml, "/domain/os/cmdline");
+    g_assert_cmpstr(v, ==, "root=/dev/vda rw console=ttyS0 quiet");
+    g_clear_pointer(&v, g_free);
+    v = xpath_string(xml, "/domain/devices/disk[@device='disk']/source/@file");
+    g_assert_cmpstr(v, ==, opts.disk);
+    g_clear_pointer(&v, g_free);
+    v = xpath_string(xml, "/domain/devices/disk/target/@dev");
+    g_assert_cmpstr(v, ==, "vda");
+    g_clear_pointer(&v, g_free);
+    v = xpath_string(xml, "count(/domain/devices/disk/readonly)");
+    g_assert_cmpstr(v, ==, "0");
+    g_clear_pointer(&v, g_free);
+    v = xpath_string(xml, "count(/domain/os/boot)");
+    g_assert_cmpstr(v, ==, "0");
+    g_clear_pointer(&v, g_free);
+    g_clear_pointer(&xml, g_free);
+
+    /* not an overlay: the profile's readonly holds; no kernel: boot from hd */
+    opts.disk_writable = false;
+    opts.kernel = opts.initrd = opts.cmdline = NULL;
+    g_assert_cmpint(rv_guest_domain_xml_build(prof, pl, &opts, &xml, &err), ==, 0);
+    v = xpath_string(xml, "count(/domain/devices/disk/readonly)");
+    g_assert_cmpstr(v, ==, "1");
+    g_clear_pointer(&v, g_free);
+    v = xpath_string(xml, "/domain/os/boot/@dev");
+    g_assert_cmpstr(v, ==, "hd");
+    g_clear_pointer(&v, g_free);
+    v = xpath_string(xml, "count(/domain/os/kernel)");
+    g_assert_cmpstr(v, ==, "0");
+    g_clear_pointer(&v, g_free);
+}
+
 static void
 test_cpuset_parse(void)
 {
@@ -353,6 +449,7 @@ main(int argc, char **argv)
     g_test_add_func("/domainxml/options", test_options);
     g_test_add_func("/domainxml/missing-image", test_missing_image);
     g_test_add_func("/domainxml/disk-readonly", test_disk_readonly);
+    g_test_add_func("/domainxml/disk-built", test_disk_built);
     g_test_add_func("/domainxml/cpuset-parse", test_cpuset_parse);
     g_test_add_func("/domainxml/read-bad", test_read_bad);
     return g_test_run();
