@@ -127,6 +127,23 @@ scen_label(const Report *rp, const RLat *l)
     return ((const RScen *) rp->scens->pdata[l->scen])->label;
 }
 
+/* a scenario's label in a data file: with its store's host when the
+ * stores come from several hosts (a fleet) */
+char *
+rv_report_plot_scen_label(const Report *rp, const char *label)
+{
+    for (guint i = 0; rp->multi_host && i < rp->scens->len; i++) {
+        const RScen *s = rp->scens->pdata[i];
+
+        if (g_strcmp0(s->label, label) == 0 && s->host) {
+            g_autofree char *t = g_strdup_printf("%s (%s)", label, s->host);
+
+            return rv_result_report_plot_label(t);
+        }
+    }
+    return rv_result_report_plot_label(label);
+}
+
 /* the last bucket that holds a sample, or -1 */
 static gint64
 last_bucket(const RvHistogram *h)
@@ -156,7 +173,7 @@ plot_histogram(Report *rp, RGroup *g, RvRunner *runner, GPtrArray *plots, GError
 
         if (!l->hist)
             continue;
-        lab = rv_result_report_plot_label(scen_label(rp, l));
+        lab = rv_report_plot_scen_label(rp, scen_label(rp, l));
         if (blocks++)
             g_string_append(d, "\n\n");
         g_string_append_printf(d, "%s\n", lab);
@@ -220,7 +237,7 @@ plot_percentiles(Report *rp, RGroup *g, RvRunner *runner, GPtrArray *plots, GErr
 
         if (!l->hist || rv_result_histogram_total(l->hist) == 0)
             continue;
-        lab = rv_result_report_plot_label(scen_label(rp, l));
+        lab = rv_report_plot_scen_label(rp, scen_label(rp, l));
         if (blocks++)
             g_string_append(d, "\n\n");
         g_string_append_printf(d, "%s\n", lab);
@@ -278,7 +295,7 @@ plot_spread(Report *rp, RGroup *g, RvRunner *runner, GPtrArray *plots, GError **
 
     for (guint i = 0; i < g->lats->len; i++) {
         const RLat *l = g->lats->pdata[i];
-        g_autofree char *lab = rv_result_report_plot_label(scen_label(rp, l));
+        g_autofree char *lab = rv_report_plot_scen_label(rp, scen_label(rp, l));
         JsonObject *row = rv_report_row(g, "max_us", scen_label(rp, l));
         double mean = row ? rv_report_num(row, "mean") : NAN;
 
@@ -344,8 +361,8 @@ plot_throughput(Report *rp, RGroup *g, RvRunner *runner, GPtrArray *plots, GErro
         for (guint i = 0; rows && i < json_array_get_length(rows); i++) {
             JsonObject *row = json_array_get_object_element(rows, i);
             double mean = rv_report_num(row, "mean"), sem = rv_report_num(row, "sem");
-            g_autofree char *lab = rv_result_report_plot_label(
-                json_object_get_string_member_with_default(row, "scenario", ""));
+            g_autofree char *lab = rv_report_plot_scen_label(
+                rp, json_object_get_string_member_with_default(row, "scenario", ""));
 
             if (!isfinite(mean))
                 continue;
@@ -359,18 +376,18 @@ plot_throughput(Report *rp, RGroup *g, RvRunner *runner, GPtrArray *plots, GErro
             static const char script[] =
                 "set xrange [-0.6:int(ARG3)-0.4]\n"
                 "set ylabel ARG4\n"
-                "set boxwidth 0.55\n"
-                "set style fill solid 0.35\n"
                 "set xtics rotate by -20\n"
                 "set key off\n"
-                "plot ARG2 using 1:2 with boxes lc rgb '#1f77b4', \\\n"
-                "     ARG2 using 1:2:3:xtic(4) with yerrorbars pt 7 ps 0.8 lw 1.5 "
-                "lc rgb '#000000'\n";
+                "set offsets 0, 0, graph 0.1, graph 0.1\n"
+                "plot ARG2 using 1:2:3:xtic(4) with yerrorbars pt 7 ps 1.4 lw 2 "
+                "lc rgb '#1f77b4'\n";
             const char *extra[] = { n, ylabel, NULL };
 
             r = run_plot(rp, runner, name, script, (GString *[]) { d }, 1, extra, title,
-                         g_strdup("Bars: mean over the ok repetitions; whiskers: +- one "
-                                  "standard error of the mean (compare's SEM; none for n < 2)."),
+                         g_strdup("Dots: compare's figure over the ok repetitions (the mean, "
+                                  "or the metric's aggregate); whiskers: +- one standard error "
+                                  "of the mean (compare's SEM; none for n < 2).  The y axis "
+                                  "does not start at 0."),
                          plots, error);
         }
         if (r < 0)
@@ -434,17 +451,22 @@ rv_report_plot_tradeoff(Report *rp, RvRunner *runner, GPtrArray *plots, GError *
         for (guint m = 0; metrics && m < json_array_get_length(metrics); m++) {
             JsonObject *mo = json_array_get_object_element(metrics, m);
             JsonArray *rows = json_object_get_array_member(mo, "rows");
-            g_autofree char *series = g_strdup_printf(
-                "%s %s", g->workload, json_object_get_string_member_with_default(mo, "name", "?"));
-            g_autofree char *lab = rv_result_report_plot_label(series);
+            const char *mname = json_object_get_string_member_with_default(mo, "name", "?");
+            g_autofree char *series = NULL;
+            g_autofree char *lab = NULL;
             guint points = 0;
 
+            /* rates only (better "higher"): a time or cpu_pct is no throughput */
+            if (!rv_report_metric_higher(rp, g, mname))
+                continue;
+            series = g_strdup_printf("%s %s", g->workload, mname);
+            lab = rv_result_report_plot_label(series);
             for (guint k = 0; rows && k < json_array_get_length(rows); k++) {
                 JsonObject *row = json_array_get_object_element(rows, k);
                 const char *scen = json_object_get_string_member_with_default(row, "scenario", "");
                 double change = rv_report_num(row, "change_pct");
                 double y = rt_p9999(rp, scen);
-                g_autofree char *sl = rv_result_report_plot_label(scen);
+                g_autofree char *sl = rv_report_plot_scen_label(rp, scen);
 
                 /* the baseline is the origin of the change axis */
                 if (!isfinite(change) && isfinite(rv_report_num(row, "mean")) &&
@@ -466,8 +488,7 @@ rv_report_plot_tradeoff(Report *rp, RvRunner *runner, GPtrArray *plots, GError *
         static const char script[] =
             "set xlabel 'throughput change vs baseline [%]'\n"
             "set ylabel 'RT p99.99 [us]'\n"
-            "set logscale y\n"
-            "set offsets graph 0.1, graph 0.1, graph 0.1, graph 0.1\n"
+            "set offsets graph 0.15, graph 0.15, graph 0.15, graph 0.15\n"
             "plot for [i=0:int(ARG3)-1] ARG2 index i using 1:2 with points pt 7 ps 1.5 "
             "title columnheader(1), \\\n"
             "     for [i=0:int(ARG3)-1] ARG2 index i using 1:2:3 with labels offset 1,1 left "

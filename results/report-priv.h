@@ -21,6 +21,7 @@ typedef struct {
     guint store;
     char *status;
     char *reason;
+    const char *host;         /* its store's host name (borrowed), or NULL */
 } RScen;
 
 /* one scenario of a latency group */
@@ -55,10 +56,17 @@ typedef struct {
     char *dir;
     GPtrArray *store_dirs;    /* char*: "stores/N-BASE" per store */
     guint timeout_ms;
+    gboolean multi_host;      /* the stores come from more than one host */
 } Report;
 
 /* compare's row of @metric for scenario @label in group @g, or NULL */
 JsonObject *rv_report_row(const RGroup *g, const char *metric, const char *label);
+
+/* @metric of group @g is a rate (better "higher") in some ok record */
+gboolean rv_report_metric_higher(const Report *rp, const RGroup *g, const char *metric);
+
+/* a scenario label for a data file: quoted, with the host for fleets */
+char *rv_report_plot_scen_label(const Report *rp, const char *label);
 
 /* a number member of @o, NAN when absent or null */
 double rv_report_num(JsonObject *o, const char *key);

@@ -89,6 +89,30 @@ rv_report_row(const RGroup *g, const char *metric, const char *label)
     return NULL;
 }
 
+gboolean
+rv_report_metric_higher(const Report *rp, const RGroup *g, const char *metric)
+{
+    for (guint i = 0; i < rp->stores->len; i++) {
+        GPtrArray *recs = rv_result_store_get_records(rp->stores->pdata[i]);
+
+        for (guint k = 0; k < recs->len; k++) {
+            const RvStoreRecord *r = recs->pdata[k];
+            const RvStoreMetric *m;
+
+            if (g_strcmp0(r->workload, g->workload) != 0 ||
+                g_strcmp0(r->target ? r->target : "-", g->target) != 0 ||
+                g_strcmp0(r->status, "ok") != 0 ||
+                !(m = rv_result_store_record_get_metric(r, metric)))
+                continue;
+            if (m->better == RV_STORE_BETTER_HIGHER)
+                return TRUE;
+        }
+    }
+    return FALSE;
+}
+
+static const char *host_str(JsonNode *host, const char *key);
+
 /* ---- the model ---- */
 
 static void
@@ -239,8 +263,14 @@ build_model(Report *rp, const RvReportOptions *opts, GError **error)
         s->status = g_strdup(str_member(so, "status"));
         s->reason = g_strdup(str_member(so, "reason"));
         s->store = isfinite(store) && store >= 0 && store < rp->stores->len ? (guint) store : 0;
+        s->host = host_str(rv_result_store_get_host(rp->stores->pdata[s->store]), "hostname");
         g_ptr_array_add(rp->scens, s);
     }
+    for (guint i = 1; i < rp->stores->len; i++)
+        rp->multi_host |= g_strcmp0(host_str(rv_result_store_get_host(rp->stores->pdata[0]),
+                                             "hostname"),
+                                    host_str(rv_result_store_get_host(rp->stores->pdata[i]),
+                                             "hostname")) != 0;
     arr = arr_member(root, "groups");
     for (guint i = 0; arr && i < json_array_get_length(arr); i++)
         build_group(rp, json_array_get_object_element(arr, i), i);
@@ -525,12 +555,13 @@ page_head(GString *o, const Report *rp, const RvReportOptions *opts)
         page_store(o, rp, i);
     page_same_host_notes(o, rp);
     g_string_append(o, "<h3>Scenarios</h3>\n<table>\n<tr><th>scenario</th><th>store</th>"
-                    "<th>status</th><th>reason</th></tr>\n");
+                    "<th>host</th><th>status</th><th>reason</th></tr>\n");
     for (guint i = 0; i < rp->scens->len; i++) {
         const RScen *s = rp->scens->pdata[i];
 
-        add(o, "<tr><td>%s</td><td>%u</td><td>%s</td><td>%s</td></tr>\n", s->label,
-            s->store + 1, g_strcmp0(s->status, "skipped") == 0 ? "SKIPPED" : s->status ?: "?",
+        add(o, "<tr><td>%s</td><td>%u</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+            s->label, s->store + 1, s->host ?: "?",
+            g_strcmp0(s->status, "skipped") == 0 ? "SKIPPED" : s->status ?: "?",
             s->reason ?: "");
     }
     g_string_append(o, "</table>\n");
@@ -615,6 +646,36 @@ page_metric_table(GString *o, const RGroup *g)
     g_string_append(o, "</table>\n");
 }
 
+/* compare's verdicts ("budgets" of its document), or "no budget" */
+static void
+page_budgets(GString *o, const Report *rp)
+{
+    JsonArray *bs = arr_member(json_node_get_object(rp->cmp), "budgets");
+
+    g_string_append(o, "<h2 id=\"budgets\">Budgets</h2>\n");
+    if (!bs || json_array_get_length(bs) == 0) {
+        g_string_append(o, "<p class=\"note\">no budget: no [budget] in the stores' "
+                        "matrices, so nothing was judged.</p>\n");
+        return;
+    }
+    g_string_append(o, "<table class=\"budgets\">\n<tr><th>budget</th><th>expression</th>"
+                    "<th>target</th><th>scenario</th><th>value</th><th>verdict</th>"
+                    "<th>reason</th></tr>\n");
+    for (guint i = 0; i < json_array_get_length(bs); i++) {
+        JsonObject *b = json_array_get_object_element(bs, i);
+        const char *verdict = str_member(b, "verdict");
+
+        add(o, "<tr><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td>",
+            str_member(b, "name") ?: "", str_member(b, "expression") ?: "",
+            str_member(b, "target") ?: "", str_member(b, "scenario") ?: "");
+        add_num(o, rv_report_num(b, "value"), NULL);
+        add(o, "<td class=\"%s\"><strong>%s</strong></td><td>%s</td></tr>\n",
+            g_strcmp0(verdict, "PASS") == 0 ? "good" : "bad", verdict ?: "?",
+            str_member(b, "reason") ?: "");
+    }
+    g_string_append(o, "</table>\n");
+}
+
 static void
 page_raw(GString *o, const Report *rp)
 {
@@ -677,8 +738,7 @@ page_body(GString *o, Report *rp, RvRunner *runner, GError **error)
                             "</p>\n");
         page_plots(o, plots, from);
     }
-    g_string_append(o, "<h2 id=\"budgets\">Budgets</h2>\n<p class=\"note\">no budget: this "
-                    "report judges no latency or throughput budget (none is given to it).</p>\n");
+    page_budgets(o, rp);
     page_raw(o, rp);
     return 0;
 }

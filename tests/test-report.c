@@ -113,8 +113,13 @@ throughput_store(const char *parent, const char *evil)
             rv_result_store_add_record(st, rec);
             rec = rv_result_store_record_new(scen[s], rep, "sysbench", "guest:tp");
             rv_result_store_record_set_virt(rec, "kvm");
-            rv_result_store_record_add_metric(rec, "events_per_s", 1000.0 - 100 * s + rep,
-                                              "events/s");
+            rv_result_store_record_add_metric_full(rec, "events_per_s", 1000.0 - 100 * s + rep,
+                                                   "events/s", RV_STORE_BETTER_HIGHER,
+                                                   RV_STORE_AGGREGATE_HMEAN);
+            /* lower is better: plotted, but no throughput in the trade-off */
+            rv_result_store_record_add_metric_full(rec, RV_STORE_METRIC_CPU_PCT, 10.0 * rep, "%",
+                                                   RV_STORE_BETTER_LOWER,
+                                                   RV_STORE_AGGREGATE_MEAN);
             rv_result_store_add_record(st, rec);
         }
     }
@@ -137,9 +142,10 @@ test_throughput_and_escaping(void)
     g_ptr_array_add(stores, throughput_store(tmp, evil));
     if (rv_result_report_write(stores, out, NULL, runner, &err) < 0)
         g_error("%s", err->message);
-    /* latency: 3 plots; sysbench: one per metric; the trade-off */
-    g_assert_cmpuint(rv_runner_get_log(runner)->len, ==, 5);
+    /* latency: 3 plots; sysbench: one per metric (2); the trade-off */
+    g_assert_cmpuint(rv_runner_get_log(runner)->len, ==, 6);
     g_assert_true(log_has(runner, "/g2-m1.svg"));
+    g_assert_true(log_has(runner, "/g2-m2.svg"));
     g_assert_true(log_has(runner, "/tradeoff.svg"));
     path = g_build_filename(out, "index.html", NULL);
     page = rv_test_read_file(path);
@@ -148,9 +154,10 @@ test_throughput_and_escaping(void)
     g_assert_nonnull(strstr(page, "&lt;i&gt;x&lt;/i&gt;&amp;&quot;q&quot;`id`"));
     g_assert_null(strstr(page, "<i>x"));
     g_assert_nonnull(strstr(page, "src=\"tradeoff.svg\""));
-    /* events_per_s of the baseline: mean 1002 of 1001 1002 1003 */
     g_assert_nonnull(strstr(page, "data-metric=\"events_per_s\" data-scenario=\"baseline\""));
-    g_assert_nonnull(strstr(page, "data-v=\"1002\">1002</td>"));
+    /* cpu_pct of the baseline: the mean of 10, 20, 30 */
+    g_assert_nonnull(strstr(page, "data-metric=\"cpu_pct\" data-scenario=\"baseline\""));
+    g_assert_nonnull(strstr(page, "data-v=\"20\">20</td>"));
     dat = g_strdup_printf("%s/plot/tradeoff.dat", out);
     g_clear_pointer(&page, g_free);
     page = rv_test_read_file(dat);
@@ -158,6 +165,7 @@ test_throughput_and_escaping(void)
      * rank ceil(0.9999 * 3009) = 3009, the largest sample, 23 us */
     g_assert_nonnull(strstr(page, "\"sysbench events_per_s\"\n0 23 \"baseline\"\n"));
     g_assert_nonnull(strstr(page, "\"<i>x</i>&_q_`id`\""));
+    g_assert_null(strstr(page, "cpu_pct"));
     if (real) {
         g_clear_pointer(&page, g_free);
         svg = g_build_filename(out, "g1-hist.svg", NULL);
