@@ -109,6 +109,7 @@ typedef struct {
     unsigned ok_runs;
     unsigned ok_with_fail;      /* of ok_runs: with a verification FAIL (untrusted) */
     char *virt;                 /* "kvm" | "tcg" once known */
+    char *memory_note;          /* count guests given less memory (harness/plan.h) */
 } Ctx;
 
 static void
@@ -140,6 +141,7 @@ ctx_clear(Ctx *c)
     rv_harness_matrix_free(c->matrix);
     rv_host_root_free(c->root);
     g_free(c->virt);
+    g_free(c->memory_note);
 }
 
 static guint
@@ -149,6 +151,20 @@ scenario_index(const RvMatrix *m, const RvMatrixScenario *sc)
         if (m->scenarios->pdata[i] == sc)
             return i;
     g_assert_not_reached();
+}
+
+/* MemTotal of /proc/meminfo (proc(5)) in bytes, 0 when unknown (a fixture
+ * root without it). */
+static guint64
+host_mem_total(RvRoot *root)
+{
+    g_autofree char *text = NULL;
+    const char *line;
+
+    if (rv_host_root_read(root, "/proc/meminfo", &text, NULL) < 0)
+        return 0;
+    line = strstr(text, "MemTotal:");
+    return line ? g_ascii_strtoull(line + strlen("MemTotal:"), NULL, 10) * 1024 : 0;
 }
 
 /* Step 1: everything that can be wrong with the input, before the host
@@ -178,6 +194,10 @@ validate(Ctx *c, GError **error)
     }
 
     r = rv_guest_host_cpus_from_root(c->root, &c->host_cpus, error);
+    if (r < 0)
+        return r;
+    r = rv_harness_plan_size_memory(m, c->profiles, host_mem_total(c->root), &c->memory_note,
+                                    error);
     if (r < 0)
         return r;
 
@@ -364,6 +384,9 @@ record_plan(Ctx *c, GError **error)
     if (rv_result_store_write_raw(c->store, "plan.txt", body, strlen(body), NULL, error) < 0)
         return -EIO;
     rv_result_store_add_verification(c->store, "*", 0, "run order", "NOTE", detail);
+    if (c->memory_note)
+        rv_result_store_add_verification(c->store, "*", 0, "guest memory", "NOTE",
+                                         c->memory_note);
     return 0;
 }
 
@@ -804,15 +827,16 @@ run_print_plan(Ctx *c)
         printf("# scenario %s (%s): %s%s\n", sc->name, describe_settings(sc, buf, sizeof(buf)),
                c->skip->pdata[s] ? "SKIPPED: " : "runs",
                c->skip->pdata[s] ? (char *) c->skip->pdata[s] : "");
-        for (guint g = 0; g < pls->len; g++) {
-            g_autofree char *p = rv_guest_placement_format(pls->pdata[g]);
-            g_auto(GStrv) lines = g_strsplit(p, "\n", -1);
+        {
+            /* count guests that read alike as one block (harness/plan.h) */
+            g_autoptr(GPtrArray) lines = rv_harness_plan_format_guests(sc, pls);
 
-            for (guint l = 0; lines[l] && *lines[l]; l++)
-                printf("#   %s: %s\n", ((RvMatrixGuest *) sc->guests->pdata[g])->name,
-                       lines[l]);
+            for (guint l = 0; l < lines->len; l++)
+                printf("#   %s\n", (char *) lines->pdata[l]);
         }
     }
+    if (c->memory_note)
+        printf("# %s\n", c->memory_note);
     if (note)
         printf("# %s\n", note);
     printf("%s", text);

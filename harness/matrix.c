@@ -36,6 +36,7 @@ guest_free(gpointer p)
     g_free(g->name);
     g_free(g->profile);
     g_free(g->file);
+    g_free(g->group);
     g_free(g);
 }
 
@@ -350,37 +351,78 @@ parse_host(RvIni *ini, RvMatrix *m, GError **error)
     return 0;
 }
 
+/* One member of a [guest:NAME] section: NAME, or NAME-NN with count > 1. */
+static RvMatrixGuest *
+guest_copy(const RvMatrixGuest *g, unsigned index)
+{
+    RvMatrixGuest *c = g_new0(RvMatrixGuest, 1);
+    int width = 2;
+
+    for (unsigned n = g->count; n >= 100; n /= 10)
+        width++;
+
+    *c = *g;
+    c->index = index;
+    c->name = g->count > 1 ? g_strdup_printf("%s-%0*u", g->group, width, index)
+                           : g_strdup(g->group);
+    c->group = g_strdup(g->group);
+    c->profile = g_strdup(g->profile);
+    c->file = g_strdup(g->file);
+    return c;
+}
+
 static int
 parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
 {
     const char *name = section + strlen("guest:");
     const RvIniEntry *first = first_entry(ini, section);
     const RvIniEntry *e;
-    RvMatrixGuest *g;
+    g_autofree RvMatrixGuest *g = g_new0(RvMatrixGuest, 1);
+    g_autofree char *profile = NULL;
     int role = RV_MATRIX_ROLE_RT;
+    gint64 count = 1;
+    int r;
 
     if (check_name(first, "guest", name, error) < 0)
         return -EINVAL;
-    g = g_new0(RvMatrixGuest, 1);
-    g_ptr_array_add(m->guests, g);
-    g->name = g_strdup(name);
-    g->file = g_strdup(first->file);
+    g->group = (char *) name;
+    g->file = first->file;
     g->line = first->line;
 
     if (!(e = rv_ini_lookup(ini, section, "profile")))
         return rv_ini_entry_error(first, error, "[%s] needs 'profile = GUEST_PROFILE'",
                                   section);
-    g->profile = resolve_path(e->file, e->value);
+    g->profile = profile = resolve_path(e->file, e->value);
     if (!g_file_test(g->profile, G_FILE_TEST_IS_REGULAR))
         return rv_ini_entry_error(e, error, "guest profile '%s' not found (%s)", e->value,
                                   g->profile);
-    if (rv_ini_get_enum(ini, section, "role", role_names, &role, error) < 0)
+    if (rv_ini_get_enum(ini, section, "role", role_names, &role, error) < 0 ||
+        rv_ini_get_int(ini, section, "count", 1, 1024, &count, error) < 0)
         return -EINVAL;
+    g->count = count;
+    if (count > 1 && strlen(name) + 5 > 48)
+        return rv_ini_entry_error(rv_ini_lookup(ini, section, "count"), error,
+                                  "[%s] count = %u: guest names %s-NN are longer than 48 "
+                                  "characters", section, g->count, name);
     g->role = role;
     g->workload = role == RV_MATRIX_ROLE_RT ? &rv_workload_cyclictest : &rv_workload_hackbench;
-    return parse_workload(ini, section, "workload",
-                          role == RV_MATRIX_ROLE_RT ? RV_WORKLOAD_RT_GUEST : RV_WORKLOAD_NEIGHBOUR,
-                          &g->workload, error);
+    r = parse_workload(ini, section, "workload",
+                       role == RV_MATRIX_ROLE_RT ? RV_WORKLOAD_RT_GUEST : RV_WORKLOAD_NEIGHBOUR,
+                       &g->workload, error);
+    if (r < 0)
+        return r;
+    for (unsigned i = 1; i <= g->count; i++) {
+        RvMatrixGuest *c = guest_copy(g, i);
+
+        if (rv_harness_matrix_guest(m, c->name)) {
+            r = rv_ini_entry_error(first, error, "[%s]: guest name '%s' is taken by another "
+                                   "[guest:*] section", section, c->name);
+            guest_free(c);
+            return r;
+        }
+        g_ptr_array_add(m->guests, c);
+    }
+    return 0;
 }
 
 static int
@@ -500,17 +542,26 @@ parse_scenario(RvIni *ini, RvMatrix *m, const char *section, GError **error)
         if (rv_ini_get_strv(ini, section, "guests", &names, error) < 0)
             return -EINVAL;
         for (guint i = 0; names[i]; i++) {
-            const RvMatrixGuest *g = rv_harness_matrix_guest(m, names[i]);
+            const RvMatrixGuest *one = rv_harness_matrix_guest(m, names[i]);
+            bool found = false;
 
-            if (!g)
+            /* a guest by its name, or every guest of a count section */
+            for (guint k = 0; k < m->guests->len; k++) {
+                const RvMatrixGuest *g = m->guests->pdata[k];
+
+                if (one ? g != one : strcmp(g->group, names[i]) != 0)
+                    continue;
+                found = true;
+                for (guint j = 0; j < s->guests->len; j++)
+                    if (s->guests->pdata[j] == g)
+                        return rv_ini_entry_error(e, error, "[%s] guests: '%s' named twice",
+                                                  section, g->name);
+                g_ptr_array_add(s->guests, (gpointer) g);
+            }
+            if (!found)
                 return rv_ini_entry_error(e, error,
                                           "[%s] guests: no [guest:%s] in the matrix",
                                           section, names[i]);
-            for (guint j = 0; j < s->guests->len; j++)
-                if (s->guests->pdata[j] == g)
-                    return rv_ini_entry_error(e, error, "[%s] guests: '%s' named twice",
-                                              section, names[i]);
-            g_ptr_array_add(s->guests, (gpointer) g);
         }
     } else {
         for (guint i = 0; i < m->guests->len; i++)

@@ -55,6 +55,13 @@
  *   role = rt                    rt (measured) | neighbour (load only)
  *   workload = cyclictest        rt: cyclictest | none;
  *                                neighbour: hackbench | stress | none
+ *   count = 96                   1-1024 VMs of this section (default 1):
+ *                                with count > 1 they are NAME-01 ..
+ *                                NAME-96 (two digits at least), each its
+ *                                own guest; `guests = NAME` in a scenario
+ *                                names all of them; count guests of a
+ *                                small host get less memory than the
+ *                                profile's (harness/plan.h)
  *
  *   [load:NAME]
  *   neighbour_workers = 2        hackbench groups / stress workers in each
@@ -148,6 +155,9 @@ typedef struct {
     const RvWorkloadOps *workload;  /* workloads/workload.h; NULL = none */
     char *file;             /* where [guest:NAME] was defined */
     unsigned line;
+    char *group;            /* the section's NAME; = name unless count > 1 */
+    unsigned count;         /* the section's count (1 = a single guest) */
+    unsigned index;         /* 1-based position in the section's count */
 } RvMatrixGuest;
 
 typedef struct {

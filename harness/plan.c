@@ -284,3 +284,123 @@ rv_harness_plan_place(const RvMatrix *m, GPtrArray *profiles, RvGuestHostCpus *h
     *ret = g_steal_pointer(&all);
     return 0;
 }
+
+/* MemTotal of /proc/meminfo is the caller's; here only arithmetic. */
+static guint64
+round_down(guint64 v, guint64 unit)
+{
+    return unit ? v / unit * unit : v;
+}
+
+int
+rv_harness_plan_size_memory(const RvMatrix *m, GPtrArray *profiles, guint64 mem_total,
+                            char **ret_note, GError **error)
+{
+    guint64 budget = mem_total / 2;
+    g_autofree guint64 *size = NULL;
+    g_autoptr(GString) note = g_string_new(NULL);
+
+    if (ret_note)
+        *ret_note = NULL;
+    if (!mem_total)
+        return 0;
+    size = g_new0(guint64, m->guests->len);
+    for (guint i = 0; i < m->guests->len; i++)
+        size[i] = ((RvGuestProfile *) profiles->pdata[i])->memory_bytes;
+
+    for (guint s = 0; s < m->scenarios->len; s++) {
+        const RvMatrixScenario *sc = m->scenarios->pdata[s];
+        guint64 fixed = 0, wanted = 0, each;
+        unsigned n_count = 0;
+        const RvMatrixGuest *firstc = NULL;
+
+        for (guint i = 0; i < sc->guests->len; i++) {
+            const RvMatrixGuest *g = sc->guests->pdata[i];
+            const RvGuestProfile *p = profiles->pdata[matrix_guest_index(m, g)];
+
+            if (g->count > 1) {
+                n_count++;
+                wanted += p->memory_bytes;
+                firstc = firstc ? firstc : g;
+            } else {
+                fixed += p->memory_bytes;
+            }
+        }
+        if (!n_count || fixed + wanted <= budget)
+            continue;
+        each = fixed < budget ? (budget - fixed) / n_count : 0;
+        if (each < RV_HARNESS_PLAN_MIN_GUEST_MEMORY)
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                                "%s:%u: [guest:%s] count = %u: the %u count guests of scenario "
+                                "'%s' need %" G_GUINT64_FORMAT " MiB each at least, beside %"
+                                G_GUINT64_FORMAT " MiB of the other guests, and a scenario may "
+                                "take half of this host's %" G_GUINT64_FORMAT " MiB",
+                                firstc->file, firstc->line, firstc->group, firstc->count,
+                                n_count, sc->name,
+                                (guint64) RV_HARNESS_PLAN_MIN_GUEST_MEMORY >> 20, fixed >> 20,
+                                mem_total >> 20);
+        for (guint i = 0; i < sc->guests->len; i++) {
+            const RvMatrixGuest *g = sc->guests->pdata[i];
+            guint gi = matrix_guest_index(m, g);
+            const RvGuestProfile *p = profiles->pdata[gi];
+            guint64 v = round_down(each, p->hugepages && p->hugepage_bytes ? p->hugepage_bytes
+                                                                           : 16u << 20);
+
+            if (g->count > 1)
+                size[gi] = MIN(size[gi], MAX(v, (guint64) RV_HARNESS_PLAN_MIN_GUEST_MEMORY));
+        }
+    }
+    for (guint i = 0; i < m->guests->len; i++) {
+        RvGuestProfile *p = profiles->pdata[i];
+        const RvMatrixGuest *g = m->guests->pdata[i];
+
+        if (size[i] == p->memory_bytes)
+            continue;
+        if (g->index == 1)
+            g_string_append_printf(note, "%s[guest:%s] %u x %" G_GUINT64_FORMAT " MiB instead "
+                                   "of %" G_GUINT64_FORMAT " MiB", note->len ? ", " : "",
+                                   g->group, g->count, size[i] >> 20, p->memory_bytes >> 20);
+        p->memory_bytes = size[i];
+    }
+    if (note->len && ret_note)
+        *ret_note = g_strdup_printf("NOTE guest memory: %s: a scenario's guests may take half "
+                                    "of this host's %" G_GUINT64_FORMAT " MiB", note->str,
+                                    mem_total >> 20);
+    return 0;
+}
+
+GPtrArray *
+rv_harness_plan_format_guests(const RvMatrixScenario *sc, GPtrArray *pls)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+
+    for (guint i = 0; i < sc->guests->len; ) {
+        const RvMatrixGuest *g = sc->guests->pdata[i];
+        g_autofree char *text = rv_guest_placement_format(pls->pdata[i]);
+        g_auto(GStrv) lines = NULL;
+        g_autofree char *who = NULL;
+        guint j = i + 1;
+
+        /* the run of this section's guests that read alike */
+        while (g->count > 1 && j < sc->guests->len) {
+            const RvMatrixGuest *h = sc->guests->pdata[j];
+            g_autofree char *t = NULL;
+
+            if (h->count <= 1 || strcmp(h->group, g->group) != 0)
+                break;
+            t = rv_guest_placement_format(pls->pdata[j]);
+            if (strcmp(t, text) != 0)
+                break;
+            j++;
+        }
+        who = j - i > 1 ? g_strdup_printf("%s..%s (%u guests)", g->name,
+                                          ((RvMatrixGuest *) sc->guests->pdata[j - 1])->name,
+                                          j - i)
+                        : g_strdup(g->name);
+        lines = g_strsplit(text, "\n", -1);
+        for (guint l = 0; lines[l] && *lines[l]; l++)
+            g_ptr_array_add(out, g_strdup_printf("%s: %s", who, lines[l]));
+        i = j;
+    }
+    return out;
+}

@@ -81,6 +81,49 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvPlan, rv_harness_plan_free)
 int rv_harness_plan_place(const RvMatrix *matrix, GPtrArray *profiles, RvGuestHostCpus *host,
                           GPtrArray **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
+/* The least memory a count guest is given on a small host: the embedded
+ * image's kernel and initramfs boot in it. */
+#define RV_HARNESS_PLAN_MIN_GUEST_MEMORY (128u << 20)
+
+/**
+ * rv_harness_plan_size_memory:
+ * @matrix: a loaded matrix
+ * @profiles: (element-type RvGuestProfile): the guest profiles, index =
+ *            matrix guest index; the memory_bytes of guests of a section
+ *            with count > 1 may be lowered
+ * @mem_total: the host's MemTotal in bytes (/proc/meminfo), 0 = unknown
+ *             (nothing changes)
+ * @ret_note: (out) (optional) (nullable): "NOTE ..." naming the sections
+ *            whose guests got less memory and why, or NULL
+ * @error: (optional): RV_ERROR_UNSUPPORTED "FILE:LINE: [guest:NAME] count
+ *         = N: ..." when even RV_HARNESS_PLAN_MIN_GUEST_MEMORY each does not
+ *         fit
+ *
+ * The guests of one scenario run together; they may take half of the
+ * host's memory (the rest is the host's and QEMU's).  Where the profiles'
+ * sizes do not fit, the guests of count sections share what the single
+ * guests leave, equally, in whole 16 MiB (or the profile's hugepage size),
+ * never more than their profile says and never under the minimum.
+ *
+ * Returns: 0 or -ENOSPC.
+ */
+int rv_harness_plan_size_memory(const RvMatrix *matrix, GPtrArray *profiles, guint64 mem_total,
+                                char **ret_note, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_harness_plan_format_guests:
+ * @scenario: the scenario
+ * @placements: its placements (as rv_harness_plan_place() gives them)
+ *
+ * The placement lines of `run --plan`, "NAME: LINE" per line of
+ * rv_guest_placement_format(); the guests of one count section whose
+ * placements read alike are one "semi-01..semi-96 (96 guests): LINE" block.
+ *
+ * Returns: (transfer full) (element-type utf8): the lines, without '\n'.
+ */
+GPtrArray *rv_harness_plan_format_guests(const RvMatrixScenario *scenario,
+                                         GPtrArray *placements);
+
 /* A fresh seed from the kernel's CSPRNG (g_random), for a matrix without
  * seed = ...; it is recorded in the store so the order can be replayed. */
 guint64 rv_harness_plan_draw_seed(void);

@@ -38,7 +38,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 24 ))"
+echo "1..$(( ${#bad[@]} * 2 + 29 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -301,3 +301,29 @@ for src in smt:tests/data/run/smt-2s4c2t cases:sysfs-2socket-intel-ht-n-n16-offl
     check "host_sibling on ${src#*:}: shared siblings run busy vCPUs, idle ones none, nosmt primaries only (rc $rc $(cut -c1-200 "$tmp/err") $why)" \
         eval '[ $rc -eq 0 ] && [ -z "$why" ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/sib")" = 5 ]'
 done
+
+# count = N (issue 13 part 4): 96 semi-idle VMs beside an RT guest, named
+# semi-01..semi-96, placed by the planner, one block per run of alike
+# placements; host_sibling = shared deals the first three onto the RT
+# vCPUs' siblings; 512 MiB each shrinks to fit half the fixture's 64 GiB
+f=tests/data/run/semi-idle-count.ini
+"$rtvirt" run --plan --root "$smt" "$f" >"$tmp/semi" 2>"$tmp/err"; rc=$?
+check "count = 96: semi-01..03 alone on the RT siblings 9-11, semi-04..semi-96 one block on housekeeping ($(cut -c1-200 "$tmp/err"))" \
+    eval '[ $rc -eq 0 ] && grep -q "^#   semi-01: vCPU0 -> CPU 9 other$" "$tmp/semi" &&
+          grep -q "^#   semi-03: vCPU0 -> CPU 11 other$" "$tmp/semi" &&
+          grep -q "^#   semi-04..semi-96 (93 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/semi"'
+check "count = 96, siblings idle: one block of 96, no semi vCPU on 9-11; guests = semi-01, semi-02 takes two" \
+    eval 'grep -q "^#   semi-01..semi-96 (96 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/semi" &&
+          grep -q "^#   semi-01..semi-02 (2 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/semi" &&
+          [ "$(grep -c "semi-[0-9]*: vCPU0 -> CPU" "$tmp/semi")" = 3 ]'
+check "count = 96: memory shrunk to fit, said ($(grep 'guest memory' "$tmp/semi" | cut -c1-160))" \
+    grep -q "^# NOTE guest memory: \[guest:semi\] 96 x 288 MiB instead of 512 MiB" "$tmp/semi"
+"$rtvirt" run --plan --json --root "$smt" "$f" >"$tmp/semi.json" 2>/dev/null
+nsemi=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len([g for g in d["scenarios"][0]["placements"] if g.startswith("semi-")]))' "$tmp/semi.json" 2>&1)
+check "count = 96: --plan --json names every guest ($nsemi)" [ "$nsemi" = 96 ]
+# a host too small for 96 x 128 MiB: refused with the reason, nothing run
+mkdir -p "$tmp/small"; cp -r "$smt"/. "$tmp/small"
+printf 'MemTotal:       8388608 kB\n' >"$tmp/small/proc/meminfo"
+"$rtvirt" run --plan --root "$tmp/small" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "count = 96 on 8 GiB: refused naming the section ($rc $(cut -c1-220 "$tmp/err"))" \
+    eval '[ $rc -eq 77 ] && grep -q "semi-idle-count.ini:[0-9]*: \[guest:semi\] count = 96: the 96 count guests of scenario .baseline. need 128 MiB each at least" "$tmp/err"'
