@@ -14,6 +14,7 @@
 #include "harness/cmd-common.h"
 #include "harness/commands.h"
 #include "harness/log.h"
+#include "results/budget.h"
 #include "results/compare.h"
 #include "results/store.h"
 #include "util/error.h"
@@ -24,7 +25,9 @@ static const RvCmdSpec compare_spec = {
         "Compare the scenarios of one or more results stores (results/DATE-MATRIX/):\n"
         "n, mean, stddev, SEM, min, max per metric, change against the baseline,\n"
         "a significance test, and latency percentiles from merged histograms.",
-    .exit_status = "0 compared, 2 error (no such store, a store given twice, bad option).",
+    .exit_status = "0 compared (every budget PASS), 1 a budget FAILed or could not be judged\n"
+                   "(a store that is not trusted, no value), 2 error (no such store, a store\n"
+                   "given twice, a bad budget or option).",
     .common = RV_COMMON_JSON,
     .json_help = "Print JSON (stable keys, schema_version)",
 };
@@ -33,11 +36,15 @@ int
 rv_cmd_compare(int argc, char **argv)
 {
     static char *arg_baseline, *arg_test, *arg_hist_csv;
+    static char **arg_budget;
     static gboolean arg_csv, arg_wide;
     const GOptionEntry entries[] = {
         { "baseline", 'b', 0, G_OPTION_ARG_STRING, &arg_baseline,
           "Scenario the others are compared with (default: the first)", "NAME" },
         { "csv", 0, 0, G_OPTION_ARG_NONE, &arg_csv, "Print CSV (RFC 4180)", NULL },
+        { "budget", 0, 0, G_OPTION_ARG_STRING_ARRAY, &arg_budget,
+          "Judge a budget, e.g. 'max_us <= 40', 'guest=rt0: p99.99_us <= 20', "
+          "'nopm >= -10%' (repeatable; with the matrix's [budget])", "EXPR" },
         { "histogram-csv", 0, 0, G_OPTION_ARG_FILENAME, &arg_hist_csv,
           "Also write the merged latency histograms as CSV to FILE (for gnuplot)", "FILE" },
         { "wide", 0, 0, G_OPTION_ARG_NONE, &arg_wide,
@@ -52,6 +59,8 @@ rv_cmd_compare(int argc, char **argv)
     g_autofree char *out = NULL;
     RvStatsTest test = RV_STATS_WELCH;
     RvCompareOptions opts = { 0 };
+    g_autoptr(GPtrArray) budgets = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_budget_free);
+    guint budget_failures = 0;
     gboolean arg_json;
 
     if (rv_cmd_parse(&compare_spec, entries, &argc, &argv) < 0)
@@ -93,6 +102,21 @@ rv_cmd_compare(int argc, char **argv)
     }
     if (rv_result_compare_build(stores, arg_baseline, test, &cmp, &error) < 0)
         return rv_log_gerror(error, "Failed to compare");
+    /* budgets: the matrix copies' [budget] of every store, then --budget */
+    for (guint i = 0; i < stores->len; i++) {
+        const RvStore *st = stores->pdata[i];
+        if (rv_result_budget_load_store(rv_result_store_get_dir(st), rv_result_store_get_matrix(st),
+                                        budgets, &error) < 0)
+            return rv_log_gerror(error, "Failed to read the budgets of the store's matrix");
+    }
+    for (guint i = 0; arg_budget && arg_budget[i]; i++) {
+        RvBudget *b = NULL;
+        if (rv_result_budget_parse(arg_budget[i], NULL, "--budget", &b, &error) < 0)
+            return rv_log_gerror(error, "--budget");
+        g_ptr_array_add(budgets, b);
+    }
+    if (budgets->len)
+        budget_failures = rv_result_compare_judge(cmp, budgets);
     if (arg_hist_csv) {
         g_autofree char *h = rv_result_compare_histogram_csv(cmp);
         if (!g_file_set_contents(arg_hist_csv, h, -1, &error))
@@ -107,5 +131,5 @@ rv_cmd_compare(int argc, char **argv)
         rv_log_error("Failed to write the comparison to stdout");
         return RV_EXIT_ERROR;
     }
-    return RV_EXIT_OK;
+    return budget_failures ? RV_EXIT_CHECK : RV_EXIT_OK;
 }

@@ -7,6 +7,7 @@
 
 #include "harness/matrix.h"
 #include "host/profile.h"
+#include "results/budget.h"
 #include "util/error.h"
 #include "util/ini.h"
 
@@ -588,7 +589,7 @@ static int
 parse(RvIni *ini, const char *path, RvMatrix **ret, GError **error)
 {
     static const char * const known[] = {
-        "main", "cyclictest", "host", "guest:*", "load:*", "scenario:*", NULL,
+        "main", "cyclictest", "host", "guest:*", "load:*", "scenario:*", "budget", NULL,
     };
     g_autoptr(RvMatrix) m = g_new0(RvMatrix, 1);
     g_autoptr(GPtrArray) sections = NULL;
@@ -619,12 +620,16 @@ parse(RvIni *ini, const char *path, RvMatrix **ret, GError **error)
         if (!ok)
             return rv_ini_entry_error(first_entry(ini, name), error,
                                       "unknown section [%s] (known: [main], [cyclictest], "
-                                      "[host], [guest:NAME], [load:NAME], [scenario:NAME])",
+                                      "[host], [guest:NAME], [load:NAME], [scenario:NAME], [budget])",
                                       name);
     }
 
     if (parse_main(ini, m, error) < 0 || parse_cyclictest(ini, m, error) < 0 ||
         parse_host(ini, m, error) < 0)
+        return -EINVAL;
+    /* [budget]: NAME = EXPRESSION (results/budget.h), checked here so that
+     * a typo is exit 2 before a run, not a surprise in compare */
+    if (rv_result_budget_load_ini(ini, NULL, error) < 0)
         return -EINVAL;
 
     /* Guests first: scenarios refer to them. */

@@ -72,6 +72,11 @@
  *                                sysbench_rate, gemm_threads, gemm_n,
  *                                linpack_n, semi_idle_interval, ...
  *
+ *   [budget]                     budgets `rtvirt compare` judges (exit 1
+ *   NAME = EXPRESSION            when one is not a PASS), e.g.
+ *                                rt-max = max_us <= 40; the grammar is in
+ *                                results/budget.h; checked at load
+ *
  *   [scenario:NAME]              in file order; NAME is what compare shows
  *                                (with several load levels: NAME@LOAD).
  *                                A section needs at least one key (an

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include "results/budget.h"
 #include "results/compare.h"
 
 typedef struct {
@@ -21,7 +22,25 @@ typedef struct {
     char *target;             /* "guest:rt0", "host", or "-" */
     GPtrArray *metrics;       /* char*: metric names, display order */
     GHashTable *units;        /* metric -> unit (or "") */
+    GHashTable *better;       /* metric -> GINT_TO_POINTER(RvStoreBetter + 1) */
+    GHashTable *aggregate;    /* metric -> GINT_TO_POINTER(RvStoreAggregate + 1) */
 } Group;
+
+typedef enum {
+    RV_VERDICT_PASS,
+    RV_VERDICT_FAIL,
+    RV_VERDICT_NOT_JUDGED,
+} RvVerdictStatus;
+
+/* one budget judged on one (group, scenario), or on nothing (g, s < 0) */
+typedef struct {
+    const RvBudget *budget;   /* owned by cmp->budgets */
+    int group, scen;          /* -1: the budget matched no value */
+    RvVerdictStatus status;
+    double value;             /* what was judged, NAN when nothing */
+    char *what;               /* "worst of 5 repetitions", "p99.99 of the merged histogram" */
+    char *reason;             /* why not judged, or NULL */
+} Verdict;
 
 typedef struct {
     GHashTable *values;       /* metric -> GArray<double> (one per repetition) */
@@ -42,6 +61,8 @@ struct RvComparison {
     char *baseline_note;      /* why the default baseline is not the first
                                * scenario, or NULL */
     RvStatsTest test;
+    GPtrArray *budgets;       /* RvBudget*, or NULL: not judged */
+    GPtrArray *verdicts;      /* Verdict* */
 };
 
 /* one metric of one cell, against the baseline's cell */
@@ -49,7 +70,10 @@ typedef struct {
     gboolean has;             /* at least one value */
     RvStatsSummary sum;
     double std_pct, sem_pct;  /* stddev and SEM in % of |mean|; NAN for n < 2 */
-    double change;            /* % vs baseline mean, NAN when none */
+    double agg;               /* the repetitions combined by the metric's
+                               * aggregate (mean, harmonic mean, max, sum) */
+    double change;            /* % of agg vs the baseline's agg, NAN when none */
+    gboolean higher_better;   /* the metric's better is "higher" */
     gboolean tested;
     RvStatsTestResult t;
     gboolean too_small;       /* the test cannot reach alpha at these n */
@@ -81,3 +105,6 @@ gboolean rv_result_compare_skipped(const RvComparison *c, guint g, guint s);
 
 /** rv_result_compare_format_text: the terminal table (compare-text.c). */
 char *rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opts);
+
+/** rv_result_compare_verdict_name: "PASS", "FAIL", "NOT JUDGED". */
+const char *rv_result_compare_verdict_name(RvVerdictStatus st);

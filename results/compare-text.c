@@ -569,6 +569,65 @@ label_width(const RvComparison *c)
     return MIN(w, 40);
 }
 
+/* one line per verdict (wrapped), then the count */
+static void
+text_budgets(GString *o, Text *t)
+{
+    const RvComparison *c = t->c;
+    guint n[3] = { 0 };
+
+    if (!c->verdicts)
+        return;
+    g_string_append(o, "\n== budgets ==\n");
+    /* where they were written, each file once */
+    for (guint i = 0; c->budgets && i < c->budgets->len; i++) {
+        const RvBudget *b = c->budgets->pdata[i];
+        g_autofree char *file = b->source ? g_strdup(b->source) : NULL;
+        char *colon = file ? strrchr(file, ':') : NULL;
+        if (colon && colon != file && g_ascii_isdigit(colon[1]))
+            *colon = '\0';
+        if (file)
+            once(o, t, "from: ", file, 6);
+    }
+    for (guint i = 0; i < c->verdicts->len; i++) {
+        const Verdict *v = c->verdicts->pdata[i];
+        const RvBudget *b = v->budget;
+        g_autofree char *first = g_strdup_printf("  %-10s ", rv_result_compare_verdict_name(v->status));
+        g_autoptr(GString) text = g_string_new(NULL);
+
+        n[v->status]++;
+        if (!g_str_equal(b->name, b->text))
+            g_string_append_printf(text, "%s: ", b->name);
+        g_string_append(text, b->text);
+        if (v->group >= 0) {
+            const Group *gr = c->groups->pdata[v->group];
+            const Scen *sc = c->scens->pdata[v->scen];
+            g_string_append_printf(text, " on %s, %s: ", gr->target, sc->label);
+            if (b->relative)
+                g_string_append_printf(text, "%+.1f%%", v->value);
+            else
+                g_string_append_printf(text, "%g", v->value);
+            g_string_append_printf(text, " (%s)", v->what);
+        }
+        /* the store's reason is the same for each of its verdicts: once,
+         * after them */
+        if (v->reason && g_str_has_prefix(v->reason, "the store is not trusted"))
+            g_string_append(text, ": the store is not trusted");
+        else if (v->reason)
+            g_string_append_printf(text, ": %s", v->reason);
+        wrapped(o, t, first, text->str, 13);
+    }
+    for (guint i = 0; i < c->verdicts->len; i++) {
+        const Verdict *v = c->verdicts->pdata[i];
+        if (v->reason && g_str_has_prefix(v->reason, "the store is not trusted"))
+            once(o, t, "NOT JUDGED: ", v->reason, 6);
+    }
+    g_string_append_printf(o, "budgets: %u PASS, %u FAIL, %u NOT JUDGED%s\n",
+                           n[RV_VERDICT_PASS], n[RV_VERDICT_FAIL], n[RV_VERDICT_NOT_JUDGED],
+                           n[RV_VERDICT_FAIL] + n[RV_VERDICT_NOT_JUDGED]
+                           ? " (a budget that is not a PASS fails the comparison: exit 1)" : "");
+}
+
 char *
 rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opts)
 {
@@ -592,6 +651,7 @@ rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opt
                         metric_in_other_group(c, g, gr->metrics->pdata[m]));
         text_latency(o, &t, g);
     }
+    text_budgets(o, &t);
     g_hash_table_unref(t.seen);
     /* scenario names, reasons and store paths may quote what a guest
      * printed: no raw control bytes to the terminal (util/escape.h) */

@@ -30,6 +30,8 @@ group_free(Group *g)
     g_free(g->target);
     g_ptr_array_unref(g->metrics);
     g_hash_table_unref(g->units);
+    g_hash_table_unref(g->better);
+    g_hash_table_unref(g->aggregate);
     g_free(g);
 }
 
@@ -49,6 +51,10 @@ rv_result_compare_free(RvComparison *c)
     g_ptr_array_unref(c->stores);
     g_ptr_array_unref(c->scens);
     g_ptr_array_unref(c->groups);
+    if (c->verdicts)
+        g_ptr_array_unref(c->verdicts);
+    if (c->budgets)
+        g_ptr_array_unref(c->budgets);
     g_free(c->baseline_note);
     g_free(c);
 }
@@ -107,13 +113,18 @@ metric_rank(const char *m)
 }
 
 static void
-group_add_metric(Group *g, const char *name, const char *unit)
+group_add_metric(Group *g, const RvStoreMetric *m)
 {
+    const char *name = m->name;
     guint pos;
 
     if (g_str_equal(name, "cycles") || g_hash_table_contains(g->units, name))
         return;
-    g_hash_table_insert(g->units, g_strdup(name), g_strdup(unit ? unit : ""));
+    g_hash_table_insert(g->units, g_strdup(name), g_strdup(m->unit ? m->unit : ""));
+    /* the first record's direction and aggregate stand for the metric
+     * (contract 1: one workload writes one metric one way) */
+    g_hash_table_insert(g->better, g_strdup(name), GINT_TO_POINTER(m->better + 1));
+    g_hash_table_insert(g->aggregate, g_strdup(name), GINT_TO_POINTER(m->aggregate + 1));
     for (pos = 0; pos < g->metrics->len; pos++)
         if (metric_rank(name) < metric_rank(g->metrics->pdata[pos]))
             break;
@@ -166,6 +177,8 @@ collect_scenarios(RvComparison *c, GPtrArray *stores)
                 g->target = g_strdup(r->target ? r->target : "-");
                 g->metrics = g_ptr_array_new_with_free_func(g_free);
                 g->units = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+                g->better = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+                g->aggregate = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
                 g_ptr_array_add(c->groups, g);
             }
             nrec++;
@@ -211,7 +224,7 @@ cell_add_record(Group *g, Cell *ce, const RvStoreRecord *r)
         GArray *vals;
         if (!isfinite(m->value))
             continue;
-        group_add_metric(g, m->name, m->unit);
+        group_add_metric(g, m);
         vals = g_hash_table_lookup(ce->values, m->name);
         if (!vals) {
             vals = g_array_new(FALSE, FALSE, sizeof(double));
@@ -361,9 +374,52 @@ values_of(const RvComparison *c, guint g, guint s, const char *metric)
     return g_hash_table_lookup(rv_result_compare_cell(c, g, s)->values, metric);
 }
 
+/* the values of one cell combined as the metric says: the harmonic mean
+ * for rates (mmtests: the mean rate over equal work), the arithmetic mean
+ * by default; @v holds finite values (cell_add_record) */
+static double
+aggregate_values(RvStoreAggregate how, const GArray *v)
+{
+    double acc = 0, best = -INFINITY;
+
+    if (!v || v->len == 0)
+        return NAN;
+    for (guint i = 0; i < v->len; i++) {
+        double x = g_array_index(v, double, i);
+        if (how == RV_STORE_AGGREGATE_HMEAN) {
+            if (x <= 0)
+                return 0;    /* a zero rate: the harmonic mean is 0 */
+            acc += 1 / x;
+        } else {
+            acc += x;
+        }
+        best = MAX(best, x);
+    }
+    switch (how) {
+    case RV_STORE_AGGREGATE_HMEAN: return v->len / acc;
+    case RV_STORE_AGGREGATE_MAX: return best;
+    case RV_STORE_AGGREGATE_SUM: return acc;
+    case RV_STORE_AGGREGATE_MEAN: default: {
+        /* Welford's mean (rv_result_stats_summary), as the mean column */
+        RvStatsSummary sum;
+        return rv_result_stats_summary((const double *) v->data, v->len, &sum, NULL) == 0
+               ? sum.mean : NAN;
+    }
+    }
+}
+
+static double
+aggregate_of(const RvComparison *c, guint g, const char *metric, const GArray *v)
+{
+    gpointer a = g_hash_table_lookup(((Group *) c->groups->pdata[g])->aggregate, metric);
+
+    return aggregate_values(a ? GPOINTER_TO_INT(a) - 1 : RV_STORE_AGGREGATE_MEAN, v);
+}
+
 void
 rv_result_compare_row(const RvComparison *c, guint g, guint s, const char *metric, Row *row)
 {
+    gpointer metric_agg;
     GArray *v = values_of(c, g, s, metric);
     GArray *b = values_of(c, g, c->baseline, metric);
     RvStatsSummary bs;
@@ -371,10 +427,14 @@ rv_result_compare_row(const RvComparison *c, guint g, guint s, const char *metri
 
     memset(row, 0, sizeof(*row));
     row->change = NAN;
+    row->agg = NAN;
     row->untested = "no data";
     if (!v || v->len == 0)
         return;
     row->has = rv_result_stats_summary((double *) v->data, v->len, &row->sum, NULL) == 0;
+    row->agg = aggregate_of(c, g, metric, v);
+    metric_agg = g_hash_table_lookup(((Group *) c->groups->pdata[g])->better, metric);
+    row->higher_better = GPOINTER_TO_INT(metric_agg) - 1 == RV_STORE_BETTER_HIGHER;
     row->std_pct = row->sem_pct = NAN;
     if (row->has && v->len > 1 && row->sum.mean != 0) {
         row->std_pct = 100 * row->sum.stddev / fabs(row->sum.mean);
@@ -389,7 +449,7 @@ rv_result_compare_row(const RvComparison *c, guint g, guint s, const char *metri
         return;
     }
     if (rv_result_stats_summary((double *) b->data, b->len, &bs, NULL) == 0)
-        row->change = rv_result_stats_change_pct(bs.mean, row->sum.mean);
+        row->change = rv_result_stats_change_pct(aggregate_of(c, g, metric, b), row->agg);
     /* a test that cannot go below alpha at these n says nothing: with
      * 2 + 2 repetitions Mann-Whitney's smallest p is 0.333 */
     if (rv_result_stats_min_p(c->test, v->len, b->len) >= RV_COMPARE_ALPHA) {
@@ -495,6 +555,39 @@ json_histogram(JsonBuilder *b, const RvHistogram *h)
     }
     json_builder_end_array(b);
     json_builder_end_object(b);
+}
+
+/* "budgets": only when budgets were judged */
+static void
+json_budgets(JsonBuilder *b, const RvComparison *c)
+{
+    if (!c->verdicts)
+        return;
+    json_builder_set_member_name(b, "budgets");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < c->verdicts->len; i++) {
+        const Verdict *v = c->verdicts->pdata[i];
+        const RvBudget *bu = v->budget;
+        json_builder_begin_object(b);
+        rv_json_add_string_or_null(b, "name", bu->name);
+        rv_json_add_string_or_null(b, "expression", bu->text);
+        rv_json_add_string_or_null(b, "source", bu->source);
+        rv_json_add_string_or_null(b, "metric", bu->metric);
+        rv_json_add_string_or_null(b, "op", rv_result_budget_op_name(bu->op));
+        j_num(b, "limit", bu->limit);
+        json_builder_set_member_name(b, "relative");
+        json_builder_add_boolean_value(b, bu->relative);
+        rv_json_add_string_or_null(b, "target", v->group >= 0
+                                   ? ((Group *) c->groups->pdata[v->group])->target : NULL);
+        rv_json_add_string_or_null(b, "scenario", v->scen >= 0
+                                   ? ((Scen *) c->scens->pdata[v->scen])->label : NULL);
+        j_num(b, "value", v->value);
+        rv_json_add_string_or_null(b, "what", v->what);
+        rv_json_add_string_or_null(b, "verdict", rv_result_compare_verdict_name(v->status));
+        rv_json_add_string_or_null(b, "reason", v->reason);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
 }
 
 static char *
@@ -648,6 +741,7 @@ format_json(const RvComparison *c)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    json_budgets(b, c);
     json_builder_end_object(b);
 
     root = json_builder_get_root(b);
@@ -774,6 +868,161 @@ format_csv(const RvComparison *c)
         }
     }
     return g_string_free(o, FALSE);
+}
+
+/* ---- budgets ---- */
+
+const char *
+rv_result_compare_verdict_name(RvVerdictStatus st)
+{
+    return st == RV_VERDICT_PASS ? "PASS" : st == RV_VERDICT_FAIL ? "FAIL" : "NOT JUDGED";
+}
+
+static void
+verdict_free(Verdict *v)
+{
+    g_free(v->what);
+    g_free(v->reason);
+    g_free(v);
+}
+
+static gboolean
+budget_matches(const RvBudget *b, const Group *gr, const Scen *sc)
+{
+    if (b->guest) {
+        g_autofree char *t = g_strdup_printf("guest:%s", b->guest);
+        if (!g_str_equal(gr->target, t))
+            return FALSE;
+    }
+    if (b->host && !g_str_equal(gr->target, "host"))
+        return FALSE;
+    return !b->scenario || g_str_equal(sc->name, b->scenario) || g_str_equal(sc->label, b->scenario);
+}
+
+/* why a store that is not trusted cannot judge: its first cause (virt=tcg
+ * when it is one: the clearest) and how many more the head lists */
+static char *
+untrusted_why(const RvStore *st)
+{
+    GPtrArray *why = rv_result_store_get_untrusted_reasons(st);
+    const char *first = why->len ? why->pdata[0] : "(no reason recorded)";
+
+    for (guint i = 0; i < why->len; i++)
+        if (strstr(why->pdata[i], "virt=tcg"))
+            first = "virt=tcg";
+    if (why->len > 1)
+        return g_strdup_printf("the store is not trusted: %s (and %u more reason(s), listed "
+                               "with UNTRUSTED at the top)", first, why->len - 1);
+    return g_strdup_printf("the store is not trusted: %s", first);
+}
+
+/* the value budget @b judges in cell (g, s): FALSE when the cell has none */
+static gboolean
+budget_value(const RvComparison *c, const RvBudget *b, guint g, guint s, double *ret,
+             char **ret_what)
+{
+    const Group *gr = c->groups->pdata[g];
+    const Cell *ce = rv_result_compare_cell(c, g, s);
+    GArray *v;
+
+    if (b->pct >= 0 && !g_hash_table_contains(gr->units, b->metric)) {
+        gint64 us;
+        gboolean beyond;
+        if (!ce->hist || rv_result_histogram_percentile(ce->hist, b->pct, &us, &beyond, NULL) < 0)
+            return FALSE;
+        *ret = us;
+        *ret_what = g_strdup_printf("p%g of the merged histogram of %u repetition(s)%s",
+                                    b->pct, ce->hist_reps,
+                                    beyond ? ", beyond its range: the max, an upper bound" : "");
+        return TRUE;
+    }
+    v = g_hash_table_lookup(ce->values, b->metric);
+    if (!v || v->len == 0)
+        return FALSE;
+    if (b->relative) {
+        Row row;
+        if (s == c->baseline)
+            return FALSE;    /* the baseline's change against itself */
+        rv_result_compare_row(c, g, s, b->metric, &row);
+        if (!isfinite(row.change))
+            return FALSE;
+        *ret = row.change;
+        *ret_what = g_strdup_printf("of %g against the baseline", row.agg);
+        return TRUE;
+    } else {
+        gboolean higher = GPOINTER_TO_INT(g_hash_table_lookup(gr->better, b->metric)) - 1 ==
+                          RV_STORE_BETTER_HIGHER;
+        double worst = g_array_index(v, double, 0);
+        for (guint i = 1; i < v->len; i++)
+            worst = higher ? MIN(worst, g_array_index(v, double, i))
+                           : MAX(worst, g_array_index(v, double, i));
+        *ret = worst;
+        *ret_what = g_strdup_printf("the worst of %u repetition(s)", v->len);
+        return TRUE;
+    }
+}
+
+guint
+rv_result_compare_judge(RvComparison *c, GPtrArray *budgets)
+{
+    guint bad = 0;
+
+    if (c->verdicts)
+        g_ptr_array_unref(c->verdicts);
+    if (c->budgets)
+        g_ptr_array_unref(c->budgets);
+    c->budgets = g_ptr_array_ref(budgets);
+    c->verdicts = g_ptr_array_new_with_free_func((GDestroyNotify) verdict_free);
+    for (guint i = 0; i < budgets->len; i++) {
+        const RvBudget *b = budgets->pdata[i];
+        guint judged = 0;
+
+        for (guint g = 0; g < c->groups->len; g++)
+            for (guint s = 0; s < c->scens->len; s++) {
+                const Scen *sc = c->scens->pdata[s];
+                const RvStore *st = c->stores->pdata[sc->store];
+                Verdict *v;
+                double value;
+                char *what = NULL;
+
+                if (!budget_matches(b, c->groups->pdata[g], sc) ||
+                    rv_result_compare_skipped(c, g, s) ||
+                    !budget_value(c, b, g, s, &value, &what))
+                    continue;
+                v = g_new0(Verdict, 1);
+                v->budget = b;
+                v->group = g;
+                v->scen = s;
+                v->value = value;
+                v->what = what;
+                if (!rv_result_store_get_trusted(st)) {
+                    /* never a PASS on a store that is not trusted */
+                    v->status = RV_VERDICT_NOT_JUDGED;
+                    v->reason = untrusted_why(st);
+                } else {
+                    v->status = rv_result_budget_holds(b, value) ? RV_VERDICT_PASS
+                                                                 : RV_VERDICT_FAIL;
+                }
+                bad += v->status != RV_VERDICT_PASS;
+                g_ptr_array_add(c->verdicts, v);
+                judged++;
+            }
+        if (!judged) {
+            Verdict *v = g_new0(Verdict, 1);
+            v->budget = b;
+            v->group = v->scen = -1;
+            v->value = NAN;
+            v->status = RV_VERDICT_NOT_JUDGED;
+            v->reason = g_strdup_printf("no %s%s%s value to judge in any scenario that ran%s",
+                                        b->relative ? "change of " : "", b->metric,
+                                        b->pct >= 0 ? " (percentile of a latency histogram)" : "",
+                                        b->guest || b->host || b->scenario
+                                        ? " where the budget applies" : "");
+            g_ptr_array_add(c->verdicts, v);
+            bad++;
+        }
+    }
+    return bad;
 }
 
 char *

@@ -76,6 +76,24 @@ int rv_result_compare_build(GPtrArray *stores, const char *baseline,
 char *rv_result_compare_format(const RvComparison *cmp, RvCompareFormat format);
 
 /**
+ * rv_result_compare_judge:
+ * @budgets: RvBudget* (results/budget.h); the comparison keeps a reference
+ *
+ * Judges every budget on every (workload target, scenario) it applies to
+ * that has its value (budget.h says how), and keeps the verdicts for
+ * the formats: text "== budgets ==" (one line per verdict), JSON
+ * "budgets" [{name, expression, source, target, scenario, value, what,
+ * verdict "PASS"|"FAIL"|"NOT JUDGED", reason}].  A budget on a store that
+ * is not trusted is "NOT JUDGED" with the store's reasons; a budget that
+ * finds no value anywhere is one "NOT JUDGED" saying so.  Judging again
+ * replaces the verdicts.
+ *
+ * Returns: the number of verdicts that are not PASS (the caller's exit
+ * status 1 when > 0).
+ */
+guint rv_result_compare_judge(RvComparison *cmp, GPtrArray *budgets);
+
+/**
  * rv_result_compare_histogram_csv:
  *
  * The merged latency histograms for plotting (gnuplot: `set datafile

@@ -20,6 +20,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "results/budget.h"
 #include "results/compare.h"
 #include "results/store.h"
 #include "util/error.h"
@@ -565,6 +566,132 @@ test_demo(void)
     g_assert_nonnull(strstr(o2, "  n small ?"));
 }
 
+/* ---- budgets (issue 15 part 2) ---- */
+
+typedef struct {
+    const char *text;
+    const char *metric;       /* NULL: must be refused with @err */
+    RvBudgetOp op;
+    double limit;
+    gboolean relative;
+    const char *guest, *scenario;
+    double pct;
+    const char *err;
+} BudgetCase;
+
+static const BudgetCase budget_cases[] = {
+    { "max_us <= 40", "max_us", RV_BUDGET_LE, 40, FALSE, NULL, NULL, -1, NULL },
+    { "max_us<40", "max_us", RV_BUDGET_LT, 40, FALSE, NULL, NULL, -1, NULL },
+    { " guest=rt0: p99.99_us <= 20 ", "p99.99_us", RV_BUDGET_LE, 20, FALSE, "rt0", NULL, 99.99, NULL },
+    { "nopm >= -10%", "nopm", RV_BUDGET_GE, -10, TRUE, NULL, NULL, -1, NULL },
+    { "scenario=coresched,guest=db: gflops > -5 %", "gflops", RV_BUDGET_GT, -5, TRUE, "db", "coresched", -1, NULL },
+    { "max_us =< 40", NULL, 0, 0, FALSE, NULL, NULL, -1, "expected [WHERE:] METRIC OP NUMBER" },
+    { "max_us <= forty", NULL, 0, 0, FALSE, NULL, NULL, -1, "limit 'forty' is not a finite number" },
+    { "max_us <= inf", NULL, 0, 0, FALSE, NULL, NULL, -1, "is not a finite number" },
+    { "vm=rt0: max_us <= 4", NULL, 0, 0, FALSE, NULL, NULL, -1, "'vm=rt0' is not guest=NAME" },
+    { "<= 40", NULL, 0, 0, FALSE, NULL, NULL, -1, "expected [WHERE:]" },
+    { "p99_us <= 5%", NULL, 0, 0, FALSE, NULL, NULL, -1, "a percentile budget is absolute" },
+    { "max_us == 4", NULL, 0, 0, FALSE, NULL, NULL, -1, "expected [WHERE:]" },
+};
+
+static void
+test_budget_parse(void)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(budget_cases); i++) {
+        const BudgetCase *bc = &budget_cases[i];
+        g_autoptr(RvBudget) b = NULL;
+        g_autoptr(GError) err = NULL;
+        int r = rv_result_budget_parse(bc->text, NULL, "--budget", &b, &err);
+
+        if (!bc->metric) {
+            g_assert_cmpint(r, ==, -EINVAL);
+            if (!strstr(err->message, bc->err))
+                g_error("'%s': '%s' lacks '%s'", bc->text, err->message, bc->err);
+            g_assert_null(b);
+            continue;
+        }
+        if (r < 0)
+            g_error("'%s': %s", bc->text, err->message);
+        g_assert_cmpstr(b->metric, ==, bc->metric);
+        g_assert_cmpint(b->op, ==, bc->op);
+        g_assert_cmpfloat(b->limit, ==, bc->limit);
+        g_assert_cmpint(b->relative, ==, bc->relative);
+        g_assert_cmpstr(b->guest, ==, bc->guest);
+        g_assert_cmpstr(b->scenario, ==, bc->scenario);
+        g_assert_cmpfloat_with_epsilon(b->pct, bc->pct, 1e-9);
+    }
+}
+
+/* the issue's "done when": 'max_us<=50' exits 1 on a TCG store and says
+ * why; on a trusted store whose values pass, exit 0 */
+static void
+test_budget_tcg(void)
+{
+    static const char *const args[] = { "--budget", "max_us<=50", "demo/20261201-222234-demo", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint(run_compare(args, &out, &err), ==, 1);
+    g_assert_nonnull(strstr(out, "  NOT JUDGED max_us<=50 on guest:rt, unpinned: 12850 (the worst of 2 repetition(s)): "
+                                 "the store is not trusted\n"));
+    g_assert_nonnull(strstr(out, "\nNOT JUDGED: the store is not trusted: virt=tcg (and 7 more reason(s)"));
+    g_assert_null(strstr(out, "  PASS "));
+    g_assert_nonnull(strstr(out, "budgets: 0 PASS, 0 FAIL, 2 NOT JUDGED"));
+    check_layout("budget-tcg", out, 120);
+}
+
+static void
+test_budget_matrix(void)
+{
+    static const char *const pass[] = { "budget/20261130-140000-demo", NULL };
+    static const char *const fail[] = { "budget/20261130-140000-demo", "--budget", "max_us <= 20", NULL };
+    static const char *const rel[] = { "welch/20261130-140000-demo", "--budget", "avg_us <= 5%", "--json", NULL };
+    static const char *const none[] = { "welch/20261130-140000-demo", "--budget", "nopm >= -10%", NULL };
+    static const char *const bad[] = { "welch/20261130-140000-demo", "--budget", "max_us => 3", NULL };
+    g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL, *o3 = NULL, *e3 = NULL;
+    g_autofree char *o4 = NULL, *e4 = NULL, *o5 = NULL, *e5 = NULL;
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonArray *verdicts;
+    guint fails = 0;
+
+    /* [budget] of the matrix copy in the store's profiles/, with its line */
+    g_assert_cmpint(run_compare(pass, &o1, &e1), ==, 0);
+    g_assert_nonnull(strstr(o1, "from: budget/20261130-140000-demo/profiles/demo.ini\n"));
+    g_assert_nonnull(strstr(o1, "  PASS       rt-max: max_us <= 30 on guest:rt0, baseline: 27.5 (the worst of 15 repetition(s))"));
+    g_assert_nonnull(strstr(o1, "rt-p9999: guest=rt0: p99.99_us <= 700 on guest:rt0, pinned: 700 (p99.99 of the merged"));
+    g_assert_nonnull(strstr(o1, "budgets: 6 PASS, 0 FAIL, 0 NOT JUDGED\n"));
+    check_layout("budget-pass", o1, 120);
+
+    g_assert_cmpint(run_compare(fail, &o2, &e2), ==, 1);
+    g_assert_nonnull(strstr(o2, "  FAIL       max_us <= 20 on guest:rt0, noisy: 27.2 (the worst of 15 repetition(s))"));
+    g_assert_nonnull(strstr(o2, "budgets: 6 PASS, 3 FAIL, 0 NOT JUDGED"));
+
+    /* a change against the baseline: pinned +10.4 %, noisy -0.1 % */
+    g_assert_cmpint(run_compare(rel, &o3, &e3), ==, 1);
+    g_assert_true(json_parser_load_from_data(p, o3, -1, NULL));
+    verdicts = json_object_get_array_member(json_node_get_object(json_parser_get_root(p)), "budgets");
+    g_assert_cmpuint(json_array_get_length(verdicts), ==, 2);
+    for (guint i = 0; i < 2; i++) {
+        JsonObject *v = json_array_get_object_element(verdicts, i);
+        const char *sc = json_object_get_string_member(v, "scenario");
+        const char *verdict = json_object_get_string_member(v, "verdict");
+        g_assert_cmpstr(verdict, ==, g_str_equal(sc, "pinned") ? "FAIL" : "PASS");
+        fails += g_str_equal(verdict, "FAIL");
+        g_assert_true(json_object_get_boolean_member(v, "relative"));
+        if (g_str_equal(sc, "pinned"))
+            g_assert_cmpfloat_with_epsilon(json_object_get_double_member(v, "value"),
+                                           100 * (22.986666666666668 - 20.82) / 20.82, 1e-6);
+    }
+    g_assert_cmpuint(fails, ==, 1);
+
+    /* nothing to judge is no PASS */
+    g_assert_cmpint(run_compare(none, &o4, &e4), ==, 1);
+    g_assert_nonnull(strstr(o4, "  NOT JUDGED nopm >= -10%: no change of nopm value to judge"));
+    /* a bad expression is an error before anything is printed */
+    g_assert_cmpint(run_compare(bad, &o5, &e5), ==, 2);
+    g_assert_nonnull(strstr(e5, "invalid budget 'max_us => 3'"));
+    g_assert_cmpstr(o5, ==, "");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -583,6 +710,9 @@ main(int argc, char **argv)
         g_test_add_data_func(p, &bad_stores[i], test_bad_store);
     }
     g_test_add_func("/compare/demo", test_demo);
+    g_test_add_func("/compare/budget/parse", test_budget_parse);
+    g_test_add_func("/compare/budget/tcg", test_budget_tcg);
+    g_test_add_func("/compare/budget/matrix", test_budget_matrix);
     for (guint i = 0; i < G_N_ELEMENTS(layouts); i++) {
         g_autofree char *p = g_strdup_printf("/compare/layout/%s", layouts[i].name);
         g_test_add_data_func(p, &layouts[i], test_layout);
