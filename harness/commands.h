@@ -20,6 +20,7 @@ int rv_cmd_guest_run(int argc, char **argv);
 int rv_cmd_run(int argc, char **argv);
 int rv_cmd_compare(int argc, char **argv);
 int rv_cmd_report(int argc, char **argv);
+int rv_cmd_result_check(int argc, char **argv);
 int rv_cmd_pert(int argc, char **argv);
 int rv_cmd_setup(int argc, char **argv);
 int rv_cmd_status(int argc, char **argv);

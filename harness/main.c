@@ -50,6 +50,8 @@ static const RvCommand commands[] = {
       "Boot a guest, verify its placement, run cyclictest inside, tear down" },
     { NULL, "run", rv_cmd_run,
       "Run a scenario matrix (baseline / nosmt / coresched) into a results store" },
+    { "result", "check", rv_cmd_result_check,
+      "Judge cyclictest / oslat / rtvirt pert output files (PASS/NOTE/WARN/FAIL)" },
     { NULL, "compare", rv_cmd_compare,
       "Compare results stores: n, mean, stddev, SEM, percentiles, significance" },
     { NULL, "report", rv_cmd_report,

@@ -65,6 +65,9 @@ rv_result_cyclictest_run_free(RvCyclictestRun *run)
     g_free(run->version);
     g_free(run->cmdline);
     g_free(run->policy);
+    g_free(run->tool);
+    g_free(run->kernel_release);
+    g_free(run->cmdline_prefix);
     if (run->threads)
         g_ptr_array_unref(run->threads);
     if (run->notes)
@@ -79,6 +82,9 @@ run_new(int first_line)
 
     run->form = RV_CYCLICTEST_FORM_STATUS;
     run->first_line = first_line;
+    run->last_line = first_line;
+    run->tool = g_strdup("cyclictest");
+    run->defaulted_priority = run->dma_latency_us = run->realtime = -1;
     run->threads = g_ptr_array_new_with_free_func((GDestroyNotify) thread_free);
     run->notes = g_ptr_array_new_with_free_func(g_free);
     return run;
@@ -369,9 +375,12 @@ run_finish(Parser *ps, GError **error)
         return r;
     if (run_has_content(run)) {
         gboolean has_hist = run->form == RV_CYCLICTEST_FORM_HISTOGRAM;
-        if (ps->hist_requested > 0 && !has_hist)
+        run->histogram_requested = ps->hist_requested;
+        if (ps->hist_requested > 0 && !has_hist) {
+            run->histogram_absent = TRUE;
             run_note(run, "histogram requested (-h %d) but absent: output cut "
                      "or run interrupted", ps->hist_requested);
+        }
         g_ptr_array_add(ps->runs, run);
     } else {
         rv_result_cyclictest_run_free(run);
@@ -421,6 +430,25 @@ find_cmdline(const char *line)
         p = end;
     }
     return NULL;
+}
+
+/* "taskset -c 3 cyclictest ...": the words from "taskset" to the program,
+ * which set the process's affinity mask, or NULL. */
+static char *
+find_cmdline_prefix(const char *line)
+{
+    const char *c = strstr(line, "cyclictest"), *ts;
+
+    if (!c)
+        return NULL;
+    ts = g_strstr_len(line, c - line, "taskset");
+    if (!ts || !(ts == line || ts[-1] == ' ' || ts[-1] == '/' || ts[-1] == '\t'))
+        return NULL;
+    while (ts > line && ts[-1] != ' ' && ts[-1] != '\t')
+        ts--;
+    while (c > ts && c[-1] != ' ' && c[-1] != '\t')
+        c--;
+    return g_strstrip(g_strndup(ts, c - ts));
 }
 
 /* -h N / -hN / --histogram=N / --histogram N and -H likewise; sets
@@ -753,11 +781,32 @@ parse_line(Parser *ps, const char *line, GError **error)
         return 0;
     }
     if (g_str_has_prefix(line, "# /dev/cpu_dma_latency")) {
-        /* printed once at the start of every invocation */
+        /* printed once at the start of every invocation:
+         * "# /dev/cpu_dma_latency set to %dus" (set_latency_target()) */
+        const char *p = line + strlen("# /dev/cpu_dma_latency");
+        int us;
+
         r = boundary(ps, error);
         if (r < 0)
             return r;
         cur_run(ps);
+        if (scan_lit(&p, "set to") && scan_int(&p, &us) && us >= 0)
+            ps->cur->dma_latency_us = us;
+        return 0;
+    }
+    if (g_str_has_prefix(line, "defaulting realtime priority to ")) {
+        /* process_options() on stderr when the policy is FIFO/RR and the
+         * priority 0: -p was absent, 0, or not a number */
+        const char *p = line + strlen("defaulting realtime priority to");
+        int prio;
+
+        r = boundary(ps, error);
+        if (r < 0)
+            return r;
+        if (scan_int(&p, &prio)) {
+            cur_run(ps)->defaulted_priority = prio;
+            ps->cur->defaulted_line = ps->lineno;
+        }
         return 0;
     }
     if (g_str_has_prefix(line, "cyclictest V ")) {
@@ -810,6 +859,8 @@ parse_line(Parser *ps, const char *line, GError **error)
                 return r;
             g_free(cur_run(ps)->cmdline);
             ps->cur->cmdline = g_steal_pointer(&cmd);
+            g_free(ps->cur->cmdline_prefix);
+            ps->cur->cmdline_prefix = find_cmdline_prefix(line);
             ps->hist_requested = hist;
         }
     }
@@ -846,6 +897,8 @@ parse_text(const char *name, const char *data, gsize len, GPtrArray **ret_runs,
         r = parse_line(&ps, line, error);
         if (r < 0)
             goto out;
+        if (ps.cur && line[0])
+            ps.cur->last_line = ps.lineno;
         pos += n + 1;
     }
     r = run_finish(&ps, error);
@@ -965,6 +1018,96 @@ json_get_int(JsonObject *o, const char *key, gint64 *ret)
 #define JERR(error, name, fmt, ...) \
     rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: " fmt, (name), ##__VA_ARGS__)
 
+/* The basename of a command line's first word ("/usr/bin/oslat" -> "oslat"). */
+static char *
+cmdline_tool(const char *cmdline)
+{
+    g_auto(GStrv) w = g_strsplit_set(cmdline, " \t", 2);
+
+    return w[0] && *w[0] ? g_path_get_basename(w[0]) : NULL;
+}
+
+/* rt_write_json()'s "sysinfo": {"release": uname -r, "realtime": 0|1, ...} */
+static gboolean
+is_pert_json(JsonObject *root)
+{
+    JsonNode *node = json_object_get_member(root, "tool");
+
+    return node && JSON_NODE_HOLDS_VALUE(node) &&
+           json_node_get_value_type(node) == G_TYPE_STRING &&
+           g_strcmp0(json_node_get_string(node), "rtvirt pert") == 0;
+}
+
+/* ...and the tool: oslat writes the same document (rt_write_json()) */
+static void
+json_sysinfo(RvCyclictestRun *run, JsonObject *root, const char *cmdline)
+{
+    JsonNode *node = json_object_get_member(root, "sysinfo");
+    g_autofree char *tool = cmdline ? cmdline_tool(cmdline) : NULL;
+    JsonObject *si;
+    gint64 rt;
+
+    if (tool && g_str_equal(tool, "oslat")) {
+        g_free(run->tool);
+        run->tool = g_steal_pointer(&tool);
+    }
+
+    if (!node || !JSON_NODE_HOLDS_OBJECT(node))
+        return;
+    si = json_node_get_object(node);
+    if (json_get_int(si, "realtime", &rt) && (rt == 0 || rt == 1))
+        run->realtime = (int) rt;
+    if ((node = json_object_get_member(si, "release")) && JSON_NODE_HOLDS_VALUE(node) &&
+        json_node_get_value_type(node) == G_TYPE_STRING)
+        run->kernel_release = g_strdup(json_node_get_string(node));
+}
+
+/* `rtvirt pert --json` (harness/cmd-pert.c): one probe thread on "cpu";
+ * its "summary" (results/pert.h) gives the longest perturbation. */
+static int
+parse_pert_json(const char *name, JsonObject *root, GPtrArray **ret_runs, GError **error)
+{
+    g_autoptr(GPtrArray) runs =
+        g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_cyclictest_run_free);
+    g_autoptr(RvCyclictestRun) run = run_new(1);
+    RvCyclictestThread *t = run_thread(run, 0);
+    JsonNode *node = json_object_get_member(root, "summary");
+    JsonObject *sum;
+    gint64 v;
+    double d;
+
+    if (!node || !JSON_NODE_HOLDS_OBJECT(node))
+        return JERR(error, name, "rtvirt pert JSON has no \"summary\" object");
+    sum = json_node_get_object(node);
+    g_free(run->tool);
+    run->tool = g_strdup("rtvirt pert");
+    run->form = RV_CYCLICTEST_FORM_JSON;
+    if (json_get_int(root, "cpu", &v) && v >= 0 && v <= G_MAXINT)
+        t->cpu = (int) v;
+    if (json_get_int(sum, "count", &v) && v >= 0)
+        t->cycles = v;
+    if (rv_json_node_get_double(json_object_get_member(sum, "max_us"), "summary.max_us",
+                                0, 1e12, &d, NULL) == 0)
+        t->max_us = (gint64) ceil(d);
+    if (rv_json_node_get_double(json_object_get_member(sum, "min_us"), "summary.min_us",
+                                0, 1e12, &d, NULL) == 0)
+        t->min_us = (gint64) floor(d);
+    if (rv_json_node_get_double(json_object_get_member(sum, "avg_us"), "summary.avg_us",
+                                0, 1e12, &d, NULL) == 0)
+        t->avg_us = d;
+    if ((node = json_object_get_member(root, "warnings")) && JSON_NODE_HOLDS_ARRAY(node)) {
+        JsonArray *a = json_node_get_array(node);
+        for (guint i = 0; i < json_array_get_length(a); i++) {
+            JsonNode *w = json_array_get_element(a, i);
+            if (JSON_NODE_HOLDS_VALUE(w) && json_node_get_value_type(w) == G_TYPE_STRING)
+                run_note(run, "rtvirt pert: %s", json_node_get_string(w));
+        }
+    }
+    g_ptr_array_add(runs, g_steal_pointer(&run));
+    *ret_runs = g_steal_pointer(&runs);
+    return 1;
+}
+
 static int
 parse_json(const char *name, const char *data, gsize len, GPtrArray **ret_runs,
            GError **error)
@@ -1004,6 +1147,9 @@ parse_json(const char *name, const char *data, gsize len, GPtrArray **ret_runs,
         if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING)
             run->version = g_strdup(json_node_get_string(node));
     }
+    if (is_pert_json(root))
+        return parse_pert_json(name, root, ret_runs, error);
+    json_sysinfo(run, root, cmdline);
     if (cmdline) {
         gboolean nsecs;
         hist_req = cmdline_histogram(cmdline, &nsecs);
@@ -1040,11 +1186,16 @@ parse_json(const char *name, const char *data, gsize len, GPtrArray **ret_runs,
         if (!node || !JSON_NODE_HOLDS_OBJECT(node))
             return JERR(error, name, "cyclictest JSON: thread \"%s\" missing", key);
         to = json_node_get_object(node);
-        if (!json_get_int(to, "cycles", &cycles) || cycles < 0 ||
+        /* oslat's write_summary_json() has no cycle count: its histogram
+         * counts every sample */
+        if (!json_get_int(to, "cycles", &cycles))
+            cycles = g_str_equal(run->tool, "oslat") ? -1 : -2;
+        if (cycles < -1 ||
             !json_get_int(to, "min", &min) || !json_get_int(to, "max", &max))
-            return JERR(error, name, "cyclictest JSON: thread %d lacks cycles/min/max", i);
+            return JERR(error, name, "%s JSON: thread %d lacks cycles/min/max",
+                        run->tool, i);
         t->cycles = cycles;
-        if (cycles > 0) {
+        if (cycles > 0 || cycles == -1) {
             t->min_us = min;
             t->max_us = max;
         } else {
@@ -1094,12 +1245,15 @@ parse_json(const char *name, const char *data, gsize len, GPtrArray **ret_runs,
             }
             /* write_stats() prints no overflow count: every cycle lands in a
              * bucket or in hist_overflow, so the difference is the overflows. */
+            if (cycles == -1)
+                t->cycles = cycles = sum;
             h->overflows = (guint64) cycles > sum ? (guint64) cycles - sum : 0;
             h->max_us = t->max_us;
             t->histogram_total = sum;
             t->histogram_complete = TRUE;
         }
     }
+    run->histogram_requested = hist_req;
     g_ptr_array_add(runs, g_steal_pointer(&run));
     *ret_runs = g_steal_pointer(&runs);
     return 1;
@@ -1481,5 +1635,154 @@ rv_result_cyclictest_record_add(RvStoreRecord *rec,
         rv_result_store_record_add_histogram(rec, "latency", merged);
     details = json_builder_get_root(b);
     rv_result_store_record_set_details(rec, details);
+    return 0;
+}
+
+/* ---- the command line that ran ---- */
+
+void
+rv_result_cyclictest_args_clear(RvCyclictestArgs *a)
+{
+    if (!a)
+        return;
+    g_free(a->priority_arg);
+    g_free(a->affinity_list);
+    g_free(a->main_affinity);
+    g_free(a->taskset_list);
+    g_free(a->policy);
+    g_free(a->tool);
+    memset(a, 0, sizeof(*a));
+}
+
+/* atoi() as cyclictest applies it: leading digits, else 0 */
+static int
+args_atoi(const char *s)
+{
+    guint64 v = 0;
+
+    if (!s || !g_ascii_isdigit(*s))
+        return 0;
+    while (g_ascii_isdigit(*s) && v < 100000000)
+        v = v * 10 + (guint64) (*s++ - '0');
+    return (int) v;
+}
+
+/* One option of interest with its value (NULL: none). */
+static void
+args_set(RvCyclictestArgs *a, const char *opt, const char *val)
+{
+    if (g_str_equal(opt, "p") || g_str_equal(opt, "priority")) {
+        a->priority = args_atoi(val);
+        g_free(a->priority_arg);
+        a->priority_arg = g_strdup(val ? val : "");
+    } else if (g_str_equal(opt, "t") || g_str_equal(opt, "threads")) {
+        a->threads = val ? args_atoi(val) : 0;
+    } else if (g_str_equal(opt, "a") || g_str_equal(opt, "affinity")) {
+        a->affinity = TRUE;
+        g_free(a->affinity_list);
+        a->affinity_list = g_strdup(val);
+    } else if (g_str_equal(opt, "mainaffinity")) {
+        g_free(a->main_affinity);
+        a->main_affinity = g_strdup(val);
+    } else if (g_str_equal(opt, "S") || g_str_equal(opt, "smp")) {
+        a->smp = TRUE;
+    } else if (g_str_equal(opt, "i") || g_str_equal(opt, "interval")) {
+        a->interval_us = args_atoi(val);
+    } else if (g_str_equal(opt, "policy")) {
+        g_free(a->policy);
+        a->policy = g_strdup(val);
+    } else if (g_str_equal(opt, "h") || g_str_equal(opt, "H") ||
+               g_str_equal(opt, "histogram") || g_str_equal(opt, "histofall")) {
+        a->histogram = args_atoi(val);
+    }
+}
+
+int
+rv_result_cyclictest_args_parse(const char *cmdline, RvCyclictestArgs *ret, GError **error)
+{
+    /* rt-tests 2.x cyclictest: options taking a value, and the two whose
+     * value is optional (a::, t::) */
+    static const char short_req[] = "AbcdDFhHilop";
+    static const char short_opt[] = "at";
+    static const char *const long_req[] = {
+        "priority", "interval", "mainaffinity", "policy", "histogram", "histofall",
+        "duration", "distance", "breaktrace", "loops", "latency", "clock", "json",
+        "spike", "spike-nodes", "tracemark", NULL,
+    };
+    g_auto(GStrv) argv = NULL;
+    int argc = 0, i = 0;
+
+    memset(ret, 0, sizeof(*ret));
+    ret->priority = ret->threads = ret->interval_us = -1;
+    if (!g_shell_parse_argv(cmdline, &argc, &argv, NULL)) {
+        argv = g_strsplit_set(cmdline, " \t", -1);
+        argc = (int) g_strv_length(argv);
+    }
+    /* words before the program: taskset -c LIST, cgexec, sudo, chrt ... */
+    for (; i < argc; i++) {
+        g_autofree char *base = g_path_get_basename(argv[i]);
+
+        if (g_str_equal(base, "cyclictest") || g_str_equal(base, "oslat")) {
+            ret->tool = g_steal_pointer(&base);
+            break;
+        }
+        if ((g_str_equal(argv[i], "-c") || g_str_equal(argv[i], "--cpu-list")) &&
+            i + 1 < argc && i > 0 && strstr(argv[i - 1], "taskset")) {
+            g_free(ret->taskset_list);
+            ret->taskset_list = g_strdup(argv[++i]);
+        }
+    }
+    if (!ret->tool) {
+        rv_result_cyclictest_args_clear(ret);
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "'%s' is not a cyclictest or oslat command line", cmdline);
+    }
+    for (i++; i < argc; i++) {
+        const char *w = argv[i];
+
+        if (g_str_equal(w, "--"))
+            break;
+        if (g_str_has_prefix(w, "--")) {
+            g_autofree char *name = g_strdup(w + 2);
+            char *eq = strchr(name, '=');
+            const char *val = NULL;
+
+            if (eq) {
+                *eq = '\0';
+                val = eq + 1;
+            } else if (g_strv_contains(long_req, name) && i + 1 < argc) {
+                val = argv[++i];
+            } else if ((g_str_equal(name, "affinity") || g_str_equal(name, "threads")) &&
+                       i + 1 < argc && g_ascii_isdigit(argv[i + 1][0])) {
+                val = argv[++i];
+            }
+            if (g_str_equal(name, "prio"))
+                args_set(ret, "priority", val);
+            else
+                args_set(ret, name, val);
+            continue;
+        }
+        if (w[0] != '-' || w[1] == '\0')
+            continue;
+        /* a bundle of short options, getopt's way */
+        for (const char *c = w + 1; *c; c++) {
+            char opt[2] = { *c, '\0' };
+
+            if (strchr(short_req, *c)) {
+                const char *val = c[1] ? c + 1 : i + 1 < argc ? argv[++i] : NULL;
+                args_set(ret, opt, val);
+                break;
+            }
+            if (strchr(short_opt, *c)) {
+                const char *val = c[1] ? c + 1
+                                : i + 1 < argc && g_ascii_isdigit(argv[i + 1][0]) ? argv[++i]
+                                : NULL;
+                args_set(ret, opt, val);
+                break;
+            }
+            args_set(ret, opt, NULL);
+        }
+    }
+    ret->histogram = ret->histogram > 0 ? ret->histogram : 0;
     return 0;
 }

@@ -67,6 +67,18 @@ typedef struct {
     GPtrArray *threads;    /* RvCyclictestThread*, by index 0..n-1 */
     GPtrArray *notes;      /* char*: things a reader should know, e.g.
                             * "histogram requested (-h 60) but absent" */
+    char *tool;            /* "cyclictest", "oslat" (JSON cmdline), "rtvirt pert" */
+    int last_line;         /* 1-based last line that belonged to this run */
+    int histogram_requested; /* -h/-H N of the command line shown, 0 none */
+    gboolean histogram_absent; /* requested but no histogram in the output */
+    int defaulted_priority;  /* N of cyclictest's stderr notice "defaulting
+                              * realtime priority to N", -1 none */
+    int defaulted_line;      /* its line */
+    int dma_latency_us;      /* "# /dev/cpu_dma_latency set to Nus", -1 none */
+    int realtime;            /* JSON sysinfo "realtime": 1/0, -1 unknown */
+    char *kernel_release;    /* JSON sysinfo "release", NULL unknown */
+    char *cmdline_prefix;    /* "taskset -c 3" before the program on the
+                              * command line's line, NULL */
 } RvCyclictestRun;
 
 void rv_result_cyclictest_run_free(RvCyclictestRun *run);
@@ -115,6 +127,45 @@ gint64 rv_result_cyclictest_run_max_us(const RvCyclictestRun *run);
 int rv_result_cyclictest_run_histogram(const RvCyclictestRun *run,
                                        RvHistogram **ret_hist, GError **error)
     G_GNUC_WARN_UNUSED_RESULT;
+
+/* ---- the command line that ran ---- */
+
+/* What a cyclictest command line asked for, as cyclictest's own getopt
+ * (rt-tests 2.x process_options(): short options bundle, "-a"/"-t" take an
+ * optional value attached or as the next word when it starts with a
+ * digit, long options as --name=VALUE or --name VALUE). */
+typedef struct {
+    int priority;          /* -p/--priority; -1 not given; 0 when the value is
+                            * not a number (cyclictest's atoi(): "-smp -p 98"
+                            * makes getopt take "-p" as the value of -p) */
+    char *priority_arg;    /* the value as written, NULL */
+    int threads;           /* -t N; -1 not given (1 thread); 0: -t alone (one
+                            * per CPU of the affinity mask) */
+    gboolean affinity;     /* -a given */
+    char *affinity_list;   /* -a LIST, NULL: -a alone (every CPU of the mask) */
+    char *main_affinity;   /* --mainaffinity LIST, NULL */
+    char *taskset_list;    /* "taskset -c LIST cyclictest ...": the process mask */
+    gboolean smp;          /* -S/--smp: one thread per CPU of the affinity mask */
+    int interval_us;       /* -i/--interval, -1 */
+    char *policy;          /* --policy NAME, NULL */
+    int histogram;         /* -h/-H N, 0 none */
+    char *tool;            /* basename of the program word ("cyclictest", "oslat") */
+} RvCyclictestArgs;
+
+/**
+ * rv_result_cyclictest_args_parse:
+ * @cmdline: "cyclictest -p 98 -a 2-5 -t 4" or "taskset -c 3 cyclictest ...";
+ *           shell quoting is honoured; words before the program are skipped
+ *           except taskset's -c LIST
+ * @ret: (out caller-allocates): cleared first; free with
+ *       rv_result_cyclictest_args_clear()
+ * @error: RV_ERROR_INVALID when no word is a cyclictest or oslat program
+ *
+ * Returns: 0 or -EINVAL.
+ */
+int rv_result_cyclictest_args_parse(const char *cmdline, RvCyclictestArgs *ret,
+                                    GError **error) G_GNUC_WARN_UNUSED_RESULT;
+void rv_result_cyclictest_args_clear(RvCyclictestArgs *a);
 
 /* ---- what was measured against what was asked ---- */
 

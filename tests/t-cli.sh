@@ -44,7 +44,7 @@ release=$(sed -n 's/^RV_RELEASE := //p' "$top/Makefile")
 v=$("$rtvirt" --version)
 check "--version '$v': the Makefile's release ($release), plus the git hash when built from git" \
     eval '[[ $v =~ ^rtvirt\ ${release//./\\.}(\ \(git\ [0-9a-f]+(-[0-9]+-g[0-9a-f]+)?(-dirty)?\))?$ ]] && [ "$release" = 0.3.0 ]'
-for g in host guest; do
+for g in host guest result; do
     "$rtvirt" help $g >"$tmp/a" 2>&1; "$rtvirt" $g --help >"$tmp/b" 2>&1
     check "rtvirt help $g == rtvirt $g --help, ends with exit statuses" \
         eval 'cmp -s "$tmp/a" "$tmp/b" && tail -n1 "$tmp/a" | grep -q "^Exit status:"'
@@ -112,6 +112,8 @@ json_case() {
     "guest xml --check") "$rtvirt" guest xml --check "$tmp/dom.xml" --root "$fixture" --json ;;
     "run") "$rtvirt" run demo --plan --root "$fixture" --json ;;
     "compare") "$rtvirt" compare "$top"/tests/data/compare/welch/*/ --json ;;
+    "result check") "$rtvirt" result check --root "$fixture" --budget 100us --json \
+        "${RV_CASES:-$top/../shared/cases}"/cyclictest/lava-cyclictest-2threads-prio48-linaro642.txt ;;
     "pert") "$rtvirt" pert -c "$cpu" -d 1s --json ;;
     "profiles") "$rtvirt" profiles --json ;;
     "status") "$rtvirt" status --root "$fixture" --json ;;

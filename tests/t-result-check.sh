@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/t-result-check.sh: `rtvirt result check` end to end: every
+# ../shared/cases/cyclictest/ file with the verdict its .source.txt gives,
+# --json read back with jq, --cmdline / --priority / --cpus, --root on a
+# 4-CPU SMT fixture root written here, and the exit codes (0, 1, 2).
+set -u
+rtvirt=${RV_BUILD:?}/rtvirt
+cases=${RV_CASES:?}/cyclictest
+n=0 fail=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+echo "1..30"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+rc_of() { "$rtvirt" result check "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+has() { grep -qF -- "$1" "$tmp/out"; }
+
+# ---- the shared cases, verdicts from their .source.txt ----
+rc=$(rc_of --budget 20us "$cases/kvm-guest-1thread-hist60-overflows-others.txt")
+[ "$rc" = 1 ] && ok "kvm-guest: exit 1 at 20 us" || nok "kvm-guest exit $rc"
+grep -q 'run 1 of 2 .*max 1475 us: FAIL' "$tmp/out" && grep -q 'run 2 of 2 .*max 12 us: NOTE' "$tmp/out" \
+    && ok "kvm-guest: run 1 FAIL (1475 us), run 2 passes" || nok "kvm-guest: $(grep run "$tmp/out")"
+has "WARN  histogram.beyond-range: 604 sample(s) on 1 thread(s) beyond the 60 us histogram; max 1475 us (thread 0) is from '# Max Latencies'" \
+    && ok "kvm-guest: max beyond the histogram from # Max Latencies" || nok "no beyond-range: $(cat "$tmp/out")"
+
+rc=$(rc_of --budget 100us "$cases/lava-cyclictest-2threads-prio48-linaro642.txt")
+[ "$rc" = 1 ] && has "FAIL  latency.budget: max 340 us on thread 1 > budget 100 us" \
+    && ok "lava: FAIL at 100 us (340 us on thread 1)" || nok "lava exit $rc: $(cat "$tmp/out")"
+has "WARN  rt.priority-below-irq: measurement threads at FIFO 48" \
+    && ok "lava: WARN measurement threads at FIFO 48" || nok "lava: no priority WARN"
+rc=$(rc_of --priority 98 "$cases/lava-cyclictest-2threads-prio48-linaro642.txt")
+[ "$rc" = 0 ] && has "WARN  rt.priority-mismatch: measurement threads at FIFO 48, asked 98 (T0 at 48, T1 at 48)" \
+    && ok "lava --priority 98: mismatch WARN, exit 0 without budget" || nok "lava --priority: $rc $(cat "$tmp/out")"
+rc=$(rc_of --cmdline 'cyclictest -D 540s -p 98 -i 1000 -t 2 -a 0' "$cases/lava-cyclictest-2threads-prio48-linaro642.txt")
+has "rt.priority-mismatch: measurement threads at FIFO 48, asked 98" && has "smt.sibling-main-thread" \
+    && ok "lava --cmdline: -p 98 asked, -a 0 shares the main thread" || nok "lava --cmdline: $(cat "$tmp/out")"
+
+rc=$(rc_of --budget 20us "$cases/openshift-cnf-16threads-hist-bad-overflows.txt")
+[ "$rc" = 1 ] && has "FAIL  latency.budget: max 619 us on thread 3 > budget 20 us" \
+    && has "19 sample(s) on 15 thread(s) beyond the 30 us histogram" \
+    && ok "openshift bad: FAIL, 619 us, 19 samples beyond the histogram" || nok "openshift bad $rc: $(cat "$tmp/out")"
+rc=$(rc_of --budget 20us -v "$cases/openshift-cnf-16threads-hist-good.txt")
+[ "$rc" = 0 ] && has "PASS  latency.budget: max 6 us on thread 8 <= budget 20 us" \
+    && ok "openshift good: PASS at 20 us (6 us)" || nok "openshift good $rc: $(cat "$tmp/out")"
+
+rc=$(rc_of --budget 100us "$cases/orangepi-smp-4threads-rt-vs-default.txt")
+[ "$rc" = 1 ] && [ "$(grep -c '^FAIL  latency.budget' "$tmp/out")" = 2 ] && has "max 10533 us on thread 3" \
+    && ok "orangepi: two runs, both FAIL 100 us" || nok "orangepi $rc: $(cat "$tmp/out")"
+
+rc=$(rc_of --budget 100us "$cases/stress-ng-271-cyclictest-v2.40-one-thread-hist-missing.txt")
+[ "$rc" = 0 ] && has "WARN  output.histogram-absent: histogram requested (-h 60) but absent" \
+    && has "cyclictest 2.40, 1 thread(s), max 35 us" \
+    && ok "stress-ng: histogram absent WARN, max 35 us" || nok "stress-ng $rc: $(cat "$tmp/out")"
+
+rc=$(rc_of "$cases/json-rt-tests-2.2-truncated-linaro311.json")
+[ "$rc" = 2 ] && grep -q 'json-rt-tests-2.2-truncated-linaro311.json:[0-9]*:[0-9]*: .*truncated or invalid cyclictest JSON' "$tmp/err" \
+    && ok "truncated JSON: exit 2 naming FILE:LINE" || nok "truncated JSON $rc: $(cat "$tmp/err")"
+
+# ---- --json ----
+"$rtvirt" result check --json --budget 100us "$cases/orangepi-smp-4threads-rt-vs-default.txt" \
+    "$cases/stress-ng-271-cyclictest-v2.40-one-thread-hist-missing.txt" >"$tmp/j.json"; rc=$?
+[ $rc = 1 ] && jq -e '.schema_version == 1 and .verdict == "FAIL" and (.files | length) == 2' "$tmp/j.json" >/dev/null \
+    && ok "--json: two files, verdict FAIL, exit 1" || nok "--json $rc: $(head -c 300 "$tmp/j.json")"
+jq -e '[.files[0].runs[].max_us] == [300, 10533] and ([.files[0].runs[].verdict] | unique) == ["FAIL"]' "$tmp/j.json" >/dev/null \
+    && ok "--json: per-run max_us and verdicts" || nok "--json runs: $(jq -c '.files[0].runs[] | [.max_us, .verdict]' "$tmp/j.json")"
+jq -e '.files[1].runs[0].findings[] | select(.id == "output.histogram-absent" and .level == "WARN" and (.where | test(":3$")) and (.fix | length) > 0)' \
+    "$tmp/j.json" >/dev/null && ok "--json: finding with id, level, where, fix" || nok "--json finding"
+jq -e '.summary.fail == 2 and .summary.warn == 1' "$tmp/j.json" >/dev/null \
+    && ok "--json: summary counts" || nok "--json summary: $(jq -c .summary "$tmp/j.json")"
+"$rtvirt" result check --json "$cases/json-rt-tests-2.2-truncated-linaro311.json" >"$tmp/t.json" 2>/dev/null; rc=$?
+[ $rc = 2 ] && jq -e '.verdict == "ERROR" and (.files[0].error | test("truncated or invalid"))' "$tmp/t.json" >/dev/null \
+    && ok "--json: a file that does not parse is an error entry, exit 2" || nok "--json error $rc"
+
+# ---- rules on small outputs ----
+printf '%s\n' '$ cyclictest -smp -p 98 -q' 'defaulting realtime priority to 2' \
+    'T: 0 ( 2404) P: 2 I:1000 C:   1000 Min:      5 Act:   22 Avg:   16 Max:      75' >"$tmp/smp.txt"
+rc=$(rc_of "$tmp/smp.txt")
+has "WARN  rt.priority-defaulted: cyclictest printed 'defaulting realtime priority to 2'" && has "where: $tmp/smp.txt:2" \
+    && ok "'-smp -p 98': the defaulting notice, with its line" || nok "defaulted: $(cat "$tmp/out")"
+printf '%s\n' 'policy: other: loadavg: 0.00 0.01 0.03 1/129 2407' \
+    'T: 0 ( 2404) P: 0 I:1000 C:   1000 Min:      5 Act:   22 Avg:   16 Max:      75' >"$tmp/other.txt"
+rc=$(rc_of "$tmp/other.txt")
+[ "$rc" = 1 ] && has "FAIL  rt.policy-other: measurement not real-time: policy other, threads at P:0" \
+    && ok "policy other / P:0: FAIL, exit 1" || nok "policy other $rc: $(cat "$tmp/out")"
+
+# ---- --root: 4 CPUs, cores {0,2} {1,3}, isolated 1,3, non-RT, timer_migration=1 ----
+root=$tmp/root
+put() { mkdir -p "$root$(dirname "$1")"; printf '%s\n' "$2" >"$root$1"; }
+for f in possible present online; do put /sys/devices/system/cpu/$f 0-3; done
+for c in 0 1 2 3; do
+    sib=$([ $((c % 2)) = 0 ] && echo 0,2 || echo 1,3)
+    put /sys/devices/system/cpu/cpu$c/topology/thread_siblings_list $sib
+    put /sys/devices/system/cpu/cpu$c/topology/core_cpus_list $sib
+    put /sys/devices/system/cpu/cpu$c/topology/core_id $((c % 2))
+    put /sys/devices/system/cpu/cpu$c/topology/physical_package_id 0
+done
+put /sys/devices/system/cpu/isolated 1,3
+put /sys/devices/system/cpu/cpu3/cpuidle/state2/name C6
+put /sys/devices/system/cpu/cpu3/cpuidle/state2/latency 133
+put /sys/devices/system/cpu/cpu3/cpuidle/state2/disable 0
+put /proc/sys/kernel/osrelease 6.1.0-13-amd64
+put /proc/sys/kernel/version '#1 SMP PREEMPT_DYNAMIC Debian 6.1.55-1'
+put /proc/sys/kernel/timer_migration 1
+put /proc/cmdline 'BOOT_IMAGE=/vmlinuz isolcpus=1,3'
+put /proc/120/stat '120 (irq/24-ahci) S 2 0 0 0 -1 69238848 0 0 0 0 31 0 0 0 -51 0 1 0 21 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 1 0 0 17 0 50 1 0 0 0 0 0 0 0 0 0 0 0'
+printf 'Name:\tirq/24-ahci\nPid:\t120\nPPid:\t2\nKthread:\t1\nCpus_allowed_list:\t0-3\n' >"$root/proc/120/status"
+
+printf '%s\n' '# cyclictest --smp -m -p 95 -q' \
+    'T: 0 ( 2404) P:95 I:1000 C:   1000 Min:      5 Act:   22 Avg:   16 Max:      15' \
+    'T: 1 ( 2405) P:95 I:1000 C:   1000 Min:      5 Act:   22 Avg:   16 Max:      14' >"$tmp/S.txt"
+rc=$(rc_of --root "$root" "$tmp/S.txt")
+[ "$rc" = 1 ] && has "FAIL  cpus.not-measured: the isolated CPUs 1,3 were never measured: the threads ran on CPUs 0,2 (-S:" \
+    && ok "--root: -S on an isolated host never measured the isolated CPUs" || nok "-S $rc: $(cat "$tmp/out") $(cat "$tmp/err")"
+has "WARN  kernel.timer-migration: non-RT kernel with timer_migration=1" \
+    && ok "--root: non-RT kernel with timer_migration=1" || nok "timer_migration: $(cat "$tmp/out")"
+printf '%s\n' 'cyclictest -m -a 3 -t 1 -p 48 --mainaffinity=1 -q' \
+    'T: 0 ( 2404) P:48 I:1000 C:   1000 Min:      5 Act:   22 Avg:   16 Max:      15' >"$tmp/sib.txt"
+rc=$(rc_of --root "$root" "$tmp/sib.txt")
+has "WARN  smt.sibling-main-thread: the main thread ran on CPU(s) 1, the SMT sibling of a measured CPU" \
+    && ok "--root: main thread on the measured CPU's sibling" || nok "sibling: $(cat "$tmp/out")"
+has "not above the threaded IRQs (FIFO 50, irq/24-ahci)" \
+    && ok "--root: below the host's threaded IRQ irq/24-ahci" || nok "irq: $(cat "$tmp/out")"
+has "WARN  idle.deep-states: measured CPUs may enter idle states with a long exit latency: CPU 3 C6 (133 us)" \
+    && ok "--root: idle state of the measured CPU" || nok "idle: $(cat "$tmp/out")"
+rc=$(rc_of --root "$root" --cpus 1,3 "$tmp/sib.txt")
+[ "$rc" = 1 ] && has "FAIL  cpus.not-measured: CPUs 1 were not measured: the threads ran on CPUs 3 (-a 3)" \
+    && ok "--cpus 1,3: CPU 1 not measured, exit 1" || nok "--cpus $rc: $(cat "$tmp/out")"
+
+# ---- bad input: exit 2 ----
+rc=$(rc_of "$tmp/missing.txt"); [ "$rc" = 2 ] && grep -q "missing.txt" "$tmp/err" \
+    && ok "missing file: exit 2 naming it" || nok "missing file $rc"
+rc=$(rc_of --budget soon "$tmp/S.txt"); [ "$rc" = 2 ] && grep -q -- "--budget 'soon'" "$tmp/err" \
+    && ok "bad --budget: exit 2" || nok "bad budget $rc: $(cat "$tmp/err")"
+rc=$(rc_of --cmdline 'ls -l' "$tmp/S.txt"); [ "$rc" = 2 ] && grep -q "not a cyclictest or oslat command line" "$tmp/err" \
+    && ok "bad --cmdline: exit 2" || nok "bad cmdline $rc: $(cat "$tmp/err")"
+rc=$(rc_of); [ "$rc" = 2 ] && ok "no FILE: exit 2" || nok "no FILE: $rc"
+echo 'hello' >"$tmp/none.txt"
+rc=$(rc_of "$tmp/none.txt"); [ "$rc" = 2 ] && grep -q "none.txt: no cyclictest output" "$tmp/err" \
+    && ok "not cyclictest output: exit 2" || nok "none $rc: $(cat "$tmp/err")"
+exit $fail
