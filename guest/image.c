@@ -275,6 +275,7 @@ member_free(Member *m)
 typedef struct {
     const char *sysroot;
     const char *tools_dir; /* rtvirt's guest tools (rv_guest_image_tools_dir()) */
+    const char * const *needs; /* programs wanted beyond the base set */
     GTree *members;       /* archive path -> Member */
     GHashTable *elf_done; /* archive paths whose ELF deps were added */
 } Builder;
@@ -499,15 +500,28 @@ static const char * const wanted_modules[] = {
 };
 
 static const RvGuestImageBinary binaries[] = {
-    { "/usr/bin/cyclictest", "rt-tests", false },
-    { "/usr/bin/oslat", "rt-tests", false },
-    { "/usr/bin/hackbench", "rt-tests", false },
-    { "/usr/sbin/qemu-ga", "qemu-guest-agent", false },
-    { "/usr/bin/sysbench", "sysbench", false },
-    { "/usr/bin/rtvirt-linpack", NULL, true },
-    { "/usr/bin/rtvirt-gemm", NULL, true },
-    { "/usr/bin/rtvirt-pipe", NULL, true },
+    { "/usr/bin/cyclictest", "rt-tests", false, false },
+    { "/usr/bin/oslat", "rt-tests", false, false },
+    { "/usr/bin/hackbench", "rt-tests", false, false },
+    { "/usr/sbin/qemu-ga", "qemu-guest-agent", false, false },
+    { "/usr/bin/rtvirt-pipe", NULL, true, false },
+    /* with their libraries tens of MiB (OpenBLAS alone 36 MiB): only in the
+     * images of guests whose workload needs them */
+    { "/usr/bin/sysbench", "sysbench", false, true },
+    { "/usr/bin/rtvirt-linpack", NULL, true, true },
+    { "/usr/bin/rtvirt-gemm", NULL, true, true },
 };
+
+static bool
+wanted(const RvGuestImageBinary *bin, const char * const *needs)
+{
+    g_autofree char *base = NULL;
+
+    if (!bin->extra)
+        return true;
+    base = g_path_get_basename(bin->path);
+    return needs && g_strv_contains(needs, base);
+}
 
 const RvGuestImageBinary *
 rv_guest_image_binaries(guint *ret_n)
@@ -523,7 +537,7 @@ has_tools(const char *dir)
         g_autofree char *base = g_path_get_basename(binaries[i].path);
         g_autofree char *p = g_build_filename(dir, base, NULL);
 
-        if (binaries[i].tool && !g_file_test(p, G_FILE_TEST_IS_REGULAR))
+        if (binaries[i].tool && !binaries[i].extra && !g_file_test(p, G_FILE_TEST_IS_REGULAR))
             return false;
     }
     return true;
@@ -728,6 +742,8 @@ collect_programs(Builder *b, const char *kpath, GBytes **ret_kernel, GError **er
         return r;
     add_member(b, "/bin/busybox", S_IFREG | 0755, 0, 0, busybox);
     for (guint i = 0; i < G_N_ELEMENTS(binaries); i++) {
+        if (!wanted(&binaries[i], b->needs))
+            continue;
         r = binaries[i].tool ? add_tool(b, b->tools_dir, &binaries[i], error)
                              : add_elf(b, binaries[i].path, binaries[i].package, 0755, 0, error);
         if (r < 0)
@@ -893,6 +909,7 @@ rv_guest_image_build(const RvGuestImageOptions *opts, RvGuestImage **ret, GError
     b.elf_done = elf_done;
     tools_dir = opts->tools_dir ? g_strdup(opts->tools_dir) : rv_guest_image_tools_dir();
     b.tools_dir = tools_dir;
+    b.needs = opts->needs;
 
     if (opts->kernel_release) {
         r = check_kernel_release(b.sysroot, opts->kernel_release, error);

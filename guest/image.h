@@ -44,6 +44,10 @@ typedef struct {
     const char *cache_dir;     /* NULL = rv_guest_image_default_cache_dir() */
     const char *kernel_release;/* NULL = newest /boot/vmlinuz-* with /lib/modules/<ver> */
     const char *tools_dir;     /* rtvirt's guest tools; NULL = rv_guest_image_tools_dir() */
+    const char * const *needs; /* NULL-terminated program names ("rtvirt-linpack") the
+                                * guest's workload needs (workloads/workload.h): the
+                                * extra entries of rv_guest_image_binaries() named
+                                * here go in too; NULL = the base set */
 } RvGuestImageOptions;
 
 /* One program of the guest images: the embedded image holds every one;
@@ -53,15 +57,17 @@ typedef struct {
     const char *package;       /* Debian package, or NULL for rtvirt's own tools */
     bool tool;                 /* rtvirt's own (guest-tools/): read from the tools
                                 * directory, not from the sysroot */
+    bool extra;                /* only in images whose options name it in needs
+                                * (large: OpenBLAS, sysbench's libraries) */
 } RvGuestImageBinary;
 
 /**
  * rv_guest_image_binaries:
  * @ret_n: (out): the number of entries
  *
- * The programs every rtvirt guest image contains, with the shared
- * libraries each needs (resolved from its ELF DT_NEEDED when the image is
- * built).
+ * The programs rtvirt's guest images contain (the extra ones where a
+ * workload needs them), with the shared libraries each needs (resolved
+ * from its ELF DT_NEEDED when the image is built).
  *
  * Returns: (transfer none): a static array of @ret_n entries.
  */

@@ -615,7 +615,7 @@ session_prepare(RvGuestSession *s, const RvGuestSessionOptions *opts, RvRoot *ro
     int r;
 
     if (opts->profile->image == RV_GUEST_IMAGE_EMBEDDED) {
-        RvGuestImageOptions iopts = { .cache_dir = cache_dir };
+        RvGuestImageOptions iopts = { .cache_dir = cache_dir, .needs = opts->image_needs };
 
         r = rv_guest_image_build(&iopts, &s->image, error);
         if (r < 0)

@@ -94,6 +94,8 @@ typedef struct {
     RvRoot *root;                        /* /proc and /sys; NULL: the live host */
     const char *uri;                     /* NULL: $RTVIRT_LIBVIRT_URI or qemu:///system */
     const char *cache_dir;               /* NULL: rv_guest_image_default_cache_dir() */
+    const char * const *image_needs;     /* programs the workload needs in the embedded
+                                          * image (RvGuestImageOptions.needs), or NULL */
     RvGuestVirtRequest virt;
     const char *domain_name;             /* NULL: "rtvirt-NAME-PID" */
     bool allow_no_fifo;                  /* see the RT-group and memlock traps above */

@@ -850,6 +850,7 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
                                                               : RV_GUEST_VIRT_REQUEST_TCG)
                              : env->virt_request;
     o.domain_name = g->domain_name;
+    o.image_needs = g->ops ? g->ops->needs : NULL;
     /* Where libvirt cannot lock memory or set FIFO, the session starts
      * without, says so in findings and fails the verification: recorded,
      * the store untrusted.  (Scenarios that need FIFO on a host with the
