@@ -380,7 +380,7 @@ text_summary(GString *o, Text *t, guint g)
                 Row row;
                 g_autofree char *ch = NULL;
                 rv_result_compare_row(c, g, s, gr->metrics->pdata[m], &row);
-                fmt_num(o, SUM_VALUE, row.has ? row.sum.mean : NAN);
+                fmt_num(o, SUM_VALUE, row.has ? row.agg : NAN);
                 ch = s == c->baseline ? g_strdup("base")
                    : isfinite(row.change) ? g_strdup_printf("%+.1f%%", row.change) : g_strdup("-");
                 g_string_append_printf(o, " (%*s) %-3s", SUM_CHANGE, ch,
@@ -408,10 +408,16 @@ text_metric(GString *o, Text *t, guint g, const char *metric, gboolean qualify)
     g_autofree char *title = qualify ? g_strdup_printf("%s %s", t0, gr->target) : g_strdup(t0);
     gboolean minmax = detail_minmax(t);
     g_autoptr(GString) notes = g_string_new(NULL);
+    static const char *const agg_names[] = { "mean", "hmean", "max", "sum" };
+    gpointer agg = g_hash_table_lookup(gr->aggregate, metric);
 
     g_string_append_c(o, '\n');
     head_prefix(o, t, title);
-    g_string_append_printf(o, " %9s %9s %9s %6s %6s", "mean", "stddev", "SEM", "std%", "sem%");
+    /* the first column is the repetitions' aggregate (contract 1: the
+     * harmonic mean of a rate), stddev/SEM those of the values */
+    g_string_append_printf(o, " %9s %9s %9s %6s %6s",
+                           agg ? agg_names[GPOINTER_TO_INT(agg) - 1] : "mean",
+                           "stddev", "SEM", "std%", "sem%");
     if (minmax)
         g_string_append_printf(o, " %9s %9s", "min", "max");
     g_string_append_printf(o, " %8s %9s %-3s", "change", "p", "sig");
@@ -430,7 +436,7 @@ text_metric(GString *o, Text *t, guint g, const char *metric, gboolean qualify)
             continue;
         }
         row_prefix(o, t, sc->label, row.sum.n, rv_result_compare_virt(ce), untrusted(c, s));
-        fmt_num(o, 9, row.sum.mean);
+        fmt_num(o, 9, row.agg);
         fmt_num(o, 9, row.sum.stddev);
         fmt_num(o, 9, row.sum.sem);
         fmt_pct(o, 6, row.std_pct, FALSE);
@@ -569,6 +575,137 @@ label_width(const RvComparison *c)
     return MIN(w, 40);
 }
 
+/* ---- the overview: latency and throughput side by side ---- */
+
+typedef struct {
+    guint group;
+    const char *metric;       /* NULL: a latency column of the merged histogram */
+    double pct;               /* latency: the percentile, 100 = the max */
+    gboolean change;          /* the change against the baseline, not the value */
+    char *title;
+} OvCol;
+
+static gboolean
+is_throughput(const Group *gr, const char *metric)
+{
+    return GPOINTER_TO_INT(g_hash_table_lookup(gr->better, metric)) - 1 == RV_STORE_BETTER_HIGHER;
+}
+
+/* the columns: per RT target p99.99 and max of its merged histogram, per
+ * throughput metric (better = higher) its change, and the host cpu% */
+static GArray *
+overview_columns(const RvComparison *c, gboolean *ret_throughput)
+{
+    GArray *cols = g_array_new(FALSE, TRUE, sizeof(OvCol));
+    gboolean thr = FALSE;
+
+    for (guint g = 0; g < c->groups->len; g++) {
+        const Group *gr = c->groups->pdata[g];
+        gboolean hist = FALSE;
+        const char *who = g_str_has_prefix(gr->target, "guest:") ? gr->target + 6 : gr->target;
+
+        for (guint s = 0; s < c->scens->len; s++)
+            hist |= rv_result_compare_cell(c, g, s)->hist != NULL;
+        if (hist) {
+            OvCol a = { g, NULL, 99.99, FALSE, g_strdup_printf("%s p99.99", who) };
+            OvCol b = { g, NULL, 100, FALSE, g_strdup_printf("%s max", who) };
+            g_array_append_val(cols, a);
+            g_array_append_val(cols, b);
+        }
+        for (guint m = 0; m < gr->metrics->len; m++) {
+            const char *metric = gr->metrics->pdata[m];
+            if (is_throughput(gr, metric)) {
+                OvCol t = { g, metric, -1, TRUE, g_strdup_printf("%s %s", who, metric) };
+                g_array_append_val(cols, t);
+                thr = TRUE;
+            } else if (g_str_equal(metric, RV_STORE_METRIC_CPU_PCT)) {
+                OvCol t = { g, metric, -1, FALSE, g_strdup_printf("%s cpu%%", who) };
+                g_array_append_val(cols, t);
+            }
+        }
+    }
+    *ret_throughput = thr;
+    return cols;
+}
+
+static void
+overview_cell(GString *o, const RvComparison *c, const OvCol *col, guint s, int width)
+{
+    const Cell *ce = rv_result_compare_cell(c, col->group, s);
+    g_autofree char *v = NULL;
+
+    if (!col->metric) {
+        gint64 us = -1;
+        gboolean beyond = FALSE;
+        if (ce->hist && col->pct >= 100)
+            us = ce->hist->max_us;
+        else if (ce->hist && rv_result_histogram_percentile(ce->hist, col->pct, &us, &beyond, NULL) < 0)
+            us = -1;
+        v = us >= 0 ? g_strdup_printf("%s%" G_GINT64_FORMAT, beyond ? "<=" : "", us) : g_strdup("-");
+    } else {
+        Row row;
+        rv_result_compare_row(c, col->group, s, col->metric, &row);
+        if (!row.has)
+            v = g_strdup("-");
+        else if (!col->change)
+            v = g_strdup_printf("%.1f", row.agg);
+        else if (s == c->baseline)
+            v = g_strdup("base");
+        else
+            v = isfinite(row.change) ? g_strdup_printf("%+.1f%%%s", row.change,
+                                                       row.tested && row.t.p < RV_COMPARE_ALPHA ? "*" : "")
+                                     : g_strdup("-");
+    }
+    g_string_append_printf(o, " %*s", width, v);
+}
+
+/* rows: scenarios; columns: overview_columns(); only where a throughput
+ * metric is (the latency-only table is the section's summary) */
+static void
+text_overview(GString *o, Text *t)
+{
+    const RvComparison *c = t->c;
+    gboolean thr;
+    g_autoptr(GArray) cols = overview_columns(c, &thr);
+    g_autofree int *widths = g_new0(int, cols->len + 1);
+    guint c0 = 0;
+
+    if (!thr)
+        goto out;
+    for (guint k = 0; k < cols->len; k++)
+        widths[k] = MAX(9, (int) strlen(g_array_index(cols, OvCol, k).title));
+    g_string_append(o, "\n== latency and throughput (us; change vs the baseline, * significant) ==\n");
+    while (c0 < cols->len) {
+        int used = prefix_width(t);
+        guint c1 = c0;
+        while (c1 < cols->len && (c1 == c0 || used + 1 + widths[c1] <= (int) t->width))
+            used += 1 + widths[c1++];
+        g_string_append_c(o, '\n');
+        head_prefix(o, t, "scenario");
+        for (guint k = c0; k < c1; k++)
+            g_string_append_printf(o, " %*s", widths[k], g_array_index(cols, OvCol, k).title);
+        end_line(o);
+        for (guint s = 0; s < c->scens->len; s++) {
+            guint ok = 0;
+            gboolean all_skipped = TRUE;
+            for (guint g = 0; g < c->groups->len; g++) {
+                ok = MAX(ok, rv_result_compare_cell(c, g, s)->ok);
+                all_skipped &= rv_result_compare_skipped(c, g, s);
+            }
+            if (all_skipped || ok == 0)
+                continue;
+            row_prefix(o, t, ((Scen *) c->scens->pdata[s])->label, ok, "", untrusted(c, s));
+            for (guint k = c0; k < c1; k++)
+                overview_cell(o, c, &g_array_index(cols, OvCol, k), s, widths[k]);
+            end_line(o);
+        }
+        c0 = c1;
+    }
+out:
+    for (guint k = 0; k < cols->len; k++)
+        g_free(g_array_index(cols, OvCol, k).title);
+}
+
 /* one line per verdict (wrapped), then the count */
 static void
 text_budgets(GString *o, Text *t)
@@ -641,6 +778,7 @@ rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opt
     };
 
     text_head(o, &t);
+    text_overview(o, &t);
     for (guint g = 0; g < c->groups->len; g++) {
         const Group *gr = c->groups->pdata[g];
 

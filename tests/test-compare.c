@@ -692,6 +692,84 @@ test_budget_matrix(void)
     g_assert_cmpstr(o5, ==, "");
 }
 
+/* ---- throughput (issue 13 part 7) on a generated store ---- */
+
+static const double gflops[2][3] = { { 100, 110, 120 }, { 90, 95, 100 } };
+
+static char *
+throughput_store(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-cmp-thr-XXXXXX", NULL);
+    g_autoptr(RvStore) st = NULL;
+    g_autoptr(GError) err = NULL;
+    static const char *const scen[] = { "baseline", "coresched" };
+
+    g_assert_cmpint(rv_result_store_create(tmp, "thr", NULL, &st, &err), ==, 0);
+    for (guint s = 0; s < 2; s++)
+        rv_result_store_add_scenario(st, scen[s], NULL);
+    for (int r = 1; r <= 3; r++)
+        for (guint s = 0; s < 2; s++) {
+            RvStoreRecord *rt = rv_result_store_record_new(scen[s], r, "cyclictest", "guest:rt0");
+            RvStoreRecord *lp = rv_result_store_record_new(scen[s], r, "linpack", "guest:lp0");
+            g_autoptr(RvHistogram) h = rv_result_histogram_new(100);
+
+            rv_result_histogram_add(h, 5 + s, 9999);
+            rv_result_histogram_add(h, 20 + 10 * s + r, 1);
+            h->max_us = 20 + 10 * s + r;
+            rv_result_store_record_set_virt(rt, "kvm");
+            rv_result_store_record_add_metric(rt, "max_us", h->max_us, "us");
+            rv_result_store_record_add_histogram(rt, "latency", h);
+            rv_result_store_add_record(st, rt);
+            rv_result_store_record_set_virt(lp, "kvm");
+            rv_result_store_record_add_metric_full(lp, "gflops", gflops[s][r - 1], "GFLOPS",
+                                                   RV_STORE_BETTER_HIGHER, RV_STORE_AGGREGATE_HMEAN);
+            rv_result_store_record_add_metric_full(lp, RV_STORE_METRIC_CPU_PCT, 50 + 10 * s, "%",
+                                                   RV_STORE_BETTER_LOWER, RV_STORE_AGGREGATE_MEAN);
+            rv_result_store_add_record(st, lp);
+        }
+    g_assert_cmpint(rv_result_store_commit(st, &err), ==, 0);
+    return g_strdup(rv_result_store_get_dir(st));
+}
+
+static void
+test_throughput(void)
+{
+    g_autofree char *dir = throughput_store();
+    const char *args[] = { dir, NULL };
+    const char *jargs[] = { "--json", dir, NULL };
+    g_autofree char *out = NULL, *err = NULL, *jout = NULL, *jerr = NULL;
+    g_autofree char *want = NULL, *row = NULL;
+    g_autoptr(JsonParser) p = json_parser_new();
+    double hb = 3 / (1 / 100.0 + 1 / 110.0 + 1 / 120.0), hc = 3 / (1 / 90.0 + 1 / 95.0 + 1 / 100.0);
+    double change = 100 * (hc - hb) / hb;
+    g_autofree char *parent = g_path_get_dirname(dir);
+
+    g_assert_cmpint(run_compare(args, &out, &err), ==, 0);
+    check_layout("throughput", out, 120);
+    /* the overview: RT p99.99 and max beside the throughput change and cpu% */
+    g_assert_nonnull(strstr(out, "== latency and throughput"));
+    if (!g_regex_match_simple("^scenario +n virt +! +rt0 p99.99 +rt0 max +lp0 gflops +lp0 cpu%$", out,
+                              G_REGEX_MULTILINE, 0))
+        g_error("no overview header in '%s'", out);
+    row = g_strdup_printf("^  coresched +3 +%s +%s +%+.1f%%\\*? +60\\.0$", "6", "33",
+                          change);
+    if (!g_regex_match_simple(row, out, G_REGEX_MULTILINE, 0))
+        g_error("no overview row '%s' in '%s'", row, out);
+    /* the detail table of a rate shows its harmonic mean */
+    if (!g_regex_match_simple("^gflops \\[GFLOPS\\] +n virt +! +hmean +stddev", out, G_REGEX_MULTILINE, 0))
+        g_error("no hmean column in '%s'", out);
+    want = g_strdup_printf("%9.2f", hc);
+    g_assert_nonnull(strstr(out, want));
+
+    g_assert_cmpint(run_compare(jargs, &jout, &jerr), ==, 0);
+    g_assert_true(json_parser_load_from_data(p, jout, -1, NULL));
+    {
+        JsonObject *r = json_row(json_node_get_object(json_parser_get_root(p)), 1, "gflops", "coresched");
+        g_assert_cmpfloat_with_epsilon(json_object_get_double_member(r, "change_pct"), change, 1e-9);
+    }
+    rv_test_rm_rf(parent);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -710,6 +788,7 @@ main(int argc, char **argv)
         g_test_add_data_func(p, &bad_stores[i], test_bad_store);
     }
     g_test_add_func("/compare/demo", test_demo);
+    g_test_add_func("/compare/throughput", test_throughput);
     g_test_add_func("/compare/budget/parse", test_budget_parse);
     g_test_add_func("/compare/budget/tcg", test_budget_tcg);
     g_test_add_func("/compare/budget/matrix", test_budget_matrix);
