@@ -588,7 +588,7 @@ check_live_isolated(GPtrArray *out, const RvGuestDomain *d, const RvGuestVerific
 
 static int
 judge_live(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *host,
-           const RvGuestLive *live, GError **error)
+           const RvGuestLive *live, int *ret_pid, GError **error)
 {
     g_autoptr(RvGuestVerification) v = NULL;
     RvCpuSet hk;
@@ -599,6 +599,7 @@ judge_live(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *host,
         return r;
     if (v->qemu_pid <= 0)
         v->qemu_pid = live->qemu_pid;
+    *ret_pid = v->qemu_pid;
     if ((r = rv_guest_verify_iothreads(live->root, v, d->iothreadpins, d->placement, error)) < 0)
         return r;
     if (host) {
@@ -645,10 +646,9 @@ rv_guest_check_judge(const RvGuestDomain *dom, const RvGuestHostCpus *host,
     check_neighbours(out, dom, host, neighbours);
     check_guest_isolated(out, dom);
     if (live) {
-        if ((r = judge_live(out, dom, host, live, error)) < 0)
+        if ((r = judge_live(out, dom, host, live, &rep->qemu_pid, error)) < 0)
             return r;
         rep->running = true;
-        rep->qemu_pid = live->qemu_pid;
     }
     /* stable: FAIL first, then WARN, NOTE, PASS, each in check order */
     g_ptr_array_sort(out, by_level);

@@ -31,7 +31,7 @@
  *   topology.vcpu-count  topology.smt-siblings  topology.hidden-siblings
  *   topology.foreign-vcpu-cpu  topology.foreign-vcpu-sibling
  *   vcpu.isolated-not-rt
- *   domain.not-running  vcpu.threads  vcpu.affinity  vcpu.scheduler
+ *   vcpu.threads  vcpu.affinity  vcpu.scheduler
  *   vcpu.isolated-not-fifo  emulator.affinity  iothread.affinity
  *   kthread.placement  memory.locked  memory.hugepages
  *

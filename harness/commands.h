@@ -17,6 +17,7 @@ int rv_cmd_guest_build(int argc, char **argv);
 int rv_cmd_guest_image(int argc, char **argv);
 int rv_cmd_guest_xml(int argc, char **argv);
 int rv_cmd_guest_run(int argc, char **argv);
+int rv_cmd_guest_check(int argc, char **argv);
 int rv_cmd_run(int argc, char **argv);
 int rv_cmd_compare(int argc, char **argv);
 int rv_cmd_report(int argc, char **argv);

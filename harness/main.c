@@ -48,6 +48,8 @@ static const RvCommand commands[] = {
       "Print the libvirt domain XML of a guest profile" },
     { "guest", "run", rv_cmd_guest_run,
       "Boot a guest, verify its placement, run cyclictest inside, tear down" },
+    { "guest", "check", rv_cmd_guest_check,
+      "Judge a libvirt domain: its XML and, running, its threads" },
     { NULL, "run", rv_cmd_run,
       "Run a scenario matrix (baseline / nosmt / coresched) into a results store" },
     { "result", "check", rv_cmd_result_check,

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
 #include "host/capture.h"
 #include "host/state.h"
 #include "host/threads.h"
@@ -182,7 +185,8 @@ copy_status(Cap *c, const char *dir)
     out = g_string_new(NULL);
     lines = g_strsplit(text, "\n", -1);
     for (guint i = 0; lines[i]; i++) {
-        static const char *const keep[] = { "Name:", "Pid:", "PPid:", "Kthread:", "Cpus_allowed_list:" };
+        static const char *const keep[] = { "Name:", "Tgid:", "Pid:", "PPid:", "Kthread:",
+                                            "Cpus_allowed_list:" };
 
         for (size_t k = 0; k < G_N_ELEMENTS(keep); k++)
             if (g_str_has_prefix(lines[i], keep[k]))
@@ -272,6 +276,93 @@ capture_all_tasks(Cap *c)
     }
 }
 
+/* A libvirt status file without the secrets it may carry: every attribute
+ * named passwd (<graphics passwd=...>, formatdomain "Graphical framebuffers")
+ * is dropped. */
+static void
+drop_passwords(xmlNodePtr n)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        xmlUnsetProp(n, (const xmlChar *) "passwd");
+        drop_passwords(n->children);
+    }
+}
+
+static void
+copy_status_xml(Cap *c, const char *path)
+{
+    g_autofree char *text = NULL;
+    xmlDocPtr doc;
+    xmlChar *out = NULL;
+    int len = 0;
+
+    if (rv_host_root_read(c->root, path, &text, NULL) < 0)
+        return;
+    doc = xmlReadMemory(text, (int) strlen(text), path, NULL,
+                        XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
+    if (!doc)
+        return;
+    drop_passwords(xmlDocGetRootElement(doc));
+    xmlDocDumpMemory(doc, &out, &len);
+    if (out)
+        put(c, path, (const char *) out, len);
+    xmlFree(out);
+    xmlFreeDoc(doc);
+}
+
+/* The running libvirt QEMU domains (`rtvirt guest check NAME --root DIR`):
+ * /run/libvirt/qemu/NAME.pid and the status file NAME.xml (the live domain
+ * XML inside <domstatus>, with the vCPU thread ids), and for the QEMU
+ * process its stat, full status (VmLck, HugetlbPages) and every thread's
+ * stat and status, under /proc/PID/task/TID and /proc/TID as the kernel
+ * shows them.  The kvm-pit/PID and vhost-PID kthreads come with every
+ * task (capture_all_tasks()). */
+static void
+capture_qemu(Cap *c)
+{
+    g_autoptr(GPtrArray) names = NULL;
+
+    if (rv_host_root_list(c->root, "/run/libvirt/qemu", &names, NULL) < 0)
+        return;
+    for (guint i = 0; i < names->len; i++) {
+        const char *n = names->pdata[i];
+        g_autofree char *pidfile = NULL, *pidtext = NULL, *base = NULL, *taskdir = NULL;
+        g_autoptr(GPtrArray) tasks = NULL;
+        guint64 pid;
+
+        if (!g_str_has_suffix(n, ".pid"))
+            continue;
+        base = g_strndup(n, strlen(n) - 4);
+        pidfile = g_strdup_printf("/run/libvirt/qemu/%s", n);
+        if (rv_host_root_read(c->root, pidfile, &pidtext, NULL) < 0 ||
+            !g_ascii_string_to_unsigned(g_strstrip(pidtext), 10, 1, G_MAXINT, &pid, NULL))
+            continue;
+        copy(c, pidfile);
+        {
+            g_autofree char *xml = g_strdup_printf("/run/libvirt/qemu/%s.xml", base);
+
+            copy_status_xml(c, xml);
+        }
+        copyf(c, "/proc/%" G_GUINT64_FORMAT "/stat", pid);
+        copyf(c, "/proc/%" G_GUINT64_FORMAT "/status", pid);
+        taskdir = g_strdup_printf("/proc/%" G_GUINT64_FORMAT "/task", pid);
+        if (rv_host_root_list(c->root, taskdir, &tasks, NULL) < 0)
+            continue;
+        for (guint k = 0; k < tasks->len; k++) {
+            const char *tid = tasks->pdata[k];
+
+            if (!numbered(tid, ""))
+                continue;
+            copyf(c, "%s/%s/stat", taskdir, tid);
+            copyf(c, "%s/%s/status", taskdir, tid);
+            copyf(c, "/proc/%s/stat", tid);
+            copyf(c, "/proc/%s/status", tid);
+        }
+    }
+}
+
 /* /sys/module: every module directory (host/kvm.h tells KVM flavours by
  * their existence) and every readable parameter ([modules] in profiles). */
 static void
@@ -355,6 +446,7 @@ rv_host_capture(RvRoot *root, const char *dir, unsigned *ret_files, GError **err
     capture_irqs(&c);
     capture_tasks(&c);
     capture_all_tasks(&c);
+    capture_qemu(&c);   /* after: the QEMU process keeps its full status */
     if (rv_host_root_is_live(root)) {
         int e = 0;
         RvCoreSchedState s = rv_host_coresched_probe(&e);

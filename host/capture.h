@@ -25,9 +25,12 @@
  * cpumask, THP/KSM/realtime files, /proc/{cmdline,mounts,interrupts},
  * /proc/sys/kernel knobs, the v1 cpu cgroup's rt files, /proc/irq/N
  * affinity lists, and for each task: /proc/PID/stat and the status lines
- * rtvirt reads (Name, Pid, PPid, Kthread, Cpus_allowed_list) of RT-relevant
+ * rtvirt reads (Name, Tgid, Pid, PPid, Kthread, Cpus_allowed_list) of RT-relevant
  * kernel threads plus /proc/PID/task/TID/stat of tasks whose last CPU is
- * isolated.  On the live host it also records the core-scheduling probe in
+ * isolated, and for each running libvirt QEMU domain
+ * /run/libvirt/qemu/NAME.{pid,xml} (the status file, passwd attributes
+ * dropped) with the QEMU process's stat, status and every thread's stat
+ * and status (`rtvirt guest check NAME --root DIR`).  On the live host it also records the core-scheduling probe in
  * /rtvirt/coresched.  Unreadable files are left out (they stay unknown).
  *
  * Returns: 0 or -errno.

@@ -110,6 +110,7 @@ json_case() {
     "host bootargs") "$rtvirt" host bootargs realtime-virtual-host --root "$fixture" --json ;;
     "guest xml") "$rtvirt" guest xml rt-demo --root "$fixture" --kernel /k --initrd /i --json ;;
     "guest xml --check") "$rtvirt" guest xml --check "$tmp/dom.xml" --root "$fixture" --json ;;
+    "guest check") "$rtvirt" guest check "$tmp/dom.xml" --root "$fixture" --json ;;
     "run") "$rtvirt" run demo --plan --root "$fixture" --json ;;
     "compare") "$rtvirt" compare "$top"/tests/data/compare/welch/*/ --json ;;
     "result check") "$rtvirt" result check --root "$fixture" --budget 100us --json \
