@@ -17,6 +17,7 @@
 #include "guest/disk-image-priv.h"
 #include "guest/guestfs.h"
 #include "guest/image.h"
+#include "guest/image-priv.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/json.h"
@@ -451,6 +452,7 @@ typedef struct {
     GPtrArray *packages;       /* char*: the full sorted set */
     char *tmp;                 /* CACHE/disk-images/.tmp-XXXXXX */
     char *tree;                /* TMP/root */
+    char **hash_packages;      /* profile + option packages (container only) */
 } Build;
 
 static void
@@ -463,6 +465,7 @@ build_clear(Build *b)
         g_ptr_array_unref(b->packages);
     g_free(b->tmp);
     g_free(b->tree);
+    g_free(b->hash_packages);
 }
 
 static const char * const unused_modules[] = {
@@ -664,6 +667,53 @@ step_filesystem(Build *b, GError **error)
     return 0;
 }
 
+/* The Debian packages that hold the shared libraries of the guest
+ * programs on this host (ELF DT_NEEDED, `dpkg-query -S`), added to @out
+ * (strings owned by @keep).  Scripts and unknown libraries add nothing:
+ * apt resolves the rest from those packages' own dependencies. */
+static void
+tool_packages(const RvGuestDiskImageOptions *o, GPtrArray *out)
+{
+    static const char * const libdirs[] = { "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                                            "/lib64", "/usr/lib64", "/lib", "/usr/lib" };
+    static GPtrArray *keep;
+
+    if (!keep)
+        keep = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; i < o->n_tools; i++) {
+        g_autofree char *data = NULL;
+        g_autoptr(GPtrArray) needed = NULL;
+        gsize len = 0;
+
+        if (!g_file_get_contents(o->tools[i].host_path, &data, &len, NULL) ||
+            rv_guest_elf_deps((const guint8 *) data, len, o->tools[i].host_path, NULL, &needed,
+                              NULL) < 0)
+            continue;
+        for (guint j = 0; j < needed->len; j++) {
+            for (guint d = 0; d < G_N_ELEMENTS(libdirs); d++) {
+                g_autofree char *lib = g_build_filename(libdirs[d], needed->pdata[j], NULL);
+                g_autofree char *res = NULL;
+                const char *argv[] = { "dpkg-query", "-S", lib, NULL };
+                char *colon;
+
+                if (!g_file_test(lib, G_FILE_TEST_EXISTS) ||
+                    run_step(argv, 60000, "dpkg-query", &res, NULL) < 0)
+                    continue;
+                colon = strchr(res, ':');
+                if (!colon)
+                    continue;
+                *colon = '\0';
+                g_strstrip(res);
+                if (res[0] && !strchr(res, ' ') && !strchr(res, ',')) {
+                    g_ptr_array_add(out, res);
+                    g_ptr_array_add(keep, g_steal_pointer(&res));
+                }
+                break;
+            }
+        }
+    }
+}
+
 /* Fills @in (and @b's sources and packages) from the profile and the host. */
 static int
 collect_inputs(Build *b, RvGuestDiskInputs *in, GPtrArray *sources, GPtrArray *tools,
@@ -672,7 +722,17 @@ collect_inputs(Build *b, RvGuestDiskInputs *in, GPtrArray *sources, GPtrArray *t
     const RvGuestProfile *p = b->profile;
     int r;
 
-    in->packages = (const char * const *) p->image_packages;
+    {
+        g_autoptr(GPtrArray) all = g_ptr_array_new();
+
+        for (char **q = p->image_packages; *q; q++)
+            g_ptr_array_add(all, *q);
+        for (guint i = 0; b->opts->packages && b->opts->packages[i]; i++)
+            g_ptr_array_add(all, (char *) b->opts->packages[i]);
+        g_ptr_array_add(all, NULL);
+        b->hash_packages = (char **) g_ptr_array_free(g_steal_pointer(&all), FALSE);
+        in->packages = (const char * const *) b->hash_packages;
+    }
     in->cmdline = p->cmdline;
     in->size_bytes = p->image_size_bytes;
     in->tpcc_warehouses = p->tpcc_warehouses;
@@ -711,6 +771,9 @@ collect_inputs(Build *b, RvGuestDiskInputs *in, GPtrArray *sources, GPtrArray *t
 
         for (char **q = p->image_packages; *q; q++)
             g_ptr_array_add(with, *q);
+        for (guint i = 0; b->opts->packages && b->opts->packages[i]; i++)
+            g_ptr_array_add(with, (char *) b->opts->packages[i]);
+        tool_packages(b->opts, with);
         if (p->tpcc_warehouses)
             g_ptr_array_add(with, (char *) "mariadb-server");
         g_ptr_array_add(with, NULL);

@@ -15,7 +15,9 @@
  *     virtio_blk, ext4: a small one, which TCG unpacks quickly).  rtvirt's
  *     guest-side programs go to /usr/local/bin; with tpcc_warehouses the
  *     TPC-C database is loaded into the tree's /var/lib/mysql by the tree's
- *     own mariadbd (chroot) and the host's rtvirt-tpcc.  The tree becomes
+ *     own mariadbd (chroot) and the host's rtvirt-tpcc.  The shared
+ *     libraries a guest program needs (ELF DT_NEEDED) are installed as the
+ *     Debian packages that hold them on the host (dpkg-query -S).  The tree becomes
  *     an ext4 file system without loop mounts (mkfs.ext4 -d, e2fsprogs
  *     >= 1.43), converted to qcow2 (qemu-img convert).
  *   - libguestfs (base_image = PATH; guest/guestfs.h): an overlay of the
@@ -54,6 +56,10 @@
 /* Packages every mmdebstrap-built image gets besides the profile's. */
 #define RV_GUEST_DISK_IMAGE_BASE_PACKAGES \
     "systemd-sysv", "udev", "qemu-guest-agent", "rt-tests", "linux-image-amd64"
+
+/* rtvirt's programs that disk images hold beyond the guest image list
+ * (rv_guest_image_binaries()): the TPC-C driver, the perturbation probe. */
+#define RV_GUEST_DISK_IMAGE_EXTRA_TOOLS "rtvirt-tpcc", "rtvirt-pert"
 
 /* A guest-side program copied into the image: @name under /usr/local/bin. */
 typedef struct {
@@ -104,6 +110,9 @@ typedef struct {
                                        * the tool named rtvirt-tpcc */
     const char *sysroot;              /* where /etc/apt and /etc/os-release are
                                        * read; NULL = "/" (tests) */
+    const char * const *packages;     /* more Debian packages (the packaged
+                                       * programs of the guest image list,
+                                       * rv_guest_image_binaries()); hashed */
 } RvGuestDiskImageOptions;
 
 typedef struct {

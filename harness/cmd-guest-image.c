@@ -19,35 +19,59 @@
 #include "util/error.h"
 #include "util/profile-path.h"
 
-/* Guest-side programs rtvirt builds, by file name beside the rtvirt binary. */
-static const char * const tool_names[] = { "rtvirt-tpcc", "rtvirt-pert" };
+/* rtvirt's own programs for disk guests beyond the guest image list:
+ * the TPC-C driver and the perturbation probe. */
+static const char * const extra_tools[] = { RV_GUEST_DISK_IMAGE_EXTRA_TOOLS };
 
 void
 rv_harness_disk_image_options(RvGuestDiskImageOptions *opts)
 {
-    static RvGuestDiskTool tools[G_N_ELEMENTS(tool_names)];
-    static char *paths[G_N_ELEMENTS(tool_names)];
+    static RvGuestDiskTool tools[32];
+    static const char *packages[32];
+    static GPtrArray *keep;
     static guint n = 0;
-    static bool done = false;
 
-    if (!done) {
-        g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
-        g_autofree char *dir = self ? g_path_get_dirname(self) : NULL;
+    if (!keep) {
+        g_autofree char *dir = rv_guest_image_tools_dir();
+        guint nb = 0, np = 0;
+        const RvGuestImageBinary *bins = rv_guest_image_binaries(&nb);
 
-        for (guint i = 0; dir && i < G_N_ELEMENTS(tool_names); i++) {
-            g_autofree char *p = g_build_filename(dir, tool_names[i], NULL);
+        keep = g_ptr_array_new_with_free_func(g_free);
+        /* the same list as the embedded image (contract 3): packaged
+         * programs as their packages, rtvirt's tools as files */
+        for (guint i = 0; i < nb && n < G_N_ELEMENTS(tools) - G_N_ELEMENTS(extra_tools); i++) {
+            g_autofree char *base = g_path_get_basename(bins[i].path);
+            g_autofree char *p = NULL;
+
+            if (!bins[i].tool) {
+                if (bins[i].package && np < G_N_ELEMENTS(packages) - 1)
+                    packages[np++] = bins[i].package;
+                continue;
+            }
+            p = dir ? g_build_filename(dir, base, NULL) : NULL;
+            if (!p || !g_file_test(p, G_FILE_TEST_IS_EXECUTABLE))
+                continue;
+            g_ptr_array_add(keep, g_steal_pointer(&base));
+            tools[n].name = g_ptr_array_index(keep, keep->len - 1);
+            g_ptr_array_add(keep, g_steal_pointer(&p));
+            tools[n].host_path = g_ptr_array_index(keep, keep->len - 1);
+            n++;
+        }
+        for (guint i = 0; dir && i < G_N_ELEMENTS(extra_tools); i++) {
+            g_autofree char *p = g_build_filename(dir, extra_tools[i], NULL);
 
             if (!g_file_test(p, G_FILE_TEST_IS_EXECUTABLE))
                 continue;
-            paths[n] = g_steal_pointer(&p);
-            tools[n].name = tool_names[i];
-            tools[n].host_path = paths[n];
+            tools[n].name = extra_tools[i];
+            g_ptr_array_add(keep, g_steal_pointer(&p));
+            tools[n].host_path = g_ptr_array_index(keep, keep->len - 1);
             n++;
         }
-        done = true;
+        packages[np] = NULL;
     }
     opts->tools = tools;
     opts->n_tools = n;
+    opts->packages = packages;
 }
 
 static const RvCmdSpec guest_image_spec = {

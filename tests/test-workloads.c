@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "guest/disk-image.h"
 #include "guest/image.h"
 #include "harness/matrix.h"
 #include "host/cpustat.h"
@@ -326,7 +327,12 @@ test_tables(void)
         if (!(o->where & (RV_WORKLOAD_RT_GUEST | RV_WORKLOAD_NEIGHBOUR)))
             continue;
         for (const char * const *need = o->needs; need && *need; need++) {
+            static const char * const disk_only[] = { RV_GUEST_DISK_IMAGE_EXTRA_TOOLS };
             bool found = strcmp(*need, "busybox") == 0;
+
+            /* programs only disk guests hold (guest/disk-image.h) */
+            for (guint i = 0; i < G_N_ELEMENTS(disk_only) && !found; i++)
+                found = strcmp(*need, disk_only[i]) == 0;
 
             for (guint i = 0; i < nb && !found; i++)
                 found = g_str_has_suffix(bins[i].path, *need) &&

@@ -22,6 +22,7 @@ static const RvWorkloadOps * const workloads[] = {
     &rv_workload_sysbench_threads,
     &rv_workload_pipe,
     &rv_workload_semi_idle,
+    &rv_workload_tpcc,
     NULL,
 };
 

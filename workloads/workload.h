@@ -144,6 +144,7 @@ extern const RvWorkloadOps rv_workload_sysbench;
 extern const RvWorkloadOps rv_workload_sysbench_threads;
 extern const RvWorkloadOps rv_workload_pipe;
 extern const RvWorkloadOps rv_workload_semi_idle;
+extern const RvWorkloadOps rv_workload_tpcc;
 
 /**
  * rv_workload_all:
