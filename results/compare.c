@@ -590,6 +590,48 @@ json_budgets(JsonBuilder *b, const RvComparison *c)
     json_builder_end_array(b);
 }
 
+/* "rows" of one metric: a row per scenario */
+static void
+json_metric_rows(JsonBuilder *b, const RvComparison *c, guint g, const char *metric)
+{
+    json_builder_set_member_name(b, "rows");
+    json_builder_begin_array(b);
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Cell *ce = rv_result_compare_cell(c, g, s);
+        Row row;
+        rv_result_compare_row(c, g, s, metric, &row);
+        json_builder_begin_object(b);
+        rv_json_add_string_or_null(b, "scenario", ((Scen *) c->scens->pdata[s])->label);
+        rv_json_add_string_or_null(b, "virt", rv_result_compare_virt(ce));
+        json_builder_set_member_name(b, "n");
+        json_builder_add_int_value(b, row.has ? row.sum.n : 0);
+        json_builder_set_member_name(b, "failed");
+        json_builder_add_int_value(b, ce->failed);
+        j_num(b, "mean", row.has ? row.sum.mean : NAN);
+        j_num(b, "stddev", row.has ? row.sum.stddev : NAN);
+        j_num(b, "sem", row.has ? row.sum.sem : NAN);
+        j_num(b, "min", row.has ? row.sum.min : NAN);
+        j_num(b, "max", row.has ? row.sum.max : NAN);
+        j_num(b, "aggregate", row.agg);
+        j_num(b, "std_pct", row.std_pct);
+        j_num(b, "sem_pct", row.sem_pct);
+        j_num(b, "change_pct", row.change);
+        j_num(b, "statistic", row.tested ? row.t.statistic : NAN);
+        j_num(b, "df", row.tested ? row.t.df : NAN);
+        j_num(b, "p", row.tested ? row.t.p : NAN);
+        json_builder_set_member_name(b, "significant");
+        if (row.tested)
+            json_builder_add_boolean_value(b, row.t.p < RV_COMPARE_ALPHA);
+        else
+            json_builder_add_null_value(b);
+        rv_json_add_string_or_null(b, "untested", row.untested);
+        json_builder_set_member_name(b, "n_too_small");
+        json_builder_add_boolean_value(b, row.too_small);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
 static char *
 format_json(const RvComparison *c)
 {
@@ -660,41 +702,15 @@ format_json(const RvComparison *c)
             json_builder_begin_object(b);
             rv_json_add_string_or_null(b, "name", metric);
             rv_json_add_string_or_null(b, "unit", *unit ? unit : NULL);
-            json_builder_set_member_name(b, "rows");
-            json_builder_begin_array(b);
-            for (guint s = 0; s < c->scens->len; s++) {
-                const Cell *ce = rv_result_compare_cell(c, g, s);
-                Row row;
-                rv_result_compare_row(c, g, s, metric, &row);
-                json_builder_begin_object(b);
-                rv_json_add_string_or_null(b, "scenario", ((Scen *) c->scens->pdata[s])->label);
-                rv_json_add_string_or_null(b, "virt", rv_result_compare_virt(ce));
-                json_builder_set_member_name(b, "n");
-                json_builder_add_int_value(b, row.has ? row.sum.n : 0);
-                json_builder_set_member_name(b, "failed");
-                json_builder_add_int_value(b, ce->failed);
-                j_num(b, "mean", row.has ? row.sum.mean : NAN);
-                j_num(b, "stddev", row.has ? row.sum.stddev : NAN);
-                j_num(b, "sem", row.has ? row.sum.sem : NAN);
-                j_num(b, "min", row.has ? row.sum.min : NAN);
-                j_num(b, "max", row.has ? row.sum.max : NAN);
-                j_num(b, "std_pct", row.std_pct);
-                j_num(b, "sem_pct", row.sem_pct);
-                j_num(b, "change_pct", row.change);
-                j_num(b, "statistic", row.tested ? row.t.statistic : NAN);
-                j_num(b, "df", row.tested ? row.t.df : NAN);
-                j_num(b, "p", row.tested ? row.t.p : NAN);
-                json_builder_set_member_name(b, "significant");
-                if (row.tested)
-                    json_builder_add_boolean_value(b, row.t.p < RV_COMPARE_ALPHA);
-                else
-                    json_builder_add_null_value(b);
-                rv_json_add_string_or_null(b, "untested", row.untested);
-                json_builder_set_member_name(b, "n_too_small");
-                json_builder_add_boolean_value(b, row.too_small);
-                json_builder_end_object(b);
+            {
+                static const char *const agg_names[] = { "mean", "hmean", "max", "sum" };
+                gpointer bt = g_hash_table_lookup(gr->better, metric);
+                gpointer ag = g_hash_table_lookup(gr->aggregate, metric);
+                rv_json_add_string_or_null(b, "better", bt && GPOINTER_TO_INT(bt) - 1 == RV_STORE_BETTER_HIGHER
+                                                        ? "higher" : "lower");
+                rv_json_add_string_or_null(b, "aggregate", agg_names[ag ? GPOINTER_TO_INT(ag) - 1 : 0]);
             }
-            json_builder_end_array(b);
+            json_metric_rows(b, c, g, metric);
             json_builder_end_object(b);
         }
         json_builder_end_array(b);
