@@ -13,6 +13,9 @@
 #   make lint            layering and function-length checks
 #   make install         binaries, man pages, profiles, bash completion under
 #                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
+#   make dist            release tarball $(O)/rtvirt-VERSION.tar.gz of the files
+#                        git tracks (what the Ansible install role installs)
+#   make ansible-collection  the rtvirt.fleet collection tarball (ansible/)
 #   make O=DIR           out-of-tree build directory (default: build)
 #   make V=1             show the full compiler command lines
 
@@ -79,7 +82,7 @@ SH_TESTS := $(sort $(wildcard tests/t-*.sh))
 
 .SECONDARY:
 
-.PHONY: all deps install uninstall FORCE check check-real check-unit demo demo-real fuzz clean lab-check lab-check-real lint
+.PHONY: all deps install uninstall FORCE check check-real check-unit demo demo-real fuzz clean lab-check lab-check-real lint dist ansible-collection
 
 all: $(O)/rtvirt $(O)/rtvirt-pert
 
@@ -194,10 +197,29 @@ demo-real: all
 lab-check-real: all
 	RV_TOP=$(CURDIR) ./tests/lab/lab-check.sh $(abspath $(O))
 
-# Layers point down only; no function outside tests over 150 lines.
+# Layers point down only; no function outside tests over 150 lines; the
+# Ansible collection is ansible-lint clean (production profile).
 lint:
 	./build-aux/check-layers.sh .
 	./build-aux/long-functions.sh -n 15 .
+	cd ansible && ansible-lint --nocolor -q
+
+# The release tarball: every file git tracks (from the work tree), under
+# rtvirt-VERSION/, in a reproducible order with fixed owner and mtime.  No
+# .git inside, so the build from it reports the bare release number.
+DIST_NAME := rtvirt-$(RV_RELEASE)
+dist:
+	@git -C '$(CURDIR)' rev-parse --git-dir >/dev/null 2>&1 || \
+	    { echo "dist: needs a git checkout (the tarball holds the files git tracks)" >&2; exit 2; }
+	@mkdir -p $(O)
+	git -C '$(CURDIR)' ls-files -z | \
+	    tar --null -T - --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+	        --transform 's,^,$(DIST_NAME)/,' -czf $(O)/$(DIST_NAME).tar.gz
+	@echo "dist: $(O)/$(DIST_NAME).tar.gz"
+
+ansible-collection:
+	@mkdir -p $(O)
+	ansible-galaxy collection build --force --output-path $(O) ansible
 
 INSTALL_BINS := $(O)/rtvirt $(O)/rtvirt-pert $(O)/rtvirt-tpcc $(GUEST_TOOLS)
 PROFILE_FILES := $(sort $(shell find profiles -type f -name '*.ini'))

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/t-fleet-ansible.sh: the rtvirt.fleet Ansible collection for real
+# (issue 18): `ansible-playbook rtvirt.fleet.site` against an inventory of
+# this machine (ansible_connection=local) with two inventory hosts, each
+# with its own build directory, install prefix, results directory and
+# host profile.  The install role builds rtvirt from a `make dist`
+# tarball; the check play fails the host whose host profile has a FAIL
+# when enforcement is on and keeps the other; the second playbook run
+# tunes in dry-run, runs a 2-scenario x 1-repetition matrix on each
+# "host" (the two runs take turns through the host lock, --wait-lock),
+# collects both stores into results/<inventory_hostname>/ on the
+# controller, and `rtvirt compare` reads both.  ansible-lint passes on
+# the collection.  Needs root, libvirtd, QEMU, ansible-playbook; skips
+# otherwise.
+set -u
+rtvirt=${RV_BUILD:?}/rtvirt
+top=${RV_TOP:?}
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+
+for need in ansible-playbook ansible-lint qemu-system-x86_64 virsh python3 git; do
+    command -v "$need" >/dev/null 2>&1 || { echo "1..0 # SKIP $need is not installed"; exit 0; }
+done
+if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP qemu:///system needs root"; exit 0; fi
+export PATH=$PATH:/usr/sbin
+if ! "$rtvirt" setup >/dev/null 2>&1; then echo "1..0 # SKIP rtvirt setup failed: no libvirtd"; exit 0; fi
+git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "1..0 # SKIP not a git checkout (make dist)"; exit 0; }
+
+domains() { virsh -c qemu:///system list --all --name 2>/dev/null | grep -E '^rtvirt-ci-' || true; }
+tmp=$(mktemp -d /tmp/rtvirt-fleet.XXXXXX)
+cleanup() {
+    for d in $(domains); do virsh -c qemu:///system destroy "$d" >/dev/null 2>&1; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+echo "1..14"
+
+# ansible-lint on the collection (production profile), as `make lint`
+(cd "$top/ansible" && ansible-lint --nocolor -q) >"$tmp/lint" 2>&1; rc=$?
+check "ansible-lint passes on the collection ($(tail -n 2 "$tmp/lint" | tr '\n' ' ' | cut -c1-200))" [ $rc -eq 0 ]
+
+# the release tarball the install role installs
+make -s -C "$top" O="$tmp/dist" dist >"$tmp/dist.out" 2>&1; rc=$?
+tarball=$tmp/dist/rtvirt-$(sed -n 's/^RV_RELEASE := //p' "$top/Makefile").tar.gz
+check "make dist writes $tarball" eval '[ $rc -eq 0 ] && tar tzf "$tarball" | grep -qx "rtvirt-[0-9.]*/Makefile"'
+version=$(basename "$tarball" .tar.gz); version=${version#rtvirt-}
+
+# the collection where Ansible looks for it: COLLECTIONS_PATH/ansible_collections/rtvirt/fleet
+mkdir -p "$tmp/collections/ansible_collections/rtvirt"
+ln -s "$top/ansible" "$tmp/collections/ansible_collections/rtvirt/fleet"
+export ANSIBLE_COLLECTIONS_PATH=$tmp/collections ANSIBLE_HOME=$tmp/ansible-home \
+    ANSIBLE_LOCAL_TEMP=$tmp/ansible-tmp ANSIBLE_REMOTE_TEMP=$tmp/ansible-tmp \
+    ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_HOST_KEY_CHECKING=0
+
+# two inventory hosts on this machine; fleet-b's profile (two-cpu: isolated
+# CPU 1, not isolated here) has FAILs on this host, fleet-a's enforcement is off
+cat >"$tmp/inventory.yml" <<EOF
+rtvirt_hosts:
+  vars:
+    ansible_connection: local
+    ansible_python_interpreter: /usr/bin/python3
+    rtvirt_tarball: $tarball
+    rtvirt_version: "$version"
+    rtvirt_install_deps: true
+    rtvirt_matrix: ci
+    rtvirt_run_timeout: 1800
+    rtvirt_run_poll: 5
+    rtvirt_run_wait_lock: 1800
+    rtvirt_run_extra_args: [--repetitions, "1", --duration, 2s]
+    rtvirt_collect_dest: $tmp/results
+    rtvirt_host_check_save_dir: $tmp/results
+    rtvirt_tune_enabled: true
+    rtvirt_tune_dry_run: true
+  hosts:
+    fleet-a:
+      rtvirt_build_dir: $tmp/build-a
+      rtvirt_prefix: $tmp/prefix-a
+      rtvirt_bin: $tmp/prefix-a/bin/rtvirt
+      rtvirt_results_dir: $tmp/host-a/results
+      rtvirt_host_profile: realtime-virtual-host
+      rtvirt_host_check_enforce: false
+    fleet-b:
+      rtvirt_build_dir: $tmp/build-b
+      rtvirt_prefix: $tmp/prefix-b
+      rtvirt_bin: $tmp/prefix-b/bin/rtvirt
+      rtvirt_results_dir: $tmp/host-b/results
+      rtvirt_host_profile: two-cpu
+      rtvirt_host_check_enforce: true
+EOF
+
+play() { ansible-playbook -i "$tmp/inventory.yml" rtvirt.fleet.site "$@"; }
+recap() { sed -n "s/^$1 *: //p" "$2" | tail -n 1; }
+
+# 1: install on both, check: fleet-b fails on its FAIL findings, fleet-a is kept
+play --tags install,check >"$tmp/play1" 2>&1; rc=$?
+check "first playbook run exits 2 (a host failed) ($(grep -E '^fleet-' "$tmp/play1" | tr -s ' ' | tr '\n' ';'))" [ $rc -eq 2 ]
+check "fleet-a: installed and checked, not failed ($(recap fleet-a "$tmp/play1"))" \
+    eval 'recap fleet-a "$tmp/play1" | grep -q "failed=0" && "$tmp/prefix-a/bin/rtvirt" --version | grep -q "$version"'
+check "fleet-b: failed by the check, naming the FAIL ids" \
+    eval 'recap fleet-b "$tmp/play1" | grep -q "failed=1" && grep -q "host check two-cpu: [0-9]* FAIL (" "$tmp/play1"'
+check "the findings of both hosts are saved on the controller (host-check.json, schema_version 1)" \
+    eval 'for h in fleet-a fleet-b; do jq -e ".schema_version == 1 and (.findings | length) > 0" "$tmp/results/$h/host-check.json" >/dev/null || exit 1; done'
+check "the installed rtvirt finds its profiles by name (rtvirt profiles lists ci)" \
+    eval '"$tmp/prefix-b/bin/rtvirt" profiles 2>/dev/null | grep -qw ci'
+
+# 2: check (report only), tune in dry-run, run, collect
+play --tags check,tune,run,collect -e rtvirt_host_check_enforce=false >"$tmp/play2" 2>&1; rc=$?
+check "second playbook run exits 0 ($(grep -E '^fleet-' "$tmp/play2" | tr -s ' ' | tr '\n' ';'))" [ $rc -eq 0 ]
+check "tune ran host apply --dry-run on both hosts" \
+    eval '[ "$(grep -c "TASK \[rtvirt.fleet.tune : Apply the host profile" "$tmp/play2")" -ge 1 ] && grep -A3 "Apply the host profile" "$tmp/play2" | grep -q "fleet-b"'
+store_a=$(ls -d "$tmp/results/fleet-a"/*-ci 2>/dev/null | head -n 1)
+store_b=$(ls -d "$tmp/results/fleet-b"/*-ci 2>/dev/null | head -n 1)
+check "both stores are collected into results/<inventory_hostname>/ ($store_a, $store_b)" \
+    eval '[ -f "$store_a/run.json" ] && [ -f "$store_b/run.json" ]'
+check "each store is complete with 2 ok cyclictest records and their raw outputs" \
+    eval 'for s in "$store_a" "$store_b"; do jq -e ".complete and ([.records[] | select(.workload == \"cyclictest\" and .status == \"ok\")] | length) == 2" "$s/run.json" >/dev/null && [ -n "$(ls "$s/raw")" ] || exit 1; done'
+check "each host's store stayed in its own results directory on the host" \
+    eval '[ -d "$tmp/host-a/results/$(basename "$store_a")" ] && [ -d "$tmp/host-b/results/$(basename "$store_b")" ]'
+check "no store archive is left on the controller or the host" \
+    eval '[ -z "$(find "$tmp/results" -name "*.tar.gz")" ] && [ -z "$(find /tmp -maxdepth 1 -name "*.rtvirt-store.tar.gz" -newer "$tmp/inventory.yml")" ]'
+
+# rtvirt compare reads both collected stores
+"$rtvirt" compare "$store_a" "$store_b" >"$tmp/compare" 2>"$tmp/compare.err"; rc=$?
+check "rtvirt compare reads both collected stores (exit $rc)" \
+    eval '{ [ $rc -eq 0 ] || [ $rc -eq 1 ]; } && grep -q "unpinned" "$tmp/compare"'
+check "no rtvirt-ci domain is left" eval '[ -z "$(domains)" ]'
