@@ -33,7 +33,7 @@ domains() { virsh -c qemu:///system list --all --name 2>/dev/null | grep -E '^rt
 tmp=$(mktemp -d /tmp/rtvirt-fleet.XXXXXX)
 cleanup() {
     for d in $(domains); do virsh -c qemu:///system destroy "$d" >/dev/null 2>&1; done
-    rm -rf "$tmp"
+    if [ -n "${RV_KEEP:-}" ]; then echo "# kept $tmp" >&2; else rm -rf "$tmp"; fi
 }
 trap cleanup EXIT
 
@@ -103,7 +103,7 @@ check "fleet-a: installed and checked, not failed ($(recap fleet-a "$tmp/play1")
 check "fleet-b: failed by the check, naming the FAIL ids" \
     eval 'recap fleet-b "$tmp/play1" | grep -q "failed=1" && grep -q "host check two-cpu: [0-9]* FAIL (" "$tmp/play1"'
 check "the findings of both hosts are saved on the controller (host-check.json, schema_version 1)" \
-    eval 'for h in fleet-a fleet-b; do jq -e ".schema_version == 1 and (.findings | length) > 0" "$tmp/results/$h/host-check.json" >/dev/null || exit 1; done'
+    eval '(for h in fleet-a fleet-b; do jq -e ".schema_version == 1 and (.findings | length) > 0" "$tmp/results/$h/host-check.json" >/dev/null || exit 1; done)'
 check "the installed rtvirt finds its profiles by name (rtvirt profiles lists ci)" \
     eval '"$tmp/prefix-b/bin/rtvirt" profiles 2>/dev/null | grep -qw ci'
 
@@ -117,7 +117,7 @@ store_b=$(ls -d "$tmp/results/fleet-b"/*-ci 2>/dev/null | head -n 1)
 check "both stores are collected into results/<inventory_hostname>/ ($store_a, $store_b)" \
     eval '[ -f "$store_a/run.json" ] && [ -f "$store_b/run.json" ]'
 check "each store is complete with 2 ok cyclictest records and their raw outputs" \
-    eval 'for s in "$store_a" "$store_b"; do jq -e ".complete and ([.records[] | select(.workload == \"cyclictest\" and .status == \"ok\")] | length) == 2" "$s/run.json" >/dev/null && [ -n "$(ls "$s/raw")" ] || exit 1; done'
+    eval '(for s in "$store_a" "$store_b"; do jq -e ".complete and ([.records[] | select(.workload == \"cyclictest\" and .status == \"ok\")] | length) == 2" "$s/run.json" >/dev/null && [ -n "$(ls "$s/raw")" ] || exit 1; done)'
 check "each host's store stayed in its own results directory on the host" \
     eval '[ -d "$tmp/host-a/results/$(basename "$store_a")" ] && [ -d "$tmp/host-b/results/$(basename "$store_b")" ]'
 check "no store archive is left on the controller or the host" \
