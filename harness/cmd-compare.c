@@ -7,6 +7,8 @@
  * The table comes from results/compare.c; this file parses options, opens
  * the stores, prints, and maps errors to exit codes (2 bad input).
  */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +34,39 @@ static const RvCmdSpec compare_spec = {
     .json_help = "Print JSON (stable keys, schema_version)",
 };
 
+/* --within 10us,20us,50us: thresholds in us ("us" or "ms" suffix, or none:
+ * us), ascending, > 0 */
+static int
+parse_within(const char *cmd, const char *text, GArray **ret)
+{
+    g_auto(GStrv) words = g_strsplit(text, ",", -1);
+    g_autoptr(GArray) a = g_array_new(FALSE, FALSE, sizeof(double));
+
+    for (guint i = 0; words[i]; i++) {
+        char *w = g_strstrip(words[i]), *end;
+        double v = g_ascii_strtod(w, &end), scale = 1;
+
+        if (g_str_equal(end, "ms"))
+            scale = 1000;
+        else if (*end && !g_str_equal(end, "us"))
+            end = NULL;
+        if (end == w || !end || !isfinite(v) || v <= 0 || v * scale > 1e12 ||
+            (a->len && v * scale <= g_array_index(a, double, a->len - 1))) {
+            rv_log_error("%s: invalid --within '%s': '%s' is not a threshold above the one "
+                         "before it (e.g. 10us,20us,50us)", cmd, text, w);
+            return -EINVAL;
+        }
+        v *= scale;
+        g_array_append_val(a, v);
+    }
+    *ret = g_steal_pointer(&a);
+    return 0;
+}
+
 int
 rv_cmd_compare(int argc, char **argv)
 {
-    static char *arg_baseline, *arg_test, *arg_hist_csv;
+    static char *arg_baseline, *arg_test, *arg_hist_csv, *arg_within;
     static char **arg_budget;
     static gboolean arg_csv, arg_wide;
     const GOptionEntry entries[] = {
@@ -47,6 +78,8 @@ rv_cmd_compare(int argc, char **argv)
           "'nopm >= -10%' (repeatable; with the matrix's [budget])", "EXPR" },
         { "histogram-csv", 0, 0, G_OPTION_ARG_FILENAME, &arg_hist_csv,
           "Also write the merged latency histograms as CSV to FILE (for gnuplot)", "FILE" },
+        { "within", 0, 0, G_OPTION_ARG_STRING, &arg_within,
+          "Share of samples under each threshold, e.g. 10us,20us,50us (us, or ms)", "LIST" },
         { "wide", 0, 0, G_OPTION_ARG_NONE, &arg_wide,
           "Do not fit the table into 120 columns (one block of metric columns)", NULL },
         { "test", 0, 0, G_OPTION_ARG_STRING, &arg_test,
@@ -61,6 +94,7 @@ rv_cmd_compare(int argc, char **argv)
     RvCompareOptions opts = { 0 };
     g_autoptr(GPtrArray) budgets = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_budget_free);
     guint budget_failures = 0;
+    g_autoptr(GArray) within = NULL;
     gboolean arg_json;
 
     if (rv_cmd_parse(&compare_spec, entries, &argc, &argv) < 0)
@@ -122,6 +156,10 @@ rv_cmd_compare(int argc, char **argv)
         if (!g_file_set_contents(arg_hist_csv, h, -1, &error))
             return rv_log_gerror(error, "Failed to write the histogram CSV");
     }
+    if (arg_within && parse_within(argv[0], arg_within, &within) < 0)
+        return RV_EXIT_ERROR;
+    opts.within_us = within ? (const double *) within->data : NULL;
+    opts.n_within = within ? within->len : 0;
     opts.wide = arg_wide;
     out = rv_result_compare_format_opts(cmp, arg_json ? RV_COMPARE_JSON
                                              : arg_csv ? RV_COMPARE_CSV : RV_COMPARE_TEXT,

@@ -108,3 +108,16 @@ char *rv_result_compare_format_text(const RvComparison *c, const RvCompareOption
 
 /** rv_result_compare_verdict_name: "PASS", "FAIL", "NOT JUDGED". */
 const char *rv_result_compare_verdict_name(RvVerdictStatus st);
+
+/**
+ * rv_result_compare_within:
+ * @h: a merged histogram
+ * @us: a threshold in us
+ * @ret_bound: (out): TRUE when overflows beyond the range may lie under
+ *             @us (the share is then a lower bound)
+ *
+ * Returns: the share of samples below @us in % (buckets 0 .. @us-1; the
+ * overflows count when the max is known to be below @us), NAN for an
+ * empty histogram.
+ */
+double rv_result_compare_within(const RvHistogram *h, double us, gboolean *ret_bound);

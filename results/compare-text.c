@@ -479,6 +479,42 @@ latency_title(const RvComparison *c, guint g)
                          : g_strdup("latency [us]");
 }
 
+/* --within: the share of samples below each threshold (latencytest's
+ * report), from the merged histograms */
+static void
+text_within(GString *o, Text *t, guint g)
+{
+    const RvComparison *c = t->c;
+    g_autofree char *lt = latency_title(c, g);
+    /* "within [%]", with the target where the latency title has it */
+    g_autofree char *title = g_strdup_printf("within [%%]%s", lt + strlen("latency [us]"));
+
+    if (!t->opts->n_within)
+        return;
+    g_string_append_c(o, '\n');
+    head_prefix(o, t, title);
+    for (guint k = 0; k < t->opts->n_within; k++) {
+        g_autofree char *h = g_strdup_printf("<%gus", t->opts->within_us[k]);
+        g_string_append_printf(o, " %9s", h);
+    }
+    end_line(o);
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Cell *ce = rv_result_compare_cell(c, g, s);
+        if (!ce->hist)
+            continue;
+        row_prefix(o, t, ((Scen *) c->scens->pdata[s])->label, ce->hist_reps,
+                   rv_result_compare_virt(ce), untrusted(c, s));
+        for (guint k = 0; k < t->opts->n_within; k++) {
+            gboolean bound;
+            double pct = rv_result_compare_within(ce->hist, t->opts->within_us[k], &bound);
+            g_autofree char *v = !isfinite(pct) ? g_strdup("-")
+                               : g_strdup_printf("%s%.3f", bound ? ">=" : "", pct);
+            g_string_append_printf(o, " %9s", v);
+        }
+        end_line(o);
+    }
+}
+
 /* percentiles from merged histograms, when any scenario has one */
 static void
 text_latency(GString *o, Text *t, guint g)
@@ -535,6 +571,7 @@ text_latency(GString *o, Text *t, guint g)
     }
     if (notes->len)
         g_string_append_printf(o, "\n%s", notes->str);
+    text_within(o, t, g);
 }
 
 /* a metric name in several groups gets the target in its table title, so

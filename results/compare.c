@@ -557,6 +557,27 @@ json_histogram(JsonBuilder *b, const RvHistogram *h)
     json_builder_end_object(b);
 }
 
+/* "within": [{us, pct, bound}] for --within (bound: a lower bound) */
+static void
+json_within(JsonBuilder *b, const RvHistogram *h, const RvCompareOptions *opts)
+{
+    if (!opts->n_within)
+        return;
+    json_builder_set_member_name(b, "within");
+    json_builder_begin_array(b);
+    for (guint k = 0; k < opts->n_within; k++) {
+        gboolean bound;
+        double pct = rv_result_compare_within(h, opts->within_us[k], &bound);
+        json_builder_begin_object(b);
+        j_num(b, "us", opts->within_us[k]);
+        j_num(b, "pct", pct);
+        json_builder_set_member_name(b, "bound");
+        json_builder_add_boolean_value(b, bound);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
 /* "budgets": only when budgets were judged */
 static void
 json_budgets(JsonBuilder *b, const RvComparison *c)
@@ -633,7 +654,7 @@ json_metric_rows(JsonBuilder *b, const RvComparison *c, guint g, const char *met
 }
 
 static char *
-format_json(const RvComparison *c)
+format_json(const RvComparison *c, const RvCompareOptions *opts)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     g_autoptr(JsonNode) root = NULL;
@@ -750,6 +771,7 @@ format_json(const RvComparison *c)
             else
                 json_builder_add_null_value(b);
             json_percentiles(b, ce->hist);
+            json_within(b, ce->hist, opts);
             json_histogram(b, ce->hist);
             json_builder_end_object(b);
         }
@@ -884,6 +906,25 @@ format_csv(const RvComparison *c)
         }
     }
     return g_string_free(o, FALSE);
+}
+
+double
+rv_result_compare_within(const RvHistogram *h, double us, gboolean *ret_bound)
+{
+    guint64 total = rv_result_histogram_total(h), under = 0;
+
+    *ret_bound = FALSE;
+    if (total == 0)
+        return NAN;
+    for (guint i = 0; i < h->n_buckets && i + 1 <= us; i++)
+        under += h->buckets[i];
+    if (h->overflows && us > h->n_buckets) {
+        if (h->max_us >= 0 && h->max_us < us)
+            under += h->overflows;     /* all of them below the max */
+        else
+            *ret_bound = TRUE;         /* somewhere in n_buckets .. max */
+    }
+    return 100.0 * under / total;
 }
 
 /* ---- budgets ---- */
@@ -1095,7 +1136,7 @@ rv_result_compare_format_opts(const RvComparison *c, RvCompareFormat format,
         opts = &defaults;
     switch (format) {
     case RV_COMPARE_JSON:
-        return format_json(c);
+        return format_json(c, opts);
     case RV_COMPARE_CSV:
         return format_csv(c);
     case RV_COMPARE_TEXT:

@@ -770,6 +770,46 @@ test_throughput(void)
     rv_test_rm_rf(parent);
 }
 
+/* --within (issue 16 part 4): shares under thresholds from the merged
+ * histograms; by hand from README.source.txt's welch histograms: baseline
+ * 0 % < 10 us, 90 % < 20 us, 99.9 % < 50 us; pinned 100 of 101 samples
+ * at 5 us and one overflow beyond 30 us with max 700: 99.01 % < 50 us is a
+ * lower bound, < 1000 us all of them */
+static void
+test_within(void)
+{
+    static const char *const args[] = { "--json", "--within", "10us,20us,0.05ms,1000",
+                                         "welch/20261130-140000-demo", NULL };
+    static const char *const text[] = { "--within", "10us,20us,0.05ms,1000",
+                                        "welch/20261130-140000-demo", NULL };
+    static const char *const bad[] = { "--within", "20us,10us", "welch/20261130-140000-demo", NULL };
+    static const double want[2][4] = { { 0, 90, 99.9, 100 }, { 100 / 1.01, 100 / 1.01, 100 / 1.01, 100 } };
+    static const gboolean bound[2][4] = { { FALSE, FALSE, FALSE, FALSE }, { FALSE, FALSE, TRUE, FALSE } };
+    g_autofree char *out = NULL, *err = NULL, *o2 = NULL, *e2 = NULL, *o3 = NULL, *e3 = NULL;
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonArray *lat;
+
+    g_assert_cmpint(run_compare(args, &out, &err), ==, 0);
+    g_assert_true(json_parser_load_from_data(p, out, -1, NULL));
+    lat = json_object_get_array_member(json_array_get_object_element(json_object_get_array_member(
+              json_node_get_object(json_parser_get_root(p)), "groups"), 0), "latency");
+    for (guint s = 0; s < 2; s++) {
+        JsonArray *w = json_object_get_array_member(json_array_get_object_element(lat, s), "within");
+        g_assert_cmpuint(json_array_get_length(w), ==, 4);
+        for (guint k = 0; k < 4; k++) {
+            JsonObject *e = json_array_get_object_element(w, k);
+            g_assert_cmpfloat_with_epsilon(json_object_get_double_member(e, "pct"), want[s][k], 1e-9);
+            g_assert_cmpint(json_object_get_boolean_member(e, "bound"), ==, bound[s][k]);
+        }
+    }
+    g_assert_cmpint(run_compare(text, &o2, &e2), ==, 0);
+    g_assert_nonnull(strstr(o2, "  baseline     15 kvm           0.000    90.000    99.900   100.000\n"));
+    g_assert_nonnull(strstr(o2, ">=99.010"));
+    check_layout("within", o2, 120);
+    g_assert_cmpint(run_compare(bad, &o3, &e3), ==, 2);
+    g_assert_nonnull(strstr(e3, "invalid --within '20us,10us'"));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -789,6 +829,7 @@ main(int argc, char **argv)
     }
     g_test_add_func("/compare/demo", test_demo);
     g_test_add_func("/compare/throughput", test_throughput);
+    g_test_add_func("/compare/within", test_within);
     g_test_add_func("/compare/budget/parse", test_budget_parse);
     g_test_add_func("/compare/budget/tcg", test_budget_tcg);
     g_test_add_func("/compare/budget/matrix", test_budget_matrix);
