@@ -196,6 +196,11 @@ validate(Ctx *c, GError **error)
     r = rv_guest_host_cpus_from_root(c->root, &c->host_cpus, error);
     if (r < 0)
         return r;
+    /* vcpus = / memory = of the guest sections, count guests' memory,
+     * from this host's topology and memory (harness/plan.h) */
+    r = rv_harness_plan_size_guests(m, c->profiles, c->host_cpus, error);
+    if (r < 0)
+        return r;
     r = rv_harness_plan_size_memory(m, c->profiles, host_mem_total(c->root), &c->memory_note,
                                     error);
     if (r < 0)
@@ -240,6 +245,13 @@ scenario_skip_reason(Ctx *c, const RvMatrixScenario *sc)
             return g_strdup_printf("smt = off: SMT is already off on this host "
                                    "(smt/control = %s): the scenario would measure the "
                                    "baseline again", smt.control);
+    }
+    for (guint g = 0; g < sc->guests->len; g++) {
+        const RvMatrixGuest *mg = sc->guests->pdata[g];
+
+        if (mg->workload_missing)
+            return g_strdup_printf("guest %s: workload '%s' is not in this rtvirt yet",
+                                   mg->name, mg->workload_missing);
     }
     if (sc->coresched == RV_MATRIX_CORESCHED_VM || sc->coresched == RV_MATRIX_CORESCHED_VCPU) {
         g_autoptr(GError) cs = NULL;

@@ -185,7 +185,7 @@ first_entry(const RvIni *ini, const char *section)
  * or none (NULL) */
 static int
 parse_workload(RvIni *ini, const char *section, const char *key, RvWorkloadWhere where,
-               const RvWorkloadOps **ret, GError **error)
+               const RvWorkloadOps **ret, const char **ret_missing, GError **error)
 {
     const RvIniEntry *e = rv_ini_lookup(ini, section, key);
     const RvWorkloadOps * const *all = rv_workload_all();
@@ -195,6 +195,13 @@ parse_workload(RvIni *ini, const char *section, const char *key, RvWorkloadWhere
         return 0;
     if (strcmp(e->value, "none") == 0) {
         *ret = NULL;
+        return 0;
+    }
+    /* announced by its issue, not built in yet: the matrix loads, rtvirt
+     * run SKIPS the scenarios that need it (ret_missing) */
+    if (ret_missing && strcmp(e->value, "tpcc") == 0 && !rv_workload_find("tpcc")) {
+        *ret = NULL;
+        *ret_missing = "tpcc";
         return 0;
     }
     for (guint i = 0; all[i]; i++) {
@@ -338,7 +345,7 @@ parse_host(RvIni *ini, RvMatrix *m, GError **error)
     const RvIniEntry *e;
 
     m->host_workload = NULL;
-    if (parse_workload(ini, "host", "workload", RV_WORKLOAD_HOST, &m->host_workload, error) < 0)
+    if (parse_workload(ini, "host", "workload", RV_WORKLOAD_HOST, &m->host_workload, NULL, error) < 0)
         return -EINVAL;
     m->host_cpus_isolated = true;
     if ((e = rv_ini_lookup(ini, "host", "cpus")) && strcmp(e->value, "isolated") != 0) {
@@ -349,6 +356,33 @@ parse_host(RvIni *ini, RvMatrix *m, GError **error)
             return rv_ini_entry_error(e, error, "invalid cpus '%s' in [host]: empty",
                                       e->value);
     }
+    return 0;
+}
+
+/* vcpus = N | node | node/K, memory = SIZE */
+static int
+parse_guest_size(RvIni *ini, const char *section, RvMatrixGuest *g, GError **error)
+{
+    const RvIniEntry *e = rv_ini_lookup(ini, section, "vcpus");
+
+    if (e && g_str_has_prefix(e->value, "node")) {
+        const char *k = e->value + 4;
+        guint64 v = 1;
+
+        if (*k && (*k != '/' || g_ascii_string_to_unsigned(k + 1, 10, 1, 64, &v, NULL) == FALSE))
+            return rv_ini_entry_error(e, error, "invalid vcpus '%s' in [%s]: expected N "
+                                      "(1-1024), node or node/K (K 1-64)", e->value, section);
+        g->vcpus_node_div = v;
+    } else if (e) {
+        gint64 v = 0;
+
+        if (rv_ini_get_int(ini, section, "vcpus", 1, 1024, &v, error) < 0)
+            return -EINVAL;
+        g->vcpus = v;
+    }
+    if (rv_ini_lookup(ini, section, "memory") &&
+        rv_ini_get_size(ini, section, "memory", &g->memory_bytes, error) < 0)
+        return -EINVAL;
     return 0;
 }
 
@@ -409,9 +443,11 @@ parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     g->workload = role == RV_MATRIX_ROLE_RT ? &rv_workload_cyclictest : &rv_workload_hackbench;
     r = parse_workload(ini, section, "workload",
                        role == RV_MATRIX_ROLE_RT ? RV_WORKLOAD_RT_GUEST : RV_WORKLOAD_NEIGHBOUR,
-                       &g->workload, error);
+                       &g->workload, &g->workload_missing, error);
     if (r < 0)
         return r;
+    if (parse_guest_size(ini, section, g, error) < 0)
+        return -EINVAL;
     for (unsigned i = 1; i <= g->count; i++) {
         RvMatrixGuest *c = guest_copy(g, i);
 

@@ -62,6 +62,14 @@
  *                                names all of them; count guests of a
  *                                small host get less memory than the
  *                                profile's (harness/plan.h)
+ *   vcpus = node/3               the guest's vCPUs instead of the
+ *                                profile's (guests without RT vCPUs
+ *                                only): N (1-1024), or node/K = the
+ *                                online CPUs of the host's first NUMA node
+ *                                (package where nodes are unknown) / K,
+ *                                sized at run time; a host whose node is
+ *                                smaller than N, or than K, is refused
+ *   memory = 32G                 the guest's memory instead of the profile's
  *
  *   [load:NAME]
  *   neighbour_workers = 2        hackbench groups / stress workers in each
@@ -161,6 +169,11 @@ typedef struct {
     char *file;             /* where [guest:NAME] was defined */
     unsigned line;
     char *group;            /* the section's NAME; = name unless count > 1 */
+    unsigned vcpus;         /* vcpus = N, 0 = the profile's */
+    unsigned vcpus_node_div;/* vcpus = node/K: K, 0 = not so */
+    guint64 memory_bytes;   /* memory = SIZE, 0 = the profile's */
+    const char *workload_missing; /* a workload announced but not built in
+                                   * yet ("tpcc"): its scenarios are SKIPPED */
     unsigned count;         /* the section's count (1 = a single guest) */
     unsigned index;         /* 1-based position in the section's count */
 } RvMatrixGuest;

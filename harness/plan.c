@@ -326,6 +326,12 @@ rv_harness_plan_size_memory(const RvMatrix *m, GPtrArray *profiles, guint64 mem_
                 fixed += p->memory_bytes;
             }
         }
+        if (fixed > budget)
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                                "%s:%u: [scenario:%s]: its guests need %" G_GUINT64_FORMAT
+                                " MiB%s, more than half of this host's %" G_GUINT64_FORMAT
+                                " MiB", sc->file, sc->line, sc->name, fixed >> 20,
+                                n_count ? " without the count guests" : "", mem_total >> 20);
         if (!n_count || fixed + wanted <= budget)
             continue;
         each = fixed < budget ? (budget - fixed) / n_count : 0;
@@ -403,4 +409,48 @@ rv_harness_plan_format_guests(const RvMatrixScenario *sc, GPtrArray *pls)
         i = j;
     }
     return out;
+}
+
+int
+rv_harness_plan_size_guests(const RvMatrix *m, GPtrArray *profiles, const RvGuestHostCpus *host,
+                            GError **error)
+{
+    RvCpuSet node = host->online;
+    g_autofree char *what = NULL;
+
+    if (host->groups && host->groups->len) {
+        const RvCpuGroup *g0 = &g_array_index(host->groups, RvCpuGroup, 0);
+
+        rv_cpuset_and(&node, &g0->cpus, &host->online);
+        what = g_strdup_printf("%s %d", host->groups_are_nodes ? "NUMA node" : "package", g0->id);
+    } else {
+        what = g_strdup("the host");
+    }
+    for (guint i = 0; i < m->guests->len; i++) {
+        const RvMatrixGuest *g = m->guests->pdata[i];
+        RvGuestProfile *p = profiles->pdata[i];
+        unsigned n = rv_cpuset_count(&node), v = g->vcpus;
+
+        if (g->memory_bytes)
+            p->memory_bytes = g->memory_bytes;
+        if (!g->vcpus && !g->vcpus_node_div)
+            continue;
+        if (!rv_cpuset_is_empty(&p->rt_vcpus))
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s:%u: [guest:%s] vcpus: only for guests without RT vCPUs "
+                                "(profile %s has rt_vcpus = %s)", g->file, g->line, g->group,
+                                p->path ? p->path : p->name, p->rt_vcpus_spec);
+        if (g->vcpus_node_div)
+            v = n / g->vcpus_node_div;
+        if (v < 1 || v > n)
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                                "%s:%u: [guest:%s] vcpus = %s%u: %s of this host has %u "
+                                "online CPU%s, too few", g->file, g->line, g->group,
+                                g->vcpus_node_div ? "node/" : "",
+                                g->vcpus_node_div ? g->vcpus_node_div : g->vcpus, what, n,
+                                n == 1 ? "" : "s");
+        p->vcpus = v;
+        p->threads_per_core = 1;
+    }
+    return 0;
 }

@@ -81,6 +81,23 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvPlan, rv_harness_plan_free)
 int rv_harness_plan_place(const RvMatrix *matrix, GPtrArray *profiles, RvGuestHostCpus *host,
                           GPtrArray **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
+/**
+ * rv_harness_plan_size_guests:
+ * @matrix: a loaded matrix
+ * @profiles: (element-type RvGuestProfile): index = matrix guest index;
+ *            vcpus and memory_bytes set from the guest sections' vcpus =
+ *            and memory = (harness/matrix.h)
+ * @host: the host CPUs (with SMT as it is: its first locality group is
+ *        "node")
+ * @error: (optional): RV_ERROR_UNSUPPORTED "FILE:LINE: [guest:NAME] vcpus
+ *         = ...: ..." when the host's node is too small; RV_ERROR_INVALID
+ *         for vcpus = on a guest with RT vCPUs
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_harness_plan_size_guests(const RvMatrix *matrix, GPtrArray *profiles,
+                                const RvGuestHostCpus *host, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
 /* The least memory a count guest is given on a small host: the embedded
  * image's kernel and initramfs boot in it. */
 #define RV_HARNESS_PLAN_MIN_GUEST_MEMORY (128u << 20)
