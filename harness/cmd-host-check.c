@@ -85,6 +85,13 @@ rv_cmd_host_check(int argc, char **argv)
     }
     if (rv_host_check_run(root, profile, &rep, &err) < 0)
         return rv_log_gerror(err, "Failed to check the host");
+    /* tuned interop: whether tuned runs, its profile, the knobs both set */
+    {
+        g_autoptr(RvTunedState) tuned = NULL;
+
+        rv_host_tuned_state_load(root, &tuned);
+        rv_host_tuned_judge(rep, profile, tuned);
+    }
 
     if (rv_cmd_common.json) {
         g_autoptr(JsonNode) node = rv_host_check_to_json(rep);

@@ -13,6 +13,7 @@
 #include "host/report.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "host/tuned.h"
 
 static const RvCmdSpec host_show_spec = {
     .params = NULL,
@@ -41,6 +42,7 @@ rv_cmd_host_show(int argc, char **argv)
     g_autoptr(GError) err = NULL;
     g_autoptr(RvRoot) root = NULL;
     g_autoptr(RvHostReport) rep = NULL;
+    g_autoptr(RvTunedState) tuned = NULL;
 
     if (rv_cmd_parse(&host_show_spec, NULL, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
@@ -50,18 +52,25 @@ rv_cmd_host_show(int argc, char **argv)
     }
     if (rv_host_root_open(rv_cmd_common.root, &root, &err) < 0)
         return rv_log_gerror(err, "Failed to open the root");
+    rv_host_tuned_state_load(root, &tuned);
     if (rv_host_report_load(root, &rep, &err) < 0)
         return rv_log_gerror(err, "Failed to read the host");
 
     if (rv_cmd_common.json) {
         g_autoptr(JsonNode) node = rv_host_report_to_json(rep);
 
+        /* tuned interop (host/tuned.h): whether it runs, with which profile */
+        json_object_set_member(json_node_get_object(node), "tuned",
+                               rv_host_tuned_state_to_json(tuned));
+
         if (rv_cmd_print_json(node) < 0)
             return RV_EXIT_ERROR;
     } else {
         g_autofree char *text = rv_host_report_to_text(rep);
+        g_autofree char *t = rv_host_tuned_state_describe(tuned);
 
         fputs(text, stdout);
+        printf("tuned: %s\n", t);
     }
     fflush(stdout);
     for (guint i = 0; i < rep->bad_values->len; i++)

@@ -28,6 +28,7 @@
 #include "host/profile.h"
 #include "host/topology.h"
 #include "host/tune.h"
+#include "host/tuned.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/profile-path.h"
@@ -206,7 +207,11 @@ static const RvCmdSpec host_apply_spec = {
         "invalid profile changes nothing.  After applying, `host check` runs on\n"
         "the same profile (unless --no-check).  PROFILE is a file or a name\n"
         "('rtvirt profiles').  --json prints {schema_version, profile, dry_run,\n"
-        "partition, items, counts, journal, check} instead of the text.",
+        "partition, items, counts, journal, check} instead of the text.\n"
+        "While tuned runs (its PID file or D-Bus name) apply refuses (exit 2):\n"
+        "tuned re-applies its own profile; stop it, or run this profile through\n"
+        "tuned with `rtvirt host export-tuned`, or pass --force.\n"
+        "The changes are runtime only: a reboot resets them.",
     .exit_status =
         "0 applied and the check has no FAIL; 1 a knob failed or the\n"
         "check after applying has a FAIL (e.g. boot arguments not in effect yet:\n"
@@ -250,6 +255,9 @@ rv_cmd_host_apply(int argc, char **argv)
           "Print the CPU partition and what would change; change nothing", NULL },
         { "no-check", 0, 0, G_OPTION_ARG_NONE, &arg_no_check,
           "Do not run `host check` after applying", NULL },
+        { "force", 0, 0, G_OPTION_ARG_NONE, &arg_force,
+          "Apply even while tuned runs (it re-applies its own profile and may undo these changes)",
+          NULL },
         { NULL }
     };
     const char *arg_root;
@@ -276,6 +284,22 @@ rv_cmd_host_apply(int argc, char **argv)
     if (setup_load(&s, argv[1], arg_root, &err) < 0)
         return rv_log_gerror(err, "apply failed");
 
+    /* tuned re-applies its profile: two tuners on one host fight silently */
+    if (!arg_dry_run && !arg_force) {
+        g_autoptr(RvTunedState) tuned = NULL;
+
+        rv_host_tuned_state_load(s.root, &tuned);
+        if (tuned->running) {
+            rv_log_error("apply: tuned is running (%s, profile %s) and re-applies its own "
+                         "profile over what rtvirt changes; stop it (tuned-adm off, or "
+                         "systemctl stop tuned), or let tuned apply this profile: "
+                         "rtvirt host export-tuned %s -o /etc/tuned/rtvirt-%s && "
+                         "tuned-adm profile rtvirt-%s; --force applies anyway", tuned->how,
+                         tuned->active ? tuned->active : "(none)", argv[1], s.profile->name,
+                         s.profile->name);
+            return RV_EXIT_ERROR;
+        }
+    }
     if ((arg_dry_run || verbose) && !json) {
         g_autofree char *plan = rv_host_partition_format(s.part, s.topo);
         printf("%s", plan);
@@ -607,5 +631,82 @@ rv_cmd_host_bootargs(int argc, char **argv)
     if (rv_cmd_common.json)
         return print_bootargs_json(s.profile->name, args, arg_install ? "install" : "print",
                                    method, runner, 0);
+    return RV_EXIT_OK;
+}
+
+static char *arg_output, *arg_include;
+
+static const RvCmdSpec host_export_tuned_spec = {
+    .params = "PROFILE",
+    .summary = "Write a tuned profile equivalent to a host profile (DIR/tuned.conf), so that "
+               "tuned applies it and keeps it across reboots.",
+    .description =
+        "The CPU partition is computed on this host (or --root DIR) and written as\n"
+        "isolated_cores in [variables]; [bootloader] cmdline_rtvirt carries the boot\n"
+        "arguments, [sysctl], [sysfs], [vm], [cpu], [scheduler] group.*, [irqbalance]\n"
+        "and [modules] the runtime knobs.  What tuned has no plugin for (SMT policy,\n"
+        "core scheduling, libvirt keys, per-socket housekeeping) goes into rtvirt_*\n"
+        "variables, which `rtvirt host check DIR` reads back: host check on DIR gives\n"
+        "the findings it gives on PROFILE.  include=realtime-virtual-host (or\n"
+        "--include NAME) is written where it fits: when every knob that profile sets\n"
+        "is one PROFILE sets too (its values and command line are then overridden).\n"
+        "Then: tuned-adm profile $(basename DIR), with DIR in /etc/tuned.",
+    .exit_status = "0 written, 2 error (bad profile, DIR not writable).",
+    .common = RV_COMMON_ROOT,
+};
+
+int
+rv_cmd_host_export_tuned(int argc, char **argv)
+{
+    const GOptionEntry entries[] = {
+        { "output", 'o', 0, G_OPTION_ARG_FILENAME, &arg_output,
+          "Directory to write tuned.conf into (created; required)", "DIR" },
+        { "include", 0, 0, G_OPTION_ARG_STRING, &arg_include,
+          "tuned profile to include where it fits (default realtime-virtual-host; '' none)",
+          "NAME" },
+        { NULL }
+    };
+    g_auto(Setup) s = { 0 };
+    g_autoptr(GError) err = NULL;
+    g_autofree char *text = NULL, *file = NULL, *parent = NULL;
+    const char *inc;
+    bool included = false;
+
+    if (rv_cmd_parse(&host_export_tuned_spec, entries, &argc, &argv) < 0)
+        return RV_EXIT_ERROR;
+    if (argc != 2 || !arg_output || !*arg_output) {
+        rv_log_error("%s: expected one host profile and -o DIR; see --help", argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    inc = arg_include ? arg_include : "realtime-virtual-host";
+    if (*inc) {
+        if (strchr(inc, '/')) {
+            rv_log_error("%s: --include '%s': a tuned profile name, not a path", argv[0], inc);
+            return RV_EXIT_ERROR;
+        }
+        for (int i = 0; !parent && i < 2; i++) {
+            g_autofree char *d = g_build_filename(i ? "/usr/lib/tuned" : "/etc/tuned", inc, NULL);
+            g_autofree char *c = g_build_filename(d, "tuned.conf", NULL);
+
+            if (g_file_test(c, G_FILE_TEST_IS_REGULAR))
+                parent = g_steal_pointer(&d);
+        }
+    }
+    if (setup_load(&s, argv[1], rv_cmd_common.root, &err) < 0)
+        return rv_log_gerror(err, "export-tuned failed");
+    if (rv_host_tuned_export(s.profile, s.part, s.topo, parent, &text, &included, &err) < 0)
+        return rv_log_gerror(err, "export-tuned failed");
+    if (g_mkdir_with_parents(arg_output, 0755) < 0) {
+        rv_log_error("export-tuned: cannot create '%s': %s", arg_output, g_strerror(errno));
+        return RV_EXIT_ERROR;
+    }
+    file = g_build_filename(arg_output, "tuned.conf", NULL);
+    if (!g_file_set_contents(file, text, -1, &err))
+        return rv_log_gerror(err, "export-tuned failed");
+    if (included)
+        printf("export-tuned: wrote %s (include=%s: %s)\n", file, inc, parent);
+    else
+        printf("export-tuned: wrote %s (standalone%s)\n", file,
+               parent ? ": the profile to include would add knobs, see the file's comment" : "");
     return RV_EXIT_OK;
 }

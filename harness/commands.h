@@ -12,6 +12,7 @@ int rv_cmd_host_check(int argc, char **argv);
 int rv_cmd_host_capture(int argc, char **argv);
 int rv_cmd_host_apply(int argc, char **argv);
 int rv_cmd_host_revert(int argc, char **argv);
+int rv_cmd_host_export_tuned(int argc, char **argv);
 int rv_cmd_host_bootargs(int argc, char **argv);
 int rv_cmd_guest_build(int argc, char **argv);
 int rv_cmd_guest_image(int argc, char **argv);

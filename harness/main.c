@@ -40,6 +40,8 @@ static const RvCommand commands[] = {
       "Restore every value recorded in the journal, newest first" },
     { "host", "bootargs", rv_cmd_host_bootargs,
       "Print or install the boot arguments of a host profile" },
+    { "host", "export-tuned", rv_cmd_host_export_tuned,
+      "Write a tuned profile equivalent to a host profile" },
     { "guest", "build", rv_cmd_guest_build,
       "Build the embedded default guest (kernel + initramfs)" },
     { "guest", "image", rv_cmd_guest_image,
@@ -84,7 +86,7 @@ usage(FILE *f)
         g_autofree char *name = commands[i].group
             ? g_strdup_printf("%s %s", commands[i].group, commands[i].name)
             : g_strdup(commands[i].name);
-        fprintf(f, "  %-16s %s\n", name, commands[i].summary);
+        fprintf(f, "  %-18s %s\n", name, commands[i].summary);
     }
     fprintf(f,
             "\n"
@@ -100,7 +102,7 @@ group_usage(FILE *f, const char *group)
     fprintf(f, "Usage: rtvirt %s COMMAND [ARGS...]\n\nCommands:\n", group);
     for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
         if (g_strcmp0(commands[i].group, group) == 0)
-            fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+            fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].summary);
     fprintf(f,
             "\n'rtvirt %s COMMAND --help' describes a command's options; see rtvirt(1).\n"
             "%s", group, exit_statuses);

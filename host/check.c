@@ -26,6 +26,7 @@
  *   libvirt.sched-core  libvirt.sched-core-unsupported  libvirt.cgroup-controllers
  *   libvirt.qemu-conf-unknown  state.problem
  *   tuned.profile  tuned.unmapped  tuned.approximated (a tuned profile, host/tuned.h)
+ *   tuned.running  tuned.active-profile  tuned.conflict  tuned.overlap (host/tuned-state.c)
  *
  * Levels: a knob the profile sets and the host does not have is FAIL (the
  * profile's intent is not met; `rtvirt host apply` or `host bootargs` fixes
@@ -108,6 +109,21 @@ rv_check_add(RvCheckCtx *c, RvCheckLevel level, const char *id, const RvCpuSet *
     g_ptr_array_add(c->rep->findings, f);
     c->rep->counts[level]++;
     return f;
+}
+
+void
+rv_host_check_report_add(RvCheckReport *rep, RvCheckLevel level, const char *id,
+                         const RvCpuSet *cpus, const char *expected, const char *actual,
+                         const char *fix, const char *fmt, ...)
+{
+    RvCheckCtx c = { .rep = rep };
+    g_autofree char *msg = NULL;
+    va_list ap;
+
+    va_start(ap, fmt);
+    msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    rv_check_add(&c, level, id, cpus, expected, actual, fix, "%s", msg);
 }
 
 char *

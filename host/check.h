@@ -89,6 +89,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvCheckReport, rv_host_check_report_free)
 int rv_host_check_run(RvRoot *root, const RvHostProfile *profile,
                       RvCheckReport **ret_report, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
+/**
+ * rv_host_check_report_add:
+ * @rep: a report of rv_host_check_run()
+ * @cpus: (nullable): @expected, @actual, @fix: (nullable)
+ *
+ * Appends a finding (judges outside the engine: host/tuned.h's tuned
+ * interop) and counts it.
+ */
+void rv_host_check_report_add(RvCheckReport *rep, RvCheckLevel level, const char *id,
+                              const RvCpuSet *cpus, const char *expected, const char *actual,
+                              const char *fix, const char *fmt, ...) G_GNUC_PRINTF(8, 9);
+
 /* The worst level among the findings (PASS when there are none). */
 RvCheckLevel rv_host_check_worst(const RvCheckReport *report);
 

@@ -114,3 +114,14 @@ int rv_tuned_add_variable(RvTunedExpand *x, const char *name, const char *value,
 /* tuned's cpulist_unpack(): "1-3,5", "^2" (removed), "0x..." hex masks;
  * anything else makes the empty set, as tuned returns []. */
 void rv_tuned_cpulist_unpack(const char *s, RvCpuSet *ret);
+
+/* The knobs @p sets, keyed by what they write ("kernel.timer_migration",
+ * "module kvm.nx_huge_pages", "kernel threads rcuc", "bootarg isolcpus"...),
+ * value = the value as text (RvTunedKnob); @order gets the keys in order.
+ * host/tuned-state.c compares two profiles with it. */
+typedef struct {
+    char *value;
+    char *at;      /* "FILE:LINE" or NULL */
+} RvTunedKnob;
+
+GHashTable *rv_tuned_profile_knobs(const RvHostProfile *p, GPtrArray *order);

@@ -257,14 +257,17 @@ map_list_arg(Map *m, const Word *w, const char *key, const char *list, bool hous
              RvHostTristate *ret, GPtrArray *extra)
 {
     const RvCpuSet *want = housekeeping ? &m->hk : &m->iso;
-    RvCpuSet got;
+    RvCpuSet got, online_want;
 
     if (rv_cpulist_parse(list, m->topo->nr_cpu_ids, &got, NULL) < 0 || rv_cpuset_is_empty(&got)) {
         note(m, UNMAPPED, w->from, "boot argument '%s': '%s' is not a cpulist of this host; "
              "not mapped", w->word, list);
         return;
     }
-    if (m->has_iso && rv_cpuset_equal(&got, want)) {
+    /* tuned's lists are online CPUs (cpulist_invert), rtvirt's whole cores */
+    rv_cpuset_and(&got, &got, &m->topo->online);
+    rv_cpuset_and(&online_want, want, &m->topo->online);
+    if (m->has_iso && rv_cpuset_equal(&got, &online_want)) {
         *ret = RV_HOST_TRI_YES;
         return;
     }
@@ -724,6 +727,80 @@ map_irqbalance(Map *m, const RvTunedUnit *u, GError **error)
     return 0;
 }
 
+/* [modules] MODULE = [+r[,]] PARAM=VALUE ... (plugin_modules.py) */
+static int
+map_modules(Map *m, const RvTunedUnit *u, GError **error)
+{
+    for (guint i = 0; i < u->opts->len; i++) {
+        const RvTunedOpt *o = u->opts->pdata[i];
+        g_autofree char *v = expand(m, o, error);
+        g_autoptr(GRegex) re = g_regex_new("^\\s*\\+r\\s*,?\\s*", 0, 0, NULL);
+        g_autofree char *rest = NULL;
+        g_auto(GStrv) words = NULL;
+
+        if (!v)
+            return -EINVAL;
+        rest = g_regex_replace(re, v, -1, 0, "", 0, NULL);
+        words = g_strsplit_set(rest, " \t", -1);
+        for (int k = 0; words[k]; k++) {
+            char *eq = strchr(words[k], '=');
+            g_autofree char *key = NULL;
+
+            if (!*words[k])
+                continue;
+            if (!eq || eq == words[k] || !eq[1] || !g_regex_match_simple("^[A-Za-z0-9_-]+$", o->key, 0, 0)) {
+                note(m, UNMAPPED, o, "[modules] %s: '%s' is not PARAM=VALUE; not mapped", o->key,
+                     words[k]);
+                continue;
+            }
+            *eq = '\0';
+            key = g_strdup_printf("%s.%s", o->key, words[k]);
+            add_knob(m->p->module_params, key, eq + 1, o);
+        }
+    }
+    return 0;
+}
+
+/* what `rtvirt host export-tuned` carries in [variables] for the keys tuned
+ * has no plugin for */
+static int
+map_rtvirt_variables(Map *m, GError **error)
+{
+    const char *v;
+    gint64 n;
+
+    if ((v = g_hash_table_lookup(m->x.vars, "rtvirt_housekeeping_cores_per_socket"))) {
+        if (!g_ascii_string_to_signed(v, 10, 1, 4096, &n, NULL))
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: invalid "
+                                "rtvirt_housekeeping_cores_per_socket '%s': expected 1-4096",
+                                (char *) g_hash_table_lookup(m->var_at, "rtvirt_housekeeping_cores_per_socket"), v);
+        /* the intent is per socket; isolated_cores is its result on one host */
+        m->p->has_isolated = m->p->has_housekeeping = false;
+        m->p->housekeeping_cores_per_socket = (unsigned) n;
+    }
+    for (int i = 0; i < 4; i++) {
+        static const char * const smt[] = { "keep", "off-boot", "off-runtime", "idle-siblings" };
+        static const char * const cs[] = { "off", "preferred", "required", NULL };
+
+        if ((v = g_hash_table_lookup(m->x.vars, "rtvirt_smt")) && strcmp(v, smt[i]) == 0)
+            m->p->smt = i;
+        if (cs[i] && (v = g_hash_table_lookup(m->x.vars, "rtvirt_core_scheduling")) &&
+            strcmp(v, cs[i]) == 0)
+            m->p->core_scheduling = i;
+    }
+    if ((v = g_hash_table_lookup(m->x.vars, "rtvirt_idle_cpus")) && strcmp(v, "all") == 0)
+        m->p->idle_cpus = RV_HOST_CPUSEL_ALL;
+    if ((v = g_hash_table_lookup(m->x.vars, "rtvirt_libvirt_sched_core")))
+        m->p->libvirt_sched_core = g_strdup(v);
+    if ((v = g_hash_table_lookup(m->x.vars, "rtvirt_libvirt_cgroup_controllers")))
+        m->p->libvirt_cgroup_controllers = g_strsplit(v, ",", -1);
+    if ((v = g_hash_table_lookup(m->x.vars, "rtvirt_qemu_conf")) && g_path_is_absolute(v)) {
+        g_free(m->p->qemu_conf);
+        m->p->qemu_conf = g_strdup(v);
+    }
+    return 0;
+}
+
 static void
 map_main(Map *m, const RvTunedUnit *u)
 {
@@ -749,7 +826,7 @@ map_unit(Map *m, const RvTunedUnit *u, GError **error)
     } maps[] = {
         { "bootloader", map_bootloader }, { "sysctl", map_sysctl }, { "sysfs", map_sysfs },
         { "scheduler", map_scheduler }, { "cpu", map_cpu }, { "vm", map_vm },
-        { "irqbalance", map_irqbalance },
+        { "irqbalance", map_irqbalance }, { "modules", map_modules },
     };
     const RvTunedOpt *en = rv_tuned_opt(u, "enabled");
     RvTunedOpt head = { .file = u->file, .line = u->line };
@@ -824,6 +901,8 @@ load(Map *m, const char *path, GError **error)
     if (r < 0)
         return r;
     partition_from_variables(m);
+    if (map_rtvirt_variables(m, error) < 0)
+        return -EINVAL;
     for (guint i = 0; i < conf->units->len; i++) {
         r = map_unit(m, conf->units->pdata[i], error);
         if (r < 0)

@@ -77,3 +77,99 @@ bool rv_host_tuned_is_profile(const char *path);
  */
 int rv_host_tuned_load(RvRoot *root, const char *path, RvHostProfile **ret,
                        GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* ---- a running tuned (host/tuned-state.c) -------------------------------- */
+
+#include "host/check.h"
+
+/* What tuned does on a host: whether its daemon runs and which profile it
+ * holds (tuned/consts.py: PID_FILE /run/tuned/tuned.pid, DBUS_BUS
+ * com.redhat.tuned, ACTIVE_PROFILE_FILE /etc/tuned/active_profile,
+ * PROFILE_MODE_FILE /etc/tuned/profile_mode). */
+typedef struct {
+    bool running;            /* a live process in the PID file, or the D-Bus name owned */
+    gint64 pid;              /* from the PID file; 0 when none */
+    char *how;               /* how it was seen to run ("PID 123 in /run/tuned/tuned.pid") */
+    char *active;            /* /etc/tuned/active_profile (names, space-separated), NULL if none */
+    char *mode;              /* /etc/tuned/profile_mode ("manual", "auto"), NULL if none */
+    char *tuned_adm;         /* `tuned-adm active` (live host, tuned running), NULL otherwise */
+    char *active_path;       /* the first active profile's directory, NULL when not found */
+    RvHostProfile *profile;  /* that profile read as a host profile, NULL when not readable */
+    char *profile_error;     /* why it was not read, or NULL */
+} RvTunedState;
+
+void rv_host_tuned_state_free(RvTunedState *st);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvTunedState, rv_host_tuned_state_free)
+
+/**
+ * rv_host_tuned_state_load:
+ * @root: the host
+ * @ret: (out): what was found; always written (a host without tuned has
+ *       running = false and no active profile)
+ *
+ * Reads the PID file and /proc/PID through @root; on the live host also
+ * asks the system bus whether com.redhat.tuned has an owner (1 s timeout,
+ * skipped without a bus) and runs `tuned-adm active` (5 s) when tuned runs.
+ * The active profile is searched in the root's /etc/tuned and
+ * /usr/lib/tuned (then this machine's) and read with rv_host_tuned_load().
+ * Nothing here fails: what cannot be read is left NULL.
+ */
+void rv_host_tuned_state_load(RvRoot *root, RvTunedState **ret);
+
+/* One line for `host show`: "not running", "running (PID 123), profile
+ * realtime-virtual-host (manual)" ... (transfer full). */
+char *rv_host_tuned_state_describe(const RvTunedState *st);
+
+/**
+ * rv_host_tuned_judge:
+ * @rep: the report of `host check` (findings appended)
+ * @profile: the profile checked
+ * @st: tuned's state on the same host
+ *
+ * Adds NOTE tuned.running (tuned runs, with its profile) or NOTE
+ * tuned.active-profile (an active profile is recorded while tuned does not
+ * run), WARN tuned.conflict for each knob that both @profile and tuned's
+ * active profile set to different values (naming both), and NOTE
+ * tuned.overlap listing the knobs both set alike (tuned re-applies them;
+ * harmless while equal).  Nothing when tuned neither runs nor has an active
+ * profile, or when @profile is tuned's active profile itself.
+ */
+void rv_host_tuned_judge(RvCheckReport *rep, const RvHostProfile *profile,
+                         const RvTunedState *st);
+
+/* {"running": BOOL, "pid": N|null, "how": STR|null, "active_profile": STR|null,
+ * "profile_mode": STR|null, "tuned_adm": STR|null, "profile_dir": STR|null}
+ * for `host show --json` (transfer full). */
+JsonNode *rv_host_tuned_state_to_json(const RvTunedState *st);
+
+/* ---- an rtvirt host profile as a tuned profile (host/tuned-export.c) ------ */
+
+#include "host/partition.h"
+#include "host/topology.h"
+
+/**
+ * rv_host_tuned_export:
+ * @profile: an rtvirt host profile
+ * @part: its partition on the host (rv_host_partition_compute())
+ * @topo: the host's topology
+ * @parent: (nullable): a tuned profile directory to include (e.g.
+ *          /usr/lib/tuned/realtime-virtual-host), or NULL
+ * @ret_text: (out): the tuned.conf text, written through util/ini.h's writer
+ * @ret_included: (out) (optional): whether @parent is included: only when
+ *          every knob it sets is one @profile sets too (it then adds nothing
+ *          rtvirt does not want; its values and boot arguments are
+ *          overridden)
+ * @error: (optional): RV_ERROR_INVALID when a value cannot be written
+ *
+ * What tuned has no plugin for (SMT policy, core scheduling, the libvirt
+ * keys, per-socket housekeeping, idle_cpus) is carried as rtvirt_*
+ * variables in [variables], which rv_host_tuned_load() reads back, so that
+ * `host check` judges the exported profile as it judges @profile.  Module
+ * parameters go to tuned's [modules] (MODULE = +r PARAM=VALUE ...: written to
+ * /etc/modprobe.d/tuned.conf, reloaded by tuned).
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_host_tuned_export(const RvHostProfile *profile, const RvHostPartition *part,
+                         const RvTopology *topo, const char *parent, char **ret_text,
+                         bool *ret_included, GError **error) G_GNUC_WARN_UNUSED_RESULT;

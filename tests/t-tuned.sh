@@ -23,7 +23,7 @@ nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
 has() { jq -e --arg l "$2" --arg i "$3" '[.findings[] | select(.level == $l and .id == $i)] | length > 0' "$1" >/dev/null; }
 msg() { jq -e --arg i "$2" --arg m "$3" '[.findings[] | select(.id == $i and (.message | contains($m)))] | length > 0' "$1" >/dev/null; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-echo "1..30"
+echo "1..41"
 
 # a root with the variables file as tuned installs it (calc_isolated_cores:1
 # keeps the lowest CPU of the one package: CPU 0 housekeeping, CPU 1 isolated)
@@ -121,6 +121,61 @@ echo "# no isolated_cores" >"$U/etc/tuned/realtime-virtual-host-variables.conf"
 [ $rc = 1 ] && jq -e --arg f "$RV_CASES/tuned/latency-performance/tuned.conf" \
     '[.findings[] | select(.id == "tuned.unmapped" and (.message | startswith($f)))] | length > 0' "$tmp/case.json" >/dev/null \
     && ok "../shared/cases/tuned/realtime-virtual-host: includes found beside it" || nok "shared case rc=$rc"
+
+# export-tuned: the rtvirt profile as a tuned profile; host check on it gives
+# the same findings (as a set: the merge orders sysctls differently)
+fs='[.findings[] | select(.id | startswith("tuned.") | not) | [.level,.id,.message,.expected,.actual]] | sort'
+for inc in realtime-virtual-host ""; do
+    E=$tmp/export-${inc:-standalone}
+    "$rtvirt" host export-tuned --root "$R" --include "$inc" realtime-virtual-host -o "$E" >"$tmp/exp.out"; rc=$?
+    "$rtvirt" host check --root "$R" --json realtime-virtual-host >"$tmp/a.json"
+    "$rtvirt" host check --root "$R" --json "$E" >"$tmp/b.json"
+    if [ $rc = 0 ] && [ -s "$E/tuned.conf" ] && [ "$(jq -c "$fs" "$tmp/a.json")" = "$(jq -c "$fs" "$tmp/b.json")" ] \
+        && [ "$(jq '.findings | length' "$tmp/a.json")" -gt 10 ]; then
+        ok "export-tuned ${inc:+include=$inc}${inc:+}$( [ -z "$inc" ] && echo standalone): host check gives the profile's findings"
+    else
+        nok "export-tuned ${inc:-standalone} (rc=$rc): $(diff <(jq -c "$fs" "$tmp/a.json") <(jq -c "$fs" "$tmp/b.json") | head -5)"
+    fi
+done
+grep -q '^include = realtime-virtual-host$' "$tmp/export-realtime-virtual-host/tuned.conf" \
+    && ! grep -q '^include' "$tmp/export-standalone/tuned.conf" \
+    && grep -q '^cmdline_rvh =$' "$tmp/export-realtime-virtual-host/tuned.conf" \
+    && grep -q '^kvm = +r ' "$tmp/export-standalone/tuned.conf" \
+    && ok "include= where it fits, the parent's cmdline emptied, [modules] kvm = +r ..." || nok "export content"
+# a profile that does not set what realtime-virtual-host sets: standalone, said why
+printf '[cpus]\nisolated = 1\n[sysctl]\nvm.swappiness = 60\n' >"$tmp/small.ini"
+"$rtvirt" host export-tuned --root "$R" "$tmp/small.ini" -o "$tmp/export-small" >/dev/null \
+    && ! grep -q '^include' "$tmp/export-small/tuned.conf" && grep -q '^# not include=realtime-virtual-host' "$tmp/export-small/tuned.conf" \
+    && ok "export-tuned: no include where the parent would add knobs (comment says why)" || nok "small export"
+"$rtvirt" host export-tuned realtime-virtual-host >/dev/null 2>&1; [ $? = 2 ] && ok "export-tuned without -o: exit 2" || nok "no -o"
+
+# a running tuned (PID file + live process in the root) with its profile
+A=$tmp/apply; rm -rf "$A"; cp -a tests/data/apply-root "$A"
+mkdir -p "$A/run/tuned" "$A/proc/4242" "$A/etc/tuned"
+echo 4242 >"$A/run/tuned/tuned.pid"; echo tuned >"$A/proc/4242/comm"
+echo realtime-virtual-host >"$A/etc/tuned/active_profile"; echo manual >"$A/etc/tuned/profile_mode"
+printf 'isolated_cores=1\n' >"$A/etc/tuned/realtime-virtual-host-variables.conf"
+"$rtvirt" host check --root "$A" --json "$tmp/small.ini" >"$tmp/run.json"
+msg "$tmp/run.json" tuned.running "PID 4242 in /run/tuned/tuned.pid" && msg "$tmp/run.json" tuned.running "with profile realtime-virtual-host" \
+    && ok "host check: NOTE tuned.running names the PID and the profile" || nok "tuned.running"
+jq -e '[.findings[] | select(.id == "tuned.conflict" and .level == "WARN" and .expected == "60" and .actual == "10" and (.message | startswith("vm.swappiness")))] | length == 1' "$tmp/run.json" >/dev/null \
+    && ok "host check: WARN tuned.conflict vm.swappiness 60 (profile) vs 10 (tuned)" || nok "tuned.conflict"
+"$rtvirt" host show --root "$A" | grep -q '^tuned: running: PID 4242 .*active profile realtime-virtual-host (manual)' \
+    && [ "$("$rtvirt" host show --root "$A" --json | jq -r '.tuned.running, .tuned.active_profile' | tr '\n' ' ')" = "true realtime-virtual-host " ] \
+    && ok "host show (text and JSON) says tuned runs, with its profile" || nok "host show tuned"
+cp -a "$A" "$tmp/apply.orig"
+"$rtvirt" host apply --root "$A" --no-check realtime-virtual-host >/dev/null 2>"$tmp/apply.err"; rc=$?
+[ $rc = 2 ] && grep -q "tuned is running" "$tmp/apply.err" && grep -q "export-tuned" "$tmp/apply.err" \
+    && diff -r "$tmp/apply.orig" "$A" >/dev/null \
+    && ok "host apply refuses beside a running tuned (exit 2, names export-tuned), nothing changed" \
+    || nok "apply beside tuned: rc=$rc $(cat "$tmp/apply.err")"
+"$rtvirt" host apply --root "$A" --no-check --force realtime-virtual-host >/dev/null 2>&1; rc=$?
+"$rtvirt" host revert --root "$A" >/dev/null 2>&1
+[ $rc != 2 ] && ok "host apply --force goes on (rc $rc)" || nok "apply --force: rc=$rc"
+echo 999999 >"$A/run/tuned/tuned.pid"
+"$rtvirt" host check --root "$A" --json "$tmp/small.ini" >"$tmp/stale.json"
+! has "$tmp/stale.json" NOTE tuned.running && has "$tmp/stale.json" NOTE tuned.active-profile \
+    && ok "a stale PID file: not running, the active profile noted" || nok "stale pid"
 
 # a file that is no tuned profile is still an rtvirt profile name
 "$rtvirt" host check --root "$R" $T >/dev/null 2>"$tmp/dir.err"; rc=$?

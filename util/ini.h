@@ -134,3 +134,38 @@ int rv_ini_check_unused(RvIni *ini, const char * const *sections,
                         GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /* "main" section's include= handling is done by the loader. */
+
+/*
+ * Writing (util/ini-write.c): a file in the same dialect, for profiles that
+ * rtvirt generates (`host export-tuned` writes tuned.conf).  Sections keep
+ * the order of their first key, keys their order; a value is written as
+ * "key = value" on one line.
+ */
+typedef struct RvIniWriter RvIniWriter;
+
+RvIniWriter *rv_ini_writer_new(void);
+void rv_ini_writer_free(RvIniWriter *w);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvIniWriter, rv_ini_writer_free)
+
+/* "# TEXT" lines: before the first section when no section has been
+ * written, else before the next key of @section.  @text may hold several
+ * lines. */
+void rv_ini_writer_comment(RvIniWriter *w, const char *section, const char *text);
+
+/**
+ * rv_ini_writer_set:
+ * @section: section name (no ']' or newline)
+ * @key: key (not empty; no '=', newline, leading '[', '#' or ';')
+ * @value: value (no newline or other control character: it must read back
+ *         as one line; surrounding whitespace would be stripped on reading)
+ * @error: (optional): RV_ERROR_INVALID naming what was refused
+ *
+ * Sets @key in @section; a key set twice keeps its place, takes the value.
+ *
+ * Returns: 0 or -EINVAL.
+ */
+int rv_ini_writer_set(RvIniWriter *w, const char *section, const char *key, const char *value,
+                      GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* The text (transfer full). */
+char *rv_ini_writer_to_data(const RvIniWriter *w);
