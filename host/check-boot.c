@@ -189,6 +189,8 @@ rv_check_smt(RvCheckCtx *c)
     const char *ctl = c->st->smt_control;
     bool hw_smt = c->topo->smt || (ctl && (strcmp(ctl, "off") == 0 || strcmp(ctl, "forceoff") == 0));
 
+    if (p->smt == RV_HOST_SMT_UNSET && !rv_check_profile_wants_rt(p))
+        return;
     if (!hw_smt) {
         rv_check_add(c, RV_CHECK_NOTE, "smt.absent", NULL, NULL, ctl ? ctl : "unknown", NULL,
                      "no SMT on this host (%u thread per core, smt/control %s): sibling checks do not apply",

@@ -29,6 +29,9 @@ rv_check_rtgroup(RvCheckCtx *c)
     const char *ctl;
     bool cpu_used;
 
+    /* a profile that asks nothing of RT vCPUs does not care */
+    if (!rv_check_profile_wants_rt(c->p))
+        return;
     switch (c->st->rt_group_trap) {
     case RV_TRI_NO:
         rv_check_add(c, RV_CHECK_PASS, "rtgroup.none", NULL, NULL, NULL, NULL,

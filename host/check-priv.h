@@ -78,6 +78,11 @@ void rv_check_bootargs(RvCheckCtx *c);
  * tasks), kernel.*, rt-throttling ... idle.*, mce.ignore_ce, sysctl*,
  * module.* */
 void rv_check_coresched(RvCheckCtx *c);
+/* True when the profile sets any key of an RT partition (cpus, isolation
+ * boot arguments, smt, core scheduling, kthreads, RT throttling, libvirt):
+ * findings about RT vCPUs (rtgroup.*, kernel.*, smt.*, coresched.*) are
+ * only for such profiles; an absent key means "does not care". */
+bool rv_check_profile_wants_rt(const RvHostProfile *p);
 void rv_check_irqs(RvCheckCtx *c);
 void rv_check_kernel(RvCheckCtx *c);
 void rv_check_runtime(RvCheckCtx *c);

@@ -19,9 +19,33 @@
  * Documentation/admin-guide/pm/cpufreq.rst and cpuidle.rst, tuned v2.28
  * realtime profiles ([irqbalance] banned_cpus).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "host/check-priv.h"
+
+bool
+rv_check_profile_wants_rt(const RvHostProfile *p)
+{
+    return p->has_isolated || p->has_housekeeping || p->isolcpus != RV_HOST_TRI_UNSET ||
+           p->nohz_full != RV_HOST_TRI_UNSET || p->rcu_nocbs != RV_HOST_TRI_UNSET ||
+           p->irqaffinity != RV_HOST_TRI_UNSET || p->smt != RV_HOST_SMT_UNSET ||
+           p->core_scheduling != RV_HOST_CORESCHED_UNSET || (p->kthreads && p->kthreads->len) ||
+           p->rt_runtime_us.set || p->libvirt_sched_core || p->libvirt_cgroup_controllers;
+}
+
+/* "5.4.0-100-generic" older than 5.14, the release that brought core
+ * scheduling (prctl PR_SCHED_CORE, Documentation/admin-guide/hw-vuln/
+ * core-scheduling.rst): there EINVAL means "too old", not a config choice. */
+static bool
+kernel_before_5_14(const char *release)
+{
+    unsigned major = 0, minor = 0;
+
+    if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
+        return false;
+    return major < 5 || (major == 5 && minor < 14);
+}
 
 void
 rv_check_coresched(RvCheckCtx *c)
@@ -29,6 +53,10 @@ rv_check_coresched(RvCheckCtx *c)
     const RvHostProfile *p = c->p;
     const char *state = rv_host_coresched_state_to_string(c->st->coresched);
     RvCheckLevel missing;
+    bool too_old;
+
+    if (p->core_scheduling == RV_HOST_CORESCHED_UNSET && !rv_check_profile_wants_rt(p))
+        return;
 
     switch (c->st->coresched) {
     case RV_CORESCHED_USABLE:
@@ -48,7 +76,8 @@ rv_check_coresched(RvCheckCtx *c)
     case RV_CORESCHED_UNSUPPORTED:
         break;
     }
-    /* kernel without CONFIG_SCHED_CORE */
+    /* kernel without CONFIG_SCHED_CORE, or older than core scheduling */
+    too_old = kernel_before_5_14(c->st->kernel_release);
     if (!c->smt_active)
         missing = RV_CHECK_NOTE;
     else if (p->core_scheduling == RV_HOST_CORESCHED_REQUIRED)
@@ -57,15 +86,26 @@ rv_check_coresched(RvCheckCtx *c)
         missing = RV_CHECK_WARN;
     else
         missing = RV_CHECK_NOTE;
-    rv_check_add(c, missing, "coresched.unavailable", NULL,
-                 p->core_scheduling >= RV_HOST_CORESCHED_PREFERRED ? "usable" : NULL, state,
-                 c->smt_active ? "boot a kernel built with CONFIG_SCHED_CORE, or turn SMT off "
-                                 "(smt = off-runtime / off-boot in the profile)"
-                               : NULL,
-                 "the kernel has no core scheduling (CONFIG_SCHED_CORE off: prctl PR_SCHED_CORE "
-                 "fails with EINVAL)%s",
-                 c->smt_active ? ": vCPUs of different VMs can share a core"
-                               : "; without SMT no core is shared, so nothing is lost here");
+    if (too_old)
+        rv_check_add(c, missing, "coresched.unavailable", NULL,
+                     p->core_scheduling >= RV_HOST_CORESCHED_PREFERRED ? "usable" : NULL, state,
+                     c->smt_active ? "boot a kernel >= 5.14 built with CONFIG_SCHED_CORE, or turn "
+                                     "SMT off (smt = off-runtime / off-boot in the profile)"
+                                   : NULL,
+                     "kernel too old for core scheduling: %s predates Linux 5.14, which added "
+                     "prctl PR_SCHED_CORE (EINVAL here)%s", c->st->kernel_release,
+                     c->smt_active ? ": vCPUs of different VMs can share a core"
+                                   : "; without SMT no core is shared, so nothing is lost here");
+    else
+        rv_check_add(c, missing, "coresched.unavailable", NULL,
+                     p->core_scheduling >= RV_HOST_CORESCHED_PREFERRED ? "usable" : NULL, state,
+                     c->smt_active ? "boot a kernel built with CONFIG_SCHED_CORE, or turn SMT off "
+                                     "(smt = off-runtime / off-boot in the profile)"
+                                   : NULL,
+                     "the kernel has no core scheduling (CONFIG_SCHED_CORE off: prctl PR_SCHED_CORE "
+                     "fails with EINVAL)%s",
+                     c->smt_active ? ": vCPUs of different VMs can share a core"
+                                   : "; without SMT no core is shared, so nothing is lost here");
 }
 
 void
@@ -162,6 +202,8 @@ rv_check_irqs(RvCheckCtx *c)
 void
 rv_check_kernel(RvCheckCtx *c)
 {
+    if (!rv_check_profile_wants_rt(c->p))
+        return;
     if (c->st->preempt_rt == RV_TRI_YES)
         rv_check_add(c, RV_CHECK_PASS, "kernel.preempt-rt", NULL, "PREEMPT_RT", "PREEMPT_RT", NULL,
                      "the kernel is PREEMPT_RT");

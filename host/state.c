@@ -103,6 +103,15 @@ read_cpus(RvHostState *st, RvRoot *root, const char *path, unsigned nr, bool hex
     ret->exists = ret->raw || rv_host_root_exists(root, path);
     if (!ret->raw)
         return;
+    /* "%*pbl" of a cpumask pointer that was never allocated prints
+     * "(null)" (lib/vsprintf.c): e.g. nohz_full with CONFIG_NO_HZ_FULL but
+     * no nohz_full= at boot (kernel/time/tick-sched.c tick_nohz_full_mask).
+     * The feature is not active: an empty set, not a malformed value. */
+    if (strcmp(ret->raw, "(null)") == 0) {
+        rv_cpuset_zero(&ret->set);
+        ret->known = true;
+        return;
+    }
     r = hexmask ? rv_cpumask_parse(ret->raw, &ret->set, &err)
                 : rv_cpulist_parse(ret->raw, nr, &ret->set, &err);
     if (r < 0) {
