@@ -26,14 +26,16 @@ static const RvCmdSpec report_spec = {
         "curves, the spread of each repetition's max, throughput mean +- SEM, the\n"
         "trade-off), what ran and whether it is trusted, and the raw outputs.\n"
         "The numbers are those of 'rtvirt compare --json'.  Needs gnuplot.",
-    .exit_status = "0 written, 2 error (no such store, a store given twice, bad option, "
-                   "gnuplot missing or failing, DIR not writable).",
+    .exit_status = "0 written (every budget PASS), 1 written, but a budget FAILed or could "
+                   "not be judged, 2 error (no such store, a store given twice, a bad budget or "
+                   "option, gnuplot missing or failing, DIR not writable).",
 };
 
 int
 rv_cmd_report(int argc, char **argv)
 {
     static char *arg_out, *arg_baseline, *arg_test, *arg_title;
+    static char **arg_budget;
     const GOptionEntry entries[] = {
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &arg_out,
           "Directory for index.html and the plots (created; required)", "DIR" },
@@ -42,6 +44,9 @@ rv_cmd_report(int argc, char **argv)
         { "test", 0, 0, G_OPTION_ARG_STRING, &arg_test,
           "Significance test: welch (default) or mann-whitney", "TEST" },
         { "title", 0, 0, G_OPTION_ARG_STRING, &arg_title, "The page's title", "TEXT" },
+        { "budget", 0, 0, G_OPTION_ARG_STRING_ARRAY, &arg_budget,
+          "Judge a budget as compare --budget does, e.g. 'max_us <= 40' (repeatable; "
+          "with the matrix's [budget])", "EXPR" },
         { NULL },
     };
     g_autoptr(GError) error = NULL;
@@ -49,6 +54,7 @@ rv_cmd_report(int argc, char **argv)
     g_autoptr(RvRunner) runner = rv_runner_new(false);
     RvReportOptions opts = { 0 };
     g_autofree char *index = NULL;
+    guint not_passed = 0;
 
     if (rv_cmd_parse(&report_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
@@ -73,6 +79,7 @@ rv_cmd_report(int argc, char **argv)
     }
     opts.baseline = arg_baseline;
     opts.title = arg_title;
+    opts.budgets = (const char *const *) arg_budget;
     for (int i = 1; i < argc; i++) {
         RvStore *st = NULL;
         g_autofree char *real = NULL;
@@ -92,7 +99,7 @@ rv_cmd_report(int argc, char **argv)
             }
         }
     }
-    if (rv_result_report_write(stores, arg_out, &opts, runner, &error) < 0)
+    if (rv_result_report_write(stores, arg_out, &opts, runner, &not_passed, &error) < 0)
         return rv_log_gerror(error, "Failed to write the report");
     index = g_build_filename(arg_out, "index.html", NULL);
     printf("Report: %s\n", index);
@@ -100,5 +107,7 @@ rv_cmd_report(int argc, char **argv)
         rv_log_error("Failed to write to stdout");
         return RV_EXIT_ERROR;
     }
-    return RV_EXIT_OK;
+    if (not_passed)
+        rv_log_error("%u budget verdict(s) not PASS: see the page's Budgets", not_passed);
+    return not_passed ? RV_EXIT_CHECK : RV_EXIT_OK;
 }

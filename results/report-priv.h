@@ -57,6 +57,7 @@ typedef struct {
     GPtrArray *store_dirs;    /* char*: "stores/N-BASE" per store */
     guint timeout_ms;
     gboolean multi_host;      /* the stores come from more than one host */
+    guint not_passed;         /* budget verdicts that are not PASS */
 } Report;
 
 /* compare's row of @metric for scenario @label in group @g, or NULL */

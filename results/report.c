@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "results/budget.h"
 #include "results/compare.h"
 #include "results/report-priv.h"
 #include "util/error.h"
@@ -230,6 +231,33 @@ build_group(Report *rp, JsonObject *go, guint index)
     g_ptr_array_add(rp->groups, g);
 }
 
+/* the stores' [budget] and the options' budgets, judged as compare does */
+static int
+judge_budgets(Report *rp, RvComparison *cmp, const RvReportOptions *opts, GError **error)
+{
+    g_autoptr(GPtrArray) budgets = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_budget_free);
+
+    for (guint i = 0; i < rp->stores->len; i++) {
+        RvStore *st = rp->stores->pdata[i];
+        int r = rv_result_budget_load_store(rv_result_store_get_dir(st),
+                                            rv_result_store_get_matrix(st), budgets, error);
+
+        if (r < 0)
+            return r;
+    }
+    for (guint i = 0; opts->budgets && opts->budgets[i]; i++) {
+        RvBudget *b = NULL;
+        int r = rv_result_budget_parse(opts->budgets[i], NULL, "--budget", &b, error);
+
+        if (r < 0)
+            return r;
+        g_ptr_array_add(budgets, b);
+    }
+    if (budgets->len)
+        rp->not_passed = rv_result_compare_judge(cmp, budgets);
+    return 0;
+}
+
 static int
 build_model(Report *rp, const RvReportOptions *opts, GError **error)
 {
@@ -242,6 +270,9 @@ build_model(Report *rp, const RvReportOptions *opts, GError **error)
     int r;
 
     r = rv_result_compare_build(rp->stores, opts->baseline, opts->test, &cmp, error);
+    if (r < 0)
+        return r;
+    r = judge_budgets(rp, cmp, opts, error);
     if (r < 0)
         return r;
     json = rv_result_compare_format(cmp, RV_COMPARE_JSON);
@@ -655,7 +686,7 @@ page_budgets(GString *o, const Report *rp)
     g_string_append(o, "<h2 id=\"budgets\">Budgets</h2>\n");
     if (!bs || json_array_get_length(bs) == 0) {
         g_string_append(o, "<p class=\"note\">no budget: no [budget] in the stores' "
-                        "matrices, so nothing was judged.</p>\n");
+                        "matrices and no --budget, so nothing was judged.</p>\n");
         return;
     }
     g_string_append(o, "<table class=\"budgets\">\n<tr><th>budget</th><th>expression</th>"
@@ -665,9 +696,10 @@ page_budgets(GString *o, const Report *rp)
         JsonObject *b = json_array_get_object_element(bs, i);
         const char *verdict = str_member(b, "verdict");
 
-        add(o, "<tr><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td>",
+        add(o, "<tr><td>%s</td><td><code>%s</code> (%s)</td><td>%s</td><td>%s</td>",
             str_member(b, "name") ?: "", str_member(b, "expression") ?: "",
-            str_member(b, "target") ?: "", str_member(b, "scenario") ?: "");
+            str_member(b, "source") ?: "?", str_member(b, "target") ?: "",
+            str_member(b, "scenario") ?: "");
         add_num(o, rv_report_num(b, "value"), NULL);
         add(o, "<td class=\"%s\"><strong>%s</strong></td><td>%s</td></tr>\n",
             g_strcmp0(verdict, "PASS") == 0 ? "good" : "bad", verdict ?: "?",
@@ -745,9 +777,9 @@ page_body(GString *o, Report *rp, RvRunner *runner, GError **error)
 
 int
 rv_result_report_write(GPtrArray *stores, const char *dir, const RvReportOptions *opts,
-                       RvRunner *runner, GError **error)
+                       RvRunner *runner, guint *ret_not_passed, GError **error)
 {
-    static const RvReportOptions defaults = { NULL, NULL, RV_STATS_WELCH, 0 };
+    static const RvReportOptions defaults = { NULL, NULL, RV_STATS_WELCH, 0, NULL };
     Report rp = { 0 };
     g_autoptr(GString) page = g_string_new(NULL);
     g_autofree char *plotdir = g_build_filename(dir, "plot", NULL);
@@ -783,6 +815,8 @@ rv_result_report_write(GPtrArray *stores, const char *dir, const RvReportOptions
         goto cleanup;
     }
     r = 0;
+    if (ret_not_passed)
+        *ret_not_passed = rp.not_passed;
 cleanup:
     report_clear(&rp);
     return r;

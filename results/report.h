@@ -37,6 +37,9 @@ typedef struct {
     const char *baseline;     /* (nullable): as compare --baseline */
     RvStatsTest test;
     guint plot_timeout_ms;    /* per gnuplot run; 0: 30 s */
+    const char *const *budgets; /* (nullable): NULL-terminated budget expressions
+                               * (results/budget.h), judged with the [budget]
+                               * of each store's matrix copy */
 } RvReportOptions;
 
 /**
@@ -47,14 +50,22 @@ typedef struct {
  * @opts: (nullable): options; NULL for the defaults (Welch)
  * @runner: runs gnuplot (util/runner.h); a dry-run runner writes the page
  *          and the scripts but no SVG
+ * @ret_not_passed: (out) (optional): the number of budget verdicts that are
+ *         not PASS (rv_result_compare_judge()), 0 without budgets
  * @error: RV_ERROR_FAILED naming the file that cannot be written or the
  *         gnuplot run that failed (its first stderr line), RV_ERROR_INVALID
- *         as rv_result_compare_build() for a bad baseline
+ *         as rv_result_compare_build() for a bad baseline, or for a bad
+ *         budget (the expression, or the store's matrix copy FILE:LINE)
+ *
+ * Budgets: those of each store's matrix copy ([budget],
+ * rv_result_budget_load_store()) and @opts->budgets are judged as
+ * `compare --budget` judges them; the page lists every verdict.
  *
  * Returns: 0, or -errno (-ENOENT when gnuplot is not installed).
  */
 int rv_result_report_write(GPtrArray *stores, const char *dir, const RvReportOptions *opts,
-                           RvRunner *runner, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+                           RvRunner *runner, guint *ret_not_passed, GError **error)
+    G_GNUC_WARN_UNUSED_RESULT;
 
 /**
  * rv_result_report_plot_label:

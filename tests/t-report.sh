@@ -24,7 +24,7 @@ store=$(ls -d "$top"/tests/data/report/*-demo | head -n 1)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "1..13"
+echo "1..14"
 
 "$rtvirt" report "$store" -o "$tmp/r" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "rtvirt report exits 0 and names the page ($(head -c 300 "$tmp/err"))" \
@@ -139,6 +139,15 @@ say(sum(1 for r in p.rows if r["t"][0] == "metrics") == n_rows,
     "every compare row with repetitions is in the page (%d)" % n_rows)
 PY
 while read -r word rest; do check "$rest" [ "$word" = ok ]; done <"$tmp/py2"
+
+# a budget on this TCG store is never a PASS: "not judged", exit 1, as compare
+"$rtvirt" report "$store" -o "$tmp/rb" --budget 'max_us<=50' >/dev/null 2>"$tmp/err"; rc=$?
+"$rtvirt" compare --json --budget 'max_us<=50' "$store" >"$tmp/cb.json" 2>/dev/null
+nj=$(jq '[.budgets[] | select(.verdict == "NOT JUDGED")] | length' "$tmp/cb.json")
+check "report --budget 'max_us<=50' on the TCG store: exit 1 ($rc), $nj NOT JUDGED verdicts as compare's" \
+    eval '[ $rc -eq 1 ] && [ "$nj" -ge 1 ] &&
+          [ "$(grep -c "<strong>NOT JUDGED</strong>" "$tmp/rb/index.html")" = "$nj" ] &&
+          ! grep -q "<strong>PASS</strong>" "$tmp/rb/index.html"'
 
 # hostile store text: markup and gnuplot syntax in a scenario name, a raw
 # path out of the store

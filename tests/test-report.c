@@ -59,7 +59,7 @@ test_tcg_two_stores(void)
     g_autoptr(RvRunner) runner = rv_runner_new(true);
     g_autoptr(GError) err = NULL;
 
-    g_assert_cmpint(rv_result_report_write(stores, out, NULL, runner, &err), ==, 0);
+    g_assert_cmpint(rv_result_report_write(stores, out, NULL, runner, NULL, &err), ==, 0);
     g_assert_no_error(err);
     /* one latency group: histogram, percentiles, spread; nothing else */
     g_assert_cmpuint(rv_runner_get_log(runner)->len, ==, 3);
@@ -140,7 +140,7 @@ test_throughput_and_escaping(void)
     g_autoptr(GError) err = NULL;
 
     g_ptr_array_add(stores, throughput_store(tmp, evil));
-    if (rv_result_report_write(stores, out, NULL, runner, &err) < 0)
+    if (rv_result_report_write(stores, out, NULL, runner, NULL, &err) < 0)
         g_error("%s", err->message);
     /* latency: 3 plots; sysbench: one per metric (2); the trade-off */
     g_assert_cmpuint(rv_runner_get_log(runner)->len, ==, 6);
@@ -177,6 +177,46 @@ test_throughput_and_escaping(void)
     rv_test_rm_rf(tmp);
 }
 
+/* budgets as compare judges them: a trusted store passes or fails */
+static void
+test_budgets(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-report-XXXXXX", NULL);
+    g_autofree char *out = g_build_filename(tmp, "r", NULL);
+    g_autofree char *path = g_build_filename(out, "index.html", NULL);
+    g_autofree char *page = NULL;
+    g_autoptr(GPtrArray) stores = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_store_free);
+    g_autoptr(RvRunner) runner = rv_runner_new(true);
+    g_autoptr(GError) err = NULL;
+    const char *pass[] = { "max_us <= 40", "events_per_s >= -15%", NULL };
+    const char *fail[] = { "guest=rt: max_us <= 30", NULL };
+    const char *bad[] = { "max_us =< 3", NULL };
+    RvReportOptions opts = { 0 };
+    guint not_passed = 99;
+
+    g_ptr_array_add(stores, throughput_store(tmp, "other"));
+    opts.budgets = pass;
+    g_assert_cmpint(rv_result_report_write(stores, out, &opts, runner, &not_passed, &err), ==, 0);
+    g_assert_cmpuint(not_passed, ==, 0);
+    page = rv_test_read_file(path);
+    g_assert_nonnull(strstr(page, "<code>events_per_s &gt;= -15%</code> (--budget)"));
+    g_assert_nonnull(strstr(page, "<strong>PASS</strong>"));
+    g_assert_null(strstr(page, "<strong>FAIL</strong>"));
+    g_clear_pointer(&page, g_free);
+    /* max_us of the other scenario's repetitions: 31, 32, 33 */
+    opts.budgets = fail;
+    g_assert_cmpint(rv_result_report_write(stores, out, &opts, runner, &not_passed, &err), ==, 0);
+    g_assert_cmpuint(not_passed, ==, 1);
+    page = rv_test_read_file(path);
+    g_assert_nonnull(strstr(page, "<strong>FAIL</strong>"));
+    opts.budgets = bad;
+    g_assert_cmpint(rv_result_report_write(stores, out, &opts, runner, &not_passed, &err), ==,
+                    -EINVAL);
+    g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+    g_assert_nonnull(strstr(err->message, "max_us =< 3"));
+    rv_test_rm_rf(tmp);
+}
+
 static void
 test_plot_label(void)
 {
@@ -206,10 +246,10 @@ test_errors(void)
     g_autofree char *tmp = g_dir_make_tmp("rv-report-XXXXXX", NULL);
     g_autofree char *out = g_build_filename(tmp, "r", NULL);
 
-    g_assert_cmpint(rv_result_report_write(stores, out, &opts, runner, &err), ==, -EINVAL);
+    g_assert_cmpint(rv_result_report_write(stores, out, &opts, runner, NULL, &err), ==, -EINVAL);
     g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
     g_clear_error(&err);
-    g_assert_cmpint(rv_result_report_write(stores, "/nonexistent/dir/r", NULL, runner, &err),
+    g_assert_cmpint(rv_result_report_write(stores, "/nonexistent/dir/r", NULL, runner, NULL, &err),
                     <, 0);
     g_assert_error(err, RV_ERROR, RV_ERROR_FAILED);
     g_assert_nonnull(strstr(err->message, "/nonexistent/dir/r"));
@@ -222,6 +262,7 @@ main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/report/tcg-two-stores", test_tcg_two_stores);
     g_test_add_func("/report/throughput-and-escaping", test_throughput_and_escaping);
+    g_test_add_func("/report/budgets", test_budgets);
     g_test_add_func("/report/plot-label", test_plot_label);
     g_test_add_func("/report/errors", test_errors);
     return g_test_run();
