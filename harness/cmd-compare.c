@@ -66,7 +66,7 @@ parse_within(const char *cmd, const char *text, GArray **ret)
 int
 rv_cmd_compare(int argc, char **argv)
 {
-    static char *arg_baseline, *arg_test, *arg_hist_csv, *arg_within;
+    static char *arg_baseline, *arg_test, *arg_hist_csv, *arg_within, *arg_by;
     static char **arg_budget;
     static gboolean arg_csv, arg_wide;
     const GOptionEntry entries[] = {
@@ -78,6 +78,8 @@ rv_cmd_compare(int argc, char **argv)
           "'nopm >= -10%' (repeatable; with the matrix's [budget])", "EXPR" },
         { "histogram-csv", 0, 0, G_OPTION_ARG_FILENAME, &arg_hist_csv,
           "Also write the merged latency histograms as CSV to FILE (for gnuplot)", "FILE" },
+        { "by", 0, 0, G_OPTION_ARG_STRING, &arg_by,
+          "Group the rows of several stores by host or by scenario (labels HOST/SCENARIO)", "host|scenario" },
         { "within", 0, 0, G_OPTION_ARG_STRING, &arg_within,
           "Share of samples under each threshold, e.g. 10us,20us,50us (us, or ms)", "LIST" },
         { "wide", 0, 0, G_OPTION_ARG_NONE, &arg_wide,
@@ -95,6 +97,7 @@ rv_cmd_compare(int argc, char **argv)
     g_autoptr(GPtrArray) budgets = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_budget_free);
     guint budget_failures = 0;
     g_autoptr(GArray) within = NULL;
+    RvCompareBy by = RV_COMPARE_BY_NONE;
     gboolean arg_json;
 
     if (rv_cmd_parse(&compare_spec, entries, &argc, &argv) < 0)
@@ -134,7 +137,17 @@ rv_cmd_compare(int argc, char **argv)
             }
         }
     }
-    if (rv_result_compare_build(stores, arg_baseline, test, &cmp, &error) < 0)
+    if (arg_by) {
+        if (g_str_equal(arg_by, "host"))
+            by = RV_COMPARE_BY_HOST;
+        else if (g_str_equal(arg_by, "scenario"))
+            by = RV_COMPARE_BY_SCENARIO;
+        else {
+            rv_log_error("%s: unknown --by '%s' (host or scenario)", argv[0], arg_by);
+            return RV_EXIT_ERROR;
+        }
+    }
+    if (rv_result_compare_build_by(stores, arg_baseline, test, by, &cmp, &error) < 0)
         return rv_log_gerror(error, "Failed to compare");
     /* budgets: the matrix copies' [budget] of every store, then --budget */
     for (guint i = 0; i < stores->len; i++) {

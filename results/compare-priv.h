@@ -61,6 +61,8 @@ struct RvComparison {
     char *baseline_note;      /* why the default baseline is not the first
                                * scenario, or NULL */
     RvStatsTest test;
+    RvCompareBy by;
+    GPtrArray *hosts;         /* char*: the host label of each store */
     GPtrArray *budgets;       /* RvBudget*, or NULL: not judged */
     GPtrArray *verdicts;      /* Verdict* */
 };
@@ -121,3 +123,15 @@ const char *rv_result_compare_verdict_name(RvVerdictStatus st);
  * empty histogram.
  */
 double rv_result_compare_within(const RvHistogram *h, double us, gboolean *ret_bound);
+
+/* a host whose value lies outside the other hosts' spread */
+typedef struct {
+    guint group, scen;        /* the outlying cell */
+    const char *metric;
+    double value;             /* its aggregate */
+    double lo, hi;            /* the other hosts' repetitions' range */
+    guint others;             /* how many other hosts */
+} Outlier;
+
+/** rv_result_compare_outliers: Returns: (transfer full): Outlier* (g_free). */
+GPtrArray *rv_result_compare_outliers(const RvComparison *c);

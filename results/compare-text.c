@@ -214,9 +214,12 @@ text_stores(GString *o, Text *t)
         const RvStore *st = c->stores->pdata[i];
         g_autofree char *first = c->stores->len > 1 ? g_strdup_printf("store %u: ", i + 1)
                                                     : g_strdup("store: ");
+        g_autofree char *host = c->by != RV_COMPARE_BY_NONE
+                                ? g_strdup_printf(", host %s", (char *) c->hosts->pdata[i])
+                                : g_strdup("");
         g_autofree char *what = g_strdup_printf(
-            "%s (matrix %s%s%s)", rv_result_store_get_dir(st),
-            rv_result_store_get_matrix(st) ? rv_result_store_get_matrix(st) : "?",
+            "%s (matrix %s%s%s%s)", rv_result_store_get_dir(st),
+            rv_result_store_get_matrix(st) ? rv_result_store_get_matrix(st) : "?", host,
             rv_result_store_get_complete(st) ? "" : ", INCOMPLETE",
             rv_result_store_get_trusted(st) ? "" : ", UNTRUSTED");
         wrapped(o, t, first, what, 4);
@@ -743,6 +746,33 @@ out:
         g_free(g_array_index(cols, OvCol, k).title);
 }
 
+/* hosts outside the others' spread, one line each */
+static void
+text_outliers(GString *o, Text *t)
+{
+    const RvComparison *c = t->c;
+    g_autoptr(GPtrArray) out = NULL;
+
+    if (c->stores->len < 2)
+        return;
+    out = rv_result_compare_outliers(c);
+    g_string_append(o, "\n== outliers across hosts ==\n");
+    if (!out->len)
+        g_string_append(o, "  none named (a host is one when its value lies outside the "
+                        "repetitions of at least 2 other hosts)\n");
+    for (guint i = 0; i < out->len; i++) {
+        const Outlier *ol = out->pdata[i];
+        const Scen *sc = c->scens->pdata[ol->scen];
+        const Group *gr = c->groups->pdata[ol->group];
+        g_autofree char *title = metric_title(gr, ol->metric);
+        g_autofree char *first = g_strdup_printf("  %s: ", (char *) c->hosts->pdata[sc->store]);
+        g_autofree char *text = g_strdup_printf(
+            "%s of %s in %s is %g, outside the %u other host(s)' %g .. %g", title, gr->target,
+            sc->name, ol->value, ol->others, ol->lo, ol->hi);
+        wrapped(o, t, first, text, 6);
+    }
+}
+
 /* one line per verdict (wrapped), then the count */
 static void
 text_budgets(GString *o, Text *t)
@@ -826,6 +856,7 @@ rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opt
                         metric_in_other_group(c, g, gr->metrics->pdata[m]));
         text_latency(o, &t, g);
     }
+    text_outliers(o, &t);
     text_budgets(o, &t);
     g_hash_table_unref(t.seen);
     /* scenario names, reasons and store paths may quote what a guest

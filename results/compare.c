@@ -51,6 +51,8 @@ rv_result_compare_free(RvComparison *c)
     g_ptr_array_unref(c->stores);
     g_ptr_array_unref(c->scens);
     g_ptr_array_unref(c->groups);
+    if (c->hosts)
+        g_ptr_array_unref(c->hosts);
     if (c->verdicts)
         g_ptr_array_unref(c->verdicts);
     if (c->budgets)
@@ -187,13 +189,98 @@ collect_scenarios(RvComparison *c, GPtrArray *stores)
     return nrec;
 }
 
-/* labels: a name used by several stores is qualified by its store */
+static char *
+store_parent(const RvStore *st)
+{
+    g_autofree char *d = g_strdup(rv_result_store_get_dir(st));
+    gsize l = strlen(d);
+    g_autofree char *up = NULL;
+
+    while (l > 1 && d[l - 1] == '/')
+        d[--l] = '\0';
+    up = g_path_get_dirname(d);
+    return g_path_get_basename(up);
+}
+
+static char *
+store_hostname(const RvStore *st)
+{
+    JsonNode *h = rv_result_store_get_host(st);
+    JsonObject *o = h && JSON_NODE_HOLDS_OBJECT(h) ? json_node_get_object(h) : NULL;
+    JsonNode *n = o ? json_object_get_member(o, "hostname") : NULL;
+
+    if (n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING &&
+        *json_node_get_string(n))
+        return g_strdup(json_node_get_string(n));
+    return NULL;
+}
+
+/* the host label of each store (see rv_result_compare_build_by()) */
+static void
+label_hosts(RvComparison *c, GPtrArray *stores)
+{
+    c->hosts = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; i < stores->len; i++) {
+        char *h = store_hostname(stores->pdata[i]);
+        g_ptr_array_add(c->hosts, h ? h : store_base(stores->pdata[i]));
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        /* every store of a shared name is renamed, not all but the last */
+        g_autofree gboolean *dup = g_new0(gboolean, stores->len);
+        for (guint i = 0; i < stores->len; i++)
+            for (guint j = 0; j < stores->len; j++)
+                dup[i] |= j != i && g_str_equal(c->hosts->pdata[i], c->hosts->pdata[j]);
+        for (guint i = 0; i < stores->len; i++) {
+            if (!dup[i])
+                continue;
+            g_free(c->hosts->pdata[i]);
+            c->hosts->pdata[i] = pass == 0 ? store_parent(stores->pdata[i])
+                                           : store_base(stores->pdata[i]);
+        }
+    }
+}
+
+static int
+cmp_by_scenario(gconstpointer a, gconstpointer b, gpointer data)
+{
+    GHashTable *first = data;
+    const Scen *x = *(Scen * const *) a, *y = *(Scen * const *) b;
+    int fx = GPOINTER_TO_INT(g_hash_table_lookup(first, x->name));
+    int fy = GPOINTER_TO_INT(g_hash_table_lookup(first, y->name));
+
+    return fx != fy ? fx - fy : (int) x->store - (int) y->store;
+}
+
+/* --by scenario: all hosts of a scenario together, scenarios in the order
+ * first seen (g_ptr_array_sort_with_data is stable) */
+static void
+order_scenarios(RvComparison *c)
+{
+    g_autoptr(GHashTable) first = g_hash_table_new(g_str_hash, g_str_equal);
+
+    if (c->by != RV_COMPARE_BY_SCENARIO)
+        return;
+    for (guint i = 0; i < c->scens->len; i++) {
+        const Scen *s = c->scens->pdata[i];
+        if (!g_hash_table_contains(first, s->name))
+            g_hash_table_insert(first, s->name, GINT_TO_POINTER(i));
+    }
+    g_ptr_array_sort_with_data(c->scens, cmp_by_scenario, first);
+}
+
+/* labels: a name used by several stores is qualified by its store, or
+ * with --by by its host */
 static void
 label_scenarios(RvComparison *c, GPtrArray *stores)
 {
     for (guint i = 0; i < c->scens->len; i++) {
         Scen *s = c->scens->pdata[i];
         gboolean dup = FALSE;
+
+        if (c->by != RV_COMPARE_BY_NONE && stores->len > 1) {
+            s->label = g_strdup_printf("%s/%s", (char *) c->hosts->pdata[s->store], s->name);
+            continue;
+        }
         for (guint j = 0; j < c->scens->len; j++) {
             const Scen *o = c->scens->pdata[j];
             if (j != i && g_str_equal(o->name, s->name))
@@ -344,8 +431,17 @@ int
 rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest test,
                         RvComparison **ret, GError **error)
 {
+    return rv_result_compare_build_by(stores, baseline, test, RV_COMPARE_BY_NONE, ret, error);
+}
+
+int
+rv_result_compare_build_by(GPtrArray *stores, const char *baseline, RvStatsTest test,
+                           RvCompareBy by, RvComparison **ret, GError **error)
+{
     g_autoptr(RvComparison) c = g_new0(RvComparison, 1);
     int base;
+
+    c->by = by;
 
     c->stores = g_ptr_array_ref(stores);
     c->scens = g_ptr_array_new_with_free_func((GDestroyNotify) scen_free);
@@ -356,6 +452,8 @@ rv_result_compare_build(GPtrArray *stores, const char *baseline, RvStatsTest tes
         return rv_error_set(error, RV_ERROR_INVALID, ENODATA,
                             "No records in %u results store(s): nothing to compare",
                             stores->len);
+    label_hosts(c, stores);
+    order_scenarios(c);
     label_scenarios(c, stores);
     fill_cells(c, stores);
     base = baseline ? find_baseline(c, baseline, error) : default_baseline(c);
@@ -578,6 +676,34 @@ json_within(JsonBuilder *b, const RvHistogram *h, const RvCompareOptions *opts)
     json_builder_end_array(b);
 }
 
+/* "outliers": only with several stores */
+static void
+json_outliers(JsonBuilder *b, const RvComparison *c)
+{
+    g_autoptr(GPtrArray) out = rv_result_compare_outliers(c);
+
+    if (c->stores->len < 2)
+        return;
+    json_builder_set_member_name(b, "outliers");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < out->len; i++) {
+        const Outlier *o = out->pdata[i];
+        const Scen *sc = c->scens->pdata[o->scen];
+        json_builder_begin_object(b);
+        rv_json_add_string_or_null(b, "host", c->hosts->pdata[sc->store]);
+        rv_json_add_string_or_null(b, "target", ((Group *) c->groups->pdata[o->group])->target);
+        rv_json_add_string_or_null(b, "scenario", sc->name);
+        rv_json_add_string_or_null(b, "metric", o->metric);
+        j_num(b, "value", o->value);
+        j_num(b, "others_min", o->lo);
+        j_num(b, "others_max", o->hi);
+        json_builder_set_member_name(b, "other_hosts");
+        json_builder_add_int_value(b, o->others);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+}
+
 /* "budgets": only when budgets were judged */
 static void
 json_budgets(JsonBuilder *b, const RvComparison *c)
@@ -680,6 +806,7 @@ format_json(const RvComparison *c, const RvCompareOptions *opts)
         json_builder_begin_object(b);
         rv_json_add_string_or_null(b, "dir", rv_result_store_get_dir(st));
         rv_json_add_string_or_null(b, "matrix", rv_result_store_get_matrix(st));
+        rv_json_add_string_or_null(b, "host", c->hosts->pdata[i]);
         json_builder_set_member_name(b, "trusted");
         json_builder_add_boolean_value(b, rv_result_store_get_trusted(st));
         json_builder_set_member_name(b, "complete");
@@ -779,6 +906,7 @@ format_json(const RvComparison *c, const RvCompareOptions *opts)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    json_outliers(b, c);
     json_budgets(b, c);
     json_builder_end_object(b);
 
@@ -925,6 +1053,59 @@ rv_result_compare_within(const RvHistogram *h, double us, gboolean *ret_bound)
             *ret_bound = TRUE;         /* somewhere in n_buckets .. max */
     }
     return 100.0 * under / total;
+}
+
+/* ---- outliers across hosts ---- */
+
+GPtrArray *
+rv_result_compare_outliers(const RvComparison *c)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+
+    if (c->stores->len < 2)
+        return out;
+    for (guint g = 0; g < c->groups->len; g++) {
+        const Group *gr = c->groups->pdata[g];
+        for (guint m = 0; m < gr->metrics->len; m++) {
+            const char *metric = gr->metrics->pdata[m];
+            for (guint s = 0; s < c->scens->len; s++) {
+                const Scen *sc = c->scens->pdata[s];
+                GArray *mine = g_hash_table_lookup(rv_result_compare_cell(c, g, s)->values, metric);
+                double lo = INFINITY, hi = -INFINITY;
+                guint nvals = 0, others = 0;
+                Row row;
+
+                if (!mine || mine->len == 0)
+                    continue;
+                for (guint o = 0; o < c->scens->len; o++) {
+                    const Scen *os = c->scens->pdata[o];
+                    GArray *v;
+                    if (os->store == sc->store || !g_str_equal(os->name, sc->name))
+                        continue;
+                    v = g_hash_table_lookup(rv_result_compare_cell(c, g, o)->values, metric);
+                    if (!v || v->len == 0)
+                        continue;
+                    others++;
+                    for (guint i = 0; i < v->len; i++) {
+                        lo = MIN(lo, g_array_index(v, double, i));
+                        hi = MAX(hi, g_array_index(v, double, i));
+                        nvals++;
+                    }
+                }
+                /* with one other host, each is "outside" the other: no
+                 * spread to judge by */
+                if (nvals < 2 || others < 2)
+                    continue;
+                rv_result_compare_row(c, g, s, metric, &row);
+                if (isfinite(row.agg) && (row.agg < lo || row.agg > hi)) {
+                    Outlier *ol = g_new0(Outlier, 1);
+                    *ol = (Outlier) { g, s, metric, row.agg, lo, hi, others };
+                    g_ptr_array_add(out, ol);
+                }
+            }
+        }
+    }
+    return out;
 }
 
 /* ---- budgets ---- */

@@ -30,6 +30,32 @@ typedef enum {
 
 typedef struct RvComparison RvComparison;
 
+/* How the rows of several stores are grouped (`compare --by`). */
+typedef enum {
+    RV_COMPARE_BY_NONE,       /* stores in command-line order, STOREDIR/ labels
+                               * only where a name repeats */
+    RV_COMPARE_BY_HOST,       /* HOST/scenario, all scenarios of a host together */
+    RV_COMPARE_BY_SCENARIO,   /* HOST/scenario, all hosts of a scenario together */
+} RvCompareBy;
+
+/**
+ * rv_result_compare_build_by:
+ * @by: the grouping of rows
+ *
+ * As rv_result_compare_build().  With @by HOST or SCENARIO every label is
+ * "HOST/scenario": HOST is the store's host facts' "hostname", or where
+ * several stores share it (two inventory hosts on one machine) the name of
+ * the directory that holds the store (Ansible's collect role puts each in
+ * results/INVENTORY_HOSTNAME/), else the store's directory name.  With
+ * several stores the text and JSON name outliers: a host whose aggregate
+ * of a metric in a scenario lies outside the range of the other hosts'
+ * repetitions of that scenario (at least 2 other hosts: with one, each
+ * would be "outside" the other).
+ */
+int rv_result_compare_build_by(GPtrArray *stores, const char *baseline,
+                               RvStatsTest test, RvCompareBy by,
+                               RvComparison **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
 /**
  * rv_result_compare_build:
  * @stores: RvStore* (at least one), in command-line order

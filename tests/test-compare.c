@@ -810,6 +810,84 @@ test_within(void)
     g_assert_nonnull(strstr(e3, "invalid --within '20us,10us'"));
 }
 
+/* ---- many hosts (issue 18 part 2) ---- */
+
+/* a store under PARENT/SUB/ for host @hostname with max_us values @v */
+static char *
+host_store(const char *parent, const char *sub, const char *hostname, const double *v)
+{
+    g_autofree char *dir = g_build_filename(parent, sub, NULL);
+    g_autoptr(RvStore) st = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(JsonNode) host = json_from_string("{}", NULL);
+
+    json_object_set_string_member(json_node_get_object(host), "hostname", hostname);
+    g_assert_cmpint(rv_result_store_create(dir, "fleet", NULL, &st, &err), ==, 0);
+    rv_result_store_set_host(st, host);
+    rv_result_store_add_scenario(st, "baseline", NULL);
+    rv_result_store_add_scenario(st, "coresched", NULL);
+    for (int r = 0; r < 3; r++)
+        for (int s = 0; s < 2; s++) {
+            RvStoreRecord *rec = rv_result_store_record_new(s ? "coresched" : "baseline", r + 1,
+                                                            "cyclictest", "guest:rt0");
+            rv_result_store_record_set_virt(rec, "kvm");
+            rv_result_store_record_add_metric(rec, "max_us", v[r] + s, "us");
+            rv_result_store_add_record(st, rec);
+        }
+    g_assert_cmpint(rv_result_store_commit(st, &err), ==, 0);
+    return g_strdup(rv_result_store_get_dir(st));
+}
+
+static void
+test_by_host(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-cmp-fleet-XXXXXX", NULL);
+    static const double a[] = { 10, 11, 12 }, b[] = { 11, 12, 13 }, c3[] = { 30, 31, 32 };
+    g_autofree char *sa = host_store(tmp, "hostA", "alpha", a);
+    g_autofree char *sb = host_store(tmp, "hostB", "bravo", b);
+    /* two inventory hosts on one machine: the same hostname, told apart
+     * by the directory the collect role put them in */
+    g_autofree char *sc = host_store(tmp, "node-c", "bravo", c3);
+    const char *by_host[] = { "--by", "host", sa, sb, sc, NULL };
+    const char *by_scen[] = { "--by", "scenario", "--json", sa, sb, sc, NULL };
+    const char *bad[] = { "--by", "rack", sa, sb, NULL };
+    g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL, *o3 = NULL, *e3 = NULL;
+    g_autoptr(JsonParser) p = json_parser_new();
+    JsonObject *root;
+    JsonArray *scens, *outl;
+    const char *labels[] = { "alpha/baseline", "hostB/baseline", "node-c/baseline",
+                             "alpha/coresched", "hostB/coresched", "node-c/coresched" };
+
+    g_assert_cmpint(run_compare(by_host, &o1, &e1), ==, 0);
+    check_layout("by-host", o1, 120);
+    /* one table with all hosts, a host's scenarios together */
+    if (!g_regex_match_simple("^  alpha/baseline +3 kvm +11\\.00 .*\\n  alpha/coresched +3 kvm .*\\n"
+                              "  hostB/baseline +3 ", o1, G_REGEX_MULTILINE, 0))
+        g_error("rows not grouped by host in '%s'", o1);
+    g_assert_nonnull(strstr(o1, "== outliers across hosts ==\n"));
+    g_assert_nonnull(strstr(o1, "  node-c: max_us [us] of guest:rt0 in baseline is 31, outside the 2 other "
+                                "host(s)' 10 .. 13\n"));
+    g_assert_null(strstr(o1, "  alpha: max_us"));
+
+    g_assert_cmpint(run_compare(by_scen, &o2, &e2), ==, 0);
+    g_assert_true(json_parser_load_from_data(p, o2, -1, NULL));
+    root = json_node_get_object(json_parser_get_root(p));
+    scens = json_object_get_array_member(root, "scenarios");
+    g_assert_cmpuint(json_array_get_length(scens), ==, 6);
+    for (guint i = 0; i < 6; i++)
+        g_assert_cmpstr(json_object_get_string_member(json_array_get_object_element(scens, i), "label"),
+                        ==, labels[i]);
+    outl = json_object_get_array_member(root, "outliers");
+    g_assert_cmpuint(json_array_get_length(outl), ==, 2);   /* node-c in both scenarios */
+    for (guint i = 0; i < 2; i++)
+        g_assert_cmpstr(json_object_get_string_member(json_array_get_object_element(outl, i), "host"),
+                        ==, "node-c");
+
+    g_assert_cmpint(run_compare(bad, &o3, &e3), ==, 2);
+    g_assert_nonnull(strstr(e3, "unknown --by 'rack'"));
+    rv_test_rm_rf(tmp);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -830,6 +908,7 @@ main(int argc, char **argv)
     g_test_add_func("/compare/demo", test_demo);
     g_test_add_func("/compare/throughput", test_throughput);
     g_test_add_func("/compare/within", test_within);
+    g_test_add_func("/compare/by-host", test_by_host);
     g_test_add_func("/compare/budget/parse", test_budget_parse);
     g_test_add_func("/compare/budget/tcg", test_budget_tcg);
     g_test_add_func("/compare/budget/matrix", test_budget_matrix);
