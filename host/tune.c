@@ -3,6 +3,8 @@
  * host/tune.c: runtime knobs of a host profile, journaled (see host/tune.h).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -257,6 +259,31 @@ apply_modules(Ctx *ctx, GError **error)
             continue;
         }
         path = g_strdup_printf("/sys/module/%s/parameters/%s", mod, dot + 1);
+        /* a parameter the module exposes read-only (0444, e.g.
+         * kvm.kvmclock_periodic_sync) changes only at module load: planned
+         * as persist + reload/reboot, never as a runtime write that fails */
+        {
+            int fd = rv_host_root_openat(ctx->root, path, O_RDONLY | O_CLOEXEC, 0);
+            struct stat sb;
+            bool ro = false;
+            g_autofree char *cur = NULL;
+
+            if (fd >= 0) {
+                ro = fstat(fd, &sb) == 0 && !(sb.st_mode & 0222);
+                close(fd);
+            }
+            if (ro && rv_host_root_read_value(ctx->root, path, &cur, NULL) == 0 &&
+                strcmp(cur, k->value) != 0 &&
+                /* bool parameters read back as Y/N (kernel/params.c param_get_bool) */
+                !(strcmp(cur, "N") == 0 && strchr("0nN", k->value[0]) && !k->value[1]) &&
+                !(strcmp(cur, "Y") == 0 && strchr("1yY", k->value[0]) && !k->value[1])) {
+                add_item(ctx, RV_TUNE_SKIPPED, knob, cur, k->value,
+                         "read-only parameter (0444): persist it in /etc/modprobe.d "
+                         "(options %s %s=%s) and reload the module or reboot", mod, dot + 1,
+                         k->value);
+                continue;
+            }
+        }
         if ((r = set_knob(ctx, knob, path, k->value, CMP_STRING, false, error)) < 0)
             return r;
     }

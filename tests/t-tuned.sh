@@ -23,7 +23,7 @@ nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
 has() { jq -e --arg l "$2" --arg i "$3" '[.findings[] | select(.level == $l and .id == $i)] | length > 0' "$1" >/dev/null; }
 msg() { jq -e --arg i "$2" --arg m "$3" '[.findings[] | select(.id == $i and (.message | contains($m)))] | length > 0' "$1" >/dev/null; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-echo "1..41"
+echo "1..42"
 
 # a root with the variables file as tuned installs it (calc_isolated_cores:1
 # keeps the lowest CPU of the one package: CPU 0 housekeeping, CPU 1 isolated)
@@ -176,6 +176,21 @@ echo 999999 >"$A/run/tuned/tuned.pid"
 "$rtvirt" host check --root "$A" --json "$tmp/small.ini" >"$tmp/stale.json"
 ! has "$tmp/stale.json" NOTE tuned.running && has "$tmp/stale.json" NOTE tuned.active-profile \
     && ok "a stale PID file: not running, the active profile noted" || nok "stale pid"
+
+# issue 17: a read-only (0444) module parameter is planned as persist +
+# reload/reboot, never as a runtime write
+O=$tmp/ro; rm -rf "$O"; cp -a tests/data/apply-root "$O"
+f=$O/sys/module/kvm/parameters/kvmclock_periodic_sync
+if [ -f "$f" ] && [ "$(cat "$f")" = Y ]; then
+    chmod 0444 "$f"
+    "$rtvirt" host apply --root "$O" --dry-run realtime-virtual-host >"$tmp/ro.out" 2>&1
+    grep -q '^skipped .*kvm.kvmclock_periodic_sync: 0 (read-only parameter (0444): persist it in /etc/modprobe.d' "$tmp/ro.out" \
+        && ! grep -q 'kvmclock_periodic_sync: Y -> 0' "$tmp/ro.out" \
+        && ok "read-only kvm.kvmclock_periodic_sync: planned as persist + reload, not Y -> 0" \
+        || nok "read-only module parameter: $(grep kvmclock "$tmp/ro.out")"
+else
+    ok "apply-root has no kvmclock_periodic_sync = Y # SKIP"
+fi
 
 # a file that is no tuned profile is still an rtvirt profile name
 "$rtvirt" host check --root "$R" $T >/dev/null 2>"$tmp/dir.err"; rc=$?
