@@ -773,7 +773,6 @@ collect_inputs(Build *b, RvGuestDiskInputs *in, GPtrArray *sources, GPtrArray *t
             g_ptr_array_add(with, *q);
         for (guint i = 0; b->opts->packages && b->opts->packages[i]; i++)
             g_ptr_array_add(with, (char *) b->opts->packages[i]);
-        tool_packages(b->opts, with);
         if (p->tpcc_warehouses)
             g_ptr_array_add(with, (char *) "mariadb-server");
         g_ptr_array_add(with, NULL);
@@ -793,6 +792,21 @@ build_mmdebstrap(Build *b, RvGuestDiskImage *img, GError **error)
                             "Building a disk image needs root: mmdebstrap's root mode, and "
                             "mkfs.ext4 -d keeps the tree's owners");
     b->tree = g_build_filename(b->tmp, "root", NULL);
+    {
+        /* the tools' library packages: dpkg-query is slow, only when building
+         * (the tools' bytes are in the hash already) */
+        g_autoptr(GPtrArray) with = g_ptr_array_new();
+
+        for (guint i = 0; i < b->packages->len; i++)
+            g_ptr_array_add(with, b->packages->pdata[i]);
+        tool_packages(b->opts, with);
+        GPtrArray *set;
+
+        g_ptr_array_add(with, NULL);
+        set = rv_guest_disk_package_set((const char * const *) with->pdata);
+        g_ptr_array_unref(b->packages);
+        b->packages = set;
+    }
     if ((r = step_mmdebstrap(b, error)) < 0 ||
         (r = step_customise(b, error)) < 0)
         return r;
