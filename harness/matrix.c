@@ -38,6 +38,8 @@ guest_free(gpointer p)
     g_free(g->profile);
     g_free(g->file);
     g_free(g->group);
+    g_free(g->skip_reason);
+    g_free(g->workload_name);
     g_free(g);
 }
 
@@ -413,7 +415,7 @@ parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     const RvIniEntry *first = first_entry(ini, section);
     const RvIniEntry *e;
     g_autofree RvMatrixGuest *g = g_new0(RvMatrixGuest, 1);
-    g_autofree char *profile = NULL;
+    g_autofree char *profile = NULL, *skip_reason = NULL, *workload_name = NULL;
     int role = RV_MATRIX_ROLE_RT;
     gint64 count = 1;
     int r;
@@ -441,16 +443,31 @@ parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
                                   "characters", section, g->count, name);
     g->role = role;
     g->workload = role == RV_MATRIX_ROLE_RT ? &rv_workload_cyclictest : &rv_workload_hackbench;
-    r = parse_workload(ini, section, "workload",
-                       role == RV_MATRIX_ROLE_RT ? RV_WORKLOAD_RT_GUEST : RV_WORKLOAD_NEIGHBOUR,
-                       &g->workload, &g->workload_missing, error);
-    if (r < 0)
-        return r;
+    if (rv_ini_get_bool(ini, section, "optional", &g->optional, error) < 0)
+        return -EINVAL;
+    e = rv_ini_lookup(ini, section, "workload");
+    /* optional = yes: a workload this rtvirt does not have skips the guest
+     * (with the reason) instead of refusing the matrix */
+    if (g->optional && e && strcmp(e->value, "none") != 0 && !rv_workload_find(e->value)) {
+        g->workload = NULL;
+        skip_reason = g_strdup_printf("workload '%s' is not in this rtvirt's workload table "
+                                      "(workloads/workload.h): [%s] optional = yes, skipped",
+                                      e->value, section);
+        workload_name = g_strdup(e->value);
+    } else {
+        r = parse_workload(ini, section, "workload",
+                           role == RV_MATRIX_ROLE_RT ? RV_WORKLOAD_RT_GUEST : RV_WORKLOAD_NEIGHBOUR,
+                           &g->workload, &g->workload_missing, error);
+        if (r < 0)
+            return r;
+    }
     if (parse_guest_size(ini, section, g, error) < 0)
         return -EINVAL;
     for (unsigned i = 1; i <= g->count; i++) {
         RvMatrixGuest *c = guest_copy(g, i);
 
+        c->skip_reason = g_strdup(skip_reason);
+        c->workload_name = g_strdup(workload_name);
         if (rv_harness_matrix_guest(m, c->name)) {
             r = rv_ini_entry_error(first, error, "[%s]: guest name '%s' is taken by another "
                                    "[guest:*] section", section, c->name);

@@ -53,8 +53,14 @@
  *   profile = ../guests/rt-demo.ini   guest profile (guest/profile.h),
  *                                relative to this file
  *   role = rt                    rt (measured) | neighbour (load only)
- *   workload = cyclictest        rt: cyclictest | none;
- *                                neighbour: hackbench | stress | none
+ *   workload = cyclictest        rt: cyclictest | pipe | none;
+ *                                neighbour: hackbench | stress | linpack | gemm |
+ *                                sysbench | sysbench-threads | pipe | semi-idle |
+ *                                none (workloads/workload.h)
+ *   optional = no                yes: a workload this rtvirt does not have
+ *                                (a matrix written for a newer one) skips
+ *                                this guest with the reason instead of
+ *                                refusing the matrix
  *   count = 96                   1-1024 VMs of this section (default 1):
  *                                with count > 1 they are NAME-01 ..
  *                                NAME-96 (two digits at least), each its
@@ -166,6 +172,10 @@ typedef struct {
     char *profile;          /* path of the guest profile, resolved */
     RvMatrixRole role;
     const RvWorkloadOps *workload;  /* workloads/workload.h; NULL = none */
+    bool optional;          /* optional = yes */
+    char *skip_reason;      /* optional guest whose workload this rtvirt lacks: never
+                             * booted, a "skipped" record with this reason */
+    char *workload_name;    /* the workload it named then */
     char *file;             /* where [guest:NAME] was defined */
     unsigned line;
     char *group;            /* the section's NAME; = name unless count > 1 */

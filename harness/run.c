@@ -828,6 +828,8 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
     g->ops = g->mg->workload;
     g->domain_name = g_strdup_printf("rtvirt-%s-%s", m->name, g->mg->name);
     g->cancellable = rep->cancellable;
+    if (g->mg->skip_reason)
+        return true;    /* never booted: record_all says why */
     phase = g_strdup_printf("booting %s", g->mg->name);
     rv_harness_progress_phase(rep->progress, phase, 0);
 
@@ -1098,6 +1100,21 @@ record_neighbour(RvRunRepetition *rep, Guest *g)
     }
 }
 
+/* An optional guest whose workload this rtvirt lacks: a "skipped" record
+ * with the reason, not a failure. */
+static void
+record_skipped(RvRunRepetition *rep, Guest *g)
+{
+    g_autofree char *target = g_strdup_printf("guest:%s", g->mg->name);
+    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(rep->cell, rep->repetition,
+                                                              g->mg->workload_name, target);
+
+    if (!rep->load->builtin)
+        rv_result_store_record_set_load(rec, rep->load->name);
+    rv_result_store_record_set_status(rec, "skipped", g->mg->skip_reason);
+    rv_result_store_add_record(rep->store, g_steal_pointer(&rec));
+}
+
 /* Phase 4: one record per workload. */
 static void
 record_all(Rep *r)
@@ -1108,7 +1125,9 @@ record_all(Rep *r)
     for (guint i = 0; i < r->n; i++) {
         Guest *g = &r->guests[i];
 
-        if (g->mg->workload && g->mg->workload->parse)
+        if (g->mg->skip_reason)
+            record_skipped(rep, g);
+        else if (g->mg->workload && g->mg->workload->parse)
             record_workload(r->env, rep, g);
         else
             record_neighbour(rep, g);

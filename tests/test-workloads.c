@@ -405,6 +405,40 @@ test_matrix_keys(void)
     }
 }
 
+/* optional = yes: a workload this rtvirt lacks skips the guest, with the
+ * reason; without it the matrix is refused */
+static void
+test_optional_guest(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvMatrix) m = NULL;
+    const RvMatrixGuest *g;
+    const char *text = "[guest:rt]\nprofile = ../guest-a.ini\n"
+                       "[guest:tp]\nprofile = ../guest-a.ini\nrole = neighbour\n"
+                       "workload = nosuch-tpcc\noptional = yes\n"
+                       "[scenario:s]\nplacement = unpinned\n";
+
+    if (rv_harness_matrix_load_data(DATA "/ok/opt.ini", text, &m, &err) < 0)
+        g_error("%s", err->message);
+    g = rv_harness_matrix_guest(m, "tp");
+    g_assert_nonnull(g);
+    g_assert_null(g->workload);
+    g_assert_cmpstr(g->workload_name, ==, "nosuch-tpcc");
+    g_assert_cmpstr(g->skip_reason, ==, "workload 'nosuch-tpcc' is not in this rtvirt's "
+                    "workload table (workloads/workload.h): [guest:tp] optional = yes, skipped");
+    g_assert_null(rv_harness_matrix_guest(m, "rt")->skip_reason);
+    g_clear_pointer(&m, rv_harness_matrix_free);
+    {
+        g_autofree char *strict = g_strdup(text);
+        char *opt = strstr(strict, "optional = yes");
+
+        memcpy(opt, "optional = no ", 14);
+        g_assert_cmpint(rv_harness_matrix_load_data(DATA "/ok/opt.ini", strict, &m, &err), ==,
+                        -EINVAL);
+        g_assert_nonnull(strstr(err->message, "opt.ini:6: invalid workload 'nosuch-tpcc'"));
+    }
+}
+
 static void
 read_stat(const char *file, RvHostCpuTimes *t)
 {
@@ -460,5 +494,6 @@ main(int argc, char **argv)
     g_test_add_func("/workloads/tables", test_tables);
     g_test_add_func("/workloads/matrix-keys", test_matrix_keys);
     g_test_add_func("/workloads/cpustat", test_cpustat);
+    g_test_add_func("/workloads/optional-guest", test_optional_guest);
     return g_test_run();
 }
