@@ -28,6 +28,7 @@
 #include "harness/log.h"
 #include "harness/run.h"
 #include "host/check.h"
+#include "host/cgroup.h"
 #include "host/coresched.h"
 #include "host/cpustat.h"
 #include "host/profile.h"
@@ -298,6 +299,7 @@ typedef struct {
     RvGuestSession *session;
     char *boot_error;           /* why it is not running */
     pid_t qemu_pid;
+    char *cgroup;               /* the cpu cgroup of all QEMU's threads (host/cgroup.h) */
     GArray *vcpu_tids;
 
     /* workload thread */
@@ -329,6 +331,7 @@ guest_clear(Guest *g)
     g_free(g->domain_name);
     g_free(g->uuid);
     g_free(g->boot_error);
+    g_free(g->cgroup);
     if (g->vcpu_tids)
         g_array_unref(g->vcpu_tids);
     g_strfreev(g->argv);
@@ -806,6 +809,36 @@ typedef struct {
 
 /* Phase 1 of one guest: its session (boot, agent, verification).  A guest
  * that does not start gets a boot_error; false when a signal stopped it. */
+/* The cpu cgroup of guest @g's QEMU and its threads, into run.json
+ * (verification "cgroup", NOTE): libvirt's per-domain cgroup. */
+static void
+record_cgroup(RvRunRepetition *rep, Guest *g)
+{
+    g_autoptr(GHashTable) paths = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GString) d = g_string_new(NULL);
+    g_autoptr(GList) keys = NULL;
+    int n = rv_host_cgroup_cpu_of_threads(rep->root, g->qemu_pid, &paths, &err);
+
+    if (n < 0) {
+        rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, "cgroup",
+                                         "WARN", err->message);
+        return;
+    }
+    g->cgroup = rv_host_cgroup_common(paths);
+    g_string_append_printf(d, "guest %s: QEMU %d and its %d threads in cpu cgroup %s", g->mg->name,
+                           (int) g->qemu_pid, n, g->cgroup);
+    keys = g_list_sort(g_hash_table_get_keys(paths), (GCompareFunc) strcmp);
+    for (GList *k = keys; k; k = k->next)
+        g_string_append_printf(d, "%s%s x%u", k == keys ? " (" : ", ",
+                               (char *) k->data + strlen(g->cgroup),
+                               GPOINTER_TO_UINT(g_hash_table_lookup(paths, k->data)));
+    if (keys)
+        g_string_append(d, ")");
+    rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, "cgroup", "NOTE",
+                                     d->str);
+}
+
 static bool
 boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
 {
@@ -884,11 +917,45 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
     record_session(env, rep, g);
     if (g->session->verification)
         g->qemu_pid = g->session->verification->qemu_pid;
+    if (g->qemu_pid > 0)
+        record_cgroup(rep, g);
     if (rv_guest_libvirt_vcpu_tids(g->session->dom, &g->vcpu_tids, &err) < 0) {
         rv_harness_progress_clear(rep->progress);
         rv_log_warn("guest %s: vCPU threads unknown: %s", g->mg->name, err->message);
     }
     return true;
+}
+
+/* One cpu cgroup per VM: no two guests' threads share the deepest one. */
+static void
+check_cgroups(Rep *r)
+{
+    guint n = 0;
+
+    for (guint i = 0; i < r->n; i++) {
+        Guest *a = &r->guests[i];
+
+        if (!a->cgroup)
+            continue;
+        n++;
+        for (guint j = i + 1; j < r->n; j++)
+            if (r->guests[j].cgroup && (strcmp(a->cgroup, r->guests[j].cgroup) == 0 ||
+                                        strcmp(a->cgroup, "/") == 0)) {
+                g_autofree char *why = g_strdup_printf(
+                    "guests %s and %s share cpu cgroup %s: not one cgroup per VM", a->mg->name,
+                    r->guests[j].mg->name, a->cgroup);
+
+                rv_result_store_add_verification(r->rep->store, r->rep->cell,
+                                                 r->rep->repetition, "cgroup", "FAIL", why);
+                return;
+            }
+    }
+    if (n > 1) {
+        g_autofree char *ok = g_strdup_printf("one cpu cgroup per VM (%u guests)", n);
+
+        rv_result_store_add_verification(r->rep->store, r->rep->cell, r->rep->repetition,
+                                         "cgroup", "PASS", ok);
+    }
 }
 
 /* Phase 1: boot every guest, one after the other. */
@@ -903,6 +970,7 @@ boot_guests(Rep *r)
 
     for (guint i = 0; i < r->n && !r->cancelled; i++)
         r->cancelled = !boot_guest(r, &r->guests[i], i, boot_timeout_ms);
+    check_cgroups(r);
     r->rep->virt = g_strdup(rv_harness_run_env_virt(r->env));
 }
 
