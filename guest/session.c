@@ -16,6 +16,7 @@
 #include <libvirt/virterror.h>
 
 #include "guest/libvirt.h"
+#include "guest/limits.h"
 #include "guest/session.h"
 #include "host/kvm.h"
 #include "host/state.h"
@@ -324,13 +325,16 @@ rv_guest_session_free(RvGuestSession *s)
     watch_unref(s->watch);
     g_free(s->uuid);
     g_free(s->uri);
+    g_free(s->daemon_key);
+    g_free(s->run_dir);
     g_free(s->teardown_error);
     g_free(s);
 }
 
-/* The domain XML without the elements @xpath selects (libxml2 tree edit). */
+/* The domain XML without the elements @xpath selects (libxml2 tree edit);
+ * @ret_n (nullable): how many were removed. */
 static int
-strip_elements(const char *xml, const char *xpath, char **ret, GError **error)
+strip_elements(const char *xml, const char *xpath, char **ret, guint *ret_n, GError **error)
 {
     xmlDocPtr doc = xmlReadMemory(xml, (int) strlen(xml), "domain.xml", NULL,
                                   XML_PARSE_NONET | XML_PARSE_NOBLANKS);
@@ -354,6 +358,8 @@ strip_elements(const char *xml, const char *xpath, char **ret, GError **error)
         xmlFreeNode(n);
         obj->nodesetval->nodeTab[i] = NULL;
     }
+    if (ret_n)
+        *ret_n = obj->nodesetval ? (guint) obj->nodesetval->nodeNr : 0;
     xmlDocDumpFormatMemory(doc, &out, &len, 1);
     *ret = g_strndup((const char *) out, len);
 
@@ -442,6 +448,61 @@ probe_cache_write(const char *cache_dir, const char *key, const char *virt, cons
     (void) g_file_set_contents(path, data, -1, NULL);
 }
 
+/* ------------------------------------------------- learned host limits */
+
+static const char *const limit_xpath[RV_GUEST_LIMIT_N] = {
+    [RV_GUEST_LIMIT_FIFO] = "/domain/cputune/vcpusched",
+    [RV_GUEST_LIMIT_MEMLOCK] = "/domain/memoryBacking/locked",
+};
+static const char *const limit_consequence[RV_GUEST_LIMIT_N] = {
+    [RV_GUEST_LIMIT_FIFO] = "the guest runs WITHOUT SCHED_FIFO vCPUs: its latencies are not RT "
+                            "results (see the vCPU scheduler FAILs)",
+    [RV_GUEST_LIMIT_MEMLOCK] = "the guest memory is NOT locked: page faults may add latency "
+                               "(see the locked memory FAIL)",
+};
+
+/* The limits an earlier start against this libvirt daemon ran into
+ * (guest/limits.h): their elements come out of @xml before the first
+ * start, with findings that say so, so the start does not fail again. */
+static int
+strip_learned_limits(RvGuestSession *s, const RvGuestSessionOptions *opts, char **xml,
+                     GError **error)
+{
+    g_autoptr(RvGuestLimits) l = NULL;
+
+    if (!opts->allow_no_fifo || !s->daemon_key)
+        return 0;
+    l = rv_guest_limits_load(s->run_dir, s->daemon_key);
+    for (guint k = 0; k < RV_GUEST_LIMIT_N; k++) {
+        g_autofree char *stripped = NULL;
+        bool *dropped = k == RV_GUEST_LIMIT_FIFO ? &s->fifo_dropped : &s->memlock_dropped;
+        guint n = 0;
+        int r;
+
+        if (!l->known[k] || *dropped)
+            continue;
+        r = strip_elements(*xml, limit_xpath[k], &stripped, &n, error);
+        if (r < 0)
+            return r;
+        if (n == 0)
+            continue;
+        g_free(*xml);
+        *xml = g_steal_pointer(&stripped);
+        *dropped = true;
+        s->untrusted = true;
+        s->limits_learned++;
+        g_ptr_array_add(s->findings,
+                        g_strdup_printf("started without %s right away: %s refused it at an "
+                                        "earlier start (%s, learned %s): %s",
+                                        k == RV_GUEST_LIMIT_FIFO ? "<vcpusched>"
+                                                                 : "<memoryBacking><locked/>",
+                                        s->daemon_key, rv_guest_limit_name(k), l->learned[k],
+                                        l->reason[k]));
+        g_ptr_array_add(s->findings, g_strdup(limit_consequence[k]));
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------ one boot */
 
 /* Builds the XML for @virt, starts it (RT-group fallback), waits for the
@@ -483,9 +544,14 @@ boot_once(RvGuestSession *s, const RvGuestSessionOptions *opts,
     g_free(s->placed_xml);
     s->placed_xml = g_strdup(xml);
 
+    r = strip_learned_limits(s, opts, &xml, error);
+    if (r < 0)
+        return r;
+
     /* Known environment limits: start again without the element, loudly
-     * (finding + untrusted), when the caller allows it.  At most one retry
-     * per limit. */
+     * (finding + untrusted), when the caller allows it, and learn the
+     * limit for this daemon (guest/limits.h).  At most one retry per
+     * limit. */
     for (guint attempt = 0;; attempt++) {
         const char *why = NULL, *xpath = NULL, *consequence = NULL;
         g_autofree char *stripped = NULL;
@@ -514,6 +580,16 @@ boot_once(RvGuestSession *s, const RvGuestSessionOptions *opts,
         }
         if (!opts->allow_no_fifo)
             return rv_error_set(error, RV_ERROR_FAILED, -r, "%s. %s", local->message, why);
+        s->failed_starts++;
+        {
+            g_autofree char *reason = g_strdup_printf("%s. %s", local->message, why);
+
+            /* a cache: when it cannot be written, the next start pays again */
+            (void) rv_guest_limits_learn(s->run_dir, s->daemon_key,
+                                         r == -EPERM ? RV_GUEST_LIMIT_FIFO
+                                                     : RV_GUEST_LIMIT_MEMLOCK,
+                                         reason, NULL);
+        }
         if (r == -EPERM && !s->fifo_dropped) {
             s->fifo_dropped = true;
             g_ptr_array_add(s->findings, g_strdup_printf("%s. %s", local->message, why));
@@ -525,7 +601,7 @@ boot_once(RvGuestSession *s, const RvGuestSessionOptions *opts,
         }
         s->untrusted = true;
         g_clear_error(&local);
-        r = strip_elements(xml, xpath, &stripped, error);
+        r = strip_elements(xml, xpath, &stripped, NULL, error);
         if (r < 0)
             return r;
         g_free(xml);
@@ -801,6 +877,12 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
     watch_start(s, opts->cancellable);
     s->uuid = opts->uuid ? g_strdup(opts->uuid) : g_uuid_string_random();
     s->uri = g_strdup(rv_guest_libvirt_uri(opts->uri));
+    /* limits are learned for the local system daemon only: its PID file
+     * names the instance (guest/limits.h) */
+    if (g_strcmp0(s->uri, "qemu:///system") == 0) {
+        s->daemon_key = rv_guest_limits_daemon_key(opts->root);
+        s->run_dir = rv_guest_limits_run_dir();
+    }
     s->domain_name = opts->domain_name ? g_strdup(opts->domain_name)
                                        : g_strdup_printf("rtvirt-%s-%d", opts->profile->name,
                                                          (int) getpid());

@@ -131,6 +131,11 @@ typedef struct {
     bool fifo_dropped;            /* started without <vcpusched> (RT-group trap) */
     bool memlock_dropped;         /* started without <memoryBacking><locked/>
                                    * (no CAP_SYS_RESOURCE for RLIMIT_MEMLOCK) */
+    guint failed_starts;          /* starts libvirt refused for a known limit
+                                   * (retried without the element) */
+    guint limits_learned;         /* elements left out before the first start
+                                   * because this libvirt daemon refused them
+                                   * before (guest/limits.h) */
     bool untrusted;               /* results must not count as RT results */
     GPtrArray *findings;          /* char*: one sentence each, why untrusted and
                                    * what the user should know */
@@ -142,6 +147,8 @@ typedef struct {
 
     /* Private. */
     char *uri;
+    char *daemon_key;             /* guest/limits.h instance key, or NULL */
+    char *run_dir;                /* where the learned limits are kept */
     virConnectPtr conn;
     virDomainPtr dom;
     RvGuestAgent *agent;

@@ -13,6 +13,7 @@
 
 #include "guest/image.h"
 #include "guest/libvirt.h"
+#include "guest/limits.h"
 #include "guest/placement.h"
 #include "guest/report.h"
 #include "guest/session.h"
@@ -23,9 +24,9 @@
 #include "harness/signals.h"
 #include "results/cyclictest.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "util/runner.h"
 #include "util/units.h"
-#include "util/json.h"
 #include "util/profile-path.h"
 
 static const RvCmdSpec guest_build_spec = {
@@ -495,6 +496,8 @@ rv_cmd_setup(int argc, char **argv)
     g_autoptr(GError) error = NULL;
     g_autoptr(RvRunner) runner = rv_runner_new(false);
     g_auto(RvGuestSetupReport) rep = { 0 };
+    g_autofree char *daemon = NULL, *run_dir = NULL;
+    g_autoptr(RvGuestLimits) learned = NULL;
 
     if (rv_cmd_parse(&setup_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
@@ -504,6 +507,10 @@ rv_cmd_setup(int argc, char **argv)
     }
     if (rv_guest_libvirt_setup(runner, arg_uri, (guint) arg_timeout * 1000, &rep, &error) < 0)
         return rv_log_gerror(error, "Failed to start the libvirt daemons");
+    /* what earlier guest starts learned about this daemon (guest/limits.h) */
+    daemon = g_strcmp0(rep.uri, "qemu:///system") == 0 ? rv_guest_limits_daemon_key(NULL) : NULL;
+    run_dir = rv_guest_limits_run_dir();
+    learned = rv_guest_limits_load(run_dir, daemon);
     if (rv_cmd_common.json) {
         g_autoptr(JsonBuilder) b = json_builder_new();
         g_autoptr(JsonNode) node = NULL;
@@ -517,6 +524,22 @@ rv_cmd_setup(int argc, char **argv)
         json_builder_add_string_value(b, rep.uri);
         json_builder_set_member_name(b, "version");
         json_builder_add_string_value(b, rep.version);
+        rv_json_add_string_or_null(b, "daemon", daemon);
+        json_builder_set_member_name(b, "learned");
+        json_builder_begin_array(b);
+        for (guint k = 0; k < RV_GUEST_LIMIT_N; k++) {
+            if (!learned->known[k])
+                continue;
+            json_builder_begin_object(b);
+            json_builder_set_member_name(b, "limit");
+            json_builder_add_string_value(b, rv_guest_limit_name(k));
+            json_builder_set_member_name(b, "reason");
+            json_builder_add_string_value(b, learned->reason[k]);
+            json_builder_set_member_name(b, "learned");
+            json_builder_add_string_value(b, learned->learned[k]);
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
         json_builder_end_object(b);
         node = json_builder_get_root(b);
         return rv_cmd_print_json(node) < 0 ? RV_EXIT_ERROR : RV_EXIT_OK;
@@ -524,5 +547,11 @@ rv_cmd_setup(int argc, char **argv)
     printf("virtlogd  %s\n", rep.virtlogd_started ? "started" : "already running");
     printf("libvirtd  %s\n", rep.libvirtd_started ? "started" : "already running");
     printf("uri       %s (%s)\n", rep.uri ? rep.uri : "?", rep.version ? rep.version : "?");
+    for (guint k = 0; k < RV_GUEST_LIMIT_N; k++)
+        if (learned->known[k])
+            printf("learned   %s refused by %s since %s: guests start without it (untrusted)\n",
+                   k == RV_GUEST_LIMIT_FIFO ? "SCHED_FIFO vCPUs (<vcpusched>)"
+                                            : "locked memory (<memoryBacking><locked/>)",
+                   daemon, learned->learned[k]);
     return RV_EXIT_OK;
 }

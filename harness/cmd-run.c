@@ -676,6 +676,7 @@ print_summary(Ctx *c)
     const char *dir = rv_result_store_get_dir(c->store);
     g_autofree char *runs = rv_harness_run_summary_runs(c->ok_runs, c->failed_runs,
                                                         c->ok_with_fail);
+    guint failed_starts, learned_starts;
 
     printf("Results: %s\n", dir);
     printf("Runs: %s", runs);
@@ -683,6 +684,13 @@ print_summary(Ctx *c)
         if (c->skip->pdata[s])
             printf("; %s SKIPPED", ((RvMatrixScenario *) c->matrix->scenarios->pdata[s])->name);
     printf("\n");
+    rv_harness_run_env_starts(c->env, &failed_starts, &learned_starts);
+    if (failed_starts || learned_starts)
+        /* issue 19: the host limit costs one failed start per libvirt
+         * daemon, not one per guest start (guest/limits.h) */
+        printf("Guest starts: %u refused by libvirt for a host limit and retried without "
+               "the element; %u started without it right away (limit learned for this "
+               "libvirtd: rtvirt setup lists it)\n", failed_starts, learned_starts);
     if (!rv_result_store_get_trusted(c->store)) {
         /* virt=tcg first: it makes every latency of the store meaningless */
         g_autoptr(GPtrArray) why = rv_harness_run_reasons_ordered(

@@ -202,7 +202,16 @@ struct RvRunEnv {
     RvGuestVirtType virt;
     guint64 boot_estimate_us;
     GHashTable *untrusted_said;        /* reasons already in the store */
+    guint failed_starts;               /* guest starts refused for a known limit */
+    guint learned_starts;              /* starts that left an element out up front */
 };
+
+void
+rv_harness_run_env_starts(const RvRunEnv *env, guint *ret_failed, guint *ret_learned)
+{
+    *ret_failed = env ? env->failed_starts : 0;
+    *ret_learned = env ? env->learned_starts : 0;
+}
 
 int
 rv_harness_run_env_new(const RvMatrix *m, RvRoot *root, RvRunEnv **ret, GError **error)
@@ -383,6 +392,9 @@ static void
 record_session(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
 {
     RvGuestSession *se = g->session;
+
+    env->failed_starts += se->failed_starts;
+    env->learned_starts += se->limits_learned ? 1 : 0;
 
     if (se->verification) {
         for (guint i = 0; i < se->verification->checks->len; i++) {

@@ -66,6 +66,11 @@ int rv_harness_run_env_new(const RvMatrix *matrix, RvRoot *root, RvRunEnv **ret,
 void rv_harness_run_env_free(RvRunEnv *env);
 /* "kvm" or "tcg". */
 const char *rv_harness_run_env_virt(const RvRunEnv *env);
+/* Guest starts of the run so far: @ret_failed refused by libvirt for a
+ * known host limit (FIFO, memory lock) and retried without the element,
+ * @ret_learned started without it right away because the limit was
+ * learned for this libvirt daemon before (guest/limits.h).  NULL @env: 0. */
+void rv_harness_run_env_starts(const RvRunEnv *env, guint *ret_failed, guint *ret_learned);
 /* Expected wall time of one run in us (boot + warm-up + duration + teardown). */
 guint64 rv_harness_run_estimate_us(const RvRunEnv *env, const RvMatrix *matrix);
 
