@@ -96,6 +96,8 @@ typedef struct {
     RvProgress *progress;
     RvGuestHostCpus *host_cpus;
     RvRunEnv *env;              /* guests: libvirt connection, image (harness/run.h) */
+    guint failed_starts;        /* from env at the end: rv_harness_run_env_starts() */
+    guint learned_starts;
     GPtrArray *profiles;        /* RvGuestProfile*, index = matrix guest index */
     GPtrArray *skip;            /* char* per scenario: skip reason or NULL */
     GPtrArray *placements;      /* per scenario: GPtrArray of RvGuestPlacement*
@@ -676,7 +678,6 @@ print_summary(Ctx *c)
     const char *dir = rv_result_store_get_dir(c->store);
     g_autofree char *runs = rv_harness_run_summary_runs(c->ok_runs, c->failed_runs,
                                                         c->ok_with_fail);
-    guint failed_starts, learned_starts;
 
     printf("Results: %s\n", dir);
     printf("Runs: %s", runs);
@@ -684,13 +685,12 @@ print_summary(Ctx *c)
         if (c->skip->pdata[s])
             printf("; %s SKIPPED", ((RvMatrixScenario *) c->matrix->scenarios->pdata[s])->name);
     printf("\n");
-    rv_harness_run_env_starts(c->env, &failed_starts, &learned_starts);
-    if (failed_starts || learned_starts)
+    if (c->failed_starts || c->learned_starts)
         /* issue 19: the host limit costs one failed start per libvirt
          * daemon, not one per guest start (guest/limits.h) */
         printf("Guest starts: %u refused by libvirt for a host limit and retried without "
                "the element; %u started without it right away (limit learned for this "
-               "libvirtd: rtvirt setup lists it)\n", failed_starts, learned_starts);
+               "libvirtd: rtvirt setup lists it)\n", c->failed_starts, c->learned_starts);
     if (!rv_result_store_get_trusted(c->store)) {
         /* virt=tcg first: it makes every latency of the store meaningless */
         g_autoptr(GPtrArray) why = rv_harness_run_reasons_ordered(
@@ -1128,6 +1128,8 @@ static int
 run_finish(Ctx *c, bool interrupted, GError **error)
 {
     rv_harness_progress_free(g_steal_pointer(&c->progress));
+    /* the guest start counts outlive the environment (print_summary) */
+    rv_harness_run_env_starts(c->env, &c->failed_starts, &c->learned_starts);
     rv_harness_run_env_free(g_steal_pointer(&c->env));
     if (revert_scenario(c, error) < 0)
         return -EIO;
