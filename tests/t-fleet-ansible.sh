@@ -37,7 +37,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..14"
+echo "1..16"
 
 # ansible-lint on the collection (production profile), as `make lint`
 (cd "$top/ansible" && ansible-lint --nocolor -q) >"$tmp/lint" 2>&1; rc=$?
@@ -123,8 +123,16 @@ check "each host's store stayed in its own results directory on the host" \
 check "no store archive is left on the controller or the host" \
     eval '[ -z "$(find "$tmp/results" -name "*.tar.gz")" ] && [ -z "$(find /tmp -maxdepth 1 -name "*.rtvirt-store.tar.gz" -newer "$tmp/inventory.yml")" ]'
 
-# rtvirt compare reads both collected stores
-"$rtvirt" compare "$store_a" "$store_b" >"$tmp/compare" 2>"$tmp/compare.err"; rc=$?
-check "rtvirt compare reads both collected stores (exit $rc)" \
+# rtvirt compare --by host: one table with both hosts; the two stores come
+# from one machine (one hostname), so the host is the directory the collect
+# role put each store in: the inventory host name
+"$rtvirt" compare --by host "$store_a" "$store_b" >"$tmp/compare" 2>"$tmp/compare.err"; rc=$?
+check "rtvirt compare --by host reads both collected stores (exit $rc)" \
     eval '{ [ $rc -eq 0 ] || [ $rc -eq 1 ]; } && grep -q "unpinned" "$tmp/compare"'
+check "its table has a row for each inventory host" \
+    eval 'grep -q "fleet-a/unpinned" "$tmp/compare" && grep -q "fleet-b/unpinned" "$tmp/compare"'
+# rtvirt report: one page for both hosts
+"$rtvirt" report -o "$tmp/report" "$store_a" "$store_b" >"$tmp/report.out" 2>&1; rc=$?
+check "rtvirt report makes one page for both stores (exit $rc)" \
+    eval '{ [ $rc -eq 0 ] || [ $rc -eq 1 ]; } && grep -q "$(basename "$store_a")" "$tmp/report/index.html" && grep -q "$(basename "$store_b")" "$tmp/report/index.html"'
 check "no rtvirt-ci domain is left" eval '[ -z "$(domains)" ]'
