@@ -9,6 +9,7 @@
  *   smt.absent  smt.active  smt.off  smt.nosmt-missing  smt.idle-siblings  smt.shared-cores
  *   cmdline.unknown  cmdline.problem
  *   bootarg.ok  bootarg.missing  bootarg.mismatch  bootarg.ignored  bootarg.not-in-effect
+ *   bootarg.boot-cpu
  *   nohz_full.mismatch-isolcpus  nohz_full.unsupported  rcu_nocbs.mismatch-nohz_full
  *   irqaffinity.missing  irqaffinity.overlaps-isolated
  *
@@ -378,6 +379,28 @@ check_other_args(RvCheckCtx *c)
     }
 }
 
+/* A list naming the boot CPU that the kernel does not take for it: say
+ * why, in the kernel's words (host/cmdline.c keeps them in the note:
+ * housekeeping_setup() gives it back when no housekeeping CPU is left,
+ * tick_nohz_init() clears it from nohz_full for timekeeping). */
+static void
+check_boot_cpu(RvCheckCtx *c, const char *name, const RvCmdlineCpus *arg)
+{
+    unsigned boot = c->cmd->boot_cpu;
+    RvCpuSet one;
+
+    if (!arg->present || arg->parse_error || arg->ignored ||
+        !rv_cpuset_isset(&arg->requested, boot) || rv_cpuset_isset(&arg->effective, boot))
+        return;
+    rv_cpuset_zero(&one);
+    rv_cpuset_set(&one, boot);
+    rv_check_add(c, RV_CHECK_WARN, "bootarg.boot-cpu", &one, NULL, NULL,
+                 "leave the boot CPU out of isolcpus=/nohz_full= (it stays a housekeeping CPU) "
+                 "and isolate another CPU instead",
+                 "%s=%s names boot CPU %u, which the kernel keeps for itself: %s", name,
+                 arg->value, boot, arg->note ? arg->note : "see dmesg");
+}
+
 /* Written versus in effect; /sys/devices/system/cpu/isolated lists the
  * HK_TYPE_DOMAIN CPUs only (drivers/base/cpu.c print_cpus_isolated()),
  * so isolcpus= without the domain flag leaves it empty. */
@@ -386,6 +409,8 @@ check_args_in_effect(RvCheckCtx *c)
 {
     const RvCmdline *cmd = c->cmd;
 
+    check_boot_cpu(c, "isolcpus", &cmd->isolcpus);
+    check_boot_cpu(c, "nohz_full", &cmd->nohz_full);
     if (cmd->isolcpus_flags & RV_ISOL_DOMAIN)
         check_in_effect(c, "isolcpus", &cmd->isolcpus, &c->st->isolated,
                         "/sys/devices/system/cpu/isolated");

@@ -16,6 +16,13 @@
  *    the boot CPU back ("Housekeeping: must include one present CPU, using
  *    boot CPU:%d"); a second call whose flags overlap the first must give
  *    the same mask ("Housekeeping: nohz_full= must match isolcpus=").
+ *  - nohz_full, after the housekeeping rules: kernel/time/tick-sched.c
+ *    tick_nohz_init() clears the boot CPU, which keeps the timekeeping
+ *    duty ("NO_HZ: Clearing %d from nohz_full range for timekeeping"; on
+ *    kernels with CONFIG_PM_SLEEP_SMP and without
+ *    CONFIG_PM_SLEEP_SMP_NONZERO_CPU, which is every x86 distribution
+ *    kernel).  start_kernel() calls tick_init() before rcu_init_nohz(),
+ *    so the boot CPU is not offloaded on nohz_full's account.
  *  - rcu_nocbs: kernel/rcu/tree_nocb.h rcu_nocb_setup(): a bad list sets
  *    all CPUs; nohz_full CPUs are always offloaded (rcu_init_nohz()).
  *  - irqaffinity: kernel/irq/irqdesc.c irq_affinity_setup(): the items
@@ -816,6 +823,13 @@ parse_finish(ParseState *st)
     if ((cmd->isolcpus_flags & RV_ISOL_NOHZ) && (!cmd->nohz_full.present || cmd->nohz_full.ignored)) {
         cmd->nohz_full.effective = cmd->isolcpus.effective;
         set_note(&cmd->nohz_full, "set by isolcpus=nohz");
+    }
+    /* tick_nohz_init(): the boot CPU keeps timekeeping (module comment) */
+    if (cmd->nr_cpu_ids && rv_cpuset_isset(&cmd->nohz_full.effective, cmd->boot_cpu)) {
+        rv_cpuset_clear(&cmd->nohz_full.effective, cmd->boot_cpu);
+        set_note(&cmd->nohz_full, "the kernel clears boot CPU %u from nohz_full, it keeps the "
+                 "timekeeping duty (\"NO_HZ: Clearing %u from nohz_full range for "
+                 "timekeeping\", tick_nohz_init())", cmd->boot_cpu, cmd->boot_cpu);
     }
     /* rcu_init_nohz(): nohz_full CPUs are always RCU-offloaded */
     nohz = cmd->nohz_full.effective;
