@@ -63,6 +63,10 @@ struct RvComparison {
     RvStatsTest test;
     RvCompareBy by;
     GPtrArray *hosts;         /* char*: the host label of each store */
+    GPtrArray *context_notes; /* char*: "stores 1 and 2 both come from host
+                               * H, but: kernel release A vs B", one per
+                               * pair of one host name whose context differs
+                               * (rv_result_context_differences()) */
     GPtrArray *budgets;       /* RvBudget*, or NULL: not judged */
     GPtrArray *verdicts;      /* Verdict* */
 };

@@ -261,6 +261,8 @@ text_head(GString *o, Text *t)
     gboolean small = any_row(c, cell_too_small);
 
     text_stores(o, t);
+    for (guint i = 0; i < c->context_notes->len; i++)
+        wrapped(o, t, "NOTE: ", c->context_notes->pdata[i], 6);
     g_string_append_printf(o, "baseline: %s\n", bs->label);
     if (c->baseline_note)
         wrapped(o, t, "NOTE: ", c->baseline_note, 6);

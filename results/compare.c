@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "results/compare-priv.h"
+#include "results/context.h"
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/json.h"
@@ -53,6 +54,8 @@ rv_result_compare_free(RvComparison *c)
     g_ptr_array_unref(c->groups);
     if (c->hosts)
         g_ptr_array_unref(c->hosts);
+    if (c->context_notes)
+        g_ptr_array_unref(c->context_notes);
     if (c->verdicts)
         g_ptr_array_unref(c->verdicts);
     if (c->budgets)
@@ -236,6 +239,33 @@ label_hosts(RvComparison *c, GPtrArray *stores)
             g_free(c->hosts->pdata[i]);
             c->hosts->pdata[i] = pass == 0 ? store_parent(stores->pdata[i])
                                            : store_base(stores->pdata[i]);
+        }
+    }
+}
+
+/* Two stores of one host name whose contexts differ (another kernel,
+ * command line, microcode, BIOS) are not silently "the same host"
+ * (issue 15 part 5): one NOTE per such pair. */
+static void
+note_contexts(RvComparison *c, GPtrArray *stores)
+{
+    c->context_notes = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; i < stores->len; i++) {
+        g_autofree char *hi = store_hostname(stores->pdata[i]);
+
+        for (guint j = i + 1; hi && j < stores->len; j++) {
+            g_autofree char *hj = store_hostname(stores->pdata[j]);
+            g_autofree char *diff = NULL;
+
+            if (!hj || !g_str_equal(hi, hj))
+                continue;
+            diff = rv_result_context_differences(rv_result_store_get_context(stores->pdata[i]),
+                                                 rv_result_store_get_context(stores->pdata[j]));
+            if (diff)
+                g_ptr_array_add(c->context_notes,
+                                g_strdup_printf("stores %u and %u both come from host %s, but "
+                                                "not from the same setup: %s",
+                                                i + 1, j + 1, hi, diff));
         }
     }
 }
@@ -453,6 +483,7 @@ rv_result_compare_build_by(GPtrArray *stores, const char *baseline, RvStatsTest 
                             "No records in %u results store(s): nothing to compare",
                             stores->len);
     label_hosts(c, stores);
+    note_contexts(c, stores);
     order_scenarios(c);
     label_scenarios(c, stores);
     fill_cells(c, stores);
@@ -797,6 +828,11 @@ format_json(const RvComparison *c, const RvCompareOptions *opts)
     j_num(b, "alpha", RV_COMPARE_ALPHA);
     rv_json_add_string_or_null(b, "baseline", ((Scen *) c->scens->pdata[c->baseline])->label);
     rv_json_add_string_or_null(b, "baseline_note", c->baseline_note);
+    json_builder_set_member_name(b, "context_notes");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < c->context_notes->len; i++)
+        json_builder_add_string_value(b, c->context_notes->pdata[i]);
+    json_builder_end_array(b);
 
     json_builder_set_member_name(b, "stores");
     json_builder_begin_array(b);

@@ -71,4 +71,21 @@ done
 "$rtvirt" compare welch/20261130-140000-demo --histogram-csv "$tmp/no/such/dir/h.csv" >/dev/null 2>"$tmp/err"; rc=$?
 check "--histogram-csv into a missing directory: exit 2 naming it ($(head -c 200 "$tmp/err"))" \
     eval '[ $rc -eq 2 ] && grep -q "no/such/dir/h.csv" "$tmp/err"'
+# Two stores of one host name are not silently "the same host" (issue 15
+# part 5): a copy of the report fixture (a real make demo store with its
+# host context) whose kernel release differs gets a NOTE naming both
+# releases; two identical copies get none.
+src=$top/tests/data/report/20261201-231402-demo
+mkdir -p "$tmp/ctx/a" "$tmp/ctx/b" "$tmp/ctx/c"
+cp -r "$src" "$tmp/ctx/a/"; cp -r "$src" "$tmp/ctx/b/"; cp -r "$src" "$tmp/ctx/c/"
+jq '.context.kernel.release = "6.1.0-28-amd64"' "$src/run.json" >"$tmp/ctx/c/20261201-231402-demo/run.json"
+"$rtvirt" compare "$tmp/ctx/a/20261201-231402-demo" "$tmp/ctx/c/20261201-231402-demo" >"$tmp/ctx.txt" 2>&1
+"$rtvirt" compare --json "$tmp/ctx/a/20261201-231402-demo" "$tmp/ctx/c/20261201-231402-demo" >"$tmp/ctx.json" 2>/dev/null
+check "two stores of host vm with different kernels: a NOTE naming both releases" \
+    eval 'grep -q "^NOTE: stores 1 and 2 both come from host vm, but not from the same setup" "$tmp/ctx.txt" && tr -d "\n" <"$tmp/ctx.txt" | tr -s " " | grep -q "6.18.44-fc-v1045 vs 6.1.0-28-amd64"'
+check "the same NOTE in --json context_notes" \
+    [ "$(jq '.context_notes | length' "$tmp/ctx.json")" = 1 ]
+"$rtvirt" compare "$tmp/ctx/a/20261201-231402-demo" "$tmp/ctx/b/20261201-231402-demo" >"$tmp/ctx2.txt" 2>&1
+check "two stores of one host and one setup: no such NOTE" \
+    eval '! grep -q "not from the same setup" "$tmp/ctx2.txt"'
 echo "1..$n"
