@@ -10,7 +10,7 @@ cases=${RV_CASES:?}/cyclictest
 n=0 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
-echo "1..30"
+echo "1..32"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 rc_of() { "$rtvirt" result check "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
 has() { grep -qF -- "$1" "$tmp/out"; }
@@ -125,6 +125,16 @@ has "WARN  idle.deep-states: measured CPUs may enter idle states with a long exi
 rc=$(rc_of --root "$root" --cpus 1,3 "$tmp/sib.txt")
 [ "$rc" = 1 ] && has "FAIL  cpus.not-measured: CPUs 1 were not measured: the threads ran on CPUs 3 (-a 3)" \
     && ok "--cpus 1,3: CPU 1 not measured, exit 1" || nok "--cpus $rc: $(cat "$tmp/out")"
+
+# ---- a real oslat --json file (rt-tests 2.40, tests/data/result-check) ----
+osl=${RV_TOP:?}/tests/data/result-check/oslat-2.40-cpu1-2s.json
+rc=$(rc_of "$osl")
+[ "$rc" = 0 ] && has "oslat 2.40, 1 thread(s), max 7883 us: WARN" && has "WARN  histogram.beyond-range" \
+    && has "NOTE  kernel.not-rt" && ok "real oslat JSON: read as oslat 2.40, max 7883 us, beyond the histogram" \
+    || nok "real oslat $rc: $(cat "$tmp/out" "$tmp/err")"
+rc=$(rc_of --budget 100us "$osl")
+[ "$rc" = 1 ] && has "FAIL  latency.budget" && ok "real oslat JSON: --budget 100us broken, exit 1" \
+    || nok "real oslat budget $rc: $(cat "$tmp/out")"
 
 # ---- bad input: exit 2 ----
 rc=$(rc_of "$tmp/missing.txt"); [ "$rc" = 2 ] && grep -q "missing.txt" "$tmp/err" \
