@@ -241,19 +241,6 @@ rv_guest_domain_load(const char *xml, const char *source, RvGuestDomain **ret, G
 /* ------------------------------------------------------------------ */
 /* Findings                                                            */
 
-static void
-finding_free(gpointer data)
-{
-    RvCheckFinding *f = data;
-
-    g_free(f->id);
-    g_free(f->message);
-    g_free(f->fix);
-    g_free(f->expected);
-    g_free(f->actual);
-    g_free(f);
-}
-
 void
 rv_guest_check_report_free(RvGuestCheckReport *rep)
 {
@@ -640,7 +627,7 @@ rv_guest_check_judge(const RvGuestDomain *dom, const RvGuestHostCpus *host,
     rep->domain = g_strdup(dom->source);
     rep->name = g_strdup(dom->name);
     rep->qemu_pid = -1;
-    rep->findings = out = g_ptr_array_new_with_free_func(finding_free);
+    rep->findings = out = g_ptr_array_new_with_free_func(rv_host_check_finding_free);
     add_placement_findings(out, dom->placement, host);
     check_topology(out, dom, host);
     check_neighbours(out, dom, host, neighbours);

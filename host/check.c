@@ -60,11 +60,13 @@ rv_host_check_level_name(RvCheckLevel level)
     return level <= RV_CHECK_FAIL ? level_names[level] : "?";
 }
 
-static void
-finding_free(gpointer data)
+void
+rv_host_check_finding_free(gpointer data)
 {
     RvCheckFinding *f = data;
 
+    if (!f)
+        return;
     g_free(f->id);
     g_free(f->message);
     g_free(f->fix);
@@ -281,7 +283,7 @@ rv_host_check_run(RvRoot *root, const RvHostProfile *profile, RvCheckReport **re
     rep->live = rv_host_root_is_live(root);
     rep->kernel_release = g_strdup(facts.st->kernel_release);
     rep->online = facts.topo->online;
-    rep->findings = g_ptr_array_new_with_free_func(finding_free);
+    rep->findings = g_ptr_array_new_with_free_func(rv_host_check_finding_free);
 
     c.p = profile;
     c.facts = &facts;

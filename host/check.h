@@ -50,6 +50,16 @@ typedef struct {
     char *actual;        /* value found on the host, or NULL ("unknown" when unreadable) */
 } RvCheckFinding;
 
+/**
+ * rv_host_check_finding_free:
+ * @data: (nullable): an RvCheckFinding (a gpointer, so that it serves as a
+ *        GPtrArray's free function for every findings list: host check,
+ *        guest check)
+ *
+ * Frees the finding and its strings.
+ */
+void rv_host_check_finding_free(gpointer data);
+
 typedef struct {
     char *profile_path;
     char *profile_name;
