@@ -186,10 +186,15 @@ rv_guest_limits_learn(const char *run_dir, const char *daemon, RvGuestLimit limi
     g_autoptr(JsonNode) node = NULL;
     g_autofree char *path = NULL, *text = NULL;
     g_autoptr(GError) local = NULL;
+    /* read, add, write back: guests booting in parallel (harness/run.c's
+     * provisioning pool) must not lose each other's limit */
+    static GMutex lock;
+    g_autoptr(GMutexLocker) locker = NULL;
 
     if (!daemon)
         return 0;
     g_return_val_if_fail(limit < RV_GUEST_LIMIT_N, -EINVAL);
+    locker = g_mutex_locker_new(&lock);
     l = rv_guest_limits_load(run_dir, daemon);
     if (!l->known[limit]) {
         g_autoptr(GDateTime) now = g_date_time_new_now_utc();

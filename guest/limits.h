@@ -103,7 +103,8 @@ RvGuestLimits *rv_guest_limits_load(const char *run_dir, const char *daemon);
  * @error: (optional): the write error
  *
  * Adds @limit to the limits learned for @daemon (replacing a file of
- * another instance) and writes the file atomically.
+ * another instance) and writes the file atomically.  Thread-safe within
+ * one process (read, add and write back under one lock).
  *
  * Returns: 0, or -errno when the directory or the file cannot be written
  * (the caller goes on: the next start pays once more).

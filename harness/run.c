@@ -324,6 +324,10 @@ typedef struct {
     GError *exec_error;
     bool started;
     GDateTime *t_start, *t_end;
+
+    /* provisioning (boot_guests, tear_down) */
+    bool boot_cancelled;        /* a signal stopped its boot */
+    guint64 boot_us;            /* session start to ready, wall */
 } Guest;
 
 static void
@@ -819,8 +823,6 @@ typedef struct {
     bool cancelled;
 } Rep;
 
-/* Phase 1 of one guest: its session (boot, agent, verification).  A guest
- * that does not start gets a boot_error; false when a signal stopped it. */
 /* The cpu cgroup of guest @g's QEMU and its threads, into run.json
  * (verification "cgroup", NOTE): libvirt's per-domain cgroup. */
 static void
@@ -851,17 +853,15 @@ record_cgroup(RvRunRepetition *rep, Guest *g)
                                      d->str);
 }
 
+/* Phase 1a of guest @index (main thread, one guest after the other): who it
+ * is, and its domain in the run journal before it exists.  False when it
+ * is not to be booted (skipped, or the journal refused: boot_error). */
 static bool
-boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
+boot_guest_prepare(Rep *r, Guest *g, guint index)
 {
-    RvRunEnv *env = r->env;
     RvRunRepetition *rep = r->rep;
     const RvMatrix *m = rep->matrix;
-    RvGuestSessionOptions o = { 0 };
-    RvGuestDiskImageOptions dio = { 0 };
     g_autoptr(GError) err = NULL;
-    g_autofree char *phase = NULL;
-    gint64 t0;
     int idx = -1;
 
     g->mg = rep->scenario->guests->pdata[index];
@@ -874,9 +874,7 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
     g->domain_name = g_strdup_printf("rtvirt-%s-%s", m->name, g->mg->name);
     g->cancellable = rep->cancellable;
     if (g->mg->skip_reason)
-        return true;    /* never booted: record_all says why */
-    phase = g_strdup_printf("booting %s", g->mg->name);
-    rv_harness_progress_phase(rep->progress, phase, 0);
+        return false;   /* never booted: record_all says why */
 
     /* journaled before it exists: a revert after a SIGKILL or a lost
      * libvirt connection finds it by its UUID */
@@ -886,9 +884,37 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
                                                       g->domain_name, g->uuid, &err) < 0) {
         g->boot_error = g_strdup_printf("guest %s not started: the run journal cannot record "
                                         "its domain: %s", g->mg->name, err->message);
-        return true;
+        return false;
     }
-    t0 = g_get_monotonic_time();
+    return true;
+}
+
+/* RV_TEST_BOOT_TIMEOUT=CELL:GUEST (tests/t-run-parallel.sh): that guest's
+ * boot gets 1 ms to answer its agent, so its real start fails with the
+ * boot timeout while the other guests of the repetition boot beside it. */
+static bool
+test_boot_timeout(const char *cell, const char *guest)
+{
+    g_autofree char *want = g_strdup_printf("%s:%s", cell, guest);
+
+    return g_strcmp0(g_getenv("RV_TEST_BOOT_TIMEOUT"), want) == 0;
+}
+
+/* Phase 1b of one guest: its session (define, start, agent wait,
+ * verification).  Runs in a worker of the boot pool, beside other guests'
+ * boots: it reads the repetition and the environment (not written while
+ * the pool runs) and writes only @g (its result slot).  A guest that does
+ * not start gets a boot_error; false when a signal stopped it. */
+static bool
+boot_guest_start(Rep *r, Guest *g, guint boot_timeout_ms)
+{
+    RvRunEnv *env = r->env;
+    RvRunRepetition *rep = r->rep;
+    RvGuestSessionOptions o = { 0 };
+    RvGuestDiskImageOptions dio = { 0 };
+    g_autoptr(GError) err = NULL;
+    gint64 t0 = g_get_monotonic_time();
+
     o.uuid = g->uuid;
     o.profile = g->profile;
     o.placement = g->placement;
@@ -903,7 +929,7 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
      * the store untrusted.  (Scenarios that need FIFO on a host with the
      * RT-group trap are SKIPPED before this.) */
     o.allow_no_fifo = true;
-    o.boot_timeout_ms = boot_timeout_ms;
+    o.boot_timeout_ms = test_boot_timeout(rep->cell, g->mg->name) ? 1 : boot_timeout_ms;
     o.cancellable = rep->cancellable;
     /* a disk guest's image: built once, then found in the cache */
     rv_harness_disk_image_options(&dio);
@@ -915,6 +941,22 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
                                         err->message);
         return true;
     }
+    g->boot_us = (guint64) (g_get_monotonic_time() - t0);
+    return true;
+}
+
+/* Phase 1c of one booted guest (main thread, in guest order, so run.json
+ * reads the same whatever order the boots ended in): the accelerator the
+ * first one settled, its verification, cgroup and vCPU threads. */
+static void
+boot_guest_finish(Rep *r, Guest *g)
+{
+    RvRunEnv *env = r->env;
+    RvRunRepetition *rep = r->rep;
+    g_autoptr(GError) err = NULL;
+
+    if (!g->session)
+        return;
     if (!env->virt_known) {
         env->virt_known = true;
         env->virt = g->session->virt;
@@ -925,7 +967,6 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
                         g->session->virt_reason ? g->session->virt_reason : "no KVM");
         }
     }
-    env->boot_estimate_us = (guint64) (g_get_monotonic_time() - t0);
     record_session(env, rep, g);
     if (g->session->verification)
         g->qemu_pid = g->session->verification->qemu_pid;
@@ -935,7 +976,6 @@ boot_guest(Rep *r, Guest *g, guint index, guint boot_timeout_ms)
         rv_harness_progress_clear(rep->progress);
         rv_log_warn("guest %s: vCPU threads unknown: %s", g->mg->name, err->message);
     }
-    return true;
 }
 
 /* One cpu cgroup per VM: no two guests' threads share the deepest one. */
@@ -970,20 +1010,146 @@ check_cgroups(Rep *r)
     }
 }
 
-/* Phase 1: boot every guest, one after the other. */
+/* The provisioning pool's size (boot and teardown alike): two workers per
+ * online CPU of the host, sysconf(_SC_NPROCESSORS_ONLN) (a boot mostly
+ * waits: for libvirtd, QEMU's start and the guest's agent), at least 2,
+ * at most one per guest.  RTVIRT_PROVISION_POOL=N (1..1024) overrides the
+ * rule (1: one guest after the other, as before the pool). */
+static guint
+provision_pool_size(guint n_guests)
+{
+    const char *force = g_getenv("RTVIRT_PROVISION_POOL");
+    long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+    guint64 size = 2 * (guint64) MAX(ncpus, 1);
+    guint64 v = 0;
+
+    if (force && *force) {
+        if (g_ascii_string_to_unsigned(force, 10, 1, 1024, &v, NULL))
+            size = v;
+        else
+            rv_log_warn("$RTVIRT_PROVISION_POOL='%s' is not a number of workers 1..1024: "
+                        "ignored", force);
+    }
+    if (!v)
+        size = MAX(size, 2);
+    return (guint) MAX(MIN(size, (guint64) n_guests), 1);
+}
+
+/* One batch of guests worked on by the pool's threads: each worker takes
+ * the next guest (an atomic index) and hands it back on @done when its
+ * boot (or teardown) ended.  Workers write only their guest's slot. */
+typedef struct {
+    Rep *r;
+    Guest **guests;
+    guint n;
+    gint next;
+    bool teardown;
+    guint boot_timeout_ms;
+    GAsyncQueue *done;
+} Pool;
+
+static gpointer
+pool_worker(gpointer data)
+{
+    Pool *p = data;
+
+    for (;;) {
+        guint i = (guint) g_atomic_int_add(&p->next, 1);
+        Guest *g;
+
+        if (i >= p->n)
+            break;
+        g = p->guests[i];
+        if (p->teardown) {
+            /* the workload's agent call ends first: it uses the session */
+            if (g->thread)
+                g_thread_join(g->thread);
+            g->thread = NULL;
+            rv_guest_session_stop(g->session);   /* destroys the domain */
+        } else if (g_cancellable_is_cancelled(p->r->rep->cancellable)) {
+            g->boot_cancelled = true;
+        } else {
+            g->boot_cancelled = !boot_guest_start(p->r, g, p->boot_timeout_ms);
+        }
+        g_async_queue_push(p->done, g);
+    }
+    return NULL;
+}
+
+/* Runs @n guests through @size worker threads (started here, so they
+ * inherit this thread's CPU affinity) and waits for all of them; the
+ * progress line counts the ones done. */
+static void
+pool_run(Rep *r, Guest **guests, guint n, guint size, bool teardown, guint boot_timeout_ms)
+{
+    Pool p = { .r = r, .guests = guests, .n = n, .teardown = teardown,
+               .boot_timeout_ms = boot_timeout_ms };
+    g_autofree GThread **th = g_new0(GThread *, MAX(size, 1));
+
+    p.done = g_async_queue_new();
+    for (guint i = 0; i < size; i++)
+        th[i] = g_thread_new(teardown ? "rv-teardown" : "rv-provision", pool_worker, &p);
+    for (guint d = 0; d < n; d++) {
+        g_autofree char *phase = g_strdup_printf("%s %u guests, %u at a time (%u done)",
+                                                 teardown ? "tearing down" : "booting", n, size,
+                                                 d);
+
+        rv_harness_progress_phase(r->rep->progress, phase, 0);
+        (void) g_async_queue_pop(p.done);
+    }
+    for (guint i = 0; i < size; i++)
+        g_thread_join(th[i]);
+    g_async_queue_unref(p.done);
+}
+
+/* Phase 1: boot every guest, in parallel through the provisioning pool
+ * (provision_pool_size()).  While the run knows neither the accelerator
+ * nor the host's limits (no guest has booted yet), the first guest boots
+ * alone: it settles the kvm/TCG choice and learns a refused FIFO or
+ * memory lock once (guest/limits.h), so the others start right the first
+ * time instead of each failing once.  One guest's failure is its own
+ * boot_error; the others boot on. */
 static void
 boot_guests(Rep *r)
 {
-    const RvMatrix *m = r->rep->matrix;
+    RvRunRepetition *rep = r->rep;
+    const RvMatrix *m = rep->matrix;
     /* booting under TCG on a loaded host takes minutes: the matrix's
      * timeout bounds the workloads, boots get at least 3 minutes */
     guint boot_timeout_ms = (guint) MIN(MAX(m->timeout_us / 1000, (guint64) 180000),
                                         (guint64) G_MAXUINT);
+    g_autofree Guest **todo = g_new0(Guest *, r->n + 1);
+    guint n = 0, first = 0;
+    gint64 t0 = g_get_monotonic_time();
 
-    for (guint i = 0; i < r->n && !r->cancelled; i++)
-        r->cancelled = !boot_guest(r, &r->guests[i], i, boot_timeout_ms);
+    for (guint i = 0; i < r->n; i++)
+        if (boot_guest_prepare(r, &r->guests[i], i))
+            todo[n++] = &r->guests[i];
+    rep->provision_guests = n;
+    rep->provision_pool = provision_pool_size(n);
+    if (n > 1 && !r->env->virt_known) {
+        g_autofree char *phase = g_strdup_printf("booting %s", todo[0]->mg->name);
+
+        rv_harness_progress_phase(rep->progress, phase, 0);
+        todo[0]->boot_cancelled = !boot_guest_start(r, todo[0], boot_timeout_ms);
+        boot_guest_finish(r, todo[0]);
+        rep->provision_first_alone = true;
+        first = 1;
+    }
+    if (n > first && !(first && todo[0]->boot_cancelled))
+        pool_run(r, todo + first, n - first, MIN(rep->provision_pool, n - first), false,
+                 boot_timeout_ms);
+    for (guint i = first; i < n; i++) {
+        r->cancelled |= todo[i]->boot_cancelled;
+        boot_guest_finish(r, todo[i]);
+    }
+    if (n)
+        r->cancelled |= todo[0]->boot_cancelled;
+    rep->boot_us = (guint64) (g_get_monotonic_time() - t0);
+    if (n)
+        r->env->boot_estimate_us = rep->boot_us;
     check_cgroups(r);
-    r->rep->virt = g_strdup(rv_harness_run_env_virt(r->env));
+    rep->virt = g_strdup(rv_harness_run_env_virt(r->env));
 }
 
 /* What guest @g's workload is asked for: the matrix's duration and
@@ -1223,9 +1389,21 @@ record_all(Rep *r)
 static void
 tear_down(Rep *r)
 {
+    g_autofree Guest **busy = g_new0(Guest *, r->n + 1);
+    guint n = 0;
+    gint64 t0 = g_get_monotonic_time();
+
     rv_harness_progress_phase(r->rep->progress, "tearing down", 0);
+    /* the domains are destroyed in parallel, through the provisioning
+     * pool; what is left is freed here, one guest after the other */
+    for (guint i = 0; i < r->n; i++)
+        if (r->guests[i].session || r->guests[i].thread)
+            busy[n++] = &r->guests[i];
+    if (n)
+        pool_run(r, busy, n, MIN(MAX(r->rep->provision_pool, 1), n), true, 0);
     for (guint i = 0; i < r->n; i++)
         guest_clear(&r->guests[i]);
+    r->rep->teardown_us = (guint64) (g_get_monotonic_time() - t0);
     for (guint i = 0; i < r->perts->len; i++) {
         PertJob *j = r->perts->pdata[i];
 
@@ -1290,6 +1468,21 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
 
 /* ---- records and lines of one repetition ---------------------------------- */
 
+/* run.json's per-repetition "provision" object (DESIGN.md): guests, pool,
+ * first_alone, boot_ms, teardown_ms (wall clock, monotonic). */
+static JsonObject *
+provision_object(const RvRunRepetition *rep)
+{
+    JsonObject *p = json_object_new();
+
+    json_object_set_int_member(p, "guests", rep->provision_guests);
+    json_object_set_int_member(p, "pool", rep->provision_pool);
+    json_object_set_boolean_member(p, "first_alone", rep->provision_first_alone);
+    json_object_set_int_member(p, "boot_ms", (gint64) (rep->boot_us / 1000));
+    json_object_set_int_member(p, "teardown_ms", (gint64) (rep->teardown_us / 1000));
+    return p;
+}
+
 RvStoreRecord *
 rv_harness_run_counters_record(const char *cell, unsigned repetition, JsonNode *diff,
                                int run_result, const RvRunRepetition *rep,
@@ -1329,6 +1522,8 @@ rv_harness_run_counters_record(const char *cell, unsigned repetition, JsonNode *
         json_object_set_double_member(w, "measure_s", (double) rep->measure_us / G_USEC_PER_SEC);
         json_object_set_double_member(w, "planned_s", (double) planned / G_USEC_PER_SEC);
         json_object_set_object_member(json_node_get_object(d), "window", w);
+        json_object_set_object_member(json_node_get_object(d), "provision",
+                                      provision_object(rep));
         rv_result_store_record_set_details(rec, d);
         if (rep->measure_us > planned + slack)
             stretched = g_strdup_printf(

@@ -129,6 +129,14 @@ typedef struct {
     double cpu_pct;                /* host CPU busy % over the measured window
                                     * (host/cpustat.h), when cpu_pct_known */
     bool cpu_pct_known;
+    /* provisioning (run.json: the host-counters record's details
+     * "provision", rv_harness_run_counters_record()) */
+    unsigned provision_guests;     /* guests booted (not skipped) */
+    unsigned provision_pool;       /* worker threads of the boot and teardown pool */
+    bool provision_first_alone;    /* the first guest booted alone (the run did
+                                    * not know the accelerator and limits yet) */
+    guint64 boot_us;               /* wall clock of the boot phase */
+    guint64 teardown_us;           /* wall clock of the teardown */
 } RvRunRepetition;
 
 void rv_harness_run_repetition_clear(RvRunRepetition *rep);
