@@ -27,6 +27,7 @@
 #include "harness/guest-tools.h"
 #include "harness/log.h"
 #include "harness/run.h"
+#include "harness/attribution.h"
 #include "host/check.h"
 #include "host/cgroup.h"
 #include "host/coresched.h"
@@ -45,6 +46,8 @@
 
 /* Output we accept from one in-guest command, per stream. */
 #define RUN_MAX_OUTPUT (8u << 20)
+/* the host trace of spike attribution kept in the store up to this size */
+#define RV_RUN_ATTR_RAW_MAX (16u << 20)
 
 char *
 rv_harness_run_journal_path(RvRoot *root)
@@ -328,6 +331,10 @@ typedef struct {
     /* provisioning (boot_guests, tear_down) */
     bool boot_cancelled;        /* a signal stopped its boot */
     guint64 boot_us;            /* session start to ready, wall */
+    gint64 mono_start, mono_end;    /* CLOCK_MONOTONIC around the exec, us */
+    RvHarnessAttr *attr;        /* borrowed: the repetition's trace, or NULL */
+    JsonNode *attribution;      /* details.attribution of its record */
+    char *ct_rest;              /* the output without cyclictest -v lines */
 } Guest;
 
 static void
@@ -350,6 +357,8 @@ guest_clear(Guest *g)
     g_strfreev(g->argv);
     rv_guest_exec_result_clear(&g->res);
     g_clear_error(&g->exec_error);
+    g_clear_pointer(&g->attribution, json_node_unref);
+    g_free(g->ct_rest);
     if (g->t_start)
         g_date_time_unref(g->t_start);
     if (g->t_end)
@@ -381,10 +390,12 @@ workload_thread(gpointer data)
     }
     g->started = true;
     g->t_start = g_date_time_new_now_utc();
+    g->mono_start = g_get_monotonic_time();
     if (rv_guest_session_exec(g->session, (const char * const *) g->argv, g->timeout_ms,
                               g->ops->max_output, &g->res, &g->exec_error) < 0) {
         /* exec_error says why */
     }
+    g->mono_end = g_get_monotonic_time();
     g->t_end = g_date_time_new_now_utc();
     return NULL;
 }
@@ -588,6 +599,23 @@ window_cpu_pct(const RvRunRepetition *rep)
     return rep->cpu_pct_known ? rep->cpu_pct : NAN;
 }
 
+/* details.attribution of an RT guest's cyclictest record, and the host
+ * trace it was told from as a raw file beside it (harness/attribution.h). */
+static void
+record_attribution(RvRunRepetition *rep, Guest *g, RvStoreRecord *rec)
+{
+    gsize len = 0;
+    const char *text = g->attr ? rv_harness_attr_trace_text(g->attr, &len) : NULL;
+
+    rv_harness_attr_attach(rec, g->attribution);
+    if (text && len <= RV_RUN_ATTR_RAW_MAX) {
+        g_autofree char *name = g_strdup_printf("%s-r%02u-%s-host-trace.txt", rep->cell,
+                                                rep->repetition, g->mg->name);
+
+        (void) rv_harness_run_write_raw(rep, rec, name, text, len);
+    }
+}
+
 /* The record of guest @g's measured workload (cyclictest in an RT guest,
  * linpack, sysbench... in a neighbour): the output parsed by its ops
  * table, or the reason it failed. */
@@ -628,7 +656,9 @@ record_workload(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
         } else if (g->res.truncated) {
             why = g_strdup_printf("%s output exceeded %" G_GSIZE_FORMAT " bytes: cut, not parsed",
                                   ops->name, ops->max_output);
-        } else if (ops->parse(&g->params, name, g->res.out, g->res.out_len, &res, &perr) < 0) {
+        } else if (ops->parse(&g->params, name, g->ct_rest ? g->ct_rest : g->res.out,
+                              g->ct_rest ? strlen(g->ct_rest) : g->res.out_len, &res,
+                              &perr) < 0) {
             why = g_strdup_printf("%s output rejected: %s", ops->name, perr->message);
         } else {
             g_autofree char *what = g_strdup_printf("%s priority", ops->name);
@@ -638,6 +668,8 @@ record_workload(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
                                                  "FAIL", res.findings->pdata[i]);
             if (!rep->summary && res.summary)
                 rep->summary = g_strdup_printf("%s %s", g->mg->name, res.summary);
+            if (g->attribution)
+                record_attribution(rep, g, rec);
             if (g->mg->role == RV_MATRIX_ROLE_NEIGHBOUR)
                 rv_result_store_record_add_metric_full(rec, RV_STORE_METRIC_CPU_PCT,
                                                        window_cpu_pct(rep), "%",
@@ -820,6 +852,7 @@ typedef struct {
     char *host_skip;
     GPtrArray *perts;           /* PertJob* */
     char *pert_dir;
+    RvHarnessAttr *attr;        /* spike attribution's host trace */
     bool cancelled;
 } Rep;
 
@@ -1178,6 +1211,34 @@ guest_params(const RvRunRepetition *rep, Guest *g, RvWorkloadParams *p)
         p->value[RV_WORKLOAD_PARAM_THREADS] = rep->load->neighbour_workers;
 }
 
+/* Spike attribution: cyclictest -v in RT guests (one line per sample,
+ * results/attribution.h) while the host trace runs and the output fits. */
+static void
+attr_verbose(Rep *r, Guest *g)
+{
+    const RvMatrix *m = r->rep->matrix;
+    guint64 interval = m->cyclictest_interval_us ? m->cyclictest_interval_us
+                                                 : g->profile->ct_interval_us;
+    guint64 lines = interval ? m->duration_us / interval * (guint64) g->profile->vcpus : 0;
+    guint n = g_strv_length(g->argv);
+
+    if (g->ops != &rv_workload_cyclictest || rv_harness_attr_skip_reason(r->attr) ||
+        g_strcmp0(g->argv[0], "cyclictest") != 0)
+        return;
+    g->attr = r->attr;
+    if (!interval || lines * 28 > g->ops->max_output / 2) {
+        g_autofree char *why = g_strdup_printf(
+            "cyclictest -v would print about %" G_GUINT64_FORMAT " sample lines, more than the "
+            "%" G_GSIZE_FORMAT "-byte output cap allows", lines, g->ops->max_output);
+
+        g->attribution = rv_harness_attr_skipped(why);
+        return;
+    }
+    g->argv = g_renew(char *, g->argv, n + 2);
+    memmove(g->argv + 2, g->argv + 1, n * sizeof(char *));
+    g->argv[1] = g_strdup("-v");
+}
+
 /* Phase 2a: the guests' workloads, each in its thread: load-only
  * neighbours now and for the whole repetition, measured workloads (RT
  * probes, throughput) after the warm-up for the duration. */
@@ -1211,6 +1272,8 @@ start_guest_workloads(Rep *r)
         }
         if (!g->argv)
             g->argv = g->ops->argv(&g->params);
+        if (g->measured && g->mg->role == RV_MATRIX_ROLE_RT && r->attr)
+            attr_verbose(r, g);
         g->timeout_ms = (guint) MIN(m->timeout_us / 1000, (guint64) G_MAXUINT);
         g->thread = g_thread_new("rv-guest", workload_thread, g);
     }
@@ -1264,6 +1327,63 @@ start_host_workload(Rep *r)
             j->thread = g_thread_new("rv-pert", pert_thread, j);
             g_ptr_array_add(r->perts, j);
         }
+    }
+}
+
+/* Spike attribution, before the workloads start: the host trace on the
+ * host CPUs the RT guests' RT vCPUs may run on. */
+static void
+attr_start(Rep *r)
+{
+    RvCpuSet cpus;
+
+    rv_cpuset_zero(&cpus);
+    for (guint i = 0; i < r->n; i++) {
+        const Guest *g = &r->guests[i];
+
+        if (!g->session || g->boot_error || g->mg->role != RV_MATRIX_ROLE_RT || !g->placement)
+            continue;
+        for (unsigned v = 0; v < g->placement->n_vcpus; v++) {
+            const RvGuestVcpuPlacement *vp = &g->placement->vcpus[v];
+
+            if (!vp->rt)
+                continue;
+            if (!rv_cpuset_is_empty(&vp->cpuset))
+                rv_cpuset_or(&cpus, &cpus, &vp->cpuset);
+            else
+                rv_cpuset_set_range(&cpus, 0, (unsigned) g_get_num_processors() - 1);
+        }
+    }
+    if (rv_cpuset_is_empty(&cpus))
+        return;
+    r->attr = rv_harness_attr_start(r->rep->root, &cpus, r->rep->matrix->warmup_us +
+                                                         r->rep->matrix->duration_us);
+    if (rv_harness_attr_skip_reason(r->attr))
+        rv_result_store_add_verification(r->rep->store, r->rep->cell, r->rep->repetition,
+                                         "attribution", "SKIP",
+                                         rv_harness_attr_skip_reason(r->attr));
+}
+
+/* After the measurement: the trace read, each RT guest's worst samples
+ * told (its record takes them in record_workload()). */
+static void
+attr_finish(Rep *r)
+{
+    if (!r->attr)
+        return;
+    rv_harness_attr_stop(r->attr);
+    for (guint i = 0; i < r->n; i++) {
+        Guest *g = &r->guests[i];
+        g_autoptr(GArray) ct_cpus = NULL;
+
+        if (!g->attr || g->attribution || g->exec_error || !g->res.out || g->res.exit_status)
+            continue;
+        ct_cpus = rv_harness_attr_ct_cpus(g->argv);
+        g->attribution = rv_harness_attr_guest(
+            r->attr, g->res.out, g->res.out_len,
+            r->rep->matrix->cyclictest_interval_us ? r->rep->matrix->cyclictest_interval_us
+                                                   : g->profile->ct_interval_us,
+            ct_cpus, g->vcpu_tids, g->mono_start, g->mono_end, &g->ct_rest);
     }
 }
 
@@ -1422,6 +1542,7 @@ tear_down(Rep *r)
         g_rmdir(r->pert_dir);
     g_free(r->pert_dir);
     g_free(r->host_skip);
+    rv_harness_attr_free(r->attr);
     if (r->host_th)
         g_thread_join(r->host_th);
     rv_run_result_clear(&r->host.res);
@@ -1449,9 +1570,11 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
     if (!r.cancelled && rep->scenario->coresched != RV_MATRIX_CORESCHED_OFF)
         apply_coresched(rep, r.guests, r.n);
     if (!r.cancelled) {
+        attr_start(&r);
         start_guest_workloads(&r);
         start_host_workload(&r);
         measure(&r);
+        attr_finish(&r);
     }
     if (rep->kill_point)
         rep->kill_point("measured");

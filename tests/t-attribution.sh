@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/t-attribution.sh (LIVE): spike attribution (issue 16 part 2, "Done
+# when"): one short repetition of the pinned RT demo guest
+# (tests/data/attribution/attr.ini) while this test spins a SCHED_FIFO 50
+# loop (tests/rv-busy.c: 20 ms busy, 300 ms asleep) pinned with taskset to
+# the host CPU of the guest's RT vCPU.  The cyclictest record's
+# details.attribution must tell the worst spike with that thread (comm/pid)
+# and its FIFO priority, on that CPU, from the trace taken in
+# instances/rtvirt-attr; the instance is gone afterwards and tracefs is
+# unmounted again if this test mounted it.  Needs root, libvirtd, QEMU,
+# tracefs in the kernel; skips otherwise.  Run under the live lock.
+set -u
+rtvirt=${RV_BUILD:?}/rtvirt
+top=${RV_TOP:?}
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+
+for need in qemu-system-x86_64 virsh python3 chrt taskset cc; do
+    command -v "$need" >/dev/null 2>&1 || { echo "1..0 # SKIP $need is not installed"; exit 0; }
+done
+if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP qemu:///system needs root"; exit 0; fi
+export PATH=$PATH:/usr/sbin
+if ! grep -qw tracefs /proc/filesystems; then echo "1..0 # SKIP no tracefs in this kernel"; exit 0; fi
+if ! "$rtvirt" setup >/dev/null 2>&1; then echo "1..0 # SKIP rtvirt setup failed: no libvirtd"; exit 0; fi
+
+T=/sys/kernel/tracing
+tmp=$(mktemp -d)
+mounted=
+busy=
+domains() { virsh -c qemu:///system list --all --name 2>/dev/null | grep -E '^rtvirt-attr-' || true; }
+cleanup() {
+    [ -n "$busy" ] && kill "$busy" 2>/dev/null && wait "$busy" 2>/dev/null
+    for d in $(domains); do virsh -c qemu:///system destroy "$d" >/dev/null 2>&1; done
+    [ -d $T/instances/rtvirt-attr ] && rmdir $T/instances/rtvirt-attr
+    [ -n "$mounted" ] && umount $T
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+rt_runtime=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+
+if ! mountpoint -q $T; then
+    mount -t tracefs nodev $T || { echo "1..0 # SKIP cannot mount tracefs"; exit 0; }
+    mounted=1
+fi
+cc -O2 -o "$tmp/rv-busy" "$top/tests/rv-busy.c" || { echo "1..0 # SKIP cannot build rv-busy"; exit 0; }
+
+echo "1..8"
+"$rtvirt" run --out "$tmp/results" "$top/tests/data/attribution/attr.ini" >"$tmp/out" 2>"$tmp/err" &
+run=$!
+# the RT vCPU (vCPU1 of rt-demo) once libvirt pinned it
+cpu=
+for _ in $(seq 1 1800); do
+    d=$(domains | head -n 1)
+    if [ -n "$d" ]; then
+        cpu=$(virsh -c qemu:///system vcpupin "$d" 1 2>/dev/null | awk '$1 == "1" {print $2}')
+        [ -n "$cpu" ] && break
+    fi
+    kill -0 $run 2>/dev/null || break
+    sleep 0.1
+done
+case $cpu in *[!0-9]*|'') cpu= ;; esac
+if [ -n "$cpu" ]; then
+    chrt -f 50 taskset -c "$cpu" "$tmp/rv-busy" 20 300 0 >"$tmp/busy.out" &
+    busy=$!
+fi
+wait $run; rc=$?
+check "rtvirt run attr.ini exits 0 ($(tail -n 2 "$tmp/err" | tr '\n' ' ' | cut -c1-300))" [ $rc -eq 0 ]
+check "the RT vCPU was pinned to one host CPU ($cpu) and rv-busy ran there (pid $busy)" \
+    eval '[ -n "$cpu" ] && [ -n "$busy" ] && grep -q "burst 3" "$tmp/busy.out"'
+kill "$busy" 2>/dev/null; wait "$busy" 2>/dev/null
+
+store=$(sed -n 's/^Results: //p' "$tmp/out")
+python3 - "$store" "$busy" "$cpu" >"$tmp/py" 2>&1 <<'PY'
+import json, sys, os
+store, busy, cpu = sys.argv[1], sys.argv[2], sys.argv[3]
+d = json.load(open(os.path.join(store, "run.json")))
+def say(ok, what):
+    print(("ok " if ok else "FAIL ") + what)
+ct = [r for r in d["records"] if r["workload"] == "cyclictest"]
+a = ct[0].get("details", {}).get("attribution", {}) if ct else {}
+say(len(ct) == 1 and ct[0]["status"] == "ok" and "spikes" in a,
+    "the cyclictest record is ok and has an attribution: %s" % json.dumps(a)[:300])
+sp = a.get("spikes", [])
+say(len(sp) == 5 and all(s["latency_us"] >= sp[-1]["latency_us"] for s in sp)
+    and isinstance(a.get("alignment_error_us"), int),
+    "5 worst spikes, worst first, alignment error %s us" % a.get("alignment_error_us"))
+top = sp[0] if sp else {}
+want = "rv-busy/%s (FIFO 50)" % busy
+say(want in top.get("story", "") and str(top.get("cpu")) == cpu,
+    "the worst spike (%s us) names %s on CPU %s: %s" % (top.get("latency_us"), want, cpu,
+                                                       top.get("story")))
+say(top.get("latency_us", 0) >= 15000,
+    "the worst spike is the 20 ms preemption: %s us" % top.get("latency_us"))
+say(any("rv-busy/%s" % busy in e for e in top.get("events", [])),
+    "its events show the switches to rv-busy: %s" % top.get("events", [])[:4])
+PY
+sed -n "/^\(ok\|FAIL\) /!s/^/# /p" "$tmp/py"
+while read -r st what; do
+    if [ "$st" = ok ]; then ok "$what"; else nok "$what"; fi
+done < <(grep -E '^(ok|FAIL) ' "$tmp/py")
+check "host restored: instance gone, sched_rt_runtime_us $rt_runtime, no domain" \
+    eval '[ ! -e $T/instances/rtvirt-attr ] && [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = "$rt_runtime" ] && [ -z "$(domains)" ]'
+[ -n "${RV_ATTR_KEEP:-}" ] && cp -r "$store" "$RV_ATTR_KEEP"
+exit 0
