@@ -1222,10 +1222,14 @@ attr_verbose(Rep *r, Guest *g)
     guint64 lines = interval ? m->duration_us / interval * (guint64) g->profile->vcpus : 0;
     guint n = g_strv_length(g->argv);
 
-    if (g->ops != &rv_workload_cyclictest || rv_harness_attr_skip_reason(r->attr) ||
-        g_strcmp0(g->argv[0], "cyclictest") != 0)
+    if (g->ops != &rv_workload_cyclictest || g_strcmp0(g->argv[0], "cyclictest") != 0)
         return;
     g->attr = r->attr;
+    if (rv_harness_attr_skip_reason(r->attr)) {
+        /* no trace: the run goes on, the record says why */
+        g->attribution = rv_harness_attr_skipped(rv_harness_attr_skip_reason(r->attr));
+        return;
+    }
     if (!interval || lines * 28 > g->ops->max_output / 2) {
         g_autofree char *why = g_strdup_printf(
             "cyclictest -v would print about %" G_GUINT64_FORMAT " sample lines, more than the "

@@ -9,6 +9,7 @@
 
 #include "results/attribution.h"
 #include "util/error.h"
+#include "results/store.h"
 #include "util/escape.h"
 
 /* ---- samples ------------------------------------------------------------ */
@@ -814,4 +815,83 @@ rv_result_attr_story(const GArray *events, RvAttrSpike *sp, const GArray *tasks,
         *ret_events = select_events(cands, top,
                                     sp->wake_ns - MIN(sp->wake_ns, sp->latency_us * 500));
     return g_string_free(g_steal_pointer(&s), FALSE);
+}
+
+/* ---- stories kept in a store -------------------------------------------- */
+
+void
+rv_result_attr_story_free(RvAttrStory *s)
+{
+    if (!s)
+        return;
+    g_free(s->target);
+    g_free(s->story);
+    g_free(s);
+}
+
+static int
+cmp_story(gconstpointer a, gconstpointer b)
+{
+    const RvAttrStory *x = *(RvAttrStory * const *) a, *y = *(RvAttrStory * const *) b;
+
+    if (x->latency_us != y->latency_us)
+        return x->latency_us > y->latency_us ? -1 : 1;
+    return x->repetition - y->repetition;
+}
+
+GPtrArray *
+rv_result_attr_scenario_stories(GPtrArray *records, const char *scenario, guint n,
+                                const char **ret_skipped)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_attr_story_free);
+
+    if (ret_skipped)
+        *ret_skipped = NULL;
+    for (guint i = 0; records && i < records->len; i++) {
+        const RvStoreRecord *r = records->pdata[i];
+        JsonObject *d, *a;
+        JsonArray *sp;
+        JsonNode *node;
+
+        if (g_strcmp0(r->scenario, scenario) != 0 || !r->details ||
+            !JSON_NODE_HOLDS_OBJECT(r->details))
+            continue;
+        d = json_node_get_object(r->details);
+        node = json_object_get_member(d, "attribution");
+        if (!node || !JSON_NODE_HOLDS_OBJECT(node))
+            continue;
+        a = json_node_get_object(node);
+        node = json_object_get_member(a, "skipped");
+        if (node && JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING
+            && ret_skipped && !*ret_skipped)
+            *ret_skipped = json_node_get_string(node);
+        node = json_object_get_member(a, "spikes");
+        if (!node || !JSON_NODE_HOLDS_ARRAY(node))
+            continue;
+        sp = json_node_get_array(node);
+        for (guint k = 0; k < json_array_get_length(sp); k++) {
+            JsonNode *e = json_array_get_element(sp, k);
+            JsonNode *lat, *story;
+            RvAttrStory *s;
+
+            if (!JSON_NODE_HOLDS_OBJECT(e))
+                continue;
+            lat = json_object_get_member(json_node_get_object(e), "latency_us");
+            story = json_object_get_member(json_node_get_object(e), "story");
+            if (!lat || !story || !JSON_NODE_HOLDS_VALUE(lat) || !JSON_NODE_HOLDS_VALUE(story) ||
+                json_node_get_value_type(lat) != G_TYPE_INT64 ||
+                json_node_get_value_type(story) != G_TYPE_STRING)
+                continue;
+            s = g_new0(RvAttrStory, 1);
+            s->repetition = r->repetition;
+            s->target = g_strdup(r->target);
+            s->latency_us = json_node_get_int(lat);
+            s->story = g_strdup(json_node_get_string(story));
+            g_ptr_array_add(out, s);
+        }
+    }
+    g_ptr_array_sort(out, cmp_story);
+    if (out->len > n)
+        g_ptr_array_set_size(out, n);
+    return out;
 }

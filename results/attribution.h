@@ -156,3 +156,30 @@ char *rv_result_attr_story(const GArray *events, RvAttrSpike *spike, const GArra
 /* "FIFO 50", "RT 50" (policy unknown), "nice 0" from a kernel prio and an
  * optional task entry. */
 char *rv_result_attr_prio_label(int kernel_prio, const RvAttrTask *task);
+
+/* One told spike as a store keeps it (details.attribution.spikes[]). */
+typedef struct {
+    int repetition;
+    char *target;            /* "guest:rt" */
+    gint64 latency_us;
+    char *story;
+} RvAttrStory;
+
+void rv_result_attr_story_free(RvAttrStory *s);
+
+/**
+ * rv_result_attr_scenario_stories:
+ * @records: RvStoreRecord* of one store (rv_result_store_get_records())
+ * @scenario: a scenario name
+ * @n: at most this many
+ * @ret_skipped: (out) (optional): the first {skipped: reason} found, or NULL
+ *     (borrowed from @records)
+ *
+ * The worst spikes of every repetition of @scenario that has an
+ * attribution, worst first (ties by repetition).  Shapes in the store are
+ * untrusted: members of the wrong type are left out.
+ *
+ * Returns: (transfer full): RvAttrStory*, with its free function.
+ */
+GPtrArray *rv_result_attr_scenario_stories(GPtrArray *records, const char *scenario, guint n,
+                                           const char **ret_skipped);

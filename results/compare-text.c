@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "results/attribution.h"
 #include "results/compare-priv.h"
 #include "util/escape.h"
 
@@ -775,6 +776,42 @@ text_outliers(GString *o, Text *t)
     }
 }
 
+/* The stories of the worst spikes per scenario (results/attribution.h),
+ * when a store has any: what ran on the vCPU's host CPU around them. */
+static void
+text_attribution(GString *o, Text *t)
+{
+    const RvComparison *c = t->c;
+    gboolean head = FALSE;
+
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        const char *skipped = NULL;
+        g_autoptr(GPtrArray) st = rv_result_attr_scenario_stories(
+            rv_result_store_get_records(c->stores->pdata[sc->store]), sc->name, 3, &skipped);
+
+        if (!st->len && !skipped)
+            continue;
+        if (!head)
+            g_string_append(o, "\n== spike attribution (worst 3 per scenario: host events on "
+                            "the vCPU's host CPU around them) ==\n");
+        head = TRUE;
+        if (!st->len) {
+            g_autofree char *first = g_strdup_printf("  %s: ", sc->label);
+
+            wrapped(o, t, first, skipped, 6);
+        }
+        for (guint i = 0; i < st->len; i++) {
+            const RvAttrStory *a = st->pdata[i];
+            g_autofree char *first = g_strdup_printf("  %s r%d %s %" G_GINT64_FORMAT " us: ",
+                                                     sc->label, a->repetition, a->target,
+                                                     a->latency_us);
+
+            wrapped(o, t, first, a->story, 6);
+        }
+    }
+}
+
 /* one line per verdict (wrapped), then the count */
 static void
 text_budgets(GString *o, Text *t)
@@ -859,6 +896,7 @@ rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opt
         text_latency(o, &t, g);
     }
     text_outliers(o, &t);
+    text_attribution(o, &t);
     text_budgets(o, &t);
     g_hash_table_unref(t.seen);
     /* scenario names, reasons and store paths may quote what a guest

@@ -15,6 +15,7 @@
 
 #include "results/budget.h"
 #include "results/compare.h"
+#include "results/attribution.h"
 #include "results/report-priv.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -708,6 +709,53 @@ page_budgets(GString *o, const Report *rp)
     g_string_append(o, "</table>\n");
 }
 
+/* The stories of the worst spikes per store and scenario
+ * (results/attribution.h), when a store has any. */
+static void
+page_attribution(GString *o, const Report *rp)
+{
+    gboolean head = FALSE;
+
+    for (guint i = 0; i < rp->stores->len; i++) {
+        GPtrArray *recs = rv_result_store_get_records(rp->stores->pdata[i]);
+        g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+        for (guint k = 0; k < recs->len; k++) {
+            const RvStoreRecord *r = recs->pdata[k];
+            const char *skipped = NULL;
+            g_autoptr(GPtrArray) st = NULL;
+
+            if (!r->scenario || !g_hash_table_add(seen, r->scenario))
+                continue;
+            st = rv_result_attr_scenario_stories(recs, r->scenario, 5, &skipped);
+            if (!st->len && !skipped)
+                continue;
+            if (!head)
+                g_string_append(o, "<h2 id=\"attribution\">Spike attribution</h2>\n"
+                                "<p class=\"note\">The worst latencies of the RT guests and "
+                                "what ran on the host CPU of their vCPU around them (host "
+                                "trace, window and alignment error in run.json).</p>\n"
+                                "<table>\n<tr><th>store</th><th>scenario</th><th>rep</th>"
+                                "<th>target</th><th>latency us</th><th>story</th></tr>\n");
+            head = TRUE;
+            if (!st->len)
+                add(o, "<tr><td>%u</td><td>%s</td><td></td><td></td><td></td>"
+                    "<td>skipped: %s</td></tr>\n", i + 1, r->scenario, skipped);
+            for (guint j = 0; j < st->len; j++) {
+                const RvAttrStory *a = st->pdata[j];
+                g_autofree char *lat = g_strdup_printf("%" G_GINT64_FORMAT, a->latency_us);
+                g_autofree char *rep = g_strdup_printf("%d", a->repetition);
+
+                add(o, "<tr><td>%u</td><td>%s</td><td>%s</td><td>%s</td><td class=\"n\">%s</td>"
+                    "<td>%s</td></tr>\n", i + 1, r->scenario, rep, a->target ?: "", lat,
+                    a->story);
+            }
+        }
+    }
+    if (head)
+        g_string_append(o, "</table>\n");
+}
+
 static void
 page_raw(GString *o, const Report *rp)
 {
@@ -770,6 +818,7 @@ page_body(GString *o, Report *rp, RvRunner *runner, GError **error)
                             "</p>\n");
         page_plots(o, plots, from);
     }
+    page_attribution(o, rp);
     page_budgets(o, rp);
     page_raw(o, rp);
     return 0;
