@@ -388,6 +388,7 @@ typedef struct {
     guint count;
     int order;        /* 0 preemptor, 1 irq, 2 softirq, 3 timer, 4 idle, 5+ counted */
     pid_t pid;        /* a preemptor's */
+    bool rt;          /* a preemptor at an RT priority (FIFO/RR/DL) */
 } Actor;
 
 static void
@@ -441,6 +442,8 @@ add_run(GHashTable *actors, const GArray *tasks, pid_t pid, const char *comm, in
         label = g_strdup_printf("%s/%d (%s)", comm, (int) pid, pl);
         a = actor_get(actors, 0, key, label);
         a->pid = pid;
+        a->rt = prio < 99 || (task_find(tasks, pid) &&
+                              task_find(tasks, pid)->rt_priority > 0);
     }
     a->ns += to - from;
     a->count++;
@@ -454,8 +457,10 @@ fmt_dur(guint64 ns)
     return g_strdup_printf("%" G_GUINT64_FORMAT " us", (ns + 500) / 1000);
 }
 
-/* Story order: threads that ran instead of the vCPU, IRQs, softirqs,
- * timers, idle, idle states, kvm_exit reasons; the longest first in each. */
+/* Story order: threads that ran instead of the vCPU (those at an RT
+ * priority first: they take the CPU, the others share it), IRQs,
+ * softirqs, timers, idle, idle states, kvm_exit reasons; the longest
+ * first in each. */
 static int
 cmp_actor(gconstpointer a, gconstpointer b)
 {
@@ -463,6 +468,8 @@ cmp_actor(gconstpointer a, gconstpointer b)
 
     if (x->order != y->order)
         return x->order - y->order;
+    if (x->rt != y->rt)
+        return x->rt ? -1 : 1;
     if (x->count != y->count && x->order >= 5)
         return x->count > y->count ? -1 : 1;
     if (x->ns != y->ns)

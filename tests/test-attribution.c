@@ -10,6 +10,7 @@
 
 #include "results/attribution.h"
 #include "results/cyclictest.h"
+#include "results/store.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 
@@ -234,6 +235,42 @@ test_captured(void)
                                           "(RT 50)"));
 }
 
+/* What compare and the report read back: worst first across
+ * repetitions, shapes of the wrong type left out, a skip reason kept. */
+static void
+test_scenario_stories(void)
+{
+    static const char *const details[] = {
+        "{\"attribution\":{\"alignment_error_us\":9,\"spikes\":[{\"latency_us\":300,"
+        "\"story\":\"a\"},{\"latency_us\":\"x\",\"story\":\"bad\"},7]}}",
+        "{\"attribution\":{\"spikes\":[{\"latency_us\":900,\"story\":\"b\"},"
+        "{\"latency_us\":100,\"story\":\"c\"}]}}",
+        "{\"attribution\":{\"skipped\":\"host trace not taken: no tracefs\"}}",
+    };
+    g_autoptr(GPtrArray) recs = g_ptr_array_new_with_free_func(
+        (GDestroyNotify) rv_result_store_record_free);
+    g_autoptr(GPtrArray) st = NULL, none = NULL;
+    const char *skipped = NULL;
+
+    for (guint i = 0; i < G_N_ELEMENTS(details); i++) {
+        RvStoreRecord *r = rv_result_store_record_new(i < 2 ? "pinned" : "other", (int) i + 1,
+                                                      "cyclictest", "guest:rt");
+        g_autoptr(JsonNode) d = json_from_string(details[i], NULL);
+
+        rv_result_store_record_set_details(r, d);
+        g_ptr_array_add(recs, r);
+    }
+    st = rv_result_attr_scenario_stories(recs, "pinned", 2, &skipped);
+    g_assert_null(skipped);
+    g_assert_cmpuint(st->len, ==, 2);
+    g_assert_cmpstr(((RvAttrStory *) st->pdata[0])->story, ==, "b");
+    g_assert_cmpint(((RvAttrStory *) st->pdata[0])->repetition, ==, 2);
+    g_assert_cmpstr(((RvAttrStory *) st->pdata[1])->story, ==, "a");
+    none = rv_result_attr_scenario_stories(recs, "other", 2, &skipped);
+    g_assert_cmpuint(none->len, ==, 0);
+    g_assert_cmpstr(skipped, ==, "host trace not taken: no tracefs");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -245,5 +282,6 @@ main(int argc, char **argv)
     g_test_add_func("/attribution/samples-hand", test_samples_hand);
     g_test_add_func("/attribution/samples-refused", test_samples_refused);
     g_test_add_func("/attribution/captured", test_captured);
+    g_test_add_func("/attribution/scenario-stories", test_scenario_stories);
     return g_test_run();
 }
