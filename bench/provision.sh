@@ -44,6 +44,7 @@ tmp=$(mktemp -d)
 qpids=()
 cleanup() { for p in "${qpids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
 trap cleanup EXIT
+trap "exit 2" INT TERM
 
 "$rtvirt" setup >/dev/null
 "$rtvirt" guest build --out "$tmp/img" >/dev/null
