@@ -8,6 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "results/attribution.h"
 #include "results/compare-priv.h"
 #include "results/context.h"
 #include "util/error.h"
@@ -735,6 +736,51 @@ json_outliers(JsonBuilder *b, const RvComparison *c)
     json_builder_end_array(b);
 }
 
+/* "attribution": only when a scenario's records have any (the worst 3 per
+ * scenario, as the text prints them): [{scenario, repetition, target,
+ * latency_us, story}] and [{scenario, skipped}] where only reasons exist. */
+static void
+json_attribution(JsonBuilder *b, const RvComparison *c)
+{
+    gboolean head = FALSE;
+
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        const char *skipped = NULL;
+        g_autoptr(GPtrArray) st = rv_result_attr_scenario_stories(
+            rv_result_store_get_records(c->stores->pdata[sc->store]), sc->name, 3, &skipped);
+
+        if (!st->len && !skipped)
+            continue;
+        if (!head) {
+            json_builder_set_member_name(b, "attribution");
+            json_builder_begin_array(b);
+            head = TRUE;
+        }
+        if (!st->len) {
+            json_builder_begin_object(b);
+            rv_json_add_string_or_null(b, "scenario", sc->label);
+            rv_json_add_string_or_null(b, "skipped", skipped);
+            json_builder_end_object(b);
+        }
+        for (guint i = 0; i < st->len; i++) {
+            const RvAttrStory *a = st->pdata[i];
+
+            json_builder_begin_object(b);
+            rv_json_add_string_or_null(b, "scenario", sc->label);
+            json_builder_set_member_name(b, "repetition");
+            json_builder_add_int_value(b, a->repetition);
+            rv_json_add_string_or_null(b, "target", a->target);
+            json_builder_set_member_name(b, "latency_us");
+            json_builder_add_int_value(b, a->latency_us);
+            rv_json_add_string_or_null(b, "story", a->story);
+            json_builder_end_object(b);
+        }
+    }
+    if (head)
+        json_builder_end_array(b);
+}
+
 /* "budgets": only when budgets were judged */
 static void
 json_budgets(JsonBuilder *b, const RvComparison *c)
@@ -943,6 +989,7 @@ format_json(const RvComparison *c, const RvCompareOptions *opts)
     }
     json_builder_end_array(b);
     json_outliers(b, c);
+    json_attribution(b, c);
     json_budgets(b, c);
     json_builder_end_object(b);
 

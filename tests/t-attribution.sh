@@ -47,7 +47,7 @@ if ! mountpoint -q $T; then
 fi
 cc -O2 -o "$tmp/rv-busy" "$top/tests/rv-busy.c" || { echo "1..0 # SKIP cannot build rv-busy"; exit 0; }
 
-echo "1..8"
+echo "1..9"
 "$rtvirt" run --out "$tmp/results" "$top/tests/data/attribution/attr.ini" >"$tmp/out" 2>"$tmp/err" &
 run=$!
 # the RT vCPU (vCPU1 of rt-demo) once libvirt pinned it
@@ -101,6 +101,14 @@ sed -n "/^\(ok\|FAIL\) /!s/^/# /p" "$tmp/py"
 while read -r st what; do
     if [ "$st" = ok ]; then ok "$what"; else nok "$what"; fi
 done < <(grep -E '^(ok|FAIL) ' "$tmp/py")
+"$rtvirt" compare --json "$store" >"$tmp/cmp.json" 2>"$tmp/cmp.err"
+check "compare --json lists the worst spike's story with rv-busy/$busy ($(head -c 200 "$tmp/cmp.err"))" \
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = d.get("attribution", [])
+sys.exit(0 if a and "rv-busy/%s (FIFO 50)" % sys.argv[2] in a[0].get("story", "")
+         and isinstance(a[0].get("latency_us"), int) else 1)' "$tmp/cmp.json" "$busy"
 check "host restored: instance gone, sched_rt_runtime_us $rt_runtime, no domain" \
     eval '[ ! -e $T/instances/rtvirt-attr ] && [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = "$rt_runtime" ] && [ -z "$(domains)" ]'
 [ -n "${RV_ATTR_KEEP:-}" ] && cp -r "$store" "$RV_ATTR_KEEP"
