@@ -31,6 +31,7 @@
 #include "host/check.h"
 #include "host/cgroup.h"
 #include "host/coresched.h"
+#include "host/confine.h"
 #include "host/cpustat.h"
 #include "host/profile.h"
 #include "host/qemu-conf.h"
@@ -300,6 +301,7 @@ rv_harness_run_repetition_clear(RvRunRepetition *rep)
     g_clear_pointer(&rep->summary, g_free);
     g_clear_pointer(&rep->virt, g_free);
     g_clear_pointer(&rep->store_error, g_free);
+    g_clear_pointer(&rep->confinement, json_object_unref);
 }
 
 typedef struct {
@@ -1334,14 +1336,12 @@ start_host_workload(Rep *r)
     }
 }
 
-/* Spike attribution, before the workloads start: the host trace on the
- * host CPUs the RT guests' RT vCPUs may run on. */
+/* The host CPUs the booted RT guests' RT vCPUs may run on (every CPU for
+ * an unpinned one). */
 static void
-attr_start(Rep *r)
+rt_vcpu_cpus(const Rep *r, RvCpuSet *cpus)
 {
-    RvCpuSet cpus;
-
-    rv_cpuset_zero(&cpus);
+    rv_cpuset_zero(cpus);
     for (guint i = 0; i < r->n; i++) {
         const Guest *g = &r->guests[i];
 
@@ -1353,11 +1353,76 @@ attr_start(Rep *r)
             if (!vp->rt)
                 continue;
             if (!rv_cpuset_is_empty(&vp->cpuset))
-                rv_cpuset_or(&cpus, &cpus, &vp->cpuset);
+                rv_cpuset_or(cpus, cpus, &vp->cpuset);
             else
-                rv_cpuset_set_range(&cpus, 0, (unsigned) g_get_num_processors() - 1);
+                rv_cpuset_set_range(cpus, 0, (unsigned) g_get_num_processors() - 1);
         }
     }
+}
+
+/* Issue 19 part 4: before the workloads start, every thread of rtvirt on
+ * the housekeeping CPUs = online - (RT vCPUs' CPUs + host probe CPUs),
+ * read back; rep->confinement says what was done (or why not). */
+static void
+confine_start(Rep *r, RvHostConfine *c)
+{
+    RvRunRepetition *rep = r->rep;
+    const RvMatrix *m = rep->matrix;
+    JsonObject *o = json_object_new();
+    g_autoptr(RvGuestHostCpus) hc = NULL;
+    g_autoptr(GError) err = NULL;
+    RvCpuSet measured, hk, probes;
+    g_autofree char *ml = NULL, *hl = NULL;
+
+    rep->confinement = o;
+    rt_vcpu_cpus(r, &measured);
+    rv_cpuset_zero(&probes);
+    if (m->host_workload && !m->host_cpus_isolated)
+        probes = m->host_cpus;
+    if (rv_guest_host_cpus_from_root(rep->root, &hc, &err) < 0) {
+        json_object_set_string_member(o, "skipped", err->message);
+        return;
+    }
+    if (m->host_workload && m->host_cpus_isolated)
+        probes = hc->isolated;
+    rv_cpuset_or(&measured, &measured, &probes);
+    rv_cpuset_andnot(&hk, &hc->online, &measured);
+    ml = rv_cpulist_format(&measured);
+    hl = rv_cpulist_format(&hk);
+    json_object_set_string_member(o, "measured", ml);
+    json_object_set_string_member(o, "housekeeping", hl);
+    if (rv_cpuset_is_empty(&measured)) {
+        json_object_set_string_member(o, "skipped", "no RT vCPU or host probe in this "
+                                      "repetition: nothing to keep rtvirt off");
+        return;
+    }
+    if (rv_cpuset_is_empty(&hk)) {
+        json_object_set_boolean_member(o, "ok", FALSE);
+        json_object_set_string_member(o, "skipped", "every online CPU carries an RT vCPU or a "
+                                      "host probe: no housekeeping CPU to confine rtvirt to");
+        return;
+    }
+    if (rv_host_confine_self(&hk, c, &err) < 0) {
+        json_object_set_boolean_member(o, "ok", FALSE);
+        json_object_set_string_member(o, "skipped", err->message);
+        return;
+    }
+    json_object_set_int_member(o, "threads", c->threads);
+    json_object_set_int_member(o, "confined", c->confined);
+    json_object_set_int_member(o, "gone", c->gone);
+    json_object_set_boolean_member(o, "ok", c->confined + c->gone == c->threads);
+    if (c->stray)
+        json_object_set_string_member(o, "stray", c->stray);
+}
+
+/* Spike attribution, before the workloads start: the host trace on the
+ * host CPUs the RT guests' RT vCPUs may run on. */
+static void
+attr_start(Rep *r)
+{
+    RvCpuSet cpus;
+
+    rt_vcpu_cpus(r, &cpus);
     if (rv_cpuset_is_empty(&cpus))
         return;
     r->attr = rv_harness_attr_start(r->rep->root, &cpus, r->rep->matrix->warmup_us +
@@ -1574,10 +1639,15 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
     if (!r.cancelled && rep->scenario->coresched != RV_MATRIX_CORESCHED_OFF)
         apply_coresched(rep, r.guests, r.n);
     if (!r.cancelled) {
+        RvHostConfine conf = { 0 };
+
+        confine_start(&r, &conf);
         attr_start(&r);
         start_guest_workloads(&r);
         start_host_workload(&r);
         measure(&r);
+        rv_host_confine_restore(&conf);
+        rv_host_confine_clear(&conf);
         attr_finish(&r);
     }
     if (rep->kill_point)
@@ -1651,6 +1721,9 @@ rv_harness_run_counters_record(const char *cell, unsigned repetition, JsonNode *
         json_object_set_object_member(json_node_get_object(d), "window", w);
         json_object_set_object_member(json_node_get_object(d), "provision",
                                       provision_object(rep));
+        if (rep->confinement)
+            json_object_set_object_member(json_node_get_object(d), "confinement",
+                                          json_object_ref(rep->confinement));
         rv_result_store_record_set_details(rec, d);
         if (rep->measure_us > planned + slack)
             stretched = g_strdup_printf(

@@ -137,6 +137,11 @@ typedef struct {
                                     * not know the accelerator and limits yet) */
     guint64 boot_us;               /* wall clock of the boot phase */
     guint64 teardown_us;           /* wall clock of the teardown */
+    /* rtvirt's own threads during the measurement (run.json: the
+     * host-counters record's details "confinement", host/confine.h):
+     * {housekeeping, measured, threads, confined, gone, ok, stray} or
+     * {skipped: reason}; NULL before the measurement */
+    JsonObject *confinement;
 } RvRunRepetition;
 
 void rv_harness_run_repetition_clear(RvRunRepetition *rep);

@@ -8,7 +8,9 @@
 # details.attribution must tell the worst spike with that thread (comm/pid)
 # and its FIFO priority, on that CPU, from the trace taken in
 # instances/rtvirt-attr; the instance is gone afterwards and tracefs is
-# unmounted again if this test mounted it.  Needs root, libvirtd, QEMU,
+# unmounted again if this test mounted it.  While it measures, every
+# rtvirt thread must run off that CPU (issue 19 part 4: /proc and
+# details.confinement).  Needs root, libvirtd, QEMU,
 # tracefs in the kernel; skips otherwise.  Run under the live lock.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
@@ -47,7 +49,7 @@ if ! mountpoint -q $T; then
 fi
 cc -O2 -o "$tmp/rv-busy" "$top/tests/rv-busy.c" || { echo "1..0 # SKIP cannot build rv-busy"; exit 0; }
 
-echo "1..9"
+echo "1..11"
 "$rtvirt" run --out "$tmp/results" "$top/tests/data/attribution/attr.ini" >"$tmp/out" 2>"$tmp/err" &
 run=$!
 # the RT vCPU (vCPU1 of rt-demo) once libvirt pinned it
@@ -66,6 +68,23 @@ if [ -n "$cpu" ]; then
     chrt -f 50 taskset -c "$cpu" "$tmp/rv-busy" 20 300 0 >"$tmp/busy.out" &
     busy=$!
 fi
+# issue 19 part 4: while it measures, every rtvirt thread is kept off the
+# RT vCPU's CPU (sampled from /proc; seen = all tasks' masks without it)
+confined_seen=
+while kill -0 $run 2>/dev/null; do
+    if [ -n "$cpu" ] && [ -z "$confined_seen" ]; then
+        masks=$(cat /proc/$run/task/*/status 2>/dev/null | sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' | sort -u)
+        if [ -n "$masks" ] && [ "$(echo "$masks" | wc -l)" = 1 ] &&
+            ! python3 -c 'import sys
+c = int(sys.argv[2]); s = set()
+for p in sys.argv[1].split(","):
+    a, _, b = p.partition("-"); s.update(range(int(a), int(b or a) + 1))
+sys.exit(0 if c in s else 1)' "$masks" "$cpu"; then
+            confined_seen="$masks"
+        fi
+    fi
+    sleep 0.2
+done
 wait $run; rc=$?
 check "rtvirt run attr.ini exits 0 ($(tail -n 2 "$tmp/err" | tr '\n' ' ' | cut -c1-300))" [ $rc -eq 0 ]
 check "the RT vCPU was pinned to one host CPU ($cpu) and rv-busy ran there (pid $busy)" \
@@ -101,6 +120,24 @@ sed -n "/^\(ok\|FAIL\) /!s/^/# /p" "$tmp/py"
 while read -r st what; do
     if [ "$st" = ok ]; then ok "$what"; else nok "$what"; fi
 done < <(grep -E '^(ok|FAIL) ' "$tmp/py")
+check "during the measurement all rtvirt threads ran on CPUs ${confined_seen:-?}, not on the RT vCPU's CPU $cpu" \
+    [ -n "$confined_seen" ]
+check "run.json says so: host-counters details.confinement ok, housekeeping without CPU $cpu" \
+    python3 -c '
+import json, os, sys
+def cpus(l):
+    s = set()
+    for p in filter(None, l.split(",")):
+        a, _, b = p.partition("-"); s.update(range(int(a), int(b or a) + 1))
+    return s
+d = json.load(open(os.path.join(sys.argv[1], "run.json")))
+hc = [r for r in d["records"] if r["workload"] == "host-counters"]
+c = hc[0].get("details", {}).get("confinement", {}) if hc else {}
+print("# confinement: %s" % json.dumps(c))
+sys.exit(0 if c.get("ok") is True and c.get("threads", 0) >= 2
+         and c.get("confined", 0) + c.get("gone", 0) == c.get("threads")
+         and int(sys.argv[2]) not in cpus(c.get("housekeeping", ""))
+         and int(sys.argv[2]) in cpus(c.get("measured", "")) else 1)' "$store" "$cpu"
 "$rtvirt" compare --json "$store" >"$tmp/cmp.json" 2>"$tmp/cmp.err"
 check "compare --json lists the worst spike's story with rv-busy/$busy ($(head -c 200 "$tmp/cmp.err"))" \
     python3 -c '

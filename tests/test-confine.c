@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tests/test-confine.c: rtvirt's own threads on the housekeeping CPUs
+ * (host/confine.h, issue 19 part 4), on this test's own process: three
+ * threads that exist before the confinement and one created during it
+ * all read back (sched_getaffinity of each TID) inside the housekeeping
+ * set, and the original mask everywhere after the restore.  Needs two
+ * allowed CPUs; skips otherwise.  An empty set is refused.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib.h>
+
+#include "host/confine.h"
+#include "util/error.h"
+
+typedef struct {
+    GMutex lock;
+    GCond cond;
+    bool stop;
+    pid_t tid;
+} Worker;
+
+static gpointer
+worker(gpointer data)
+{
+    Worker *w = data;
+
+    g_mutex_lock(&w->lock);
+    w->tid = gettid();
+    g_cond_broadcast(&w->cond);
+    while (!w->stop)
+        g_cond_wait(&w->cond, &w->lock);
+    g_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+static GThread *
+start(Worker *w)
+{
+    GThread *t = g_thread_new("test-worker", worker, w);
+
+    g_mutex_lock(&w->lock);
+    while (!w->tid)
+        g_cond_wait(&w->cond, &w->lock);
+    g_mutex_unlock(&w->lock);
+    return t;
+}
+
+static void
+stop(Worker *w, GThread *t)
+{
+    g_mutex_lock(&w->lock);
+    w->stop = true;
+    g_cond_broadcast(&w->cond);
+    g_mutex_unlock(&w->lock);
+    g_thread_join(t);
+}
+
+/* the mask of @tid as a cpulist */
+static char *
+mask_of(pid_t tid)
+{
+    cpu_set_t m;
+    RvCpuSet s;
+
+    g_assert_cmpint(sched_getaffinity(tid, sizeof(m), &m), ==, 0);
+    rv_cpuset_zero(&s);
+    for (unsigned c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &m))
+            rv_cpuset_set(&s, c);
+    return rv_cpulist_format(&s);
+}
+
+static void
+test_confine_threads(void)
+{
+    cpu_set_t m;
+    RvCpuSet orig, hk;
+    Worker w[4] = { 0 };
+    GThread *t[4];
+    RvHostConfine c;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *orig_l = NULL;
+    int first;
+
+    g_assert_cmpint(sched_getaffinity(0, sizeof(m), &m), ==, 0);
+    rv_cpuset_zero(&orig);
+    for (unsigned i = 0; i < CPU_SETSIZE; i++)
+        if (CPU_ISSET(i, &m))
+            rv_cpuset_set(&orig, i);
+    if (rv_cpuset_count(&orig) < 2) {
+        g_test_skip("needs two allowed CPUs");
+        return;
+    }
+    orig_l = rv_cpulist_format(&orig);
+    first = rv_cpuset_next(&orig, -1);
+    rv_cpuset_zero(&hk);
+    rv_cpuset_set(&hk, (unsigned) first);      /* housekeeping: the first allowed CPU */
+    for (int i = 0; i < 3; i++) {
+        g_mutex_init(&w[i].lock);
+        g_cond_init(&w[i].cond);
+        t[i] = start(&w[i]);
+    }
+    g_assert_cmpint(rv_host_confine_self(&hk, &c, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_cmpuint(c.threads, >=, 4);        /* main + 3 workers (GLib may add its own) */
+    g_assert_cmpuint(c.confined + c.gone, ==, c.threads);
+    g_assert_null(c.stray);
+    g_assert_true(rv_cpuset_equal(&c.original, &orig));
+    /* a thread created now inherits the confinement */
+    g_mutex_init(&w[3].lock);
+    g_cond_init(&w[3].cond);
+    t[3] = start(&w[3]);
+    for (int i = 0; i < 4; i++) {
+        g_autofree char *l = mask_of(w[i].tid);
+        g_autofree char *want = g_strdup_printf("%d", first);
+
+        g_assert_cmpstr(l, ==, want);
+    }
+    {
+        g_autofree char *l = mask_of(0);
+        g_autofree char *want = g_strdup_printf("%d", first);
+
+        g_assert_cmpstr(l, ==, want);
+    }
+    rv_host_confine_restore(&c);
+    for (int i = 0; i < 4; i++) {
+        g_autofree char *l = mask_of(w[i].tid);
+
+        g_assert_cmpstr(l, ==, orig_l);
+    }
+    {
+        g_autofree char *l = mask_of(0);
+
+        g_assert_cmpstr(l, ==, orig_l);
+    }
+    rv_host_confine_clear(&c);
+    for (int i = 0; i < 4; i++) {
+        stop(&w[i], t[i]);
+        g_mutex_clear(&w[i].lock);
+        g_cond_clear(&w[i].cond);
+    }
+}
+
+static void
+test_confine_empty(void)
+{
+    RvCpuSet none;
+    RvHostConfine c;
+    g_autoptr(GError) err = NULL;
+
+    rv_cpuset_zero(&none);
+    g_assert_cmpint(rv_host_confine_self(&none, &c, &err), ==, -EINVAL);
+    g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+    g_assert_nonnull(strstr(err->message, "no housekeeping CPU"));
+    rv_host_confine_clear(&c);
+}
+
+int
+main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/confine/threads", test_confine_threads);
+    g_test_add_func("/confine/empty", test_confine_empty);
+    return g_test_run();
+}
