@@ -748,6 +748,9 @@ pert_thread(gpointer data)
     rv_cpuset_zero(&p.cpus);
     rv_cpuset_set(&p.cpus, j->cpu);
     argv = rv_workload_pert.argv(&p);
+    /* this thread is on the housekeeping CPUs (confine_start()); the
+     * probe starts on the CPU it measures */
+    rv_runner_set_child_cpus(runner, &p.cpus);
 
     if (!sleep_cancellable(m->warmup_us, j->rep->cancellable))
         return NULL;

@@ -4,7 +4,10 @@
  * (host/confine.h, issue 19 part 4), on this test's own process: three
  * threads that exist before the confinement and one created during it
  * all read back (sched_getaffinity of each TID) inside the housekeeping
- * set, and the original mask everywhere after the restore.  Needs two
+ * set, and the original mask everywhere after the restore; a child
+ * started while confined inherits the confinement, unless its runner was
+ * given the probe's CPUs (rv_runner_set_child_cpus(): how rtvirt pert
+ * starts on the CPU it measures).  Needs two
  * allowed CPUs; skips otherwise.  An empty set is refused.
  */
 #include <errno.h>
@@ -15,6 +18,7 @@
 
 #include "host/confine.h"
 #include "util/error.h"
+#include "util/runner.h"
 
 typedef struct {
     GMutex lock;
@@ -145,6 +149,56 @@ test_confine_threads(void)
     }
 }
 
+/* Cpus_allowed_list of a child started by @runner */
+static char *
+child_mask(RvRunner *runner)
+{
+    const char *argv[] = { "sed", "-n", "s/^Cpus_allowed_list:[[:space:]]*//p", "/proc/self/status",
+                           NULL };
+    g_auto(RvRunResult) res = { 0 };
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(rv_runner_run(runner, argv, NULL, 10000, 4096, &res, &err), ==, 0);
+    g_assert_no_error(err);
+    return g_strdup(g_strstrip(res.out));
+}
+
+static void
+test_confine_children(void)
+{
+    cpu_set_t m;
+    RvCpuSet orig, hk;
+    RvHostConfine c;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvRunner) runner = rv_runner_new(false);
+    g_autofree char *orig_l = NULL, *hk_l = NULL, *a = NULL, *b = NULL, *d = NULL;
+
+    g_assert_cmpint(sched_getaffinity(0, sizeof(m), &m), ==, 0);
+    rv_cpuset_zero(&orig);
+    for (unsigned i = 0; i < CPU_SETSIZE; i++)
+        if (CPU_ISSET(i, &m))
+            rv_cpuset_set(&orig, i);
+    if (rv_cpuset_count(&orig) < 2) {
+        g_test_skip("needs two allowed CPUs");
+        return;
+    }
+    rv_cpuset_zero(&hk);
+    rv_cpuset_set(&hk, (unsigned) rv_cpuset_next(&orig, -1));
+    orig_l = rv_cpulist_format(&orig);
+    hk_l = rv_cpulist_format(&hk);
+    g_assert_cmpint(rv_host_confine_self(&hk, &c, &err), ==, 0);
+    a = child_mask(runner);                     /* inherits the confinement */
+    rv_runner_set_child_cpus(runner, &orig);
+    b = child_mask(runner);                     /* starts on the probe's CPUs */
+    rv_runner_set_child_cpus(runner, NULL);
+    d = child_mask(runner);
+    rv_host_confine_restore(&c);
+    rv_host_confine_clear(&c);
+    g_assert_cmpstr(a, ==, hk_l);
+    g_assert_cmpstr(b, ==, orig_l);
+    g_assert_cmpstr(d, ==, hk_l);
+}
+
 static void
 test_confine_empty(void)
 {
@@ -164,6 +218,7 @@ main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/confine/threads", test_confine_threads);
+    g_test_add_func("/confine/children", test_confine_children);
     g_test_add_func("/confine/empty", test_confine_empty);
     return g_test_run();
 }

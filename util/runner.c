@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -11,12 +12,14 @@
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
 
+#include "util/cpulist.h"
 #include "util/error.h"
 #include "util/runner.h"
 
 struct RvRunner {
     bool dry_run;
     GPtrArray *log;
+    cpu_set_t *child_cpus;      /* rv_runner_set_child_cpus(), or NULL */
 };
 
 void
@@ -43,6 +46,8 @@ rv_runner_free(RvRunner *runner)
     if (!runner)
         return;
     g_ptr_array_unref(runner->log);
+    if (runner->child_cpus)
+        CPU_FREE(runner->child_cpus);
     g_free(runner);
 }
 
@@ -80,6 +85,31 @@ now_ms(void)
     return g_get_monotonic_time() / 1000;
 }
 
+/* In the child between fork and exec: only the async-signal-safe
+ * sched_setaffinity(2); a refusal leaves the inherited mask (the child's
+ * own check then names the CPU). */
+static void
+child_setup(gpointer data)
+{
+    const RvRunner *runner = data;
+
+    (void) sched_setaffinity(0, CPU_ALLOC_SIZE(RV_CPUSET_MAX), runner->child_cpus);
+}
+
+void
+rv_runner_set_child_cpus(RvRunner *runner, const RvCpuSet *cpus)
+{
+    if (runner->child_cpus)
+        CPU_FREE(runner->child_cpus);
+    runner->child_cpus = NULL;
+    if (!cpus)
+        return;
+    runner->child_cpus = CPU_ALLOC(RV_CPUSET_MAX);
+    CPU_ZERO_S(CPU_ALLOC_SIZE(RV_CPUSET_MAX), runner->child_cpus);
+    rv_cpuset_foreach(cpu, cpus)
+        CPU_SET_S((size_t) cpu, CPU_ALLOC_SIZE(RV_CPUSET_MAX), runner->child_cpus);
+}
+
 int
 rv_runner_run(RvRunner *runner, const char * const *argv, const char *input,
               guint timeout_ms, gsize max_output, RvRunResult *ret, GError **error)
@@ -106,6 +136,8 @@ rv_runner_run(RvRunner *runner, const char * const *argv, const char *input,
                                          G_SUBPROCESS_FLAGS_STDERR_PIPE |
                                          (input ? G_SUBPROCESS_FLAGS_STDIN_PIPE
                                                 : G_SUBPROCESS_FLAGS_STDIN_INHERIT));
+    if (runner->child_cpus)
+        g_subprocess_launcher_set_child_setup(launcher, child_setup, runner, NULL);
     proc = g_subprocess_launcher_spawnv(launcher, argv, &local);
     if (!proc)
         return rv_error_set(error, RV_ERROR_FAILED, ENOENT, "Failed to run '%s': %s",

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <glib.h>
 
+#include "util/cpulist.h"
+
 typedef struct RvRunner RvRunner;
 
 typedef struct {
@@ -28,6 +30,13 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RvRunResult, rv_run_result_clear)
 /* A runner; @dry_run records argv (see rv_runner_get_log()) and returns an
  * empty successful result instead of starting anything. */
 RvRunner *rv_runner_new(bool dry_run);
+
+/* Children started by @runner from now on begin with affinity @cpus
+ * (sched_setaffinity(2) between fork and exec) instead of the calling
+ * thread's mask; NULL: inherit it again.  For the host probes while
+ * rtvirt's own threads are confined to housekeeping CPUs
+ * (host/confine.h): the probe's CPU must be in its allowed set. */
+void rv_runner_set_child_cpus(RvRunner *runner, const RvCpuSet *cpus);
 void rv_runner_free(RvRunner *runner);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvRunner, rv_runner_free)
 
