@@ -13,32 +13,16 @@
 #include "host/confine.h"
 #include "util/error.h"
 
-/* glibc's cpu_set_t holds 1024 CPUs; RvCpuSet up to RV_CPUSET_MAX: use a
- * dynamically sized mask of that width. */
-#define MASK_CPUS RV_CPUSET_MAX
-
-static cpu_set_t *
-mask_from(const RvCpuSet *set)
-{
-    cpu_set_t *m = CPU_ALLOC(MASK_CPUS);
-
-    CPU_ZERO_S(CPU_ALLOC_SIZE(MASK_CPUS), m);
-    rv_cpuset_foreach(cpu, set)
-        CPU_SET_S((size_t) cpu, CPU_ALLOC_SIZE(MASK_CPUS), m);
-    return m;
-}
-
 static int
 mask_get(pid_t tid, RvCpuSet *ret)
 {
-    cpu_set_t *m = CPU_ALLOC(MASK_CPUS);
-    size_t size = CPU_ALLOC_SIZE(MASK_CPUS);
-    int r = sched_getaffinity(tid, size, m) < 0 ? -errno : 0;
+    cpu_set_t *m = CPU_ALLOC(RV_CPUSET_MAX);
+    int r = sched_getaffinity(tid, RV_CPUSET_MASK_SIZE, m) < 0 ? -errno : 0;
 
-    rv_cpuset_zero(ret);
-    for (unsigned cpu = 0; r == 0 && cpu < MASK_CPUS; cpu++)
-        if (CPU_ISSET_S(cpu, size, m))
-            rv_cpuset_set(ret, cpu);
+    if (r == 0)
+        rv_cpuset_from_mask(m, ret);
+    else
+        rv_cpuset_zero(ret);
     CPU_FREE(m);
     return r;
 }
@@ -104,11 +88,11 @@ rv_host_confine_self(const RvCpuSet *cpus, RvHostConfine *ret, GError **error)
         return rv_error_set(error, RV_ERROR_FAILED, errno, "/proc/self/task: %s",
                             g_strerror(errno));
     ret->cpus = *cpus;
-    m = mask_from(cpus);
+    m = rv_cpuset_to_mask(cpus);
     for (guint i = 0; i < tids->len; i++) {
         pid_t tid = g_array_index(tids, pid_t, i);
         RvCpuSet now;
-        int err = sched_setaffinity(tid, CPU_ALLOC_SIZE(MASK_CPUS), m) < 0 ? errno : 0;
+        int err = sched_setaffinity(tid, RV_CPUSET_MASK_SIZE, m) < 0 ? errno : 0;
 
         ret->threads++;
         if (err == ESRCH || (err == 0 && mask_get(tid, &now) == -ESRCH)) {
@@ -137,8 +121,8 @@ rv_host_confine_restore(const RvHostConfine *c)
 
     if (!tids || rv_cpuset_is_empty(&c->original))
         return;
-    m = mask_from(&c->original);
+    m = rv_cpuset_to_mask(&c->original);
     for (guint i = 0; i < tids->len; i++)
-        (void) sched_setaffinity(g_array_index(tids, pid_t, i), CPU_ALLOC_SIZE(MASK_CPUS), m);
+        (void) sched_setaffinity(g_array_index(tids, pid_t, i), RV_CPUSET_MASK_SIZE, m);
     CPU_FREE(m);
 }

@@ -63,6 +63,17 @@ stop(Worker *w, GThread *t)
     g_thread_join(t);
 }
 
+/* this thread's allowed CPUs */
+static void
+allowed(RvCpuSet *ret)
+{
+    cpu_set_t *m = CPU_ALLOC(RV_CPUSET_MAX);
+
+    g_assert_cmpint(sched_getaffinity(0, RV_CPUSET_MASK_SIZE, m), ==, 0);
+    rv_cpuset_from_mask(m, ret);
+    CPU_FREE(m);
+}
+
 /* the mask of @tid as a cpulist */
 static char *
 mask_of(pid_t tid)
@@ -81,7 +92,6 @@ mask_of(pid_t tid)
 static void
 test_confine_threads(void)
 {
-    cpu_set_t m;
     RvCpuSet orig, hk;
     Worker w[4] = { 0 };
     GThread *t[4];
@@ -90,11 +100,7 @@ test_confine_threads(void)
     g_autofree char *orig_l = NULL;
     int first;
 
-    g_assert_cmpint(sched_getaffinity(0, sizeof(m), &m), ==, 0);
-    rv_cpuset_zero(&orig);
-    for (unsigned i = 0; i < CPU_SETSIZE; i++)
-        if (CPU_ISSET(i, &m))
-            rv_cpuset_set(&orig, i);
+    allowed(&orig);
     if (rv_cpuset_count(&orig) < 2) {
         g_test_skip("needs two allowed CPUs");
         return;
@@ -166,18 +172,13 @@ child_mask(RvRunner *runner)
 static void
 test_confine_children(void)
 {
-    cpu_set_t m;
     RvCpuSet orig, hk;
     RvHostConfine c;
     g_autoptr(GError) err = NULL;
     g_autoptr(RvRunner) runner = rv_runner_new(false);
     g_autofree char *orig_l = NULL, *hk_l = NULL, *a = NULL, *b = NULL, *d = NULL;
 
-    g_assert_cmpint(sched_getaffinity(0, sizeof(m), &m), ==, 0);
-    rv_cpuset_zero(&orig);
-    for (unsigned i = 0; i < CPU_SETSIZE; i++)
-        if (CPU_ISSET(i, &m))
-            rv_cpuset_set(&orig, i);
+    allowed(&orig);
     if (rv_cpuset_count(&orig) < 2) {
         g_test_skip("needs two allowed CPUs");
         return;

@@ -138,6 +138,23 @@ test_set_ops(void)
     g_assert_cmpint(rv_cpuset_next(&r, 0), ==, RV_CPUSET_MAX - 1);
 }
 
+/* RvCpuSet <-> glibc mask of RV_CPUSET_MAX CPUs (sched_setaffinity) */
+static void
+test_affinity_mask(void)
+{
+    RvCpuSet a, b;
+    cpu_set_t *m;
+
+    g_assert_cmpint(rv_cpulist_parse("0,2-3,1023,1024,8191", RV_CPUSET_MAX, &a, NULL), ==, 0);
+    m = rv_cpuset_to_mask(&a);
+    g_assert_cmpint(CPU_COUNT_S(RV_CPUSET_MASK_SIZE, m), ==, 6);
+    g_assert_true(CPU_ISSET_S(8191, RV_CPUSET_MASK_SIZE, m));
+    g_assert_false(CPU_ISSET_S(1, RV_CPUSET_MASK_SIZE, m));
+    rv_cpuset_from_mask(m, &b);
+    CPU_FREE(m);
+    g_assert_true(rv_cpuset_equal(&a, &b));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -146,5 +163,6 @@ main(int argc, char **argv)
     g_test_add_func("/cpulist/doc-group-example", test_doc_group_example);
     g_test_add_func("/cpulist/mask", test_mask);
     g_test_add_func("/cpulist/set-ops", test_set_ops);
+    g_test_add_func("/cpulist/affinity-mask", test_affinity_mask);
     return g_test_run();
 }

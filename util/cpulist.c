@@ -353,3 +353,23 @@ rv_cpumask_format(const RvCpuSet *set, unsigned nbits)
     }
     return g_string_free(s, FALSE);
 }
+
+cpu_set_t *
+rv_cpuset_to_mask(const RvCpuSet *set)
+{
+    cpu_set_t *m = CPU_ALLOC(RV_CPUSET_MAX);
+
+    CPU_ZERO_S(RV_CPUSET_MASK_SIZE, m);
+    rv_cpuset_foreach(cpu, set)
+        CPU_SET_S((size_t) cpu, RV_CPUSET_MASK_SIZE, m);
+    return m;
+}
+
+void
+rv_cpuset_from_mask(const cpu_set_t *mask, RvCpuSet *ret)
+{
+    rv_cpuset_zero(ret);
+    for (unsigned cpu = 0; cpu < RV_CPUSET_MAX; cpu++)
+        if (CPU_ISSET_S(cpu, RV_CPUSET_MASK_SIZE, mask))
+            rv_cpuset_set(ret, cpu);
+}

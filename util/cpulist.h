@@ -13,6 +13,7 @@
  */
 #pragma once
 
+#include <sched.h>
 #include <stdbool.h>
 #include <glib.h>
 
@@ -95,3 +96,14 @@ char *rv_cpulist_format(const RvCpuSet *set);
  * e.g. "00000000,0000000f".
  */
 char *rv_cpumask_format(const RvCpuSet *set, unsigned nbits);
+
+/* The byte size of a sched_setaffinity(2) mask of RV_CPUSET_MAX CPUs
+ * (CPU_ALLOC_SIZE), for rv_cpuset_to_mask() and rv_cpuset_from_mask(). */
+#define RV_CPUSET_MASK_SIZE CPU_ALLOC_SIZE(RV_CPUSET_MAX)
+
+/* @set as a new glibc mask of RV_CPUSET_MAX CPUs (CPU_ALLOC; free it
+ * with CPU_FREE), for sched_setaffinity(2) with RV_CPUSET_MASK_SIZE. */
+cpu_set_t *rv_cpuset_to_mask(const RvCpuSet *set);
+
+/* @mask (RV_CPUSET_MASK_SIZE bytes, from sched_getaffinity(2)) as a set. */
+void rv_cpuset_from_mask(const cpu_set_t *mask, RvCpuSet *ret);

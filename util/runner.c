@@ -93,7 +93,7 @@ child_setup(gpointer data)
 {
     const RvRunner *runner = data;
 
-    (void) sched_setaffinity(0, CPU_ALLOC_SIZE(RV_CPUSET_MAX), runner->child_cpus);
+    (void) sched_setaffinity(0, RV_CPUSET_MASK_SIZE, runner->child_cpus);
 }
 
 void
@@ -104,10 +104,7 @@ rv_runner_set_child_cpus(RvRunner *runner, const RvCpuSet *cpus)
     runner->child_cpus = NULL;
     if (!cpus)
         return;
-    runner->child_cpus = CPU_ALLOC(RV_CPUSET_MAX);
-    CPU_ZERO_S(CPU_ALLOC_SIZE(RV_CPUSET_MAX), runner->child_cpus);
-    rv_cpuset_foreach(cpu, cpus)
-        CPU_SET_S((size_t) cpu, CPU_ALLOC_SIZE(RV_CPUSET_MAX), runner->child_cpus);
+    runner->child_cpus = rv_cpuset_to_mask(cpus);
 }
 
 int
