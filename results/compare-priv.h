@@ -95,6 +95,16 @@ extern const char *const rv_result_compare_pct_names[RV_COMPARE_N_PCTS];
 /** rv_result_compare_cell: the cell of group @g and scenario @s. */
 Cell *rv_result_compare_cell(const RvComparison *c, guint g, guint s);
 
+/* Spike stories shown per scenario, in the text and in --json alike. */
+#define RV_COMPARE_STORIES 3
+
+/**
+ * rv_result_compare_stories: the RV_COMPARE_STORIES worst spike stories of
+ * scenario @s (RvAttrStory*, results/attribution.h), and in @ret_skipped
+ * the first {skipped: reason} of its records (borrowed), or NULL.
+ */
+GPtrArray *rv_result_compare_stories(const RvComparison *c, guint s, const char **ret_skipped);
+
 /** rv_result_compare_row: @metric of group @g, scenario @s, into @row. */
 void rv_result_compare_row(const RvComparison *c, guint g, guint s,
                            const char *metric, Row *row);

@@ -786,15 +786,15 @@ text_attribution(GString *o, Text *t)
 
     for (guint s = 0; s < c->scens->len; s++) {
         const Scen *sc = c->scens->pdata[s];
-        const char *skipped = NULL;
-        g_autoptr(GPtrArray) st = rv_result_attr_scenario_stories(
-            rv_result_store_get_records(c->stores->pdata[sc->store]), sc->name, 3, &skipped);
+        const char *skipped;
+        g_autoptr(GPtrArray) st = rv_result_compare_stories(c, s, &skipped);
 
         if (!st->len && !skipped)
             continue;
         if (!head)
-            g_string_append(o, "\n== spike attribution (worst 3 per scenario: host events on "
-                            "the vCPU's host CPU around them) ==\n");
+            g_string_append_printf(o, "\n== spike attribution (worst %d per scenario: host "
+                                   "events on the vCPU's host CPU around them) ==\n",
+                                   RV_COMPARE_STORIES);
         head = TRUE;
         if (!st->len) {
             g_autofree char *first = g_strdup_printf("  %s: ", sc->label);

@@ -71,6 +71,16 @@ rv_result_compare_cell(const RvComparison *c, guint g, guint s)
     return &c->cells[g * c->scens->len + s];
 }
 
+GPtrArray *
+rv_result_compare_stories(const RvComparison *c, guint s, const char **ret_skipped)
+{
+    const Scen *sc = c->scens->pdata[s];
+
+    *ret_skipped = NULL;
+    return rv_result_attr_scenario_stories(rv_result_store_get_records(c->stores->pdata[sc->store]),
+                                           sc->name, RV_COMPARE_STORIES, ret_skipped);
+}
+
 static int
 find_scen(const RvComparison *c, guint store, const char *name)
 {
@@ -736,8 +746,8 @@ json_outliers(JsonBuilder *b, const RvComparison *c)
     json_builder_end_array(b);
 }
 
-/* "attribution": only when a scenario's records have any (the worst 3 per
- * scenario, as the text prints them): [{scenario, repetition, target,
+/* "attribution": only when a scenario's records have any (the worst
+ * RV_COMPARE_STORIES per scenario, as the text prints them): [{scenario, repetition, target,
  * latency_us, story}] and [{scenario, skipped}] where only reasons exist. */
 static void
 json_attribution(JsonBuilder *b, const RvComparison *c)
@@ -746,9 +756,8 @@ json_attribution(JsonBuilder *b, const RvComparison *c)
 
     for (guint s = 0; s < c->scens->len; s++) {
         const Scen *sc = c->scens->pdata[s];
-        const char *skipped = NULL;
-        g_autoptr(GPtrArray) st = rv_result_attr_scenario_stories(
-            rv_result_store_get_records(c->stores->pdata[sc->store]), sc->name, 3, &skipped);
+        const char *skipped;
+        g_autoptr(GPtrArray) st = rv_result_compare_stories(c, s, &skipped);
 
         if (!st->len && !skipped)
             continue;
