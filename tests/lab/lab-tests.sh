@@ -27,6 +27,12 @@ skip() { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
 diag() { sed 's/^/#   /'; }
 # check DESCRIPTION CONDITION-EXIT-STATUS
 check() { if [ "$2" -eq 0 ]; then ok "$1"; else notok "$1"; fi; }
+# mixed_share < rv-lab trace output: the percentage (integer) of the traced
+# span during which SMT siblings ran threads of different cookies/groups
+mixed_share() {
+	awk '/^events /{ s = $4 } /^siblings both busy/{ m = $9 }
+	     END { if (s > 0) printf "%d\n", 100 * m / s }'
+}
 send_file() {
 	[ -f "$2" ] || return 0
 	echo "#file $1"
@@ -171,6 +177,7 @@ out=$(rv-lab trace $TRACE_S $GRACE_MS cookies /tmp/trace-tagged.txt vmA=$pa vmB=
 echo "$out" | diag
 echo "$out" | grep -q "mixed overlaps" && [ $rc -eq 0 ]
 check "tagged: SMT siblings never ran two cookies at once beyond ${GRACE_MS} ms handovers" $?
+tagged_share=$(echo "$out" | mixed_share)
 tafter=$(tstate)
 echo "before: $tbefore" | diag
 [ "$tbefore" = "$tafter" ]
@@ -184,8 +191,15 @@ check "untag: every thread back to cookie 0" $rc
 
 out=$(rv-lab trace $((TRACE_S + 1)) $GRACE_MS groups /tmp/trace-untagged.txt vmA=$pa vmB=$pb 2>&1); rc=$?
 echo "$out" | diag
-[ $rc -eq 1 ] && echo "$out" | grep -q "violations [1-9]"
-check "untagged: the same tasks DO run on SMT siblings at once (violations shown, exit $rc)" $?
+# Proof that the tagged pass is not vacuous: without cookies the same two
+# VMs co-run on the siblings for most of the trace.  Not "violations >= 1":
+# the scheduler also switches untagged tasks every few tens of ms, so every
+# overlap can end within the TCG grace (CI saw 120 overlaps, longest 163 ms,
+# all "handovers", co-running 97 % of the trace; tagged runs co-run 16-32 %
+# of theirs, in handovers only).
+untagged_share=$(echo "$out" | mixed_share)
+[ $rc -le 1 ] && [ "${untagged_share:-0}" -ge 60 ] && [ "$untagged_share" -ge $((2 * ${tagged_share:-100})) ]
+check "untagged: the same tasks DO run on SMT siblings at once: different VMs side by side ${untagged_share}% of the trace (tagged ${tagged_share}%, exit $rc)" $?
 send_file trace-untagged.txt /tmp/trace-untagged.txt
 send_file trace-untagged.txt.labels /tmp/trace-untagged.txt.labels
 
