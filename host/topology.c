@@ -1111,6 +1111,28 @@ rv_host_topology_siblings(const RvTopology *topo, unsigned cpu, RvCpuSet *ret)
     return 0;
 }
 
+guint
+rv_host_topology_sibling_map(const RvTopology *topo, int *ret, guint n)
+{
+    guint with = 0;
+
+    for (guint c = 0; c < n; c++) {
+        const RvCore *core = rv_host_topology_core_of(topo, c);
+
+        ret[c] = -1;
+        if (!core)
+            continue;
+        rv_cpuset_foreach(t, &core->threads) {
+            if ((guint) t != c) {
+                ret[c] = t;
+                with++;
+                break;
+            }
+        }
+    }
+    return with;
+}
+
 int
 rv_host_topology_package_of(const RvTopology *topo, unsigned cpu)
 {

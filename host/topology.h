@@ -146,6 +146,19 @@ const RvCore *rv_host_topology_core_of(const RvTopology *topo, unsigned cpu);
 /* @cpu's SMT siblings including @cpu itself (its core's threads); returns
  * 0, or -ENOENT when the core of @cpu is unknown (ret untouched). */
 int rv_host_topology_siblings(const RvTopology *topo, unsigned cpu, RvCpuSet *ret);
+/**
+ * rv_host_topology_sibling_map:
+ * @topo: a topology
+ * @ret: (out caller-allocates): @n entries: ret[c] = the first other SMT
+ *       thread of CPU c's core (sysfs thread_siblings_list order), or -1
+ *       where c has no sibling (no SMT, SMT off, c offline or >= nr_cpu_ids)
+ * @n: entries of @ret (nr_cpu_ids for the co-scheduling stats,
+ *     results/cosched.h, which take one sibling per CPU: on SMT4/SMT8 cores
+ *     (POWER) the other threads are not all seen)
+ *
+ * Returns: the number of CPUs that have a sibling (0 on a host without SMT).
+ */
+guint rv_host_topology_sibling_map(const RvTopology *topo, int *ret, guint n);
 /* Package id of @cpu; -1 when unknown or the platform has none. */
 int rv_host_topology_package_of(const RvTopology *topo, unsigned cpu);
 /* NUMA node of @cpu; -1 when unknown. */

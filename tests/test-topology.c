@@ -22,6 +22,9 @@
  *   threads-per-core N, min-threads-per-core N, nr-cpu-ids N
  *   smt yes|no, has-possible yes|no
  *   siblings CPU LIST                      SMT siblings of CPU (CPU included)
+ *   sibling-of CPU N                       rv_host_topology_sibling_map()'s
+ *                                          entry for CPU (-1: none)
+ *   with-sibling N                         CPUs that have one, nr_cpu_ids map
  *   pairs STRIDE                           siblings of N and N+STRIDE are
  *                                          "N,N+STRIDE" for N < STRIDE
  *   package ID LIST, node ID LIST          the CPUs of package/node ID
@@ -97,11 +100,23 @@ fact_value(const RvTopology *t, const char *where, const char *key, const char *
         if (!strcmp(key, "nr-cpu-ids")) return g_strdup_printf("%u", t->nr_cpu_ids);
         if (!strcmp(key, "smt")) return g_strdup(yes_no(t->smt));
         if (!strcmp(key, "has-possible")) return g_strdup(yes_no(t->has_possible));
+        if (!strcmp(key, "with-sibling")) {
+            g_autofree int *map = g_new(int, t->nr_cpu_ids + 1);
+
+            return g_strdup_printf("%u", rv_host_topology_sibling_map(t, map, t->nr_cpu_ids));
+        }
         if (!strcmp(key, "source-prefix") || !strcmp(key, "source-suffix")) return g_strdup(t->source);
         return NULL;
     }
     if (!strcmp(key, "siblings"))
         return siblings_text(t, rv_test_fact_uint(where, arg));
+    if (!strcmp(key, "sibling-of")) {
+        g_autofree int *map = g_new(int, t->nr_cpu_ids + 1);
+        guint cpu = rv_test_fact_uint(where, arg);
+
+        rv_host_topology_sibling_map(t, map, t->nr_cpu_ids);
+        return cpu < t->nr_cpu_ids ? g_strdup_printf("%d", map[cpu]) : g_strdup("(out of range)");
+    }
     if (!strcmp(key, "online-has"))
         return g_strdup(yes_no(rv_cpuset_isset(&t->online, rv_test_fact_uint(where, arg))));
     if (!strcmp(key, "package") || !strcmp(key, "node")) {
