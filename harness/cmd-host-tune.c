@@ -4,8 +4,9 @@
  * revert` and `rtvirt host bootargs PROFILE [--install|--remove]`.
  *
  *   apply:    partition (host/partition.h) -> journaled runtime knobs
- *             (host/tune.h) -> `host check` on the same profile.  A signal
- *             during apply reverts what was done so far.
+ *             (host/tune.h) -> with --persist, the journaled boot-time files
+ *             (host/persist.h) -> `host check` on the same profile.  A
+ *             signal during apply reverts what was done so far.
  *   revert:   the `rtvirt run` journal, then the `host apply` journal,
  *             newest entry first; idempotent.
  *   bootargs: print, --install (drop-in + update-grub, or grubby) or
@@ -25,6 +26,7 @@
 #include "host/check.h"
 #include "host/journal.h"
 #include "host/partition.h"
+#include "host/persist.h"
 #include "host/profile.h"
 #include "host/topology.h"
 #include "host/tune.h"
@@ -113,7 +115,7 @@ json_str(JsonBuilder *b, const char *key, const char *value)
 /* `host apply --json`: the partition, every knob and the check after it. */
 static JsonNode *
 apply_to_json(const Setup *s, const RvTuneReport *report, const RvJournal *journal,
-              JsonNode *check)
+              const GPtrArray *persisted, JsonNode *check)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     g_autofree char *plan = rv_host_partition_format(s->part, s->topo);
@@ -145,6 +147,24 @@ apply_to_json(const Setup *s, const RvTuneReport *report, const RvJournal *journ
         json_builder_add_int_value(b, report->counts[i]);
     }
     json_builder_end_object(b);
+    json_builder_set_member_name(b, "persist");
+    if (persisted) {
+        json_builder_begin_array(b);
+        for (guint i = 0; i < persisted->len; i++) {
+            const RvPersistFile *f = persisted->pdata[i];
+
+            json_builder_begin_object(b);
+            json_str(b, "path", f->path);
+            json_str(b, "target", f->target);
+            json_str(b, "what", f->what);
+            json_builder_set_member_name(b, "changed");
+            json_builder_add_boolean_value(b, f->changed);
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
+    } else {
+        json_builder_add_null_value(b);
+    }
     json_str(b, "journal", journal ? rv_host_journal_path(journal) : NULL);
     json_builder_set_member_name(b, "check");
     if (check)
@@ -196,7 +216,7 @@ revert_journal(RvJournal *journal, RvRunner *runner, const char *what, JsonBuild
 }
 
 static char *arg_journal;
-static gboolean arg_dry_run, arg_no_check, arg_install, arg_remove, arg_force;
+static gboolean arg_dry_run, arg_no_check, arg_install, arg_remove, arg_force, arg_persist;
 
 static const RvCmdSpec host_apply_spec = {
     .params = "PROFILE",
@@ -207,11 +227,23 @@ static const RvCmdSpec host_apply_spec = {
         "invalid profile changes nothing.  After applying, `host check` runs on\n"
         "the same profile (unless --no-check).  PROFILE is a file or a name\n"
         "('rtvirt profiles').  --json prints {schema_version, profile, dry_run,\n"
-        "partition, items, counts, journal, check} instead of the text.\n"
+        "partition, items, counts, persist, journal, check} instead of the text.\n"
         "While tuned runs (its PID file or D-Bus name) apply refuses (exit 2):\n"
         "tuned re-applies its own profile; stop it, or run this profile through\n"
         "tuned with `rtvirt host export-tuned`, or pass --force.\n"
-        "The changes are runtime only: a reboot resets them.",
+        "Without --persist the changes are runtime only: they are lost at the\n"
+        "next reboot.  --persist also writes, each file journaled like a knob (so\n"
+        "`host revert` removes it, or restores what it replaced):\n"
+        "  " RV_HOST_PERSIST_SYSCTL "     the sysctls (sysctl.d(5));\n"
+        "  " RV_HOST_PERSIST_MODPROBE "      the module parameters (modprobe.d(5);\n"
+        "      read-only ones take effect at a module reload or reboot);\n"
+        "  " RV_HOST_PERSIST_UNIT "\n"
+        "      for sysfs knobs, IRQ affinities and kernel threads: a oneshot unit\n"
+        "      running `RTVIRT host apply PROFILE` (absolute paths) at boot, and its\n"
+        "      enable link in multi-user.target.wants/ (systemctl is not run).\n"
+        "Boot arguments are never installed by apply: it prints the\n"
+        "`rtvirt host bootargs --install` command.  With --dry-run, --persist\n"
+        "lists the files it would write.",
     .exit_status =
         "0 applied and the check has no FAIL; 1 a knob failed or the\n"
         "check after applying has a FAIL (e.g. boot arguments not in effect yet:\n"
@@ -245,6 +277,52 @@ check_after_apply(const Setup *s, const char *profile, JsonNode **ret_json)
     return rv_host_check_trusted(check) ? RV_EXIT_OK : RV_EXIT_CHECK;
 }
 
+/* --persist: the boot-time files (host/persist.h), in the same journal
+ * as the knobs; the unit runs this very binary at boot.  @check_only:
+ * build every file's text and write nothing (before the first knob, so
+ * that a value no file can hold changes nothing). */
+static int
+persist_apply(const Setup *s, RvJournal *journal, bool check_only, GPtrArray **ret,
+              GError **error)
+{
+    g_autofree char *self = g_file_read_link("/proc/self/exe", error);
+
+    if (!self)
+        return -ENOENT;
+    return rv_host_persist_apply(s->root, check_only ? NULL : journal, s->profile, self,
+                                 check_only || arg_dry_run, ret, error);
+}
+
+/* After the knobs: what --persist wrote and the boot arguments it did not
+ * install, or that nothing survives a reboot. */
+static void
+print_persist(const Setup *s, const GPtrArray *persisted, const char *profile,
+              const char *root)
+{
+    g_auto(GStrv) args = NULL;
+
+    if (!persisted) {
+        if (!arg_dry_run)
+            printf("runtime only: these changes are lost at the next reboot "
+                   "(--persist also writes the boot-time files)\n");
+        return;
+    }
+    for (guint i = 0; i < persisted->len; i++) {
+        const RvPersistFile *f = persisted->pdata[i];
+        const char *status = !f->changed ? "already" : arg_dry_run ? "would write" : "written";
+
+        printf("%-12s persist %s%s%s: %s\n", status, f->path, f->target ? " -> " : "",
+               f->target ? f->target : "", f->what);
+    }
+    if (persisted->len == 0)
+        printf("persist: the profile sets nothing a boot-time file holds\n");
+    /* boot arguments go through the boot loader, with their own journal */
+    if (rv_host_bootargs_compute(s->profile, s->part, &args, NULL) > 0)
+        printf("persist: boot arguments are not installed by --persist; run "
+               "`rtvirt host bootargs --install%s%s %s` and reboot\n", root ? " --root " : "",
+               root ? root : "", profile);
+}
+
 int
 rv_cmd_host_apply(int argc, char **argv)
 {
@@ -258,6 +336,9 @@ rv_cmd_host_apply(int argc, char **argv)
         { "force", 0, 0, G_OPTION_ARG_NONE, &arg_force,
           "Apply even while tuned runs (it re-applies its own profile and may undo these changes)",
           NULL },
+        { "persist", 0, 0, G_OPTION_ARG_NONE, &arg_persist,
+          "Also write the boot-time files (sysctl.d, modprobe.d, a systemd unit), journaled",
+          NULL },
         { NULL }
     };
     const char *arg_root;
@@ -269,6 +350,7 @@ rv_cmd_host_apply(int argc, char **argv)
     g_autoptr(RvTuneReport) report = NULL;
     g_autoptr(RvLock) lock = NULL;
     g_autoptr(JsonNode) check_json = NULL;
+    g_autoptr(GPtrArray) persisted = NULL;
     int r, ret = RV_EXIT_OK;
 
     if (rv_cmd_parse(&host_apply_spec, entries, &argc, &argv) < 0)
@@ -300,6 +382,9 @@ rv_cmd_host_apply(int argc, char **argv)
             return RV_EXIT_ERROR;
         }
     }
+    if (arg_persist && persist_apply(&s, NULL, true, &persisted, &err) < 0)
+        return rv_log_gerror(err, "apply --persist failed");
+    g_clear_pointer(&persisted, g_ptr_array_unref);
     if ((arg_dry_run || verbose) && !json) {
         g_autofree char *plan = rv_host_partition_format(s.part, s.topo);
         printf("%s", plan);
@@ -338,6 +423,8 @@ rv_cmd_host_apply(int argc, char **argv)
     }
     r = rv_host_tune_apply(s.root, journal, s.profile, s.part, runner, arg_dry_run, &report,
                            &err);
+    if (r >= 0 && arg_persist)
+        r = persist_apply(&s, journal, false, &persisted, &err);
     if (r < 0) {
         ret = rv_log_gerror(err, "apply failed");
         if (journal) {
@@ -353,8 +440,10 @@ rv_cmd_host_apply(int argc, char **argv)
         (void) revert_journal(journal, runner, "revert", NULL);
         return ret;
     }
-    if (!json)
+    if (!json) {
         print_report(report, verbose);
+        print_persist(&s, persisted, argv[1], arg_root);
+    }
     if (journal && rv_harness_signals_received()) {
         rv_log_warn("Interrupted by signal %d: reverting", rv_harness_signals_received());
         (void) revert_journal(journal, runner, "revert", NULL);
@@ -372,7 +461,7 @@ rv_cmd_host_apply(int argc, char **argv)
         check_after_apply(&s, argv[1], json ? &check_json : NULL) != RV_EXIT_OK)
         ret = RV_EXIT_CHECK;
     if (json) {
-        g_autoptr(JsonNode) node = apply_to_json(&s, report, journal, check_json);
+        g_autoptr(JsonNode) node = apply_to_json(&s, report, journal, persisted, check_json);
 
         if (rv_cmd_print_json(node) < 0)
             return RV_EXIT_ERROR;

@@ -1247,6 +1247,59 @@ rv_host_journal_set_file(RvJournal *j, const char *path, const char *contents, g
 }
 
 int
+rv_host_journal_set_symlink(RvJournal *j, const char *path, const char *target,
+                            GError **error)
+{
+    g_autofree char *real = rv_host_root_resolve(j->root, path);
+    g_autofree char *parent = g_path_get_dirname(path);
+    g_autofree char *cur = NULL;
+    g_autoptr(GError) lerr = NULL;
+    struct stat st;
+    Entry *e;
+    int r;
+
+    cur = g_file_read_link(real, &lerr);
+    if (cur && strcmp(cur, target) == 0)
+        return 0;
+    if (cur || lstat(real, &st) == 0)
+        return rv_error_set(error, RV_ERROR_FAILED, EEXIST,
+                            "Cannot create the link '%s' -> '%s': it exists (%s%s%s), not made "
+                            "by rtvirt: left alone", real, target,
+                            cur ? "a link to '" : "not a link", cur ? cur : "", cur ? "'" : "");
+    if (errno != ENOENT) {
+        int e2 = errno;
+        return rv_error_set(error, RV_ERROR_FAILED, e2, "Failed to read '%s': %s", real,
+                            g_strerror(e2));
+    }
+    if ((r = journal_guard(j, error)) < 0)
+        return r;
+    if (!rv_host_root_exists(j->root, parent)) {
+        r = rv_host_journal_mkdir(j, parent, 0755, error);
+        if (r < 0)
+            return r;
+    }
+    if (!rv_host_journal_has_path(j, path)) {
+        e = g_new0(Entry, 1);
+        e->kind = ENTRY_FILE;
+        e->path = g_strdup(path);
+        e->uid = -1;
+        e->gid = -1;
+        e->absent = true;
+        r = journal_append(j, e, error);
+        if (r < 0)
+            return r;
+    }
+    if (symlink(target, real) < 0) {
+        int e2 = errno;
+        return rv_error_set(error, RV_ERROR_FAILED, e2, "Failed to create the link '%s' -> '%s': %s",
+                            real, target, g_strerror(e2));
+    }
+    (void) fsync_dir_of(real);
+    journal_note_change();
+    return 1;
+}
+
+int
 rv_host_journal_mkdir(RvJournal *j, const char *path, mode_t mode, GError **error)
 {
     g_autofree char *real = rv_host_root_resolve(j->root, path);

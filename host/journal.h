@@ -247,6 +247,26 @@ int rv_host_journal_set_file(RvJournal *journal, const char *path,
                              GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
+ * rv_host_journal_set_symlink:
+ * @path: host path of a symbolic link to create, e.g. systemd's enable link
+ *        "/etc/systemd/system/multi-user.target.wants/rtvirt-host-apply.service"
+ * @target: what it points to, written as given (an absolute @target is a
+ *          host path: on a fixture root it resolves inside the root, as
+ *          the host would read it)
+ * @error: (optional): RV_ERROR_FAILED -EEXIST when @path exists and is not
+ *         a link to @target (nothing is changed: rtvirt does not replace
+ *         what it did not make), or naming the file and errno
+ *
+ * Records @path's absence (a "file" entry with "absent": revert unlinks
+ * it, which removes a link as it removes a file; missing parent
+ * directories are journaled mkdirs), then creates the link.
+ *
+ * Returns: 1 when created, 0 when it already was a link to @target, -errno.
+ */
+int rv_host_journal_set_symlink(RvJournal *journal, const char *path, const char *target,
+                                GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
  * rv_host_journal_mkdir:
  * @path: host path of a directory to create (e.g. a cgroup v2 cpuset
  *        partition "/sys/fs/cgroup/rtvirt.slice")

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "host/coresched.h"
+#include "host/persist.h"
 #include "host/qemu-conf.h"
 #include "host/smt.h"
 #include "host/tune.h"
@@ -263,15 +264,9 @@ apply_modules(Ctx *ctx, GError **error)
          * kvm.kvmclock_periodic_sync) changes only at module load: planned
          * as persist + reload/reboot, never as a runtime write that fails */
         {
-            int fd = rv_host_root_openat(ctx->root, path, O_RDONLY | O_CLOEXEC, 0);
-            struct stat sb;
-            bool ro = false;
+            bool ro = rv_host_module_param_readonly(ctx->root, mod, dot + 1);
             g_autofree char *cur = NULL;
 
-            if (fd >= 0) {
-                ro = fstat(fd, &sb) == 0 && !(sb.st_mode & 0222);
-                close(fd);
-            }
             if (ro && rv_host_root_read_value(ctx->root, path, &cur, NULL) == 0 &&
                 strcmp(cur, k->value) != 0 &&
                 /* bool parameters read back as Y/N (kernel/params.c param_get_bool) */
@@ -279,8 +274,8 @@ apply_modules(Ctx *ctx, GError **error)
                 !(strcmp(cur, "Y") == 0 && strchr("1yY", k->value[0]) && !k->value[1])) {
                 add_item(ctx, RV_TUNE_SKIPPED, knob, cur, k->value,
                          "read-only parameter (0444): persist it in /etc/modprobe.d "
-                         "(options %s %s=%s) and reload the module or reboot", mod, dot + 1,
-                         k->value);
+                         "(options %s %s=%s; `host apply --persist` writes it) and reload "
+                         "the module or reboot", mod, dot + 1, k->value);
                 continue;
             }
         }
