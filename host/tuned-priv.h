@@ -2,7 +2,8 @@
 /*
  * host/tuned-priv.h: the pieces of host/tuned.c that tests drive alone:
  * tuned's INI dialect and profile merge (host/tuned-ini.c) and its
- * variable and function expansion (host/tuned-expand.c).
+ * variable and function expansion (host/tuned-expand.c), and how a tuned
+ * seen on the system bus is described (host/tuned-state.c).
  */
 #pragma once
 
@@ -125,3 +126,21 @@ typedef struct {
 } RvTunedKnob;
 
 GHashTable *rv_tuned_profile_knobs(const RvHostProfile *p, GPtrArray *order);
+
+/**
+ * rv_tuned_bus_owner_describe:
+ * @root: the host (its /proc)
+ * @bus_pid: the PID the system bus gives for com.redhat.tuned's owner
+ *           (GetConnectionUnixProcessID), 0 when it gave none
+ * @ret_pid: (out): @bus_pid when /proc/PID/comm is readable in @root, else 0
+ *
+ * The bus knows the PID that opened the connection: `tuned --daemon`
+ * connects (its polkit client) before it forks twice, so on such a host the
+ * bus names the launcher, long gone (t-tuned-live saw it).  Only a PID with
+ * a live /proc entry is reported as tuned's.
+ *
+ * Returns: (transfer full): "D-Bus name com.redhat.tuned owned by PID N
+ * (COMM)", or "... has an owner; the bus names PID N, which has exited
+ * (...)", or "... has an owner".
+ */
+char *rv_tuned_bus_owner_describe(RvRoot *root, gint64 bus_pid, gint64 *ret_pid);

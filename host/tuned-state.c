@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 #include <gio/gio.h>
 
@@ -47,13 +48,17 @@ read_value(RvRoot *root, const char *path)
     return v;
 }
 
-/* the system bus knows the name: tuned runs even without a PID file */
+/* The system bus knows the name: tuned runs even without a PID file (tuned
+ * -P elsewhere).  The bus also tells the owner's PID
+ * (org.freedesktop.DBus.GetConnectionUnixProcessID takes a well-known name);
+ * *ret_pid stays 0 when it does not answer. */
 static bool
-dbus_name_owned(void)
+dbus_name_owned(gint64 *ret_pid)
 {
     g_autoptr(GDBusConnection) bus = NULL;
-    g_autoptr(GVariant) reply = NULL;
+    g_autoptr(GVariant) reply = NULL, pid = NULL;
     gboolean owned = FALSE;
+    guint32 n = 0;
 
     if (!g_file_test("/run/dbus/system_bus_socket", G_FILE_TEST_EXISTS) &&
         !g_getenv("DBUS_SYSTEM_BUS_ADDRESS"))
@@ -67,7 +72,16 @@ dbus_name_owned(void)
                                         G_DBUS_CALL_FLAGS_NONE, 1000, NULL, NULL);
     if (reply)
         g_variant_get(reply, "(b)", &owned);
-    return owned;
+    if (!owned)
+        return false;
+    pid = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                      "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+                                      g_variant_new("(s)", DBUS_NAME), G_VARIANT_TYPE("(u)"),
+                                      G_DBUS_CALL_FLAGS_NONE, 1000, NULL, NULL);
+    if (pid)
+        g_variant_get(pid, "(u)", &n);
+    *ret_pid = n;
+    return true;
 }
 
 static void
@@ -87,10 +101,27 @@ load_running(RvRoot *root, RvTunedState *st)
             st->how = g_strdup_printf("PID %" G_GINT64_FORMAT " in " PID_FILE " (%s)", n, comm);
         }
     }
-    if (!st->running && rv_host_root_is_live(root) && dbus_name_owned()) {
+    if (!st->running && rv_host_root_is_live(root) && dbus_name_owned(&n)) {
         st->running = true;
-        st->how = g_strdup("D-Bus name " DBUS_NAME " has an owner");
+        st->how = rv_tuned_bus_owner_describe(root, n, &st->pid);
     }
+}
+
+char *
+rv_tuned_bus_owner_describe(RvRoot *root, gint64 bus_pid, gint64 *ret_pid)
+{
+    g_autofree char *proc = g_strdup_printf("/proc/%" G_GINT64_FORMAT "/comm", bus_pid);
+    g_autofree char *comm = bus_pid > 0 ? read_value(root, proc) : NULL;
+
+    *ret_pid = comm ? bus_pid : 0;
+    if (comm)
+        return g_strdup_printf("D-Bus name " DBUS_NAME " owned by PID %" G_GINT64_FORMAT " (%s)",
+                               bus_pid, comm);
+    if (bus_pid > 0)
+        return g_strdup_printf("D-Bus name " DBUS_NAME " has an owner; the bus names PID "
+                               "%" G_GINT64_FORMAT ", which has exited (tuned --daemon "
+                               "connects before it forks)", bus_pid);
+    return g_strdup("D-Bus name " DBUS_NAME " has an owner");
 }
 
 /* the active profile's directory: the root's tuned directories first */
@@ -270,6 +301,32 @@ rv_tuned_profile_knobs(const RvHostProfile *p, GPtrArray *order)
     return t;
 }
 
+/* Is the profile read from @path (a tuned profile directory, its
+ * tuned.conf, a trailing slash, a symlink) tuned's active profile in @dir?
+ * Both are resolved on disk (realpath); a path that does not resolve is
+ * compared as written. */
+static bool
+is_profile_dir(const char *path, const char *dir)
+{
+    g_autofree char *a = realpath(path, NULL);
+    g_autofree char *b = realpath(dir, NULL);
+
+    if (!a || !b)
+        return g_strcmp0(path, dir) == 0;
+    if (g_file_test(a, G_FILE_TEST_IS_REGULAR)) {
+        g_autofree char *base = g_path_get_basename(a);
+        char *parent = g_path_get_dirname(a);
+
+        if (strcmp(base, "tuned.conf") != 0) {
+            g_free(parent);
+            return false;
+        }
+        g_free(a);
+        a = parent;
+    }
+    return strcmp(a, b) == 0;
+}
+
 void
 rv_host_tuned_judge(RvCheckReport *rep, const RvHostProfile *p, const RvTunedState *st)
 {
@@ -303,7 +360,8 @@ rv_host_tuned_judge(RvCheckReport *rep, const RvHostProfile *p, const RvTunedSta
                                      st->profile_error);
         return;
     }
-    if (p->origin && st->active_path && g_strcmp0(p->path, st->active_path) == 0)
+    /* tuned's own profile, by its directory or its tuned.conf */
+    if (p->origin && st->active_path && is_profile_dir(p->path, st->active_path))
         return;
     mine = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, val_free);
     theirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, val_free);

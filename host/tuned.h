@@ -88,7 +88,7 @@ int rv_host_tuned_load(RvRoot *root, const char *path, RvHostProfile **ret,
  * PROFILE_MODE_FILE /etc/tuned/profile_mode). */
 typedef struct {
     bool running;            /* a live process in the PID file, or the D-Bus name owned */
-    gint64 pid;              /* from the PID file; 0 when none */
+    gint64 pid;              /* from the PID file, else the D-Bus name's owner; 0 when none */
     char *how;               /* how it was seen to run ("PID 123 in /run/tuned/tuned.pid") */
     char *active;            /* /etc/tuned/active_profile (names, space-separated), NULL if none */
     char *mode;              /* /etc/tuned/profile_mode ("manual", "auto"), NULL if none */
@@ -108,8 +108,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvTunedState, rv_host_tuned_state_free)
  *       running = false and no active profile)
  *
  * Reads the PID file and /proc/PID through @root; on the live host also
- * asks the system bus whether com.redhat.tuned has an owner (1 s timeout,
- * skipped without a bus) and runs `tuned-adm active` (5 s) when tuned runs.
+ * asks the system bus (/run/dbus/system_bus_socket or
+ * $DBUS_SYSTEM_BUS_ADDRESS; skipped without either) whether com.redhat.tuned
+ * has an owner and its PID (1 s timeouts each), and runs `tuned-adm active`
+ * (5 s) when tuned runs.
  * The active profile is searched in the root's /etc/tuned and
  * /usr/lib/tuned (then this machine's) and read with rv_host_tuned_load().
  * Nothing here fails: what cannot be read is left NULL.
@@ -132,7 +134,8 @@ char *rv_host_tuned_state_describe(const RvTunedState *st);
  * active profile set to different values (naming both), and NOTE
  * tuned.overlap listing the knobs both set alike (tuned re-applies them;
  * harmless while equal).  Nothing when tuned neither runs nor has an active
- * profile, or when @profile is tuned's active profile itself.
+ * profile; only the NOTE when @profile is tuned's active profile itself (its
+ * directory or its tuned.conf, compared after realpath()).
  */
 void rv_host_tuned_judge(RvCheckReport *rep, const RvHostProfile *profile,
                          const RvTunedState *st);

@@ -23,7 +23,7 @@ nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
 has() { jq -e --arg l "$2" --arg i "$3" '[.findings[] | select(.level == $l and .id == $i)] | length > 0' "$1" >/dev/null; }
 msg() { jq -e --arg i "$2" --arg m "$3" '[.findings[] | select(.id == $i and (.message | contains($m)))] | length > 0' "$1" >/dev/null; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-echo "1..42"
+echo "1..43"
 
 # a root with the variables file as tuned installs it (calc_isolated_cores:1
 # keeps the lowest CPU of the one package: CPU 0 housekeeping, CPU 1 isolated)
@@ -163,6 +163,21 @@ jq -e '[.findings[] | select(.id == "tuned.conflict" and .level == "WARN" and .e
 "$rtvirt" host show --root "$A" | grep -q '^tuned: running: PID 4242 .*active profile realtime-virtual-host (manual)' \
     && [ "$("$rtvirt" host show --root "$A" --json | jq -r '.tuned.running, .tuned.active_profile' | tr '\n' ' ')" = "true realtime-virtual-host " ] \
     && ok "host show (text and JSON) says tuned runs, with its profile" || nok "host show tuned"
+# tuned's active profile checked by its tuned.conf is still tuned's own: no
+# overlap of tuned with itself (t-tuned-live saw it with the real daemon)
+act=$(jq -r .tuned.profile_dir "$(
+    "$rtvirt" host show --root "$A" --json >"$tmp/act.json"; echo "$tmp/act.json")")
+"$rtvirt" host check --root "$A" --json "$act" >"$tmp/self-dir.json" 2>/dev/null
+"$rtvirt" host check --root "$A" --json "$act/tuned.conf" >"$tmp/self-file.json" 2>/dev/null
+"$rtvirt" host check --root "$A" --json "$act/" >"$tmp/self-slash.json" 2>/dev/null
+self=0
+for f in self-dir self-file self-slash; do
+    jq -e '[.findings[] | select(.id == "tuned.overlap" or .id == "tuned.conflict")] | length == 0' "$tmp/$f.json" >/dev/null \
+        && msg "$tmp/$f.json" tuned.running "with profile realtime-virtual-host" || self=1
+done
+[ $self = 0 ] && [ "$act" != null ] \
+    && ok "host check of tuned's active profile ($act, /tuned.conf, trailing /): no overlap or conflict with itself" \
+    || nok "active profile $act judged against itself: $(for f in self-dir self-file self-slash; do echo "$f: $(jq -c '[.findings[] | select(.id == "tuned.overlap" or .id == "tuned.conflict") | .id]' "$tmp/$f.json")"; done | tr '\n' ' ')"
 cp -a "$A" "$tmp/apply.orig"
 "$rtvirt" host apply --root "$A" --no-check realtime-virtual-host >/dev/null 2>"$tmp/apply.err"; rc=$?
 [ $rc = 2 ] && grep -q "tuned is running" "$tmp/apply.err" && grep -q "export-tuned" "$tmp/apply.err" \

@@ -380,6 +380,39 @@ test_assert_unset(void)
     rv_test_rm_rf(root_dir);
 }
 
+/* the bus names the PID that connected: tuned --daemon's launcher, gone */
+static void
+test_bus_owner(void)
+{
+    g_autofree char *root_dir = make_root(false);
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(GError) err = NULL;
+    gint64 pid = -1;
+
+    rv_test_put(root_dir, "proc/4242/comm", "tuned\n");
+    g_assert_cmpint(rv_host_root_open(root_dir, &root, &err), ==, 0);
+    {
+        g_autofree char *s = rv_tuned_bus_owner_describe(root, 4242, &pid);
+
+        g_assert_cmpstr(s, ==, "D-Bus name com.redhat.tuned owned by PID 4242 (tuned)");
+        g_assert_cmpint(pid, ==, 4242);
+    }
+    {
+        g_autofree char *s = rv_tuned_bus_owner_describe(root, 4241, &pid);
+
+        g_assert_cmpstr(s, ==, "D-Bus name com.redhat.tuned has an owner; the bus names PID 4241, "
+                               "which has exited (tuned --daemon connects before it forks)");
+        g_assert_cmpint(pid, ==, 0);
+    }
+    {
+        g_autofree char *s = rv_tuned_bus_owner_describe(root, 0, &pid);
+
+        g_assert_cmpstr(s, ==, "D-Bus name com.redhat.tuned has an owner");
+        g_assert_cmpint(pid, ==, 0);
+    }
+    rv_test_rm_rf(root_dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -392,6 +425,7 @@ main(int argc, char **argv)
     g_test_add_func("/tuned/expand", test_expand);
     g_test_add_func("/tuned/parse", test_parse);
     g_test_add_func("/tuned/assert", test_assert_unset);
+    g_test_add_func("/tuned/bus-owner", test_bus_owner);
     rv_test_assert_cases_covered("tuned", case_names, G_N_ELEMENTS(case_names));
     return g_test_run();
 }
