@@ -220,8 +220,8 @@ static gboolean arg_dry_run, arg_no_check, arg_install, arg_remove, arg_force, a
 
 static const RvCmdSpec host_apply_spec = {
     .params = "PROFILE",
-    .summary = "Apply a host profile's runtime knobs; every old value is journaled "
-               "first, `rtvirt host revert` restores them.",
+    .summary = "Apply a host profile's runtime knobs (lost at reboot unless --persist); "
+               "every old value is journaled first, `rtvirt host revert` restores them.",
     .description =
         "The profile is checked against this host first (values, CPUs): an\n"
         "invalid profile changes nothing.  After applying, `host check` runs on\n"

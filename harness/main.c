@@ -35,7 +35,7 @@ static const RvCommand commands[] = {
     { "host", "capture", rv_cmd_host_capture,
       "Copy the /sys and /proc files rtvirt reads into a fixture tree" },
     { "host", "apply", rv_cmd_host_apply,
-      "Apply a host profile's runtime knobs, journaled" },
+      "Apply a host profile's runtime knobs, journaled (--persist: also at boot)" },
     { "host", "revert", rv_cmd_host_revert,
       "Restore every value recorded in the journal, newest first" },
     { "host", "bootargs", rv_cmd_host_bootargs,
