@@ -288,6 +288,9 @@ parse_main(RvIni *ini, RvMatrix *m, GError **error)
         m->has_seed = true;
         m->seed = seed;
     }
+    m->cosched_stats = true;
+    if (rv_ini_get_bool(ini, "main", "cosched_stats", &m->cosched_stats, error) < 0)
+        return -EINVAL;
     if ((s = rv_ini_get(ini, "main", "host_profile"))) {
         e = rv_ini_lookup(ini, "main", "host_profile");
         m->host_profile = resolve_path(e->file, s);

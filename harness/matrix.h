@@ -223,6 +223,9 @@ typedef struct {
     RvMatrixOrder order;
     bool has_seed;
     guint64 seed;
+    /* [main] cosched_stats = yes|no (default yes): the co-scheduling
+     * stats' sched_switch trace on hosts with SMT (harness/cosched.h) */
+    bool cosched_stats;
     char *baseline;         /* a scenario name */
     char *host_profile;     /* nullable, resolved path */
     char *host_profile_at;  /* "FILE:LINE" of host_profile = ..., or NULL */

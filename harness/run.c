@@ -28,6 +28,7 @@
 #include "harness/log.h"
 #include "harness/run.h"
 #include "harness/attribution.h"
+#include "harness/cosched.h"
 #include "host/check.h"
 #include "host/cgroup.h"
 #include "host/coresched.h"
@@ -302,6 +303,7 @@ rv_harness_run_repetition_clear(RvRunRepetition *rep)
     g_clear_pointer(&rep->virt, g_free);
     g_clear_pointer(&rep->store_error, g_free);
     g_clear_pointer(&rep->confinement, json_object_unref);
+    g_clear_pointer(&rep->cosched, json_node_unref);
 }
 
 typedef struct {
@@ -858,6 +860,7 @@ typedef struct {
     GPtrArray *perts;           /* PertJob* */
     char *pert_dir;
     RvHarnessAttr *attr;        /* spike attribution's host trace */
+    RvHarnessCosched *cosched;  /* co-scheduling stats' trace */
     bool cancelled;
 } Rep;
 
@@ -1459,6 +1462,38 @@ attr_finish(Rep *r)
     }
 }
 
+/* Co-scheduling stats (issue 16 part 1), before the workloads start: every
+ * guest's QEMU, on a host with SMT; the reason why not goes to run.json. */
+static void
+cosched_start(Rep *r)
+{
+    g_autofree const char **names = g_new0(const char *, r->n + 1);
+    g_autofree pid_t *pids = g_new0(pid_t, r->n + 1);
+
+    if (!r->rep->matrix->cosched_stats) {
+        g_clear_pointer(&r->rep->cosched, json_node_unref);
+        r->rep->cosched = rv_harness_attr_skipped("cosched_stats = no in the matrix's [main]");
+        return;
+    }
+    for (guint i = 0; i < r->n; i++) {
+        names[i] = r->guests[i].domain_name ? r->guests[i].domain_name : "?";
+        pids[i] = r->guests[i].session ? r->guests[i].qemu_pid : 0;
+    }
+    r->cosched = rv_harness_cosched_start(r->rep->root, names, pids, r->n,
+                                          r->rep->matrix->warmup_us + r->rep->matrix->duration_us);
+}
+
+static void
+cosched_finish(Rep *r)
+{
+    if (!r->cosched)
+        return;
+    rv_harness_cosched_stop(r->cosched);
+    g_clear_pointer(&r->rep->cosched, json_node_unref);
+    r->rep->cosched = rv_harness_cosched_json(r->cosched);
+    g_clear_pointer(&r->cosched, rv_harness_cosched_free);
+}
+
 /* Phase 3: warm-up, measurement, every workload thread joined. */
 static void
 measure(Rep *r)
@@ -1615,6 +1650,7 @@ tear_down(Rep *r)
     g_free(r->pert_dir);
     g_free(r->host_skip);
     rv_harness_attr_free(r->attr);
+    rv_harness_cosched_free(r->cosched);
     if (r->host_th)
         g_thread_join(r->host_th);
     rv_run_result_clear(&r->host.res);
@@ -1646,11 +1682,13 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
 
         confine_start(&r, &conf);
         attr_start(&r);
+        cosched_start(&r);
         start_guest_workloads(&r);
         start_host_workload(&r);
         measure(&r);
         rv_host_confine_restore(&conf);
         rv_host_confine_clear(&conf);
+        cosched_finish(&r);
         attr_finish(&r);
     }
     if (rep->kill_point)
@@ -1727,6 +1765,9 @@ rv_harness_run_counters_record(const char *cell, unsigned repetition, JsonNode *
         if (rep->confinement)
             json_object_set_object_member(json_node_get_object(d), "confinement",
                                           json_object_ref(rep->confinement));
+        if (rep->cosched)
+            json_object_set_member(json_node_get_object(d), "cosched",
+                                   json_node_copy(rep->cosched));
         rv_result_store_record_set_details(rec, d);
         if (rep->measure_us > planned + slack)
             stretched = g_strdup_printf(

@@ -142,6 +142,9 @@ typedef struct {
      * {housekeeping, measured, threads, confined, gone, ok, stray} or
      * {skipped: reason}; NULL before the measurement */
     JsonObject *confinement;
+    /* co-scheduling stats per VM (run.json: the host-counters record's
+     * details "cosched", harness/cosched.h); NULL before the measurement */
+    JsonNode *cosched;
 } RvRunRepetition;
 
 void rv_harness_run_repetition_clear(RvRunRepetition *rep);

@@ -65,6 +65,15 @@ int
 rv_host_attrtrace_start(RvRoot *root, const RvCpuSet *cpus, guint buffer_kb,
                         RvAttrTrace **ret, GError **error)
 {
+    return rv_host_attrtrace_start_instance(root, RV_HOST_ATTRTRACE_INSTANCE, attr_events, cpus,
+                                            buffer_kb, ret, error);
+}
+
+int
+rv_host_attrtrace_start_instance(RvRoot *root, const char *instance, const char *const *events,
+                                 const RvCpuSet *cpus, guint buffer_kb, RvAttrTrace **ret,
+                                 GError **error)
+{
     static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
     const char *base = NULL;
     g_autoptr(GString) missing = g_string_new(NULL);
@@ -86,7 +95,7 @@ rv_host_attrtrace_start(RvRoot *root, const RvCpuSet *cpus, guint buffer_kb,
     t = g_new0(RvAttrTrace, 1);
     t->root = root;
     t->cpus = *cpus;
-    t->dir = g_strdup_printf("%s/instances/%s", base, RV_HOST_ATTRTRACE_INSTANCE);
+    t->dir = g_strdup_printf("%s/instances/%s", base, instance);
     real = rv_host_root_resolve(root, t->dir);
     if (!real || g_mkdir(real, 0700) < 0) {
         int e = real ? errno : EINVAL;
@@ -96,10 +105,9 @@ rv_host_attrtrace_start(RvRoot *root, const RvCpuSet *cpus, guint buffer_kb,
         if (e == EEXIST)
             return rv_error_set(error, RV_ERROR_FAILED, EBUSY,
                                 "tracefs instance '%s/instances/%s' exists: another rtvirt is "
-                                "tracing (or a stale one: rmdir it)", base,
-                                RV_HOST_ATTRTRACE_INSTANCE);
+                                "tracing (or a stale one: rmdir it)", base, instance);
         return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to create '%s/instances/%s': %s",
-                            base, RV_HOST_ATTRTRACE_INSTANCE, g_strerror(e));
+                            base, instance, g_strerror(e));
     }
     rv_cpuset_foreach(c, cpus) last = c;
     mask = rv_cpumask_format(cpus, (unsigned) last + 1);
@@ -109,12 +117,12 @@ rv_host_attrtrace_start(RvRoot *root, const RvCpuSet *cpus, guint buffer_kb,
         (r = iwrite(t, "buffer_size_kb", kb, error)) < 0 ||
         (r = iwrite(t, "tracing_cpumask", mask, error)) < 0)
         goto fail;
-    for (guint i = 0; attr_events[i]; i++) {
-        g_autofree char *f = g_strdup_printf("events/%s/enable", attr_events[i]);
+    for (guint i = 0; events[i]; i++) {
+        g_autofree char *f = g_strdup_printf("events/%s/enable", events[i]);
         g_autofree char *p = g_strdup_printf("%s/%s", t->dir, f);
 
         if (!rv_host_root_exists(root, p)) {
-            g_string_append_printf(missing, "%s%s", missing->len ? "," : "", attr_events[i]);
+            g_string_append_printf(missing, "%s%s", missing->len ? "," : "", events[i]);
             continue;
         }
         if ((r = iwrite(t, f, "1", error)) < 0)

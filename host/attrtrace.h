@@ -45,6 +45,22 @@ typedef struct RvAttrTrace RvAttrTrace;
 int rv_host_attrtrace_start(RvRoot *root, const RvCpuSet *cpus, guint buffer_kb,
                             RvAttrTrace **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
+/**
+ * rv_host_attrtrace_start_instance:
+ * @instance: the instance's name under instances/ (one per consumer:
+ *            RV_HOST_ATTRTRACE_INSTANCE, harness/cosched.h's "rtvirt-cosched")
+ * @events: NULL-terminated "system/event" names to enable where they exist
+ *          (the others listed by rv_host_attrtrace_unavailable())
+ *
+ * rv_host_attrtrace_start() with another instance and event list; same
+ * clock (mono), errors and cleanup.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_host_attrtrace_start_instance(RvRoot *root, const char *instance,
+                                     const char *const *events, const RvCpuSet *cpus,
+                                     guint buffer_kb, RvAttrTrace **ret,
+                                     GError **error) G_GNUC_WARN_UNUSED_RESULT;
 /* The events of the list above that this kernel lacks, comma separated
  * ("kvm/kvm_exit"), or "" when it has all. */
 const char *rv_host_attrtrace_unavailable(const RvAttrTrace *t);

@@ -105,6 +105,11 @@ Cell *rv_result_compare_cell(const RvComparison *c, guint g, guint s);
  */
 GPtrArray *rv_result_compare_stories(const RvComparison *c, guint s, const char **ret_skipped);
 
+/* The co-scheduling shares per VM of scenario @s (RvCoschedSummary*,
+ * results/cosched.h), in the text and --json alike; @ret_skipped as for
+ * rv_result_compare_stories(). */
+GPtrArray *rv_result_compare_cosched(const RvComparison *c, guint s, const char **ret_skipped);
+
 /** rv_result_compare_row: @metric of group @g, scenario @s, into @row. */
 void rv_result_compare_row(const RvComparison *c, guint g, guint s,
                            const char *metric, Row *row);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "results/attribution.h"
+#include "results/cosched.h"
 #include "results/compare-priv.h"
 #include "util/escape.h"
 
@@ -812,6 +813,44 @@ text_attribution(GString *o, Text *t)
     }
 }
 
+/* Co-scheduling shares per scenario and VM (results/cosched.h): what the
+ * SMT sibling ran while the VM's threads ran, mean over the repetitions. */
+static void
+text_cosched(GString *o, Text *t)
+{
+    const RvComparison *c = t->c;
+    gboolean head = FALSE;
+
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        const char *skipped;
+        g_autoptr(GPtrArray) vm = rv_result_compare_cosched(c, s, &skipped);
+
+        if (!vm->len && !skipped)
+            continue;
+        if (!head)
+            g_string_append(o, "\n== co-scheduling (what the SMT sibling ran while a VM's "
+                               "threads ran, % of their running time, mean of n) ==\n");
+        head = TRUE;
+        if (!vm->len) {
+            g_autofree char *first = g_strdup_printf("  %s: ", sc->label);
+
+            wrapped(o, t, first, skipped, 6);
+            continue;
+        }
+        for (guint i = 0; i < vm->len; i++) {
+            const RvCoschedSummary *v = vm->pdata[i];
+            g_autofree char *sd = isnan(v->foreign_sd) ? g_strdup("")
+                                                       : g_strdup_printf(" (sd %.2f)", v->foreign_sd);
+
+            g_string_append_printf(o, "  %s %s n=%u: same VM %.2f %%, idle %.2f %%, foreign "
+                                      "%.2f %%%s, unknown %.2f %%; running %.3f s\n",
+                                   sc->label, v->vm, v->n, v->same_pct, v->idle_pct,
+                                   v->foreign_pct, sd, v->unknown_pct, v->run_s);
+        }
+    }
+}
+
 /* one line per verdict (wrapped), then the count */
 static void
 text_budgets(GString *o, Text *t)
@@ -897,6 +936,7 @@ rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opt
     }
     text_outliers(o, &t);
     text_attribution(o, &t);
+    text_cosched(o, &t);
     text_budgets(o, &t);
     g_hash_table_unref(t.seen);
     /* scenario names, reasons and store paths may quote what a guest

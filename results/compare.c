@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "results/attribution.h"
+#include "results/cosched.h"
 #include "results/compare-priv.h"
 #include "results/context.h"
 #include "util/error.h"
@@ -79,6 +80,15 @@ rv_result_compare_stories(const RvComparison *c, guint s, const char **ret_skipp
     *ret_skipped = NULL;
     return rv_result_attr_scenario_stories(rv_result_store_get_records(c->stores->pdata[sc->store]),
                                            sc->name, RV_COMPARE_STORIES, ret_skipped);
+}
+
+GPtrArray *
+rv_result_compare_cosched(const RvComparison *c, guint s, const char **ret_skipped)
+{
+    const Scen *sc = c->scens->pdata[s];
+
+    return rv_result_cosched_scenario(rv_result_store_get_records(c->stores->pdata[sc->store]),
+                                      sc->name, ret_skipped);
 }
 
 static int
@@ -790,6 +800,60 @@ json_attribution(JsonBuilder *b, const RvComparison *c)
         json_builder_end_array(b);
 }
 
+/* "cosched": only when a scenario's records have co-scheduling stats or a
+ * reason: [{scenario, vm, n, same_pct, idle_pct, foreign_pct, foreign_sd
+ * (null for n < 2), unknown_pct, run_s}] and [{scenario, skipped}]. */
+static void
+json_cosched(JsonBuilder *b, const RvComparison *c)
+{
+    gboolean head = FALSE;
+
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        const char *skipped;
+        g_autoptr(GPtrArray) vm = rv_result_compare_cosched(c, s, &skipped);
+
+        if (!vm->len && !skipped)
+            continue;
+        if (!head) {
+            json_builder_set_member_name(b, "cosched");
+            json_builder_begin_array(b);
+            head = TRUE;
+        }
+        if (!vm->len) {
+            json_builder_begin_object(b);
+            rv_json_add_string_or_null(b, "scenario", sc->label);
+            rv_json_add_string_or_null(b, "skipped", skipped);
+            json_builder_end_object(b);
+        }
+        for (guint i = 0; i < vm->len; i++) {
+            const RvCoschedSummary *v = vm->pdata[i];
+            static const char *const names[] = { "same_pct", "idle_pct", "foreign_pct",
+                                                 "unknown_pct", "run_s" };
+            const double vals[] = { v->same_pct, v->idle_pct, v->foreign_pct, v->unknown_pct,
+                                    v->run_s };
+
+            json_builder_begin_object(b);
+            rv_json_add_string_or_null(b, "scenario", sc->label);
+            rv_json_add_string_or_null(b, "vm", v->vm);
+            json_builder_set_member_name(b, "n");
+            json_builder_add_int_value(b, v->n);
+            for (guint k = 0; k < G_N_ELEMENTS(names); k++) {
+                json_builder_set_member_name(b, names[k]);
+                json_builder_add_double_value(b, vals[k]);
+            }
+            json_builder_set_member_name(b, "foreign_sd");
+            if (isnan(v->foreign_sd))
+                json_builder_add_null_value(b);
+            else
+                json_builder_add_double_value(b, v->foreign_sd);
+            json_builder_end_object(b);
+        }
+    }
+    if (head)
+        json_builder_end_array(b);
+}
+
 /* "budgets": only when budgets were judged */
 static void
 json_budgets(JsonBuilder *b, const RvComparison *c)
@@ -999,6 +1063,7 @@ format_json(const RvComparison *c, const RvCompareOptions *opts)
     json_builder_end_array(b);
     json_outliers(b, c);
     json_attribution(b, c);
+    json_cosched(b, c);
     json_budgets(b, c);
     json_builder_end_object(b);
 

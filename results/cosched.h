@@ -52,3 +52,33 @@ int rv_result_cosched_compute(const GArray *events, const int *sibling, guint n_
 
 /* @part as a percentage of @run_ns (0.0 when @run_ns is 0). */
 double rv_result_cosched_pct(guint64 part, guint64 run_ns);
+
+/* One VM's co-scheduling shares over the repetitions of a scenario, %:
+ * mean of the repetitions' *_pct (harness/cosched.h's details.cosched.vms[])
+ * and the foreign share's sample standard deviation (NAN for n < 2). */
+typedef struct {
+    char *vm;                /* VM (libvirt domain) name */
+    guint n;                 /* repetitions that measured it */
+    double same_pct, idle_pct, foreign_pct, unknown_pct;
+    double foreign_sd;
+    double run_s;            /* mean running time of its threads, s */
+} RvCoschedSummary;
+
+void rv_result_cosched_summary_free(RvCoschedSummary *s);
+
+/**
+ * rv_result_cosched_scenario:
+ * @records: RvStoreRecord* of one store (rv_result_store_get_records())
+ * @scenario: a scenario name
+ * @ret_skipped: (out) (optional): the first details.cosched {skipped:
+ *     reason} of the scenario's host-counters records, or NULL (borrowed
+ *     from @records)
+ *
+ * Store shapes are untrusted: a VM entry without a string name or with a
+ * share that is no number in 0..100 is left out.
+ *
+ * Returns: (transfer full): RvCoschedSummary*, one per VM in first-seen
+ * order, with its free function (empty when none measured).
+ */
+GPtrArray *rv_result_cosched_scenario(GPtrArray *records, const char *scenario,
+                                      const char **ret_skipped);

@@ -10,7 +10,11 @@
 # instances/rtvirt-attr; the instance is gone afterwards and tracefs is
 # unmounted again if this test mounted it.  While it measures, every
 # rtvirt thread must run off that CPU (issue 19 part 4: /proc and
-# details.confinement).  Needs root, libvirtd, QEMU,
+# details.confinement).  The co-scheduling stats' pipeline (issue 16
+# part 1: trace in instances/rtvirt-cosched, the VM's threads, the shares)
+# runs with CPUs 0 and 1 pretended siblings (RTVIRT_TEST_SMT_PAIRS: this
+# host has no SMT): the VM's running time splits into same / idle /
+# foreign and rv-busy's bursts beside it are foreign.  Needs root, libvirtd, QEMU,
 # tracefs in the kernel; skips otherwise.  Run under the live lock.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
@@ -37,6 +41,7 @@ cleanup() {
     [ -n "$busy" ] && kill "$busy" 2>/dev/null && wait "$busy" 2>/dev/null
     for d in $(domains); do virsh -c qemu:///system destroy "$d" >/dev/null 2>&1; done
     [ -d $T/instances/rtvirt-attr ] && rmdir $T/instances/rtvirt-attr
+    [ -d $T/instances/rtvirt-cosched ] && rmdir $T/instances/rtvirt-cosched
     [ -n "$mounted" ] && umount $T
     rm -rf "$tmp"
 }
@@ -49,8 +54,8 @@ if ! mountpoint -q $T; then
 fi
 cc -O2 -o "$tmp/rv-busy" "$top/tests/rv-busy.c" || { echo "1..0 # SKIP cannot build rv-busy"; exit 0; }
 
-echo "1..11"
-"$rtvirt" run --out "$tmp/results" "$top/tests/data/attribution/attr.ini" >"$tmp/out" 2>"$tmp/err" &
+echo "1..13"
+RTVIRT_TEST_SMT_PAIRS=0:1 "$rtvirt" run --out "$tmp/results" "$top/tests/data/attribution/attr.ini" >"$tmp/out" 2>"$tmp/err" &
 run=$!
 # the RT vCPU (vCPU1 of rt-demo) once libvirt pinned it
 cpu=
@@ -138,6 +143,19 @@ sys.exit(0 if c.get("ok") is True and c.get("threads", 0) >= 2
          and c.get("confined", 0) + c.get("gone", 0) == c.get("threads")
          and int(sys.argv[2]) not in cpus(c.get("housekeeping", ""))
          and int(sys.argv[2]) in cpus(c.get("measured", "")) else 1)' "$store" "$cpu"
+check "run.json: details.cosched of the VM from instances/rtvirt-cosched, shares summing to 100 %, something foreign beside it" \
+    python3 -c '
+import json, os, sys
+d = json.load(open(os.path.join(sys.argv[1], "run.json")))
+hc = [r for r in d["records"] if r["workload"] == "host-counters"]
+c = hc[0].get("details", {}).get("cosched", {}) if hc else {}
+print("# cosched: %s" % json.dumps(c))
+v = c.get("vms", [{}])[0]
+tot = sum(v.get(k, 0) for k in ("same_pct", "idle_pct", "foreign_pct", "unknown_pct"))
+sys.exit(0 if len(c.get("vms", [])) == 1 and v.get("run_s", 0) > 0 and abs(tot - 100) < 0.01
+         and v.get("unknown_pct") == 0 and v.get("foreign_pct", 0) > 0 and v.get("threads", 0) >= 3
+         and c["trace"]["events"] > 0 and c["trace"]["cpus"] == "0-1"
+         and "RTVIRT_TEST_SMT_PAIRS" in c.get("siblings", "") else 1)' "$store"
 "$rtvirt" compare --json "$store" >"$tmp/cmp.json" 2>"$tmp/cmp.err"
 check "compare --json lists the worst spike's story with rv-busy/$busy ($(head -c 200 "$tmp/cmp.err"))" \
     python3 -c '
@@ -146,7 +164,21 @@ d = json.load(open(sys.argv[1]))
 a = d.get("attribution", [])
 sys.exit(0 if a and "rv-busy/%s (FIFO 50)" % sys.argv[2] in a[0].get("story", "")
          and isinstance(a[0].get("latency_us"), int) else 1)' "$tmp/cmp.json" "$busy"
-check "host restored: instance gone, sched_rt_runtime_us $rt_runtime, no domain" \
-    eval '[ ! -e $T/instances/rtvirt-attr ] && [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = "$rt_runtime" ] && [ -z "$(domains)" ]'
+"$rtvirt" compare "$store" >"$tmp/cmp.txt" 2>&1
+check "compare shows the co-scheduling shares of rtvirt-attr-rt, --json the same foreign share" \
+    python3 -c '
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+run = json.load(open(os.path.join(sys.argv[3], "run.json")))
+hc = [r for r in run["records"] if r["workload"] == "host-counters"][0]
+want = hc["details"]["cosched"]["vms"][0]["foreign_pct"]
+co = [c for c in d.get("cosched", []) if c.get("vm") == "rtvirt-attr-rt"]
+txt = open(sys.argv[2]).read()
+print("# " + "".join(l for l in txt.splitlines(True) if "co-scheduling" in l or "rtvirt-attr-rt n=" in l).replace("\n", "\n# "))
+sys.exit(0 if len(co) == 1 and co[0]["n"] == 1 and abs(co[0]["foreign_pct"] - want) < 1e-9
+         and "== co-scheduling" in txt and ("rtvirt-attr-rt n=1: same VM" in txt)
+         and ("foreign %.2f %%" % want) in txt else 1)' "$tmp/cmp.json" "$tmp/cmp.txt" "$store"
+check "host restored: instances gone, sched_rt_runtime_us $rt_runtime, no domain" \
+    eval '[ ! -e $T/instances/rtvirt-attr ] && [ ! -e $T/instances/rtvirt-cosched ] && [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = "$rt_runtime" ] && [ -z "$(domains)" ]'
 [ -n "${RV_ATTR_KEEP:-}" ] && cp -r "$store" "$RV_ATTR_KEEP"
 exit 0

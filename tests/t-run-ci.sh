@@ -36,7 +36,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..22"
+echo "1..23"
 
 # A second run while the first holds the lock is refused (exit 2), before
 # it changes anything.
@@ -73,6 +73,17 @@ say("tcg" not in virt or (d["trusted"] is False and
 hc = [r for r in d["records"] if r["workload"] == "host-counters"]
 say(len(hc) == 4 and all("interrupts" in r["details"] and "cpus" in r["details"] for r in hc),
     "host counter snapshots for every run")
+# co-scheduling stats (issue 16 part 1): computed where the host has SMT,
+# else skipped with the reason, in every repetition
+try:
+    smt = open("/sys/devices/system/cpu/smt/active").read().strip() == "1"
+except OSError:
+    smt = False
+co = [r["details"].get("cosched", {}) for r in hc]
+say(len(co) == 4 and all((len(c.get("vms", [])) == 1) if smt else
+                         ("no SMT" in c.get("skipped", "") or "SMT is off" in c.get("skipped", ""))
+                         for c in co),
+    "details.cosched in every repetition (SMT %s): %s" % (smt, json.dumps(co[:1])[:200]))
 say(any(v["what"] == "run order" and "seed 4242" in v["detail"] for v in d["verifications"]),
     "the order and its seed are recorded")
 say(os.path.isfile(os.path.join(store, "raw", "plan.txt")), "raw/plan.txt")

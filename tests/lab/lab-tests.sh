@@ -33,6 +33,11 @@ mixed_share() {
 	awk '/^events /{ s = $4 } /^siblings both busy/{ m = $9 }
 	     END { if (s > 0) printf "%d\n", 100 * m / s }'
 }
+# cosched_pct VM foreign|idle|same < rv-lab trace output: that share of VM's
+# running time, integer %
+cosched_pct() {
+	sed -n "s/^cosched VM $1:.* $2 \([0-9]*\)\.[0-9] %.*/\1/p"
+}
 send_file() {
 	[ -f "$2" ] || return 0
 	echo "#file $1"
@@ -178,6 +183,7 @@ echo "$out" | diag
 echo "$out" | grep -q "mixed overlaps" && [ $rc -eq 0 ]
 check "tagged: SMT siblings never ran two cookies at once beyond ${GRACE_MS} ms handovers" $?
 tagged_share=$(echo "$out" | mixed_share)
+tagged_out=$out
 tafter=$(tstate)
 echo "before: $tbefore" | diag
 [ "$tbefore" = "$tafter" ]
@@ -200,6 +206,18 @@ echo "$out" | diag
 untagged_share=$(echo "$out" | mixed_share)
 [ $rc -le 1 ] && [ "${untagged_share:-0}" -ge 60 ] && [ "$untagged_share" -ge $((2 * ${tagged_share:-100})) ]
 check "untagged: the same tasks DO run on SMT siblings at once: different VMs side by side ${untagged_share}% of the trace (tagged ${tagged_share}%, exit $rc)" $?
+# co-scheduling stats per VM (results/cosched.c, what `rtvirt run` records):
+# the foreign share separates the two traces, and the cookies' forced idle
+# shows; TCG handovers keep the tagged foreign share far above real
+# hardware's ~1 % (tests/test-cosched.c /cosched/lab on captured traces:
+# 43-47 % tagged, 99 % untagged)
+for vm in vmA vmB; do
+	tf=$(echo "$tagged_out" | cosched_pct $vm foreign)
+	ti=$(echo "$tagged_out" | cosched_pct $vm idle)
+	uf=$(echo "$out" | cosched_pct $vm foreign)
+	[ -n "$tf" ] && [ -n "$ti" ] && [ -n "$uf" ] && [ "$uf" -ge 80 ] && [ "$uf" -ge $((tf + 20)) ] && [ "$ti" -ge 20 ]
+	check "cosched $vm: foreign ${uf}% of its running time without cookies, ${tf}% with (forced idle ${ti}%)" $?
+done
 send_file trace-untagged.txt /tmp/trace-untagged.txt
 send_file trace-untagged.txt.labels /tmp/trace-untagged.txt.labels
 

@@ -35,6 +35,8 @@
 #include "host/schedtrace.h"
 #include "host/smt.h"
 #include "host/topology.h"
+#include "results/attribution.h"
+#include "results/cosched.h"
 #include "util/error.h"
 
 static int
@@ -146,6 +148,53 @@ cmp_label(gconstpointer a, gconstpointer b)
     return (x > y) - (x < y);
 }
 
+/* The co-scheduling stats of results/cosched.c (what `rtvirt run` records
+ * per VM) over the same trace TEXT: one line per VM, "cosched VM NAME: run
+ * S s, same P %, idle P %, foreign P %, unknown P %", over the span from
+ * the first event to the last. */
+static int
+print_cosched(RvRoot *root, const RvTopology *topo, const char *text, GArray *vms)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GArray) ev = NULL;
+    g_autoptr(GHashTable) tid_vm = g_hash_table_new(NULL, NULL);
+    g_autofree int *sib = g_new(int, topo->nr_cpu_ids + 1);
+    g_autofree RvCoschedShare *s = g_new0(RvCoschedShare, vms->len + 1);
+    int r;
+
+    rv_host_topology_sibling_map(topo, sib, topo->nr_cpu_ids);
+    for (guint i = 0; i < vms->len; i++) {
+        g_autoptr(GArray) tids = NULL;
+
+        r = rv_host_coresched_list_threads(root, g_array_index(vms, Vm, i).pid, &tids, NULL, &err);
+        if (r < 0)
+            return report(err);
+        for (guint j = 0; j < tids->len; j++)
+            g_hash_table_insert(tid_vm, GINT_TO_POINTER(g_array_index(tids, pid_t, j)),
+                                GUINT_TO_POINTER(i + 1));
+    }
+    r = rv_result_attr_parse_trace(text, &ev, NULL, &err);
+    if (r < 0)
+        return report(err);
+    if (r == 0) {
+        printf("cosched: no events\n");
+        return RV_EXIT_ERROR;
+    }
+    r = rv_result_cosched_compute(ev, sib, topo->nr_cpu_ids, tid_vm, vms->len,
+                                  g_array_index(ev, RvAttrEvent, 0).ts_ns,
+                                  g_array_index(ev, RvAttrEvent, ev->len - 1).ts_ns, s, &err);
+    if (r < 0)
+        return report(err);
+    for (guint i = 0; i < vms->len; i++)
+        printf("cosched VM %s: run %.3f s, same %.1f %%, idle %.1f %%, foreign %.1f %%, "
+               "unknown %.1f %%\n", g_array_index(vms, Vm, i).name, s[i].run_ns / 1e9,
+               rv_result_cosched_pct(s[i].same_ns, s[i].run_ns),
+               rv_result_cosched_pct(s[i].idle_ns, s[i].run_ns),
+               rv_result_cosched_pct(s[i].foreign_ns, s[i].run_ns),
+               rv_result_cosched_pct(s[i].unknown_ns, s[i].run_ns));
+    return 0;
+}
+
 static int
 cmd_trace(RvRoot *root, double seconds, double grace_ms, const char *mode,
           const char *save, GArray *vms)
@@ -230,6 +279,9 @@ cmd_trace(RvRoot *root, double seconds, double grace_ms, const char *mode,
         return report(err);
     fmt = rv_host_schedtrace_report_format(rep);
     printf("labels: %s\n%s", mode, fmt);
+    r = print_cosched(root, topo, text, vms);
+    if (r != 0)
+        return r;
     return rep->n_violations ? RV_EXIT_CHECK : RV_EXIT_OK;
 }
 
