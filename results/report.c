@@ -16,6 +16,7 @@
 #include "results/budget.h"
 #include "results/compare.h"
 #include "results/attribution.h"
+#include "results/cosched.h"
 #include "results/report-priv.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -756,6 +757,59 @@ page_attribution(GString *o, const Report *rp)
         g_string_append(o, "</table>\n");
 }
 
+/* The co-scheduling shares per store, scenario and VM (results/cosched.h),
+ * when a store has any or their reason. */
+static void
+page_cosched(GString *o, const Report *rp)
+{
+    gboolean head = FALSE;
+
+    for (guint i = 0; i < rp->stores->len; i++) {
+        GPtrArray *recs = rv_result_store_get_records(rp->stores->pdata[i]);
+        g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+        for (guint k = 0; k < recs->len; k++) {
+            const RvStoreRecord *r = recs->pdata[k];
+            const char *skipped = NULL;
+            g_autoptr(GPtrArray) vm = NULL;
+
+            if (!r->scenario || !g_hash_table_add(seen, r->scenario))
+                continue;
+            vm = rv_result_cosched_scenario(recs, r->scenario, &skipped);
+            if (!vm->len && !skipped)
+                continue;
+            if (!head)
+                g_string_append(o, "<h2 id=\"cosched\">Co-scheduling</h2>\n"
+                                "<p class=\"note\">What the SMT sibling ran while a VM's "
+                                "threads ran, % of their running time, mean over the "
+                                "repetitions (sched_switch on every CPU; run.json "
+                                "details.cosched).</p>\n"
+                                "<table>\n<tr><th>store</th><th>scenario</th><th>VM</th>"
+                                "<th>n</th><th>same VM %</th><th>idle %</th><th>foreign %</th>"
+                                "<th>foreign sd</th><th>unknown %</th></tr>\n");
+            head = TRUE;
+            if (!vm->len)
+                add(o, "<tr><td>%u</td><td>%s</td><td colspan=\"7\">skipped: %s</td></tr>\n",
+                    i + 1, r->scenario, skipped);
+            for (guint j = 0; j < vm->len; j++) {
+                const RvCoschedSummary *v = vm->pdata[j];
+                g_autofree char *n = g_strdup_printf("%u", v->n);
+
+                add(o, "<tr><td>%u</td><td>%s</td><td>%s</td><td class=\"n\">%s</td>", i + 1,
+                    r->scenario, v->vm, n);
+                add_num(o, v->same_pct, NULL);
+                add_num(o, v->idle_pct, NULL);
+                add_num(o, v->foreign_pct, NULL);
+                add_num(o, v->foreign_sd, NULL);
+                add_num(o, v->unknown_pct, NULL);
+                g_string_append(o, "</tr>\n");
+            }
+        }
+    }
+    if (head)
+        g_string_append(o, "</table>\n");
+}
+
 static void
 page_raw(GString *o, const Report *rp)
 {
@@ -819,6 +873,7 @@ page_body(GString *o, Report *rp, RvRunner *runner, GError **error)
         page_plots(o, plots, from);
     }
     page_attribution(o, rp);
+    page_cosched(o, rp);
     page_budgets(o, rp);
     page_raw(o, rp);
     return 0;

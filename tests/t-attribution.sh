@@ -54,7 +54,7 @@ if ! mountpoint -q $T; then
 fi
 cc -O2 -o "$tmp/rv-busy" "$top/tests/rv-busy.c" || { echo "1..0 # SKIP cannot build rv-busy"; exit 0; }
 
-echo "1..13"
+echo "1..14"
 RTVIRT_TEST_SMT_PAIRS=0:1 "$rtvirt" run --out "$tmp/results" "$top/tests/data/attribution/attr.ini" >"$tmp/out" 2>"$tmp/err" &
 run=$!
 # the RT vCPU (vCPU1 of rt-demo) once libvirt pinned it
@@ -178,6 +178,19 @@ print("# " + "".join(l for l in txt.splitlines(True) if "co-scheduling" in l or 
 sys.exit(0 if len(co) == 1 and co[0]["n"] == 1 and abs(co[0]["foreign_pct"] - want) < 1e-9
          and "== co-scheduling" in txt and ("rtvirt-attr-rt n=1: same VM" in txt)
          and ("foreign %.2f %%" % want) in txt else 1)' "$tmp/cmp.json" "$tmp/cmp.txt" "$store"
+"$rtvirt" report "$store" -o "$tmp/report" >"$tmp/report.out" 2>&1
+check "report: a Co-scheduling table with rtvirt-attr-rt and its foreign share ($(tail -n 1 "$tmp/report.out" | cut -c1-150))" \
+    python3 -c '
+import json, os, re, sys
+run = json.load(open(os.path.join(sys.argv[2], "run.json")))
+hc = [r for r in run["records"] if r["workload"] == "host-counters"][0]
+want = hc["details"]["cosched"]["vms"][0]["foreign_pct"]
+page = open(os.path.join(sys.argv[1], "index.html")).read()
+i = page.find("<h2 id=\"cosched\">")
+row = re.search(r"<tr><td>1</td><td>pinned</td><td>rtvirt-attr-rt</td>(.*?)</tr>", page[i:]) if i >= 0 else None
+vals = [float(v) for v in re.findall(r"data-v=\"([^\"]+)\"", row.group(1))] if row else []
+# n = 1: no sd (its cell is "-", no data-v): same, idle, foreign, unknown
+sys.exit(0 if len(vals) == 4 and abs(vals[2] - want) < 1e-9 and "<td class=\"n\">-</td>" in row.group(1) else 1)' "$tmp/report" "$store"
 check "host restored: instances gone, sched_rt_runtime_us $rt_runtime, no domain" \
     eval '[ ! -e $T/instances/rtvirt-attr ] && [ ! -e $T/instances/rtvirt-cosched ] && [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" = "$rt_runtime" ] && [ -z "$(domains)" ]'
 [ -n "${RV_ATTR_KEEP:-}" ] && cp -r "$store" "$RV_ATTR_KEEP"
