@@ -29,6 +29,7 @@
 #include "harness/run.h"
 #include "harness/attribution.h"
 #include "harness/cosched.h"
+#include "host/rtview.h"
 #include "host/check.h"
 #include "host/cgroup.h"
 #include "host/coresched.h"
@@ -304,6 +305,7 @@ rv_harness_run_repetition_clear(RvRunRepetition *rep)
     g_clear_pointer(&rep->store_error, g_free);
     g_clear_pointer(&rep->confinement, json_object_unref);
     g_clear_pointer(&rep->cosched, json_node_unref);
+    g_clear_pointer(&rep->rt_vcpus, json_node_unref);
 }
 
 typedef struct {
@@ -1483,6 +1485,45 @@ cosched_start(Rep *r)
                                           r->rep->matrix->warmup_us + r->rep->matrix->duration_us);
 }
 
+/* Issue 16 part 3: after boot, the RT threads of each RT vCPU's host CPU
+ * and the priority inversions there (host/rtview.h), as the RT guests'
+ * vCPU threads run: [{cpu, pinned, vm, vcpu, threads, inversions}]. */
+static void
+rt_view_record(Rep *r)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    g_autoptr(GArray) host = NULL;
+
+    json_builder_begin_array(b);
+    for (guint i = 0; i < r->n; i++) {
+        const Guest *g = &r->guests[i];
+
+        if (!g->session || g->boot_error || g->mg->role != RV_MATRIX_ROLE_RT || !g->placement ||
+            !g->vcpu_tids || g->qemu_pid <= 0)
+            continue;
+        for (unsigned v = 0; v < g->placement->n_vcpus && v < g->vcpu_tids->len; v++) {
+            g_autoptr(GArray) vmt = NULL;
+            g_autoptr(RvRtCpuView) view = NULL;
+            RvTask t;
+
+            if (!g->placement->vcpus[v].rt ||
+                rv_host_thread_load(r->rep->root, g->qemu_pid,
+                                    g_array_index(g->vcpu_tids, int, v), &t) < 0)
+                continue;
+            if (!host && rv_host_rt_view_host_threads(r->rep->root, &host, NULL) < 0)
+                host = NULL;
+            if (rv_host_rt_view_vm_threads(r->rep->root, g->qemu_pid, &vmt) < 0)
+                vmt = NULL;
+            view = rv_host_rt_view_build(&t, g->domain_name, host, vmt);
+            rv_host_task_clear(&t);
+            rv_host_rt_view_to_json(b, view);
+        }
+    }
+    json_builder_end_array(b);
+    g_clear_pointer(&r->rep->rt_vcpus, json_node_unref);
+    r->rep->rt_vcpus = json_builder_get_root(b);
+}
+
 static void
 cosched_finish(Rep *r)
 {
@@ -1681,6 +1722,7 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
         RvHostConfine conf = { 0 };
 
         confine_start(&r, &conf);
+        rt_view_record(&r);
         attr_start(&r);
         cosched_start(&r);
         start_guest_workloads(&r);
@@ -1768,6 +1810,9 @@ rv_harness_run_counters_record(const char *cell, unsigned repetition, JsonNode *
         if (rep->cosched)
             json_object_set_member(json_node_get_object(d), "cosched",
                                    json_node_copy(rep->cosched));
+        if (rep->rt_vcpus)
+            json_object_set_member(json_node_get_object(d), "rt_vcpus",
+                                   json_node_copy(rep->rt_vcpus));
         rv_result_store_record_set_details(rec, d);
         if (rep->measure_us > planned + slack)
             stretched = g_strdup_printf(

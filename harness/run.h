@@ -145,6 +145,9 @@ typedef struct {
     /* co-scheduling stats per VM (run.json: the host-counters record's
      * details "cosched", harness/cosched.h); NULL before the measurement */
     JsonNode *cosched;
+    /* the RT priority view of each RT vCPU's host CPU after boot (run.json:
+     * the host-counters record's details "rt_vcpus", host/rtview.h) */
+    JsonNode *rt_vcpus;
 } RvRunRepetition;
 
 void rv_harness_run_repetition_clear(RvRunRepetition *rep);

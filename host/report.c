@@ -26,6 +26,8 @@ rv_host_report_free(RvHostReport *r)
         g_array_unref(r->rt_threads);
     if (r->tasks_on_isolated)
         g_array_unref(r->tasks_on_isolated);
+    if (r->rt_vcpus)
+        g_ptr_array_unref(r->rt_vcpus);
     rv_host_irq_table_free(r->irqs);
     if (r->bad_values)
         g_ptr_array_unref(r->bad_values);
@@ -85,6 +87,8 @@ rv_host_report_load(RvRoot *root, RvHostReport **ret, GError **error)
         r->rt_threads = NULL;
     if (rv_host_tasks_on_cpus(root, &r->isolated, &r->tasks_on_isolated, NULL) < 0)
         r->tasks_on_isolated = NULL;
+    if (rv_host_rt_view_load(root, &r->rt_vcpus, NULL) < 0)
+        r->rt_vcpus = NULL;
     if (rv_host_irqs_load(root, r->topo->nr_cpu_ids, &r->irqs, NULL) < 0)
         r->irqs = NULL;
     if (r->irqs)
@@ -521,6 +525,15 @@ rv_host_report_to_json(const RvHostReport *r)
     json_builder_end_object(b);
     json_tasks(b, "rt_threads", r->rt_threads);
     json_tasks(b, "tasks_on_isolated", r->tasks_on_isolated);
+    json_builder_set_member_name(b, "rt_vcpus");
+    if (r->rt_vcpus) {
+        json_builder_begin_array(b);
+        for (guint i = 0; i < r->rt_vcpus->len; i++)
+            rv_host_rt_view_to_json(b, r->rt_vcpus->pdata[i]);
+        json_builder_end_array(b);
+    } else {
+        json_builder_add_null_value(b);
+    }
     json_irqs(b, r);
     json_builder_set_member_name(b, "problems");
     json_builder_begin_array(b);
@@ -841,6 +854,17 @@ text_threads(GString *s, const RvHostReport *r)
     } else {
         g_string_append_printf(s, "\nTasks that last ran on isolated CPUs (%u)\n", r->tasks_on_isolated->len);
         text_tasks(s, r->tasks_on_isolated);
+    }
+    if (!r->rt_vcpus) {
+        g_string_append(s, "\nRT vCPUs: unknown (/proc unreadable)\n");
+    } else if (r->rt_vcpus->len == 0) {
+        g_string_append(s, "\nRT vCPUs: none (no QEMU vCPU thread 'CPU n/KVM' runs at FIFO, RR "
+                           "or DEADLINE)\n");
+    } else {
+        g_string_append_printf(s, "\nRT vCPUs and the RT threads of their CPUs (%u)\n",
+                               r->rt_vcpus->len);
+        for (guint i = 0; i < r->rt_vcpus->len; i++)
+            rv_host_rt_view_format(s, r->rt_vcpus->pdata[i]);
     }
 }
 

@@ -17,6 +17,7 @@
 #include "host/fsroot.h"
 #include "host/irq.h"
 #include "host/state.h"
+#include "host/rtview.h"
 #include "host/threads.h"
 #include "host/topology.h"
 
@@ -33,6 +34,9 @@ typedef struct {
     char *isolated_source;     /* which files/arguments gave them */
     GArray *rt_threads;        /* RvTask, NULL when /proc cannot be read */
     GArray *tasks_on_isolated; /* RvTask, NULL when unknown */
+    GPtrArray *rt_vcpus;       /* RvRtCpuView* (host/rtview.h): QEMU vCPU threads at
+                                * an RT policy and the RT threads of their CPUs;
+                                * NULL when /proc cannot be read */
     RvIrqTable *irqs;          /* NULL when /proc/irq cannot be read */
     GPtrArray *bad_values;     /* char *: malformed files ("'<path>' holds '<v>': why") */
 } RvHostReport;

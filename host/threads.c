@@ -298,3 +298,106 @@ rv_host_tasks_on_cpus(RvRoot *root, const RvCpuSet *cpus, GArray **ret, GError *
     *ret = g_steal_pointer(&out);
     return 0;
 }
+
+int
+rv_host_thread_load(RvRoot *root, int tgid, int tid, RvTask *ret)
+{
+    g_autofree char *dir = tgid == tid ? g_strdup_printf("/proc/%d", tid)
+                                       : g_strdup_printf("/proc/%d/task/%d", tgid, tid);
+    RvTask t = { 0 };
+
+    if (!read_stat(root, dir, &t))
+        return rv_host_root_exists(root, dir) ? -EINVAL : -ENOENT;
+    t.pid = tid;
+    t.tgid = tgid;
+    read_affinity(root, dir, &t);
+    *ret = t;
+    return 0;
+}
+
+int
+rv_host_vcpu_index(const char *comm)
+{
+    const char *slash;
+    gint64 v;
+
+    if (!comm || !g_str_has_prefix(comm, "CPU ") || !(slash = strchr(comm + 4, '/')) ||
+        (strcmp(slash, "/KVM") != 0 && strcmp(slash, "/TCG") != 0))
+        return -1;
+    {
+        g_autofree char *n = g_strndup(comm + 4, slash - comm - 4);
+
+        if (!to_int(n, 0, G_MAXINT, &v))
+            return -1;
+    }
+    return (int) v;
+}
+
+/* Every thread of /proc/PID/task/TID that @keep accepts (read with
+ * affinity), in /proc order. */
+static int
+load_threads_where(RvRoot *root, bool (*keep)(const RvTask *), GArray **ret, GError **error)
+{
+    g_autoptr(GPtrArray) names = NULL;
+    g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(RvTask));
+    int r;
+
+    g_array_set_clear_func(out, task_array_clear);
+    r = rv_host_root_list(root, "/proc", &names, error);
+    if (r < 0)
+        return r;
+    for (guint i = 0; i < names->len; i++) {
+        g_autofree char *tdir = NULL;
+        g_autoptr(GPtrArray) tids = NULL;
+
+        if (!is_pid_name(names->pdata[i]))
+            continue;
+        tdir = g_strdup_printf("/proc/%s/task", (char *) names->pdata[i]);
+        if (rv_host_root_list(root, tdir, &tids, NULL) < 0)
+            continue;
+        for (guint k = 0; k < tids->len; k++) {
+            g_autofree char *dir = NULL;
+            RvTask t = { 0 };
+
+            if (!is_pid_name(tids->pdata[k]))
+                continue;
+            dir = g_strdup_printf("%s/%s", tdir, (char *) tids->pdata[k]);
+            if (!read_stat(root, dir, &t))
+                continue;
+            t.tgid = atoi(names->pdata[i]);
+            if (!keep(&t)) {
+                rv_host_task_clear(&t);
+                continue;
+            }
+            read_affinity(root, dir, &t);
+            g_array_append_val(out, t);
+        }
+    }
+    *ret = g_steal_pointer(&out);
+    return 0;
+}
+
+/* the stat comm is the same 15-character TASK_COMM_LEN name as comm */
+static bool
+keep_vcpu(const RvTask *t)
+{
+    return rv_host_vcpu_index(t->comm) >= 0;
+}
+
+static bool
+keep_rt_user(const RvTask *t)
+{
+    return !t->kthread && (t->policy == 1 || t->policy == 2 || t->policy == 6);
+}
+
+int
+rv_host_vcpu_threads_load(RvRoot *root, GArray **ret, GError **error)
+{
+    return load_threads_where(root, keep_vcpu, ret, error);
+}
+
+int
+rv_host_rt_user_threads_load(RvRoot *root, GArray **ret, GError **error)
+{
+    return load_threads_where(root, keep_rt_user, ret, error);
+}

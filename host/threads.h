@@ -77,5 +77,41 @@ int rv_host_tasks_load(RvRoot *root, GArray **ret, GError **error) G_GNUC_WARN_U
 int rv_host_tasks_on_cpus(RvRoot *root, const RvCpuSet *cpus, GArray **ret,
                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
+/**
+ * rv_host_thread_load:
+ * @tgid: the process (for a kernel thread, its own pid)
+ * @tid: the thread
+ * @ret: (out): the thread from /proc/@tgid/task/@tid/{stat,status}, with
+ *       affinity; ret->tgid = @tgid
+ *
+ * Returns: 0, -ENOENT when the thread is gone, -EINVAL for a stat line
+ * that does not parse.
+ */
+int rv_host_thread_load(RvRoot *root, int tgid, int tid, RvTask *ret) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_vcpu_threads_load:
+ * @ret: (out): GArray of RvTask, with affinity: every thread named as
+ *       QEMU names its vCPU threads, "CPU N/KVM" or "CPU N/TCG"
+ *       (accel/kvm/kvm-accel-ops.c, accel/tcg/tcg-accel-ops-mttcg.c:
+ *       "CPU %d/KVM"), in /proc order; ->tgid is the QEMU process
+ *
+ * Returns: 0 or -errno (only when /proc cannot be listed).
+ */
+int rv_host_vcpu_threads_load(RvRoot *root, GArray **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_rt_user_threads_load:
+ * @ret: (out): GArray of RvTask, with affinity: every thread of a user
+ *       process (not a kernel thread) at SCHED_FIFO, SCHED_RR or
+ *       SCHED_DEADLINE, from /proc/PID/task/TID, in /proc order
+ *
+ * Returns: 0 or -errno (only when /proc cannot be listed).
+ */
+int rv_host_rt_user_threads_load(RvRoot *root, GArray **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* The vCPU index of a QEMU vCPU thread name ("CPU 3/KVM" -> 3), or -1. */
+int rv_host_vcpu_index(const char *comm);
+
 /* Exposed for the fuzzer and tests: parses one /proc/PID/stat line. */
 int rv_host_parse_proc_stat(const char *line, RvTask *ret);

@@ -54,7 +54,7 @@ if ! mountpoint -q $T; then
 fi
 cc -O2 -o "$tmp/rv-busy" "$top/tests/rv-busy.c" || { echo "1..0 # SKIP cannot build rv-busy"; exit 0; }
 
-echo "1..14"
+echo "1..15"
 RTVIRT_TEST_SMT_PAIRS=0:1 "$rtvirt" run --out "$tmp/results" "$top/tests/data/attribution/attr.ini" >"$tmp/out" 2>"$tmp/err" &
 run=$!
 # the RT vCPU (vCPU1 of rt-demo) once libvirt pinned it
@@ -156,6 +156,46 @@ sys.exit(0 if len(c.get("vms", [])) == 1 and v.get("run_s", 0) > 0 and abs(tot -
          and v.get("unknown_pct") == 0 and v.get("foreign_pct", 0) > 0 and v.get("threads", 0) >= 3
          and c["trace"]["events"] > 0 and c["trace"]["cpus"] == "0-1"
          and "RTVIRT_TEST_SMT_PAIRS" in c.get("siblings", "") else 1)' "$store"
+# issue 16 part 3: the RT threads of the RT vCPU's CPU after boot, read
+# again here from /proc: every kernel thread at FIFO/RR allowed on that CPU
+# is listed, and the threaded IRQ handlers and rcuc/ktimers among them
+# outrank the SCHED_OTHER vCPU: each an "above" inversion
+check "run.json: details.rt_vcpus lists CPU $cpu's RT kernel threads beside the vCPU, irq/rcuc/ktimers ones as inversions above it" \
+    python3 -c '
+import json, os, sys
+store, cpu = sys.argv[1], int(sys.argv[2])
+def cpus(l):
+    s = set()
+    for p in filter(None, l.split(",")):
+        a, _, b = p.partition("-"); s.update(range(int(a), int(b or a) + 1))
+    return s
+want, spin = set(), set()
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        st = open("/proc/%s/stat" % pid).read()
+        status = open("/proc/%s/status" % pid).read()
+    except OSError:
+        continue
+    comm = st[st.index("(") + 1:st.rindex(")")]
+    f = st[st.rindex(")") + 2:].split()
+    flags, prio, pol = int(f[6]), int(f[37]), int(f[38])
+    allowed = [l.split(":", 1)[1].strip() for l in status.splitlines() if l.startswith("Cpus_allowed_list:")]
+    if not (flags & 0x00200000) or pol not in (1, 2) or not allowed or cpu not in cpus(allowed[0]):
+        continue
+    want.add(comm)
+    if comm.startswith(("irq/", "rcuc/", "ktimers/", "rcub/")):
+        spin.add(comm)
+d = json.load(open(os.path.join(store, "run.json")))
+hc = [r for r in d["records"] if r["workload"] == "host-counters"][0]
+rv = hc["details"].get("rt_vcpus", [])
+v = rv[0] if len(rv) == 1 else {}
+got = {t["comm"] for t in v.get("threads", [])}
+above = {i["comm"] for i in v.get("inversions", []) if i["kind"] == "above"}
+print("# rt_vcpus: cpu %s vm %s vcpu %s, threads %s, above %s (from /proc: %s)" % (
+    v.get("cpu"), v.get("vm"), v.get("vcpu"), sorted(got), sorted(above), sorted(want)))
+sys.exit(0 if v.get("cpu") == cpu and v.get("vm") == "rtvirt-attr-rt" and v.get("pinned") is True
+         and v["vcpu"]["comm"].startswith("CPU 1/") and v["vcpu"]["policy"] == "OTHER"
+         and want <= got and spin <= above and want else 1)' "$store" "$cpu"
 "$rtvirt" compare --json "$store" >"$tmp/cmp.json" 2>"$tmp/cmp.err"
 check "compare --json lists the worst spike's story with rv-busy/$busy ($(head -c 200 "$tmp/cmp.err"))" \
     python3 -c '
