@@ -135,7 +135,8 @@ test_throughput_and_escaping(void)
     g_autofree char *out = g_build_filename(tmp, "r", NULL);
     g_autofree char *page = NULL, *path = NULL, *dat = NULL, *svg = NULL;
     g_autoptr(GPtrArray) stores = g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_store_free);
-    gboolean real = g_find_program_in_path("gnuplot") != NULL;
+    g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+    gboolean real = gnuplot != NULL;
     g_autoptr(RvRunner) runner = rv_runner_new(!real);
     g_autoptr(GError) err = NULL;
 
