@@ -455,7 +455,9 @@ revert_scenario(Ctx *c, GError **error)
 static const char *
 describe_settings(const RvMatrixScenario *sc, char *buf, size_t len)
 {
-    g_snprintf(buf, len, "smt=%s coresched=%s placement=%s%s%s",
+    g_autofree char *boot = sc->bootargs ? g_strjoinv(" ", sc->bootargs) : NULL;
+
+    g_snprintf(buf, len, "smt=%s coresched=%s placement=%s%s%s%s%s",
                rv_harness_matrix_smt_name(sc->smt),
                rv_harness_matrix_coresched_name(sc->coresched),
                rv_harness_matrix_placement_name(sc->placement),
@@ -463,7 +465,8 @@ describe_settings(const RvMatrixScenario *sc, char *buf, size_t len)
                    ? " vcpu_sched=other" : "",
                sc->host_sibling == RV_MATRIX_SIBLING_PROFILE ? ""
                : sc->host_sibling == RV_MATRIX_SIBLING_IDLE ? " host_sibling=idle"
-                                                            : " host_sibling=shared");
+                                                            : " host_sibling=shared",
+               boot ? " bootargs=" : "", boot ? boot : "");
     return buf;
 }
 
@@ -708,8 +711,6 @@ print_summary(Ctx *c)
     fflush(stdout);
 }
 
-/* Step 1: the matrix, the command-line overrides, the root and every
- * guest's placement, before anything changes (errors: exit 2). */
 static int
 run_load_inputs(Ctx *c, const char *matrix, GError **error)
 {
@@ -768,6 +769,19 @@ run_load_inputs(Ctx *c, const char *matrix, GError **error)
     if (validate(c, error) < 0)
         return -EINVAL;
     c->plan = rv_harness_plan_new(c->matrix, seed);
+    if (!arg_plan_only && c->plan->n_reboots) {
+        const RvPlanBoot *b = c->plan->boots->pdata[c->plan->boots->len - 1];
+        const RvMatrixScenario *sc = NULL;
+
+        for (guint s = 0; s < c->matrix->scenarios->len && !sc; s++)
+            if (g_strcmp0(((RvMatrixScenario *) c->matrix->scenarios->pdata[s])->boot_key,
+                          b->key) == 0)
+                sc = c->matrix->scenarios->pdata[s];
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s:%u: [scenario:%s] bootargs: running under other boot arguments "
+                            "needs a reboot between the boots, which this rtvirt does not do "
+                            "yet; --plan shows the boots", sc->file, sc->line, sc->name);
+    }
     return 0;
 }
 
@@ -834,7 +848,7 @@ run_print_plan(Ctx *c)
 {
     g_autofree char *text = rv_harness_plan_format(c->plan);
     g_autofree char *note = rv_harness_plan_baseline_note(c->matrix, c->skip);
-    char buf[128];
+    char buf[512];
 
     printf("# matrix %s: %u scenario(s) x %u load level(s) x %u repetition(s), order %s, seed %"
            G_GUINT64_FORMAT "\n", c->matrix->name, c->matrix->scenarios->len,
@@ -859,6 +873,10 @@ run_print_plan(Ctx *c)
         printf("# %s\n", c->memory_note);
     if (note)
         printf("# %s\n", note);
+    if (c->plan->n_reboots)
+        printf("# %u boot(s), %u reboot(s): the arguments through the boot loader, the run "
+               "resumed after each boot by rtvirt-run-resume.service\n", c->plan->boots->len,
+               c->plan->n_reboots);
     printf("%s", text);
 }
 
@@ -870,7 +888,7 @@ run_print_plan_json(Ctx *c)
     g_autoptr(JsonNode) node = NULL;
     g_autofree char *note = rv_harness_plan_baseline_note(c->matrix, c->skip);
     g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, c->plan->seed);
-    char buf[128];
+    char buf[512];
 
     rv_cmd_json_begin(b, 1);
     json_builder_set_member_name(b, "matrix");
@@ -918,12 +936,38 @@ run_print_plan_json(Ctx *c)
         json_builder_add_string_value(b, note);
     else
         json_builder_add_null_value(b);
+    json_builder_set_member_name(b, "boots");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < c->plan->boots->len; i++) {
+        const RvPlanBoot *boot = c->plan->boots->pdata[i];
+
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "index");
+        json_builder_add_int_value(b, boot->index);
+        json_builder_set_member_name(b, "bootargs");
+        if (boot->bootargs) {
+            json_builder_begin_array(b);
+            for (char **a = boot->bootargs; *a; a++)
+                json_builder_add_string_value(b, *a);
+            json_builder_end_array(b);
+        } else {
+            json_builder_add_null_value(b);
+        }
+        json_builder_set_member_name(b, "first_run");
+        json_builder_add_int_value(b, boot->first_run);
+        json_builder_set_member_name(b, "runs");
+        json_builder_add_int_value(b, boot->n_runs);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
     json_builder_set_member_name(b, "runs");
     json_builder_begin_array(b);
     for (guint i = 0; i < c->plan->runs->len; i++) {
         const RvPlanRun *run = c->plan->runs->pdata[i];
 
         json_builder_begin_object(b);
+        json_builder_set_member_name(b, "boot");
+        json_builder_add_int_value(b, run->boot);
         json_builder_set_member_name(b, "index");
         json_builder_add_int_value(b, run->index);
         json_builder_set_member_name(b, "round");
@@ -1024,7 +1068,7 @@ run_open_store(Ctx *c, GError **error)
         return -EIO;
     for (guint s = 0; s < c->matrix->scenarios->len; s++) {
         const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
-        char buf[128];
+        char buf[512];
         g_autofree char *desc = sc->description
             ? g_strdup_printf("%s (%s)", sc->description, describe_settings(sc, buf, sizeof(buf)))
             : g_strdup(describe_settings(sc, buf, sizeof(buf)));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness/matrix.h"
+#include "host/bootargs.h"
 #include "host/profile.h"
 #include "results/budget.h"
 #include "util/error.h"
@@ -65,6 +66,8 @@ scenario_free(gpointer p)
         return;
     g_free(s->name);
     g_free(s->description);
+    g_strfreev(s->bootargs);
+    g_free(s->boot_key);
     if (s->guests)
         g_ptr_array_unref(s->guests);
     g_free(s->file);
@@ -523,6 +526,49 @@ rv_harness_matrix_load_value(const RvMatrixLoad *load, const char *key)
 }
 
 static int
+cmp_str(gconstpointer a, gconstpointer b)
+{
+    return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* bootargs = WORD ...: the words as written (they go to the boot loader
+ * in this order) and the boot key, the words sorted, that groups the
+ * scenarios booting alike (harness/plan.h).  A word with a character the
+ * boot loader drop-in cannot hold is refused as `host bootargs` does. */
+static int
+parse_bootargs(const RvIniEntry *e, RvMatrixScenario *s, GError **error)
+{
+    g_auto(GStrv) words = g_strsplit_set(e->value, " \t", -1);
+    g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) sorted = g_ptr_array_new();
+    g_autoptr(GError) local = NULL;
+
+    for (char **w = words; *w; w++) {
+        if (!**w)
+            continue;
+        for (guint i = 0; i < kept->len; i++)
+            if (strcmp(kept->pdata[i], *w) == 0)
+                return rv_ini_entry_error(e, error, "[scenario:%s] bootargs: '%s' named twice",
+                                          s->name, *w);
+        g_ptr_array_add(kept, g_strdup(*w));
+    }
+    if (!kept->len)
+        return rv_ini_entry_error(e, error, "[scenario:%s] bootargs: empty (leave the key out "
+                                  "for the boot the host has)", s->name);
+    g_ptr_array_add(kept, NULL);
+    if (rv_host_bootargs_check((char **) kept->pdata, &local) < 0)
+        return rv_ini_entry_error(e, error, "[scenario:%s] bootargs: %s", s->name,
+                                  local->message);
+    for (guint i = 0; kept->pdata[i]; i++)
+        g_ptr_array_add(sorted, kept->pdata[i]);
+    g_ptr_array_sort(sorted, cmp_str);
+    g_ptr_array_add(sorted, NULL);
+    s->boot_key = g_strjoinv(" ", (char **) sorted->pdata);
+    s->bootargs = (char **) g_ptr_array_free(g_steal_pointer(&kept), FALSE);
+    return 0;
+}
+
+static int
 parse_scenario(RvIni *ini, RvMatrix *m, const char *section, GError **error)
 {
     const char *name = section + strlen("scenario:");
@@ -578,6 +624,8 @@ parse_scenario(RvIni *ini, RvMatrix *m, const char *section, GError **error)
                                   "[%s] coresched = %s with smt = off: core scheduling only "
                                   "matters between SMT siblings", section, e->value);
     }
+    if ((e = rv_ini_lookup(ini, section, "bootargs")) && parse_bootargs(e, s, error) < 0)
+        return -EINVAL;
     if ((e = rv_ini_lookup(ini, section, "rt_runtime_us"))) {
         v = 0;
         if (rv_ini_get_int(ini, section, "rt_runtime_us", -1, G_MAXINT32, &v, error) < 0)

@@ -114,6 +114,17 @@
  *                                guest/placement.h), idle keeps them idle;
  *                                refused with smt = off (no sibling online)
  *                                and with placement = unpinned
+ *   bootargs = nosmt isolcpus=2,3   kernel boot arguments this scenario
+ *                                runs under, added to the host's own
+ *                                (words of letters, digits and _.,=:/+-,
+ *                                each once; host/bootargs.h): `rtvirt
+ *                                run` groups the runs by boot (the words
+ *                                sorted), installs each group's
+ *                                arguments through the boot loader and
+ *                                reboots between groups, resuming after
+ *                                the boot (harness/reboot.h); scenarios
+ *                                without it run first, under the boot
+ *                                the host has
  *   guests = rt0, busy0          subset of guests (default all; empty:
  *                                host workload only)
  *   rt_runtime_us = -1           optional runtime knob
@@ -204,6 +215,10 @@ typedef struct {
     RvMatrixPlacement placement;
     RvMatrixSibling host_sibling;
     bool vcpu_sched_other;  /* vcpu_sched = other */
+    char **bootargs;        /* bootargs = ...: NULL-terminated words as written,
+                             * NULL = the boot the host has */
+    char *boot_key;         /* the words sorted, space-separated: scenarios with
+                             * the same key share a boot; NULL without bootargs */
     GPtrArray *guests;      /* RvMatrixGuest* (owned by the matrix), the ones taking part */
     bool has_rt_runtime_us;
     gint64 rt_runtime_us;

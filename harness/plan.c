@@ -46,11 +46,24 @@ run_free(gpointer p)
     g_free(r);
 }
 
+static void
+boot_free(gpointer p)
+{
+    RvPlanBoot *b = p;
+
+    if (!b)
+        return;
+    g_strfreev(b->bootargs);
+    g_free(b->key);
+    g_free(b);
+}
+
 void
 rv_harness_plan_free(RvPlan *plan)
 {
     if (!plan)
         return;
+    g_ptr_array_unref(plan->boots);
     g_ptr_array_unref(plan->runs);
     g_ptr_array_unref(plan->cell_names);
     g_free(plan);
@@ -68,6 +81,7 @@ rv_harness_plan_new(const RvMatrix *m, guint64 seed)
     RvPlan *plan = g_new0(RvPlan, 1);
     unsigned nloads = m->loads->len;
     g_autofree unsigned *order = NULL;
+    g_autofree unsigned *boot_of = NULL;
     guint64 state = seed;
 
     plan->seed = seed;
@@ -76,6 +90,7 @@ rv_harness_plan_new(const RvMatrix *m, guint64 seed)
     plan->repetitions = m->repetitions;
     plan->runs = g_ptr_array_new_with_free_func(run_free);
     plan->cell_names = g_ptr_array_new_with_free_func(g_free);
+    plan->boots = g_ptr_array_new_with_free_func(boot_free);
 
     for (unsigned c = 0; c < plan->ncells; c++) {
         const RvMatrixScenario *s = m->scenarios->pdata[c / nloads];
@@ -86,29 +101,66 @@ rv_harness_plan_new(const RvMatrix *m, guint64 seed)
                                     : g_strdup_printf("%s@%s", s->name, l->name));
     }
 
-    order = g_new(unsigned, plan->ncells);
-    for (unsigned r = 0; r < m->repetitions; r++) {
-        for (unsigned c = 0; c < plan->ncells; c++)
-            order[c] = c;
-        if (m->order == RV_MATRIX_ORDER_RANDOM)
-            for (unsigned i = plan->ncells; i > 1; i--) {
-                unsigned j = bounded(&state, i);
-                unsigned t = order[i - 1];
+    /* the boots: the host's first (when a scenario needs no bootargs),
+     * then each distinct key in file order */
+    boot_of = g_new(unsigned, m->scenarios->len);
+    for (int pass = 0; pass < 2; pass++)
+        for (guint s = 0; s < m->scenarios->len; s++) {
+            const RvMatrixScenario *sc = m->scenarios->pdata[s];
+            RvPlanBoot *b = NULL;
 
-                order[i - 1] = order[j];
-                order[j] = t;
+            if ((pass == 0) != (sc->boot_key == NULL))
+                continue;
+            for (guint k = 0; k < plan->boots->len && !b; k++) {
+                RvPlanBoot *o = plan->boots->pdata[k];
+
+                if (g_strcmp0(o->key, sc->boot_key) == 0)
+                    b = o;
             }
-        for (unsigned c = 0; c < plan->ncells; c++) {
-            RvPlanRun *run = g_new0(RvPlanRun, 1);
-
-            run->index = plan->runs->len;
-            run->round = r;
-            run->cell = order[c];
-            run->scenario = order[c] / nloads;
-            run->load = order[c] % nloads;
-            run->cell_name = g_strdup(plan->cell_names->pdata[order[c]]);
-            g_ptr_array_add(plan->runs, run);
+            if (!b) {
+                b = g_new0(RvPlanBoot, 1);
+                b->index = plan->boots->len;
+                b->key = g_strdup(sc->boot_key);
+                b->bootargs = g_strdupv(sc->bootargs);
+                plan->n_reboots += b->key != NULL;
+                g_ptr_array_add(plan->boots, b);
+            }
+            boot_of[s] = b->index;
         }
+
+    order = g_new(unsigned, plan->ncells);
+    for (guint bi = 0; bi < plan->boots->len; bi++) {
+        RvPlanBoot *b = plan->boots->pdata[bi];
+        unsigned n = 0;
+
+        b->first_run = plan->runs->len;
+        for (unsigned r = 0; r < m->repetitions; r++) {
+            n = 0;
+            for (unsigned c = 0; c < plan->ncells; c++)
+                if (boot_of[c / nloads] == bi)
+                    order[n++] = c;
+            if (m->order == RV_MATRIX_ORDER_RANDOM)
+                for (unsigned i = n; i > 1; i--) {
+                    unsigned j = bounded(&state, i);
+                    unsigned t = order[i - 1];
+
+                    order[i - 1] = order[j];
+                    order[j] = t;
+                }
+            for (unsigned c = 0; c < n; c++) {
+                RvPlanRun *run = g_new0(RvPlanRun, 1);
+
+                run->index = plan->runs->len;
+                run->round = r;
+                run->cell = order[c];
+                run->scenario = order[c] / nloads;
+                run->load = order[c] % nloads;
+                run->cell_name = g_strdup(plan->cell_names->pdata[order[c]]);
+                run->boot = bi;
+                g_ptr_array_add(plan->runs, run);
+            }
+        }
+        b->n_runs = plan->runs->len - b->first_run;
     }
     return plan;
 }
@@ -117,13 +169,32 @@ char *
 rv_harness_plan_format(const RvPlan *plan)
 {
     GString *out = g_string_new(NULL);
+    bool headed = plan->n_reboots > 0;
 
     for (guint i = 0; i < plan->runs->len; i++) {
         const RvPlanRun *r = plan->runs->pdata[i];
+        const RvPlanBoot *b = plan->boots->pdata[r->boot];
 
+        if (headed && b->first_run == i) {
+            g_autofree char *what = rv_harness_plan_boot_text(b);
+
+            g_string_append_printf(out, "# boot %u: %s (%u run%s)\n", b->index, what, b->n_runs,
+                                   b->n_runs == 1 ? "" : "s");
+        }
         g_string_append_printf(out, "%u %u %s\n", r->index, r->round, r->cell_name);
     }
     return g_string_free(out, FALSE);
+}
+
+char *
+rv_harness_plan_boot_text(const RvPlanBoot *b)
+{
+    g_autofree char *joined = NULL;
+
+    if (!b->bootargs)
+        return g_strdup("as booted");
+    joined = g_strjoinv(" ", b->bootargs);
+    return g_strdup_printf("reboot with %s", joined);
 }
 
 char *

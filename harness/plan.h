@@ -11,6 +11,16 @@
  * shuffled (order = random) with a Fisher-Yates shuffle driven by
  * SplitMix64 from the recorded seed, so the same seed gives the same order
  * on every machine and GLib version.
+ *
+ * Boot groups: a scenario with bootargs = ... (harness/matrix.h) runs
+ * under another kernel command line, so the runs are grouped by boot to
+ * reboot as few times as possible: first the scenarios without bootargs
+ * (under the boot the host has), then one group per distinct boot key, in
+ * the file order of its first scenario.  Each group holds all repetitions
+ * of its cells, in rounds as above (round r of a group holds each of its
+ * cells once, shuffled for order = random); one shuffle stream from the
+ * seed runs through the groups in order.  Without bootargs there is one
+ * group and the plan is as before.
  */
 #pragma once
 
@@ -26,7 +36,18 @@ typedef struct {
     unsigned scenario;     /* index into matrix->scenarios */
     unsigned load;         /* index into matrix->loads */
     char *cell_name;       /* "SCENARIO" with one load level, else "SCENARIO@LOAD" */
+    unsigned boot;         /* index into plan->boots */
 } RvPlanRun;
+
+/* One boot the plan runs under (see above). */
+typedef struct {
+    unsigned index;        /* 0-based, the order they boot in */
+    char **bootargs;       /* the first scenario's words as written; NULL = the
+                            * boot the host has (scenarios without bootargs) */
+    char *key;             /* RvMatrixScenario.boot_key; NULL = the host's boot */
+    unsigned first_run;    /* index of its first run in plan->runs */
+    unsigned n_runs;       /* its runs, consecutive from first_run */
+} RvPlanBoot;
 
 typedef struct {
     guint64 seed;
@@ -35,6 +56,8 @@ typedef struct {
     unsigned repetitions;
     GPtrArray *runs;       /* RvPlanRun*, execution order */
     GPtrArray *cell_names; /* char*, cell order */
+    GPtrArray *boots;      /* RvPlanBoot*, boot order; at least one */
+    unsigned n_reboots;    /* boots that need a reboot: those with bootargs */
 } RvPlan;
 
 /**
@@ -149,8 +172,13 @@ guint64 rv_harness_plan_draw_seed(void);
  * rv_harness_plan_format:
  * Returns: (transfer full): the plan as text, one run a line:
  * "INDEX ROUND CELL_NAME\n" (for `rtvirt run --plan` and the tests).
+ * When some scenario sets bootargs, each boot group's runs follow a line
+ * "# boot N: as booted (K runs)" or "# boot N: reboot with ARGS (K runs)".
  */
 char *rv_harness_plan_format(const RvPlan *plan);
+
+/* "as booted", or "reboot with ARGS" (the words joined by spaces). */
+char *rv_harness_plan_boot_text(const RvPlanBoot *boot);
 
 /**
  * rv_harness_plan_runs_text:

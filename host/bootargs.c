@@ -74,8 +74,8 @@ rv_host_bootargs_dropin(char **args, const char *profile_name)
                            profile_name ? profile_name : "?", joined);
 }
 
-static int
-check_args(char **args, GError **error)
+int
+rv_host_bootargs_check(char **args, GError **error)
 {
     for (char **a = args; a && *a; a++) {
         if (!**a)
@@ -231,12 +231,22 @@ rv_host_bootargs_install(RvRoot *root, const char *journal_path, char **args,
                          const char *profile_name, RvRunner *runner,
                          const char **ret_method, GError **error)
 {
+    g_autofree char *content = rv_host_bootargs_dropin(args, profile_name);
+
+    return rv_host_bootargs_install_dropin(root, journal_path, RV_HOST_BOOTARGS_DROPIN, content,
+                                           args, runner, ret_method, error);
+}
+
+int
+rv_host_bootargs_install_dropin(RvRoot *root, const char *journal_path, const char *dropin,
+                                const char *content, char **args, RvRunner *runner,
+                                const char **ret_method, GError **error)
+{
     g_autoptr(RvJournal) journal = NULL;
     g_autofree char *jpath = journal_file(root, journal_path);
-    g_autofree char *content = NULL;
     int r;
 
-    r = check_args(args, error);
+    r = rv_host_bootargs_check(args, error);
     if (r < 0)
         return r;
     if (use_grubby(root)) {
@@ -262,8 +272,7 @@ rv_host_bootargs_install(RvRoot *root, const char *journal_path, char **args,
     r = rv_host_journal_open(root, jpath, &journal, error);
     if (r < 0)
         return r;
-    content = rv_host_bootargs_dropin(args, profile_name);
-    r = rv_host_journal_set_file(journal, RV_HOST_BOOTARGS_DROPIN, content, -1, 0644, error);
+    r = rv_host_journal_set_file(journal, dropin, content, -1, 0644, error);
     if (r < 0)
         return r;
     r = run_update_grub(runner, error);

@@ -69,6 +69,18 @@ int rv_host_bootargs_compute(const RvHostProfile *profile, const RvHostPartition
 char *rv_host_bootargs_dropin(char **args, const char *profile_name);
 
 /**
+ * rv_host_bootargs_check:
+ * @args: (nullable): NULL-terminated argument words
+ * @error: (optional): RV_ERROR_INVALID "Boot argument 'W' holds 'C': ..."
+ *         for an empty word or one with a character other than letters,
+ *         digits and _.,=:/+- (the drop-in is a shell assignment that
+ *         grub-mkconfig sources)
+ *
+ * Returns: 0 or -EINVAL.
+ */
+int rv_host_bootargs_check(char **args, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
  * rv_host_bootargs_install:
  * @root: the host (a throw-away root in tests)
  * @journal_path: (nullable): journal file (NULL: RV_HOST_JOURNAL_BOOTARGS_PATH
@@ -89,7 +101,29 @@ int rv_host_bootargs_install(RvRoot *root, const char *journal_path, char **args
                              const char **ret_method, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
+ * rv_host_bootargs_install_dropin:
+ * @dropin: host path of the grub.d drop-in to write (another file than
+ *          RV_HOST_BOOTARGS_DROPIN keeps `host bootargs --install`'s
+ *          arguments: grub-mkconfig sources every grub.d/NAME.cfg)
+ * @content: the drop-in's text (comment lines and the
+ *           GRUB_CMDLINE_LINUX_DEFAULT assignment, as
+ *           rv_host_bootargs_dropin() writes it)
+ * @args: the arguments (checked; with grubby they are what is added)
+ *
+ * As rv_host_bootargs_install() with its own drop-in and text; the other
+ * arguments and errors are the same.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_host_bootargs_install_dropin(RvRoot *root, const char *journal_path, const char *dropin,
+                                    const char *content, char **args, RvRunner *runner,
+                                    const char **ret_method,
+                                    GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
  * rv_host_bootargs_remove:
+ *
+ * @journal_path: (nullable): as for rv_host_bootargs_install()
  *
  * Reverts the boot-arguments journal (restoring the drop-in's previous
  * content or absence, or the arguments grubby replaced) and regenerates the

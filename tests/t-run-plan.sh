@@ -23,6 +23,9 @@
 #    prints a NOTE naming the scenario compare uses instead;
 #  - a real run of a matrix the live host cannot run at all (no SMT): exit
 #    77, and the run-order NOTE of run.json counts 0 runs of 4 planned;
+#  - a matrix whose scenarios set bootargs (tests/data/run/boot-host.ini):
+#    --plan prints the boots, the host's first, and the runs of each boot
+#    together; --plan --json has boots[] and each run's boot;
 #  - --help documents how run's exit status differs from guest run's.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
@@ -38,7 +41,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 35 ))"
+echo "1..$(( ${#bad[@]} * 2 + 38 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -365,3 +368,30 @@ check "linpack-3vm on the 2-CPU build machine: refused with the reason ($rc $(cu
 "$rtvirt" run --plan --root "$smt" profiles/matrix/tpcc-semi-idle.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "tpcc-semi-idle on 64 GiB: refused, the 32 GiB server and the RT guest need more than half ($rc $(cut -c1-200 "$tmp/err"))" \
     eval '[ $rc -eq 77 ] && grep -q "its guests need 36864 MiB without the count guests, more than half of this host.s 65536 MiB" "$tmp/err"'
+
+# bootargs scenarios: the boots in order, each boot's runs together
+deb=tests/data/hosts/debian12-2cpu-nosmt-rtgroup
+"$rtvirt" run --plan --root "$deb" tests/data/run/boot-host.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
+boots=$(grep '^# boot' "$tmp/out" | tr '\n' '|')
+check "boot-host --plan: boot 0 as booted (4 runs: default, default-tm0), boot 1 reboot with nosmt rtvirt.test=nosmt (2 runs), 1 reboot (rc $rc $boots $(cut -c1-160 "$tmp/err"))" \
+    eval '[ $rc -eq 0 ] && [ "$boots" = "# boot 0: as booted (4 runs)|# boot 1: reboot with nosmt rtvirt.test=nosmt (2 runs)|" ] &&
+          grep -q "^# 2 boot(s), 1 reboot(s)" "$tmp/out" &&
+          grep -q "^# scenario nosmt (.* bootargs=nosmt rtvirt.test=nosmt): runs$" "$tmp/out" &&
+          [ "$(sed -n "/^# boot 0/,/^# boot 1/p" "$tmp/out" | grep -c "^[0-3] [01] default\(-tm0\)\?$")" = 4 ] &&
+          [ "$(sed -n "/^# boot 1/,\$p" "$tmp/out" | grep -c "^[45] [01] nosmt$")" = 2 ]'
+"$rtvirt" run --plan --json --root "$deb" tests/data/run/boot-host.ini >"$tmp/json" 2>"$tmp/err"; rc=$?
+why=$(python3 - "$tmp/json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["boots"]
+want = [{"index": 0, "bootargs": None, "first_run": 0, "runs": 4},
+        {"index": 1, "bootargs": ["nosmt", "rtvirt.test=nosmt"], "first_run": 4, "runs": 2}]
+if b != want: print("boots", b)
+for r in d["runs"]:
+    if r["boot"] != (1 if r["cell"] == "nosmt" else 0): print("run", r)
+PY
+)
+check "boot-host --plan --json: boots[] and each run's boot (rc $rc $why)" eval '[ $rc -eq 0 ] && [ -z "$why" ]'
+"$rtvirt" run --out "$tmp/results" tests/data/run/boot-host.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "boot-host without --plan: refused until run reboots, nothing written (rc $rc $(cut -c1-200 "$tmp/err"))" \
+    eval '[ $rc -eq 2 ] && grep -q "boot-host.ini:[0-9]*: \[scenario:nosmt\] bootargs: .*a reboot" "$tmp/err" && [ ! -e "$tmp/results" ]'

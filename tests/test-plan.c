@@ -74,6 +74,11 @@ dump(const RvMatrix *m, const RvPlan *plan)
                                sc->vcpu_sched_other ? " vcpu_sched other" : "");
         for (guint j = 0; j < sc->guests->len; j++)
             g_string_append_printf(s, " %s", ((RvMatrixGuest *) sc->guests->pdata[j])->name);
+        if (sc->bootargs) {
+            g_autofree char *words = g_strjoinv(" ", sc->bootargs);
+
+            g_string_append_printf(s, " bootargs [%s] key [%s]", words, sc->boot_key);
+        }
         g_string_append_c(s, '\n');
     }
     g_string_append_printf(s, "plan %u runs of %u cells\n", plan->runs->len, plan->ncells);
@@ -222,6 +227,90 @@ test_load_data_relative(void)
     g_assert_cmpstr(m->baseline, ==, "s");
     g_assert_cmpuint(m->loads->len, ==, 1);
     g_assert_cmpstr(((RvMatrixLoad *) m->loads->pdata[0])->name, ==, "idle");
+}
+
+/* boot-groups.ini (isol-a, baseline, nosmt, isol-b; isol-a and isol-b
+ * one boot): for many seeds the host's boot comes first, every boot's runs
+ * are consecutive and hold all repetitions of its cells in rounds, and
+ * the order within a boot still depends on the seed. */
+static void
+test_plan_boots(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvMatrix) m = NULL;
+    unsigned differs = 0;
+
+    if (rv_harness_matrix_load(DATA "/ok/boot-groups.ini", &m, &err) < 0)
+        g_error("%s", err->message);
+    g_assert_cmpstr(((RvMatrixScenario *) m->scenarios->pdata[0])->boot_key, ==,
+                    "isolcpus=1 nohz_full=1");
+    g_assert_cmpstr(((RvMatrixScenario *) m->scenarios->pdata[3])->boot_key, ==,
+                    "isolcpus=1 nohz_full=1");
+    g_assert_cmpstr(((RvMatrixScenario *) m->scenarios->pdata[3])->bootargs[0], ==, "nohz_full=1");
+    g_assert_null(((RvMatrixScenario *) m->scenarios->pdata[1])->bootargs);
+    for (guint64 seed = 0; seed < 200; seed++) {
+        g_autoptr(RvPlan) p = rv_harness_plan_new(m, seed * 0x9e3779b97f4a7c15ULL);
+        g_autoptr(RvPlan) q = rv_harness_plan_new(m, (seed + 1) * 0x9e3779b97f4a7c15ULL);
+        const RvPlanBoot *b0, *b1, *b2;
+        unsigned seen[4] = { 0 };
+
+        g_assert_cmpuint(p->runs->len, ==, 12);
+        g_assert_cmpuint(p->boots->len, ==, 3);
+        g_assert_cmpuint(p->n_reboots, ==, 2);
+        b0 = p->boots->pdata[0];
+        b1 = p->boots->pdata[1];
+        b2 = p->boots->pdata[2];
+        g_assert_null(b0->bootargs);
+        g_assert_cmpuint(b0->first_run, ==, 0);
+        g_assert_cmpuint(b0->n_runs, ==, 3);
+        g_assert_cmpstr(b1->key, ==, "isolcpus=1 nohz_full=1");  /* isol-a comes first in the file */
+        g_assert_cmpstr(b1->bootargs[0], ==, "isolcpus=1");
+        g_assert_cmpuint(b1->first_run, ==, 3);
+        g_assert_cmpuint(b1->n_runs, ==, 6);
+        g_assert_cmpstr(b2->key, ==, "nosmt");
+        g_assert_cmpuint(b2->first_run, ==, 9);
+        g_assert_cmpuint(b2->n_runs, ==, 3);
+        for (guint i = 0; i < p->runs->len; i++) {
+            const RvPlanRun *r = p->runs->pdata[i];
+            const RvPlanBoot *b = p->boots->pdata[r->boot];
+            const RvMatrixScenario *sc = m->scenarios->pdata[r->scenario];
+
+            g_assert_cmpuint(r->index, ==, i);
+            g_assert_true(i >= b->first_run && i < b->first_run + b->n_runs);
+            g_assert_cmpstr(sc->boot_key, ==, b->key);
+            /* rounds within the boot: isol's 6 runs are 3 rounds of 2 */
+            g_assert_cmpuint(r->round, ==, (i - b->first_run) / (b->n_runs / 3));
+            seen[r->scenario]++;
+        }
+        for (unsigned s = 0; s < 4; s++)
+            g_assert_cmpuint(seen[s], ==, 3);
+        for (guint i = 3; i < 9; i++)
+            differs += ((RvPlanRun *) p->runs->pdata[i])->cell !=
+                       ((RvPlanRun *) q->runs->pdata[i])->cell;
+    }
+    g_assert_cmpuint(differs, >, 300);
+}
+
+/* Without bootargs there is one boot, "as booted", and the text has no
+ * boot line: plans of older matrices read as before. */
+static void
+test_plan_one_boot(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvMatrix) m = NULL;
+    g_autoptr(RvPlan) p = NULL;
+    g_autofree char *text = NULL, *what = NULL;
+
+    if (rv_harness_matrix_load(DATA "/ok/three-by-two.ini", &m, &err) < 0)
+        g_error("%s", err->message);
+    p = rv_harness_plan_new(m, 1);
+    g_assert_cmpuint(p->boots->len, ==, 1);
+    g_assert_cmpuint(p->n_reboots, ==, 0);
+    g_assert_cmpuint(((RvPlanBoot *) p->boots->pdata[0])->n_runs, ==, 24);
+    text = rv_harness_plan_format(p);
+    g_assert_null(strstr(text, "# boot"));
+    what = rv_harness_plan_boot_text(p->boots->pdata[0]);
+    g_assert_cmpstr(what, ==, "as booted");
 }
 
 /* skip reasons per scenario of three-by-two.ini (a, b, c): NULL runs */
@@ -484,6 +573,8 @@ main(int argc, char **argv)
     add_dir_tests(DATA "/bad", "/matrix/bad", test_bad);
     g_test_add_func("/plan/properties", test_plan_properties);
     g_test_add_func("/plan/shuffle-uniform", test_shuffle_uniform);
+    g_test_add_func("/plan/boots", test_plan_boots);
+    g_test_add_func("/plan/one-boot", test_plan_one_boot);
     g_test_add_func("/matrix/load-data-relative", test_load_data_relative);
     g_test_add_func("/plan/runs-text", test_runs_text);
     g_test_add_func("/plan/baseline-note", test_baseline_note);
