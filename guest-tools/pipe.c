@@ -10,7 +10,7 @@
  * Output, one line per placement (workloads/pipe.c parses it):
  *   pipe same cpus A,A roundtrips COUNT seconds S ns_per_roundtrip X
  *   pipe cross cpus A,B roundtrips COUNT seconds S ns_per_roundtrip X
- *   pipe cross skipped: 1 CPU online
+ *   pipe cross skipped: 1 CPU online      (or: one CPU given, -a = -b)
  * Exit 0, 1 when a task failed, 2 on bad usage.
  */
 #include <sched.h>
@@ -122,7 +122,9 @@ main(int argc, char **argv)
         printf("pipe same cpus %d,%d roundtrips %ld seconds %.6f ns_per_roundtrip %.1f\n", a, a,
                count, t, t * 1e9 / (double) count);
     }
-    if (ncpu < 2 || a == b) {
+    if (a == b) {
+        printf("pipe cross skipped: one CPU given (-a %d = -b %d)\n", a, b);
+    } else if (ncpu < 2) {
         printf("pipe cross skipped: %ld CPU online\n", ncpu);
     } else if ((t = run(count, a, b)) < 0) {
         fprintf(stderr, "rtvirt-pipe: cross-CPU run on CPUs %d,%d failed\n", a, b);

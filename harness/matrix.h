@@ -41,10 +41,13 @@
  *   histogram = 1000             -h, buckets of 1 us
  *
  *   [host]
- *   workload = none              none | cyclictest | pert: measured on host
- *                                CPUs beside the guests, after the warm-up,
- *                                for the duration: cyclictest -a CPUS -t N
- *                                (one record, target "host"), or
+ *   workload = none              none | cyclictest | pipe | pert: measured
+ *                                on host CPUs beside the guests, after the
+ *                                warm-up, for the duration: cyclictest -a
+ *                                CPUS -t N (one record, target "host"),
+ *                                rtvirt-pipe -a A -b B on the first two
+ *                                CPUs (one record with the RES/CAL/LOC
+ *                                interrupts of those CPUs during it), or
  *                                `rtvirt pert --cpu C` on each CPU (one
  *                                record per CPU, target "host:cpuC")
  *   cpus = isolated              isolated | a cpulist (default isolated)
@@ -249,7 +252,7 @@ typedef struct {
     unsigned cyclictest_priority;    /* 0 = the guest profile's */
     unsigned cyclictest_histogram;   /* 0 = the guest profile's */
 
-    const RvWorkloadOps *host_workload;  /* NULL (none), cyclictest or pert */
+    const RvWorkloadOps *host_workload;  /* NULL (none), cyclictest, pipe or pert */
     bool host_cpus_isolated;         /* true: the host's isolated CPUs */
     RvCpuSet host_cpus;              /* when !host_cpus_isolated */
 

@@ -30,6 +30,7 @@
 #include "harness/attribution.h"
 #include "harness/cosched.h"
 #include "host/rtview.h"
+#include "host/snapshot.h"
 #include "host/check.h"
 #include "host/cgroup.h"
 #include "host/coresched.h"
@@ -694,36 +695,94 @@ record_workload(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
     rv_result_store_add_record(rep->store, g_steal_pointer(&rec));
 }
 
-/* cyclictest on host CPUs beside the guests ([host] workload). */
+/* The [host] workload beside the guests on host CPUs (cyclictest, pipe;
+ * pert has its PertJob per CPU). */
 typedef struct {
     RvRunRepetition *rep;
     RvCpuSet cpus;
     RvRunResult res;
     GError *error;
     GDateTime *t_start, *t_end;
+    JsonNode *irq_diff;         /* pipe: host/snapshot.h diff over its run */
 } HostJob;
+
+/* What the [host] workload is asked for: the matrix's duration and
+ * [cyclictest], the load level's keys of its ops table, @cpus. */
+static void
+host_params(const RvRunRepetition *rep, const RvCpuSet *cpus, const char *self,
+            RvWorkloadParams *p)
+{
+    const RvMatrix *m = rep->matrix;
+    const RvWorkloadOps *ops = m->host_workload;
+
+    memset(p, 0, sizeof(*p));
+    p->where = RV_WORKLOAD_HOST;
+    p->duration_us = m->duration_us;
+    p->load = rep->load->builtin ? NULL : rep->load->name;
+    p->ct_interval_us = m->cyclictest_interval_us;
+    p->ct_priority = m->cyclictest_priority;
+    p->ct_histogram = m->cyclictest_histogram;
+    p->cpus = *cpus;
+    p->self = self;
+    for (const RvWorkloadKey *k = ops->keys; k && k->key; k++) {
+        gint64 v = rv_harness_matrix_load_value(rep->load, k->key);
+
+        if (v)
+            p->value[k->param] = v;
+    }
+}
 
 static gpointer
 host_thread(gpointer data)
 {
     HostJob *h = data;
     const RvMatrix *m = h->rep->matrix;
+    const RvWorkloadOps *ops = m->host_workload;
     g_autoptr(RvRunner) runner = rv_runner_new(false);
-    RvWorkloadParams p = { .where = RV_WORKLOAD_HOST, .duration_us = m->duration_us,
-                           .ct_interval_us = m->cyclictest_interval_us,
-                           .ct_priority = m->cyclictest_priority,
-                           .ct_histogram = m->cyclictest_histogram, .cpus = h->cpus };
-    g_auto(GStrv) argv = rv_workload_cyclictest.argv(&p);
+    g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+    g_autoptr(RvHostSnapshot) before = NULL, after = NULL;
+    RvWorkloadParams p;
+    g_auto(GStrv) argv = NULL;
 
+    host_params(h->rep, &h->cpus, self, &p);
+    argv = ops->argv(&p);
     if (!sleep_cancellable(m->warmup_us, h->rep->cancellable))
         return NULL;
+    /* the pipe's IPIs and timer interrupts: /proc/interrupts around it */
+    if (ops == &rv_workload_pipe && rv_host_snapshot_take(h->rep->root, &before, NULL) < 0)
+        before = NULL;
     h->t_start = g_date_time_new_now_utc();
     if (rv_runner_run(runner, (const char * const *) argv, NULL, (guint) (m->timeout_us / 1000),
-                      rv_workload_cyclictest.max_output, &h->res, &h->error) < 0) {
+                      ops->max_output, &h->res, &h->error) < 0) {
         /* error says why */
     }
     h->t_end = g_date_time_new_now_utc();
+    if (before && rv_host_snapshot_take(h->rep->root, &after, NULL) == 0 &&
+        rv_host_snapshot_diff(before, after, &h->irq_diff, NULL) < 0)
+        h->irq_diff = NULL;
     return NULL;
+}
+
+/* Sum of /proc/interrupts row @row over @cpus in a host/snapshot.h diff
+ * (a row absent from the diff did not change: 0). */
+static double
+irq_row_sum(JsonNode *diff, const char *row, const RvCpuSet *cpus)
+{
+    JsonObject *o = diff && JSON_NODE_HOLDS_OBJECT(diff) ? json_node_get_object(diff) : NULL;
+    JsonObject *irqs = o && json_object_has_member(o, "interrupts")
+        ? json_object_get_object_member(o, "interrupts") : NULL;
+    JsonArray *cl = o && json_object_has_member(o, "cpus") ? json_object_get_array_member(o, "cpus")
+                                                            : NULL;
+    JsonArray *pc;
+    double sum = 0;
+
+    if (!irqs || !cl || !json_object_has_member(irqs, row))
+        return 0;
+    pc = json_object_get_array_member(json_object_get_object_member(irqs, row), "per_cpu");
+    for (guint i = 0; pc && i < json_array_get_length(pc) && i < json_array_get_length(cl); i++)
+        if (rv_cpuset_isset(cpus, (unsigned) json_array_get_int_element(cl, i)))
+            sum += (double) json_array_get_int_element(pc, i);
+    return sum;
 }
 
 /* `rtvirt pert` (harness/cmd-pert.c) on one host CPU: this same binary,
@@ -816,31 +875,40 @@ record_pert(RvRunRepetition *rep, PertJob *j)
 static void
 record_host(RvRunRepetition *rep, HostJob *h, const char *precondition_failure)
 {
-    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(
-        rep->cell, rep->repetition,
-        rv_harness_matrix_workload_name(rep->matrix->host_workload), "host");
-    RvWorkloadParams p = { .where = RV_WORKLOAD_HOST,
-                           .ct_priority = rep->matrix->cyclictest_priority };
+    const RvWorkloadOps *ops = rep->matrix->host_workload;
+    const char *wl = rv_harness_matrix_workload_name(ops);
+    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(rep->cell, rep->repetition, wl,
+                                                              "host");
+    RvWorkloadParams p;
     RvWorkloadResult res = { .rec = rec };
     g_autofree char *why = NULL;
 
+    host_params(rep, &h->cpus, NULL, &p);
     rv_result_store_record_set_times(rec, h->t_start, h->t_end);
     if (precondition_failure) {
         why = g_strdup(precondition_failure);
     } else if (h->error) {
-        why = g_strdup_printf("host cyclictest: %s", h->error->message);
+        why = g_strdup_printf("host %s: %s", wl, h->error->message);
     } else if (h->res.exit_status != 0) {
-        why = g_strdup_printf("host cyclictest exited with status %d: %.200s", h->res.exit_status,
+        why = g_strdup_printf("host %s exited with status %d: %.200s", wl, h->res.exit_status,
                               h->res.err ? h->res.err : "");
     } else {
-        g_autofree char *name = g_strdup_printf("%s-r%02u-host-cyclictest.txt", rep->cell,
-                                                rep->repetition);
+        g_autofree char *name = g_strdup_printf("%s-r%02u-host-%s.txt", rep->cell,
+                                                rep->repetition, wl);
         g_autoptr(GError) perr = NULL;
 
         (void) rv_harness_run_write_raw(rep, rec, name, h->res.out, h->res.out_len);
         g_strdelimit(name, "@", '-');
-        if (rv_workload_cyclictest.parse(&p, name, h->res.out, h->res.out_len, &res, &perr) < 0)
-            why = g_strdup_printf("host cyclictest output rejected: %s", perr->message);
+        if (ops->parse(&p, name, h->res.out, h->res.out_len, &res, &perr) < 0)
+            why = g_strdup_printf("host %s output rejected: %s", wl, perr->message);
+    }
+    if (!why && ops == &rv_workload_pipe && h->irq_diff) {
+        /* RES / CAL / LOC rows of /proc/interrupts (arch/x86/kernel/irq.c
+         * arch_show_interrupts()) on the pipe's CPUs during its run */
+        rv_workload_add_metric(ops, rec, "resched_ipis", irq_row_sum(h->irq_diff, "RES", &h->cpus));
+        rv_workload_add_metric(ops, rec, "call_ipis", irq_row_sum(h->irq_diff, "CAL", &h->cpus));
+        rv_workload_add_metric(ops, rec, "local_timer_irqs",
+                               irq_row_sum(h->irq_diff, "LOC", &h->cpus));
     }
     rv_workload_result_clear(&res);
     if (why) {
@@ -1301,7 +1369,7 @@ start_host_workload(Rep *r)
     RvRunRepetition *rep = r->rep;
     const RvMatrix *m = rep->matrix;
 
-    if (m->host_workload == &rv_workload_cyclictest) {
+    if (m->host_workload && m->host_workload != &rv_workload_pert) {
         g_autoptr(RvGuestHostCpus) hc = NULL;
         g_autoptr(GError) err = NULL;
 
@@ -1312,8 +1380,9 @@ start_host_workload(Rep *r)
             r->host.cpus = hc->isolated;
         }
         if (rv_cpuset_is_empty(&r->host.cpus))
-            r->host_skip = g_strdup("host cyclictest: no isolated CPU on this host "
-                                    "(set [host] cpus = LIST)");
+            r->host_skip = g_strdup_printf("host %s: no isolated CPU on this host "
+                                           "(set [host] cpus = LIST)",
+                                           rv_harness_matrix_workload_name(m->host_workload));
         else
             r->host_th = g_thread_new("rv-host", host_thread, &r->host);
     } else if (m->host_workload == &rv_workload_pert) {
@@ -1646,7 +1715,7 @@ record_all(Rep *r)
         else
             record_neighbour(rep, g);
     }
-    if (m->host_workload == &rv_workload_cyclictest ||
+    if ((m->host_workload && m->host_workload != &rv_workload_pert) ||
         (m->host_workload == &rv_workload_pert && r->host_skip))
         record_host(rep, &r->host, r->host_skip);
     for (guint i = 0; i < r->perts->len; i++)
@@ -1698,6 +1767,7 @@ tear_down(Rep *r)
     g_clear_error(&r->host.error);
     g_clear_pointer(&r->host.t_start, g_date_time_unref);
     g_clear_pointer(&r->host.t_end, g_date_time_unref);
+    g_clear_pointer(&r->host.irq_diff, json_node_unref);
     g_free(r->guests);
 }
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/t-run-host.sh: `rtvirt run` with host-side workloads only (issue 4
-# item 3): `rtvirt pert` and cyclictest on a host CPU, 2 scenarios x 2
-# repetitions, no guest.  Checks the records (one per CPU for pert, with
+# item 3): `rtvirt pert` and cyclictest on a host CPU, and the pipe
+# ping-pong on CPUs 0-1 with the IPIs and timer interrupts it took (issue
+# 13), 2 scenarios x 2 repetitions each, no guest.  Checks the records (one per CPU for pert, with
 # count/max/stolen and the perturbation histogram; cyclictest with
 # max_us and its raw output), the /proc counter snapshots, and `rtvirt
 # compare` on the store.  Needs root (SCHED_FIFO, the run journal) and
@@ -20,8 +21,8 @@ if [ "$(nproc)" -lt 2 ]; then echo "1..0 # SKIP needs CPU 1"; exit 0; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "1..9"
-for w in pert cyclictest; do
+echo "1..14"
+for w in pert cyclictest pipe; do
     "$rtvirt" run --wait-lock 1800 --out "$tmp/$w" "$top/tests/data/run/host-$w.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
     check "$w: rtvirt run exits 0 ($(tail -n 2 "$tmp/err" | tr '\n' ' ' | cut -c1-200))" [ $rc -eq 0 ]
     store=$(sed -n 's/^Results: //p' "$tmp/out")
@@ -32,14 +33,33 @@ d = json.load(open(os.path.join(store, "run.json")))
 recs = [r for r in d["records"] if r["workload"] == w]
 target = "host:cpu1" if w == "pert" else "host"
 good = len(recs) == 4 and all(r["status"] == "ok" and r["target"] == target and r["raw"] for r in recs)
-key = "stolen_us" if w == "pert" else "max_us"
+key = {"pert": "stolen_us", "cyclictest": "max_us", "pipe": "cross_cpu_ns"}[w]
 good = good and all(key in r["metrics"] for r in recs)
-hist = "perturbation" if w == "pert" else "latency"
-good = good and all(hist in (r.get("histograms") or {}) for r in recs)
+hist = {"pert": "perturbation", "cyclictest": "latency"}.get(w)
+good = good and all(hist is None or hist in (r.get("histograms") or {}) for r in recs)
 print("ok" if good else "FAIL", "2 x 2 %s records on %s with %s and histogram '%s': %s" %
       (w, target, key, hist, [(r["scenario"], r["status"], r["reason"]) for r in recs]))
 hc = [r for r in d["records"] if r["workload"] == "host-counters"]
 print("ok" if len(hc) == 4 else "FAIL", "4 host counter snapshots")
+if w == "pipe":
+    # the IPIs and timer interrupts of CPUs 0-1 during the pipe run: within
+    # what the repetition's host-counters saw on them (the pipe runs inside
+    # that window), local timer ticks > 0.  Not ">= 1 RES per round trip":
+    # with a polling idle state (haltpoll here) a wake-up sets need_resched
+    # on the polling CPU and sends no IPI.
+    def rep_sum(cell, rep, row):
+        h = [x for x in hc if x["scenario"] == cell and x["repetition"] == rep][0]["details"]
+        pc = h["interrupts"].get(row, {}).get("per_cpu", [])
+        return sum(v for c, v in zip(h["cpus"], pc) if c in (0, 1))
+    m = [(r["metrics"]["same_cpu_ns"]["value"], r["metrics"]["cross_cpu_ns"]["value"],
+          r["metrics"].get("resched_ipis", {}).get("value", -1),
+          rep_sum(r["scenario"], r["repetition"], "RES"),
+          r["metrics"].get("local_timer_irqs", {}).get("value", -1),
+          rep_sum(r["scenario"], r["repetition"], "LOC")) for r in recs]
+    print("ok" if recs and all(x[0] > 0 and x[1] > 0 and 0 <= x[2] <= x[3] and 0 < x[4] <= x[5]
+                               for x in m)
+          else "FAIL", "pipe on CPUs 0-1: ns per round trip same/cross; RES and LOC during it "
+          "within the repetition's (pipe, repetition): %s" % m)
 PY
     while read -r word rest; do check "$w: $rest" [ "$word" = ok ]; done <"$tmp/py"
     "$rtvirt" compare "$store" >"$tmp/cmp" 2>&1; rc=$?

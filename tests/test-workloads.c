@@ -293,6 +293,23 @@ test_argv(void)
     p.value[RV_WORKLOAD_PARAM_COUNT] = 5000;
     e = joined_argv(&rv_workload_pipe, &p);
     g_assert_cmpstr(e, ==, "rtvirt-pipe -c 5000");
+    /* on the host: the rtvirt-pipe beside rtvirt, the first two CPUs */
+    {
+        g_autofree char *h2 = NULL, *h1 = NULL;
+
+        p.where = RV_WORKLOAD_HOST;
+        p.self = "/opt/rtvirt/bin/rtvirt";
+        rv_cpuset_zero(&p.cpus);
+        rv_cpuset_set(&p.cpus, 2);
+        rv_cpuset_set(&p.cpus, 5);
+        rv_cpuset_set(&p.cpus, 7);
+        h2 = joined_argv(&rv_workload_pipe, &p);
+        g_assert_cmpstr(h2, ==, "/opt/rtvirt/bin/rtvirt-pipe -c 5000 -a 2 -b 5");
+        rv_cpuset_zero(&p.cpus);
+        rv_cpuset_set(&p.cpus, 3);
+        h1 = joined_argv(&rv_workload_pipe, &p);
+        g_assert_cmpstr(h1, ==, "/opt/rtvirt/bin/rtvirt-pipe -c 5000 -a 3 -b 3");
+    }
 }
 
 /* Every table is complete, names and keys unique, and every program a

@@ -5,7 +5,11 @@
  * through two pipes, on one CPU and across two CPUs (every wake-up a
  * rescheduling IPI; in a guest a VM exit).  Time per round trip, in ns; the
  * host's IPI and timer counters of the same repetition are in its
- * host-counters record.
+ * host-counters record.  As the [host] workload it runs on the host's
+ * measured CPUs ([host] cpus: the first for "same", the first two for
+ * "cross"), the rtvirt-pipe installed beside rtvirt, and its record also
+ * carries the rescheduling / function-call IPIs and local timer
+ * interrupts those CPUs took during it (harness/run.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -24,9 +28,16 @@ static const RvWorkloadKey keys[] = {
 static const RvWorkloadMetric metrics[] = {
     { "same_cpu_ns", "ns", RV_STORE_BETTER_LOWER, RV_STORE_AGGREGATE_MEAN },
     { "cross_cpu_ns", "ns", RV_STORE_BETTER_LOWER, RV_STORE_AGGREGATE_MEAN },
+    /* on the host: /proc/interrupts RES, CAL and LOC deltas of its CPUs */
+    { "resched_ipis", "count", RV_STORE_BETTER_LOWER, RV_STORE_AGGREGATE_MEAN },
+    { "call_ipis", "count", RV_STORE_BETTER_LOWER, RV_STORE_AGGREGATE_MEAN },
+    { "local_timer_irqs", "count", RV_STORE_BETTER_LOWER, RV_STORE_AGGREGATE_MEAN },
     { NULL },
 };
 
+/* In a guest: "rtvirt-pipe -c N" (the image's tool, its CPUs 0 and 1);
+ * on the host: DIR/rtvirt-pipe -c N -a A -b B, DIR that of @p->self, A and
+ * B the first two CPUs of @p->cpus (B = A for one CPU: no cross run). */
 static char **
 pipe_argv(const RvWorkloadParams *p)
 {
@@ -34,6 +45,15 @@ pipe_argv(const RvWorkloadParams *p)
                                              p->value[RV_WORKLOAD_PARAM_COUNT]
                                              ? p->value[RV_WORKLOAD_PARAM_COUNT] : 1000000);
 
+    if (p->where == RV_WORKLOAD_HOST) {
+        g_autofree char *dir = g_path_get_dirname(p->self ? p->self : "rtvirt");
+        g_autofree char *tool = g_build_filename(dir, "rtvirt-pipe", NULL);
+        int a = rv_cpuset_next(&p->cpus, 0), b = a >= 0 ? rv_cpuset_next(&p->cpus, a + 1) : -1;
+        g_autofree char *as = g_strdup_printf("%d", a < 0 ? 0 : a);
+        g_autofree char *bs = g_strdup_printf("%d", b >= 0 ? b : a < 0 ? 0 : a);
+
+        return g_strdupv((char *[]) { tool, "-c", count, "-a", as, "-b", bs, NULL });
+    }
     return g_strdupv((char *[]) { "rtvirt-pipe", "-c", count, NULL });
 }
 
@@ -82,7 +102,7 @@ pipe_parse(const RvWorkloadParams *p, const char *name, const char *out, gsize l
 const RvWorkloadOps rv_workload_pipe = {
     .name = "pipe",
     .description = "rtvirt-pipe: pipe-test-1m round trips on one CPU and across CPUs, ns each",
-    .where = RV_WORKLOAD_RT_GUEST | RV_WORKLOAD_NEIGHBOUR,
+    .where = RV_WORKLOAD_RT_GUEST | RV_WORKLOAD_NEIGHBOUR | RV_WORKLOAD_HOST,
     .needs = needs,
     .keys = keys,
     .metrics = metrics,
