@@ -36,12 +36,15 @@
 #include "harness/matrix.h"
 #include "harness/plan.h"
 #include "harness/progress.h"
+#include "harness/reboot.h"
 #include "harness/run.h"
 #include "harness/signals.h"
+#include "host/bootargs.h"
 #include "host/context.h"
 #include "host/coresched.h"
 #include "host/fsroot.h"
 #include "host/journal.h"
+#include "host/persist.h"
 #include "host/profile.h"
 #include "host/smt.h"
 #include "host/snapshot.h"
@@ -58,6 +61,8 @@ static char *arg_warmup = NULL;
 static int arg_repetitions = -1;   /* -1: the matrix's */
 static gboolean arg_plan_only = FALSE;
 static int arg_wait_lock = 0;
+static char *arg_resume = NULL;    /* --resume STORE (harness/reboot.h) */
+static char *arg_abort = NULL;     /* --abort STORE */
 
 /* Test hook: RV_TEST_KILL_AT=PHASE[:N] raises SIGKILL the N-th time (default
  * 1st) the run reaches PHASE ("locked", "applied", "booted", "measured",
@@ -112,6 +117,11 @@ typedef struct {
     unsigned ok_with_fail;      /* of ok_runs: with a verification FAIL (untrusted) */
     char *virt;                 /* "kvm" | "tcg" once known */
     char *memory_note;          /* count guests given less memory (harness/plan.h) */
+    /* reboot-resume (harness/reboot.h), with plan->n_reboots > 0 */
+    unsigned boot;              /* the boot measured now (plan->boots index) */
+    char *cmdline;              /* /proc/cmdline of this boot */
+    char *boot_fail;            /* why this boot did not take its arguments, or NULL */
+    RvRebootState *resume;      /* the state this run carries over its reboots */
 } Ctx;
 
 static void
@@ -129,6 +139,9 @@ ctx_clear(Ctx *c)
     }
     rv_harness_run_env_free(c->env);
     rv_harness_progress_free(c->progress);
+    g_free(c->cmdline);
+    g_free(c->boot_fail);
+    rv_harness_reboot_state_free(c->resume);
     if (c->store)
         rv_harness_run_reserve_release(rv_result_store_get_dir(c->store));
     rv_result_store_free(c->store);
@@ -711,6 +724,20 @@ print_summary(Ctx *c)
     fflush(stdout);
 }
 
+/* Does any scenario boot a guest?  A matrix that measures only on the
+ * host may run with --root DIR (a throw-away tree for its /proc and /sys
+ * writes, tests/t-run-reboot.sh); its probes still run on this machine. */
+static bool
+matrix_has_guests(const RvMatrix *m)
+{
+    for (guint s = 0; s < m->scenarios->len; s++)
+        if (((RvMatrixScenario *) m->scenarios->pdata[s])->guests->len)
+            return true;
+    return false;
+}
+
+/* Step 1: the matrix, the command-line overrides, the root and every
+ * guest's placement, before anything changes (errors: exit 2). */
 static int
 run_load_inputs(Ctx *c, const char *matrix, GError **error)
 {
@@ -718,6 +745,34 @@ run_load_inputs(Ctx *c, const char *matrix, GError **error)
     g_autofree char *path = NULL;
     guint64 seed;
 
+    if (c->resume) {
+        /* the same plan as before the reboot: the matrix as it was, the
+         * overrides and the seed it ran with */
+        g_autofree char *sum = rv_harness_reboot_file_sha256(c->resume->matrix);
+
+        if (g_strcmp0(sum, c->resume->matrix_sha256) != 0)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s: the matrix %s %s since the run started: its plan cannot "
+                                "be made again ('rtvirt run --abort %s' ends the run)", arg_resume,
+                                c->resume->matrix, sum ? "changed" : "cannot be read", arg_resume);
+        if (rv_harness_matrix_load(c->resume->matrix, &c->matrix, error) < 0)
+            return -EINVAL;
+        c->matrix->duration_us = c->resume->duration_us;
+        c->matrix->warmup_us = c->resume->warmup_us;
+        c->matrix->timeout_us = c->resume->timeout_us;
+        c->matrix->repetitions = c->resume->repetitions;
+        if (rv_host_root_open(arg_root, &c->root, error) < 0 || validate(c, error) < 0)
+            return -EINVAL;
+        c->plan = rv_harness_plan_new(c->matrix, c->resume->seed);
+        if (c->plan->boots->len != c->resume->boots || !c->plan->n_reboots)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s: the plan has %u boots, %s says %u", arg_resume,
+                                c->plan->boots->len, RV_HARNESS_REBOOT_STATE, c->resume->boots);
+        c->boot = c->resume->boot;
+        c->ok_runs = c->resume->ok_runs;
+        c->failed_runs = c->resume->failed_runs;
+        return 0;
+    }
     if (rv_profile_find(RV_PROFILE_MATRIX, matrix, &path, error) < 0)
         return -ENOENT;
     if (rv_harness_matrix_load(path, &c->matrix, error) < 0)
@@ -762,25 +817,30 @@ run_load_inputs(Ctx *c, const char *matrix, GError **error)
     }
     if (rv_host_root_open(arg_root, &c->root, error) < 0)
         return -EINVAL;
-    if (!arg_plan_only && !rv_host_root_is_live(c->root))
+    if (!arg_plan_only && !rv_host_root_is_live(c->root) && matrix_has_guests(c->matrix))
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                            "--root %s: a matrix runs guests on the live host; use --root only with --plan",
-                            arg_root);
+                            "--root %s: a matrix runs guests on the live host; use --root only "
+                            "with --plan or a matrix without guests", arg_root);
     if (validate(c, error) < 0)
         return -EINVAL;
     c->plan = rv_harness_plan_new(c->matrix, seed);
     if (!arg_plan_only && c->plan->n_reboots) {
-        const RvPlanBoot *b = c->plan->boots->pdata[c->plan->boots->len - 1];
-        const RvMatrixScenario *sc = NULL;
-
-        for (guint s = 0; s < c->matrix->scenarios->len && !sc; s++)
-            if (g_strcmp0(((RvMatrixScenario *) c->matrix->scenarios->pdata[s])->boot_key,
-                          b->key) == 0)
-                sc = c->matrix->scenarios->pdata[s];
-        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                            "%s:%u: [scenario:%s] bootargs: running under other boot arguments "
-                            "needs a reboot between the boots, which this rtvirt does not do "
-                            "yet; --plan shows the boots", sc->file, sc->line, sc->name);
+        /* what the boots after a reboot need to make this plan again */
+        c->resume = g_new0(RvRebootState, 1);
+        c->resume->matrix = g_canonicalize_filename(path, NULL);
+        c->resume->matrix_sha256 = rv_harness_reboot_file_sha256(path);
+        c->resume->seed = seed;
+        c->resume->repetitions = c->matrix->repetitions;
+        c->resume->duration_us = c->matrix->duration_us;
+        c->resume->warmup_us = c->matrix->warmup_us;
+        c->resume->timeout_us = c->matrix->timeout_us;
+        c->resume->boots = c->plan->boots->len;
+        c->resume->cmdline_before = rv_harness_reboot_cmdline(c->root);
+        if (!c->resume->cmdline_before)
+            return rv_error_set(error, RV_ERROR_FAILED, EIO,
+                                "Failed to read '/proc/cmdline' of --root %s: the boots of "
+                                "bootargs scenarios are checked against it",
+                                arg_root ? arg_root : "/");
     }
     return 0;
 }
@@ -837,9 +897,12 @@ run_judge_host(Ctx *c)
         if (!why)
             c->runnable++;
     }
-    for (guint i = 0; i < c->plan->runs->len; i++)
-        if (!c->skip->pdata[((RvPlanRun *) c->plan->runs->pdata[i])->scenario])
+    for (guint i = 0; i < c->plan->runs->len; i++) {
+        const RvPlanRun *run = c->plan->runs->pdata[i];
+
+        if (!c->skip->pdata[run->scenario] && (arg_plan_only || run->boot == c->boot))
             c->n_runs++;
+    }
 }
 
 /* Step 2c, --plan: the plan, the placements and the skip reasons. */
@@ -1042,6 +1105,24 @@ run_open_store(Ctx *c, GError **error)
 {
     g_autofree char *note = NULL;
 
+    if (arg_resume) {
+        /* the store of the boots before: run.json as committed there */
+        if (rv_result_store_open(arg_resume, &c->store, error) < 0)
+            return -EIO;
+        if (rv_harness_run_reserve(rv_result_store_get_dir(c->store), error) < 0)
+            return -ENOSPC;
+        for (guint s = 0; s < c->matrix->scenarios->len; s++) {
+            const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
+            const RvPlanBoot *b = c->plan->boots->pdata[c->boot];
+
+            if (c->skip->pdata[s] && g_strcmp0(sc->boot_key, b->key) == 0) {
+                rv_result_store_set_scenario_status(c->store, sc->name, "skipped",
+                                                    c->skip->pdata[s]);
+                rv_log_info("Scenario %s: SKIPPED: %s", sc->name, (char *) c->skip->pdata[s]);
+            }
+        }
+        return 0;
+    }
     if (check_out_dir(arg_out ? arg_out : "results", error) < 0)
         return -EINVAL;
     if (rv_result_store_create(arg_out ? arg_out : "results", c->matrix->name, NULL, &c->store,
@@ -1115,6 +1196,41 @@ run_prepare(Ctx *c, GError **error)
     return 0;
 }
 
+/* With boots (harness/reboot.h): which boot this repetition ran under,
+ * the /proc/cmdline it measured under. */
+static void
+boot_note(Ctx *c, const RvPlanRun *run)
+{
+    const RvPlanBoot *b = c->plan->boots->pdata[run->boot];
+    g_autofree char *what = rv_harness_plan_boot_text(b);
+    g_autofree char *d = NULL;
+
+    if (c->boot_fail)
+        d = g_strdup_printf("boot %u of %u (%s): the kernel did not take the arguments: %s; "
+                            "/proc/cmdline: %s", b->index, c->plan->boots->len, what,
+                            c->boot_fail, c->cmdline ? c->cmdline : "(unreadable)");
+    else
+        d = g_strdup_printf("boot %u of %u (%s): /proc/cmdline: %s", b->index,
+                            c->plan->boots->len, what, c->cmdline ? c->cmdline : "(unreadable)");
+    rv_result_store_add_verification(c->store, run->cell_name, run->round + 1, "boot",
+                                     c->boot_fail ? "FAIL" : "PASS", d);
+}
+
+/* A repetition of a boot that did not take its arguments: not measured,
+ * failed with the reason (boot_note()); the matrix goes on. */
+static int
+boot_failed(Ctx *c, const RvPlanRun *run)
+{
+    g_autofree char *status = g_strdup_printf("FAILED: the boot did not take its arguments: %s",
+                                              c->boot_fail);
+
+    rv_harness_progress_begin(c->progress, run->cell_name, run->round + 1,
+                              c->matrix->repetitions);
+    rv_harness_progress_end(c->progress, status, false);
+    c->failed_runs++;
+    return 1;   /* not "ran": the scenario's status stays */
+}
+
 /* Step 4: every runnable run of the plan, committing run.json after each.
  * Sets *interrupted when a signal ended the matrix early. */
 static int
@@ -1133,14 +1249,18 @@ run_all(Ctx *c, bool *interrupted, GError **error)
         g_autoptr(GError) cerr = NULL;
         int r;
 
-        if (c->skip->pdata[run->scenario])
+        if (c->skip->pdata[run->scenario] || run->boot != c->boot)
             continue;
         if (rv_harness_signals_received()) {
             *interrupted = true;
             break;
         }
-        r = run_one(c, run, error);
-        if (r == 0)
+        if (c->plan->n_reboots)
+            boot_note(c, run);
+        r = c->boot_fail ? boot_failed(c, run) : run_one(c, run, error);
+        if (r > 0)
+            r = 0;
+        else if (r == 0)
             rv_result_store_set_scenario_status(
                 c->store, ((RvMatrixScenario *) c->matrix->scenarios->pdata[run->scenario])->name,
                 "ran", NULL);
@@ -1167,6 +1287,118 @@ run_all(Ctx *c, bool *interrupted, GError **error)
     return 0;
 }
 
+/* The run's boot-loader and unit journals reverted (harness/reboot.h):
+ * the original boot arguments back, rtvirt-run-resume.service gone.
+ * Returns the entries restored, or -errno. */
+static int
+boot_journals_revert(RvRoot *root, GError **error)
+{
+    g_autoptr(RvRunner) runner = rv_runner_new(!rv_host_root_is_live(root));
+    g_autofree char *bj = rv_host_root_resolve(root, RV_HARNESS_REBOOT_BOOTARGS_JOURNAL);
+    g_autofree char *uj = rv_host_root_resolve(root, RV_HARNESS_REBOOT_UNIT_JOURNAL);
+    g_autoptr(RvJournal) j = NULL;
+    guint n = 0;
+    int r;
+
+    r = rv_host_bootargs_remove(root, bj, runner, error);
+    if (r < 0)
+        return r;
+    if (rv_host_journal_open(root, uj, &j, error) < 0 ||
+        rv_host_journal_revert(j, &n, NULL, error) < 0)
+        return -EIO;
+    return r + (int) n;
+}
+
+/* Step 4b: the next boot.  resume.json first (a crash from here on
+ * resumes or aborts from it), the previous boot's arguments out of the
+ * boot loader and this boot's in, the resume unit, a NOTE in the store,
+ * then the reboot command.  Returns RV_HARNESS_REBOOT_EXIT or -errno. */
+static int
+run_handover(Ctx *c, unsigned next, GError **error)
+{
+    const RvPlanBoot *b = c->plan->boots->pdata[next];
+    g_autoptr(RvRunner) runner = rv_runner_new(!rv_host_root_is_live(c->root));
+    g_autoptr(RvRunner) rebooter = rv_runner_new(false);
+    g_autofree char *bj = rv_host_root_resolve(c->root, RV_HARNESS_REBOOT_BOOTARGS_JOURNAL);
+    g_autofree char *uj = rv_host_root_resolve(c->root, RV_HARNESS_REBOOT_UNIT_JOURNAL);
+    g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+    g_autofree char *store = g_canonicalize_filename(rv_result_store_get_dir(c->store), NULL);
+    g_autofree char *what = rv_harness_plan_boot_text(b);
+    g_autofree char *header = NULL, *dropin = NULL, *note = NULL, *cmd = NULL;
+    g_auto(GStrv) argv = NULL;
+    g_autoptr(RvJournal) j = NULL;
+    const char *method = NULL;
+
+    rv_harness_progress_free(g_steal_pointer(&c->progress));
+    rv_harness_run_env_free(g_steal_pointer(&c->env));
+    if (revert_scenario(c, error) < 0)
+        return -EIO;
+    if (rv_harness_reboot_command(&argv, error) < 0)
+        return -EINVAL;
+    if (!self)
+        return rv_error_set(error, RV_ERROR_FAILED, EIO,
+                            "Failed to read '/proc/self/exe': the resume unit runs rtvirt by its path");
+    c->resume->boot = next;
+    c->resume->ok_runs = c->ok_runs;
+    c->resume->failed_runs = c->failed_runs;
+    if (rv_harness_reboot_state_write(store, c->resume, error) < 0)
+        return -EIO;
+    header = g_strdup_printf("# Written by 'rtvirt run' for boot %u of %u of %s.\n"
+                             "# The run's end, or 'rtvirt run --abort %s', restores the "
+                             "previous state.\n", next, c->plan->boots->len, store, store);
+    dropin = rv_host_bootargs_dropin_with(b->bootargs, header);
+    if (rv_host_bootargs_remove(c->root, bj, runner, error) < 0 ||
+        rv_host_bootargs_install_dropin(c->root, bj, RV_HARNESS_REBOOT_DROPIN, dropin,
+                                        b->bootargs, runner, &method, error) < 0)
+        return -EIO;
+    if (rv_host_journal_open(c->root, uj, &j, error) < 0 ||
+        rv_host_persist_resume_install(j, self, store, error) < 0 ||
+        rv_host_journal_commit(j, error) < 0)
+        return -EIO;
+    cmd = rv_runner_argv_to_string((const char * const *) argv);
+    note = g_strdup_printf("boot %u of %u (%s) installed (%s) with %s; rebooting with '%s'; "
+                           "%s runs 'rtvirt run --resume %s' after the boot", next,
+                           c->plan->boots->len, what, method, RV_HARNESS_REBOOT_DROPIN, cmd,
+                           RV_HOST_RESUME_UNIT_NAME, store);
+    rv_result_store_add_verification(c->store, "*", 0, "reboot", "NOTE", note);
+    if (rv_result_store_commit(c->store, error) < 0)
+        return -EIO;
+    rv_log_info("Boot %u of %u: %s (%s); rebooting with '%s'", next, c->plan->boots->len, what,
+                method, cmd);
+    if (rv_runner_run_check(rebooter, (const char * const *) argv, 120000, NULL, error) < 0) {
+        g_prefix_error(error, "The reboot command ($RTVIRT_REBOOT_CMD) failed: ");
+        return -EIO;
+    }
+    rv_harness_signals_uninstall();
+    printf("Rebooting: boot %u of %u (%s); after the boot %s runs 'rtvirt run --resume %s' "
+           "('rtvirt run --abort %s' ends the run instead)\n", next, c->plan->boots->len, what,
+           RV_HOST_RESUME_UNIT_NAME, store, store);
+    fflush(stdout);
+    return RV_HARNESS_REBOOT_EXIT;
+}
+
+/* After the last boot, or when a run with boots stops: the boot loader and
+ * the unit as before the run, resume.json gone, the store says so. */
+static int
+boots_end(Ctx *c, const char *why, GError **error)
+{
+    int n = boot_journals_revert(c->root, error);
+    g_autofree char *note = NULL;
+
+    if (n < 0)
+        return n;
+    if (rv_harness_reboot_state_remove(rv_result_store_get_dir(c->store)) < 0)
+        rv_log_warn("Failed to remove %s/%s", rv_result_store_get_dir(c->store),
+                    RV_HARNESS_REBOOT_STATE);
+    note = g_strdup_printf("%s: the boot loader's arguments and %s restored as before the run "
+                           "(%d journal entr%s); the host runs /proc/cmdline '%s' until its "
+                           "next reboot", why, RV_HOST_RESUME_UNIT_NAME, n, n == 1 ? "y" : "ies",
+                           c->cmdline ? c->cmdline : "?");
+    rv_log_info("%s", note);
+    rv_result_store_add_verification(c->store, "*", 0, "reboot", "NOTE", note);
+    return 0;
+}
+
 /* Step 5: the end: revert, the last commit, the summary, the exit status. */
 static int
 run_finish(Ctx *c, bool interrupted, GError **error)
@@ -1176,6 +1408,9 @@ run_finish(Ctx *c, bool interrupted, GError **error)
     rv_harness_run_env_starts(c->env, &c->failed_starts, &c->learned_starts);
     rv_harness_run_env_free(g_steal_pointer(&c->env));
     if (revert_scenario(c, error) < 0)
+        return -EIO;
+    if (c->resume && boots_end(c, interrupted ? "interrupted" : "the last boot measured",
+                               error) < 0)
         return -EIO;
     rv_result_store_set_complete(c->store, !interrupted);
     if (interrupted)
@@ -1217,6 +1452,14 @@ run_fail(Ctx *c, const GError *err)
 
         rv_harness_run_env_free(g_steal_pointer(&c->env));
         rv_result_store_set_untrusted(c->store, "the run failed before its end");
+        if (c->resume && c->root) {
+            /* no boot after this one resumes a failed run */
+            g_autoptr(GError) berr = NULL;
+
+            if (boots_end(c, "the run failed", &berr) < 0)
+                rv_log_error("Failed to restore the boot arguments (run 'rtvirt run --abort %s'): %s",
+                             rv_result_store_get_dir(c->store), berr->message);
+        }
         /* a full disk: the reserve makes room for this run.json, with
          * every record so far */
         rv_harness_run_reserve_release(rv_result_store_get_dir(c->store));
@@ -1226,6 +1469,41 @@ run_fail(Ctx *c, const GError *err)
     rv_harness_signals_uninstall();
     ctx_clear(c);   /* reverts the journal */
     return ret;
+}
+
+/* `rtvirt run --abort STORE`: the boot loader and the unit as before the
+ * run, resume.json gone, the store's NOTE (it stays incomplete). */
+static int
+run_abort(const char *store_dir)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(RvLock) lock = NULL;
+    g_autoptr(RvRebootState) st = NULL;
+    g_autoptr(RvStore) store = NULL;
+    g_autofree char *note = NULL;
+    int n;
+
+    if (rv_harness_reboot_state_read(store_dir, &st, &err) < 0 ||
+        rv_result_store_open(store_dir, &store, &err) < 0 ||
+        rv_host_root_open(rv_cmd_common.root, &root, &err) < 0 ||
+        run_take_lock(&lock, &err) < 0)
+        return rv_log_gerror(err, NULL);
+    n = boot_journals_revert(root, &err);
+    if (n < 0)
+        return rv_log_gerror(err, NULL);
+    note = g_strdup_printf("aborted by 'rtvirt run --abort' before boot %u of %u: the boot "
+                           "loader's arguments and %s restored as before the run (%d journal "
+                           "entr%s)", st->boot, st->boots, RV_HOST_RESUME_UNIT_NAME, n,
+                           n == 1 ? "y" : "ies");
+    rv_result_store_add_verification(store, "*", 0, "reboot", "NOTE", note);
+    rv_result_store_set_complete(store, FALSE);
+    if (rv_result_store_commit(store, &err) < 0)
+        return rv_log_gerror(err, NULL);
+    if (rv_harness_reboot_state_remove(store_dir) < 0)
+        rv_log_warn("Failed to remove %s/%s", store_dir, RV_HARNESS_REBOOT_STATE);
+    printf("Aborted: %s; the results so far are in %s\n", note, store_dir);
+    return RV_EXIT_OK;
 }
 
 static const RvCmdSpec run_spec = {
@@ -1245,14 +1523,21 @@ static const RvCmdSpec run_spec = {
         "\"Trusted: no\" with the reasons, virt=tcg first).  This differs from\n"
         "'rtvirt guest run', a single check of one guest, which exits 1 on any\n"
         "verification FAIL.  --plan --json prints the plan as {schema_version,\n"
-        "matrix, order, seed, repetitions, scenarios, baseline_note, runs}.",
+        "matrix, order, seed, repetitions, scenarios, baseline_note, boots, runs}.\n"
+        "Scenarios with bootargs = run in boots: the host's first, then each set of\n"
+        "arguments installed through the boot loader, rtvirt-run-resume.service and\n"
+        "a reboot ($RTVIRT_REBOOT_CMD, default 'systemctl reboot'); after the boot\n"
+        "'run --resume STORE' checks /proc/cmdline and sysfs, then measures;\n"
+        "'run --abort STORE' restores the boot arguments and removes the unit.",
     .exit_status =
         "0 every runnable repetition measured, 1 some failed (a guest did\n"
-        "not start, a workload hung or sent garbage), 2 error or interrupted, 77 no\n"
+        "not start, a workload hung or sent garbage, a boot did not take its\n"
+        "arguments), 2 error or interrupted, 3 the host reboots into the next boot\n"
+        "of a matrix with bootargs (the run goes on after it: --resume), 77 no\n"
         "scenario can run on this host.",
     .common = RV_COMMON_JSON | RV_COMMON_ROOT | RV_COMMON_DURATION,
     .json_help = "With --plan: print the plan as JSON (schema_version) instead of text",
-    .root_help = "Host root for /sys and /proc (default /; only with --plan for a fixture)",
+    .root_help = "Host root for /sys, /proc and /etc (default /; with --plan, or a matrix without guests)",
     .duration_help = "Measured time per repetition (overrides [main] duration)",
 };
 
@@ -1273,6 +1558,12 @@ rv_cmd_run(int argc, char **argv)
           "SECONDS" },
         { "plan", 0, 0, G_OPTION_ARG_NONE, &arg_plan_only,
           "Validate, print the plan and the skip reasons, change nothing", NULL },
+        { "resume", 0, 0, G_OPTION_ARG_FILENAME, &arg_resume,
+          "Continue the run of STORE after a reboot into its next boot (what "
+          "rtvirt-run-resume.service runs)", "STORE" },
+        { "abort", 0, 0, G_OPTION_ARG_FILENAME, &arg_abort,
+          "End the run of STORE between its boots: the original boot arguments back, "
+          "rtvirt-run-resume.service removed", "STORE" },
         { NULL }
     };
     g_autoptr(GError) err = NULL;
@@ -1286,7 +1577,16 @@ rv_cmd_run(int argc, char **argv)
     rv_harness_signals_ignore_faults();
     if (rv_cmd_parse(&run_spec, entries, &argc, &argv) < 0)
         return RV_EXIT_ERROR;
-    if (argc != 2) {
+    if ((arg_resume || arg_abort) && (argc != 1 || arg_plan_only || (arg_resume && arg_abort))) {
+        rv_log_error("%s: --resume STORE and --abort STORE take no MATRIX, no --plan and not each "
+                     "other; see '%s --help'", argv[0], argv[0]);
+        return RV_EXIT_ERROR;
+    }
+    if (arg_abort)
+        return run_abort(arg_abort);
+    if (arg_resume && rv_harness_reboot_state_read(arg_resume, &c.resume, &err) < 0)
+        return run_fail(&c, err);
+    if (!arg_resume && argc != 2) {
         rv_log_error("%s: expected one MATRIX profile; see '%s --help'", argv[0], argv[0]);
         return RV_EXIT_ERROR;
     }
@@ -1296,7 +1596,7 @@ rv_cmd_run(int argc, char **argv)
         return RV_EXIT_ERROR;
     }
 
-    if (run_load_inputs(&c, argv[1], &err) < 0)
+    if (run_load_inputs(&c, arg_resume ? NULL : argv[1], &err) < 0)
         return run_fail(&c, err);
     if (!arg_plan_only && run_take_lock(&lock, &err) < 0)
         return run_fail(&c, err);
@@ -1319,12 +1619,38 @@ rv_cmd_run(int argc, char **argv)
         ctx_clear(&c);
         return ret;
     }
+    if (c.resume) {
+        /* which boot this is, and whether it took its arguments */
+        const RvPlanBoot *b = c.plan->boots->pdata[c.boot];
+
+        c.cmdline = rv_harness_reboot_cmdline(c.root);
+        if (arg_resume)
+            c.boot_fail = rv_harness_reboot_verify(c.root, b->bootargs, c.cmdline);
+        if (c.boot_fail)
+            rv_log_warn("Boot %u of %u did not take its arguments: %s: its runs fail",
+                        c.boot, c.plan->boots->len, c.boot_fail);
+    }
     if (run_prepare(&c, &err) < 0)
         return run_fail(&c, err);
     /* before every host change: is our lock file still the one at the path? */
     rv_host_journal_set_guard(c.journal, rv_harness_lock_guard, lock);
+    if (c.resume && !arg_resume && ((RvPlanBoot *) c.plan->boots->pdata[0])->bootargs) {
+        /* no scenario runs under the boot the host has: reboot first */
+        ret = run_handover(&c, 0, &err);
+        if (ret < 0)
+            return run_fail(&c, err);
+        ctx_clear(&c);
+        return ret;
+    }
     if (run_all(&c, &interrupted, &err) < 0)
         return run_fail(&c, err);
+    if (c.resume && !interrupted && c.boot + 1 < c.plan->boots->len) {
+        ret = run_handover(&c, c.boot + 1, &err);
+        if (ret < 0)
+            return run_fail(&c, err);
+        ctx_clear(&c);
+        return ret;
+    }
     ret = run_finish(&c, interrupted, &err);
     if (ret < 0)
         return run_fail(&c, err);

@@ -66,12 +66,21 @@ rv_host_bootargs_compute(const RvHostProfile *profile, const RvHostPartition *pa
 char *
 rv_host_bootargs_dropin(char **args, const char *profile_name)
 {
+    g_autofree char *header =
+        g_strdup_printf("# Written by 'rtvirt host bootargs --install' for host profile %s.\n"
+                        "# 'rtvirt host bootargs --remove' restores the previous state.\n",
+                        profile_name ? profile_name : "?");
+
+    return rv_host_bootargs_dropin_with(args, header);
+}
+
+char *
+rv_host_bootargs_dropin_with(char **args, const char *header)
+{
     g_autofree char *joined = g_strjoinv(" ", args);
 
-    return g_strdup_printf("# Written by 'rtvirt host bootargs --install' for host profile %s.\n"
-                           "# 'rtvirt host bootargs --remove' restores the previous state.\n"
-                           "GRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT %s\"\n",
-                           profile_name ? profile_name : "?", joined);
+    return g_strdup_printf("%sGRUB_CMDLINE_LINUX_DEFAULT=\"$GRUB_CMDLINE_LINUX_DEFAULT %s\"\n",
+                           header, joined);
 }
 
 int

@@ -68,6 +68,10 @@ int rv_host_bootargs_compute(const RvHostProfile *profile, const RvHostPartition
  */
 char *rv_host_bootargs_dropin(char **args, const char *profile_name);
 
+/* As rv_host_bootargs_dropin() with @header (comment lines, each ending
+ * in '\n') instead of host bootargs' own. */
+char *rv_host_bootargs_dropin_with(char **args, const char *header);
+
 /**
  * rv_host_bootargs_check:
  * @args: (nullable): NULL-terminated argument words

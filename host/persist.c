@@ -447,3 +447,59 @@ rv_host_persist_apply(RvRoot *root, RvJournal *journal, const RvHostProfile *pro
     *ret_files = g_steal_pointer(&files);
     return 0;
 }
+
+/* The unit that resumes a run after a reboot (harness/reboot.h).  No
+ * RemainAfterExit: it ran, its next boot runs it again only while the
+ * link is there; the run removes both after its last boot.
+ * TimeoutStartSec=infinity: a oneshot's start job would otherwise time
+ * out under DefaultTimeoutStartSec on a long matrix. */
+int
+rv_host_persist_resume_unit(const char *rtvirt_path, const char *store_dir, char **ret_text,
+                            GError **error)
+{
+    g_autoptr(RvConfWriter) w = NULL;
+    g_autofree char *w_rtvirt = NULL, *w_store = NULL, *exec = NULL, *desc = NULL;
+    int r;
+
+    if ((r = check_abs("rtvirt", rtvirt_path, error)) < 0 ||
+        (r = check_abs("results store", store_dir, error)) < 0)
+        return r;
+    w_rtvirt = exec_word(rtvirt_path);
+    w_store = exec_word(store_dir);
+    exec = g_strdup_printf("%s run --resume %s", w_rtvirt, w_store);
+    desc = g_strdup_printf("rtvirt: resume the run of %s after the reboot", store_dir);
+    w = rv_conf_writer_new();
+    rv_conf_writer_comment(w, "Written by 'rtvirt run' between the boots of a matrix whose "
+                           "scenarios set bootargs.\n'rtvirt run --abort %s' removes it; the "
+                           "run's end does too.", store_dir);
+    if ((r = rv_conf_writer_section(w, "Unit", error)) < 0 ||
+        (r = rv_conf_writer_assign(w, "Description", "=", desc, error)) < 0 ||
+        (r = rv_conf_writer_assign(w, "After", "=",
+                                   "libvirtd.service virtqemud.service "
+                                   RV_HOST_PERSIST_UNIT_NAME, error)) < 0 ||
+        (r = rv_conf_writer_section(w, "Service", error)) < 0 ||
+        (r = rv_conf_writer_assign(w, "Type", "=", "oneshot", error)) < 0 ||
+        (r = rv_conf_writer_assign(w, "TimeoutStartSec", "=", "infinity", error)) < 0 ||
+        (r = rv_conf_writer_assign(w, "ExecStart", "=", exec, error)) < 0 ||
+        (r = rv_conf_writer_section(w, "Install", error)) < 0 ||
+        (r = rv_conf_writer_assign(w, "WantedBy", "=", "multi-user.target", error)) < 0)
+        return r;
+    *ret_text = rv_conf_writer_to_data(w);
+    return 0;
+}
+
+int
+rv_host_persist_resume_install(RvJournal *journal, const char *rtvirt_path,
+                               const char *store_dir, GError **error)
+{
+    g_autofree char *unit = NULL;
+    int r;
+
+    if ((r = rv_host_persist_resume_unit(rtvirt_path, store_dir, &unit, error)) < 0)
+        return r;
+    if ((r = rv_host_journal_set_file(journal, RV_HOST_RESUME_UNIT, unit, -1, 0644, error)) < 0 ||
+        (r = rv_host_journal_set_symlink(journal, RV_HOST_RESUME_UNIT_LINK, RV_HOST_RESUME_UNIT,
+                                         error)) < 0)
+        return r;
+    return 0;
+}

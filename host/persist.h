@@ -43,6 +43,13 @@
 #define RV_HOST_PERSIST_UNIT_LINK \
     "/etc/systemd/system/multi-user.target.wants/" RV_HOST_PERSIST_UNIT_NAME
 
+/* `rtvirt run` between the boots of a matrix whose scenarios set bootargs
+ * (harness/reboot.h): a oneshot unit that resumes the run after the boot. */
+#define RV_HOST_RESUME_UNIT_NAME "rtvirt-run-resume.service"
+#define RV_HOST_RESUME_UNIT      "/etc/systemd/system/" RV_HOST_RESUME_UNIT_NAME
+#define RV_HOST_RESUME_UNIT_LINK \
+    "/etc/systemd/system/multi-user.target.wants/" RV_HOST_RESUME_UNIT_NAME
+
 /* One file `--persist` wrote (or, in a dry run, would write). */
 typedef struct {
     char *path;      /* host path, e.g. RV_HOST_PERSIST_SYSCTL */
@@ -135,3 +142,33 @@ bool rv_host_module_param_readonly(RvRoot *root, const char *module, const char 
 int rv_host_persist_apply(RvRoot *root, RvJournal *journal, const RvHostProfile *profile,
                           const char *rtvirt_path, bool dry_run, GPtrArray **ret_files,
                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_persist_resume_unit:
+ * @rtvirt_path: absolute path of the rtvirt binary to run after the boot
+ * @store_dir: absolute path of the results store to resume
+ * @ret_text: (out): the unit (systemd.service(5)): Type=oneshot, no start
+ *            timeout (a run takes as long as its matrix), after the
+ *            libvirt daemons and rtvirt-host-apply.service, ExecStart=
+ *            `RTVIRT run --resume STORE` (words quoted as for
+ *            rv_host_persist_unit()), WantedBy=multi-user.target
+ * @error: (optional): RV_ERROR_INVALID for a relative path
+ *
+ * Returns: 0 or -EINVAL.
+ */
+int rv_host_persist_resume_unit(const char *rtvirt_path, const char *store_dir, char **ret_text,
+                                GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_persist_resume_install:
+ * @journal: where the unit's and its link's absence (or old content) are
+ *           recorded first
+ *
+ * Writes RV_HOST_RESUME_UNIT (rv_host_persist_resume_unit()) and its
+ * enable link RV_HOST_RESUME_UNIT_LINK, as rv_host_persist_apply() writes
+ * its unit; reverting @journal removes both.
+ *
+ * Returns: 0 or -errno (-EEXIST: a link rtvirt did not make).
+ */
+int rv_host_persist_resume_install(RvJournal *journal, const char *rtvirt_path,
+                                   const char *store_dir, GError **error) G_GNUC_WARN_UNUSED_RESULT;

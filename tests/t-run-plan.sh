@@ -25,7 +25,9 @@
 #    77, and the run-order NOTE of run.json counts 0 runs of 4 planned;
 #  - a matrix whose scenarios set bootargs (tests/data/run/boot-host.ini):
 #    --plan prints the boots, the host's first, and the runs of each boot
-#    together; --plan --json has boots[] and each run's boot;
+#    together; --plan --json has boots[] and each run's boot; --resume of
+#    a store with no reboot in progress, or with a MATRIX, exits 2
+#    (tests/t-run-reboot.sh runs the reboots);
 #  - --help documents how run's exit status differs from guest run's.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
@@ -392,6 +394,8 @@ for r in d["runs"]:
 PY
 )
 check "boot-host --plan --json: boots[] and each run's boot (rc $rc $why)" eval '[ $rc -eq 0 ] && [ -z "$why" ]'
-"$rtvirt" run --out "$tmp/results" tests/data/run/boot-host.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
-check "boot-host without --plan: refused until run reboots, nothing written (rc $rc $(cut -c1-200 "$tmp/err"))" \
-    eval '[ $rc -eq 2 ] && grep -q "boot-host.ini:[0-9]*: \[scenario:nosmt\] bootargs: .*a reboot" "$tmp/err" && [ ! -e "$tmp/results" ]'
+mkdir -p "$tmp/nostore"
+RTVIRT_LOCK_FILE=$tmp/lock-resume "$rtvirt" run --resume "$tmp/nostore" >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$rtvirt" run --resume "$tmp/nostore" tests/data/run/boot-host.ini >"$tmp/out" 2>"$tmp/err2"; rc2=$?
+check "--resume of a store without resume.json, and with a MATRIX: exit 2, no lock taken (rc $rc/$rc2 $(cut -c1-160 "$tmp/err"))" \
+    eval '[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -q "no resume.json: no reboot of .rtvirt run. is in progress" "$tmp/err" && grep -q "take no MATRIX" "$tmp/err2" && [ ! -e "$tmp/lock-resume" ]'
