@@ -10,7 +10,8 @@
  *   {"schema_version":1,
  *    "lock":{"path":P,"exists":B,"holder":PID|0,"pid":PID|0,"command":S|null,
  *            "since":S|null,"stale":B},
- *    "journals":[{"name":"run"|"apply"|"bootargs","path":P,"exists":B,
+ *    "journals":[{"name":"run"|"apply"|"bootargs"|"run-bootargs"|"run-resume",
+ *                 "path":P,"exists":B,
  *                 "version":N,"entries":N,"damaged":N,"interrupted":B,"in_use":B,
  *                 "error":S|null}],
  *    "domains":[{"name":S,"active":B}] | null (not queried: fixture root,
@@ -28,6 +29,7 @@
 #include "harness/commands.h"
 #include "harness/lock.h"
 #include "harness/log.h"
+#include "harness/reboot.h"
 #include "harness/run.h"
 #include "host/fsroot.h"
 #include "host/journal.h"
@@ -221,10 +223,13 @@ rv_cmd_status(int argc, char **argv)
     g_autoptr(GPtrArray) names = NULL;
     g_autoptr(GArray) active = NULL;
     g_autofree char *dom_error = NULL;
-    JournalStatus js[3] = {
+    /* run-bootargs and run-resume: a run between its boots (harness/reboot.h) */
+    JournalStatus js[5] = {
         { .name = "run" }, { .name = "apply" }, { .name = "bootargs" },
+        { .name = "run-bootargs" }, { .name = "run-resume" },
     };
-    const char *rel[3] = { NULL, RV_HOST_JOURNAL_DEFAULT_PATH, RV_HOST_JOURNAL_BOOTARGS_PATH };
+    const char *rel[5] = { NULL, RV_HOST_JOURNAL_DEFAULT_PATH, RV_HOST_JOURNAL_BOOTARGS_PATH,
+                           RV_HARNESS_REBOOT_BOOTARGS_JOURNAL, RV_HARNESS_REBOOT_UNIT_JOURNAL };
 
     if (rv_cmd_parse(&status_spec, NULL, &argc, &argv) < 0)
         return RV_EXIT_ERROR;

@@ -16,7 +16,8 @@
 #    rtvirt-run.cfg beside host bootargs' rtvirt.cfg (unchanged), the unit
 #    rtvirt-run-resume.service (ExecStart=RTVIRT run --resume STORE) and its
 #    enable link, writes resume.json, calls the reboot command once and
-#    exits 3 saying "Rebooting";
+#    exits 3 saying "Rebooting"; `rtvirt status` names the run's two
+#    journals with their entries (none after the end);
 #  - --resume after the simulated boot: the nosmt runs measured, every
 #    repetition's boot verification names the /proc/cmdline it measured
 #    under, the end restores /etc exactly (diff -r against a copy taken
@@ -39,7 +40,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1
 export RTVIRT_LOCK_FILE=$tmp/lock
 
-echo "1..27"
+echo "1..29"
 
 # the root: the build machine's /proc and /sys, Debian 12's grub
 mkroot() {
@@ -103,6 +104,10 @@ facts "$store" >"$tmp/f1"
 check "boot 0's 4 repetitions: boot verification PASS naming the original /proc/cmdline; not complete ($(grep -c '^boot' "$tmp/f1"))" \
     eval '[ "$(grep -c "^boot default\(-tm0\)\? [12] PASS boot 0 of 2 (as booted): /proc/cmdline: $orig$" "$tmp/f1")" = 4 ] && grep -qx "complete False" "$tmp/f1" && grep -q "^reboot boot 1 of 2 (reboot with nosmt rtvirt.test=nosmt) installed (grub.d drop-in + update-grub)" "$tmp/f1"'
 
+"$rtvirt" status --root "$R" --json >"$tmp/status.json" 2>"$tmp/err"; rc=$?
+check "status between the boots: the run's two journals hold their entries (rc $rc)" \
+    python3 -c 'import json,sys; j={x["name"]: x for x in json.load(open(sys.argv[1]))["journals"]}; sys.exit(not (j["run-bootargs"]["entries"] >= 1 and j["run-resume"]["entries"] >= 2 and j["bootargs"]["entries"] == 0))' "$tmp/status.json"
+
 # --- 2: the simulated boot took the words; --resume measures boot 1 and ends
 check "the simulated boot wrote /proc/cmdline" grep -qxF "$booted" "$R/proc/cmdline"
 "$rtvirt" run --root "$R" --resume "$store" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -116,6 +121,9 @@ check "the end restores /etc exactly (drop-in, unit, link gone; grub.d as before
 check "resume.json removed, the store notes the restore" \
     eval '[ ! -e "$store/resume.json" ] && grep -q "^reboot the last boot measured: the boot loader.s arguments and rtvirt-run-resume.service restored" "$tmp/f2"'
 check "no second reboot" [ "$(wc -l <"$tmp/reboots")" = 1 ]
+"$rtvirt" status --root "$R" --json >"$tmp/status.json" 2>"$tmp/err"; rc=$?
+check "status after the end: nothing left to revert in the run's journals (rc $rc)" \
+    python3 -c 'import json,sys; j={x["name"]: x for x in json.load(open(sys.argv[1]))["journals"]}; sys.exit(not (j["run-bootargs"]["entries"] == 0 and j["run-resume"]["entries"] == 0))' "$tmp/status.json"
 "$rtvirt" compare "$store" >"$tmp/cmp" 2>&1; rc=$?
 check "compare reads the resumed store (rc $rc)" eval '[ $rc -eq 0 ] && grep -q nosmt "$tmp/cmp"'
 
