@@ -39,6 +39,13 @@ rm -rf "$out"
 mkdir -p "$out/files"
 "$here/mkinitramfs.sh" "$out/initramfs.cpio" "$build" || die "initramfs assembly failed"
 log "initramfs $(du -h "$out/initramfs.cpio" | cut -f1), booting (QEMU TCG, 2 cores x 2 threads)"
+# lab-reboot.sh kexecs into the kernel and initramfs of the boot disk
+# (/dev/vda: a tar) and keeps /etc and rtvirt's state on the state disk
+# (/dev/vdb: a tar written over the raw disk); no file system driver needed
+tar -cf "$out/boot.tar" -C "$out" initramfs.cpio -C "$(dirname "$kernel")" "$(basename "$kernel")" ||
+	die "boot disk assembly failed"
+tar -tf "$out/boot.tar" | grep -qx bzImage || die "the lab kernel is not named bzImage: $kernel"
+truncate -s 16M "$out/state.img"
 
 # thread=single: with multi-threaded TCG a vCPU can still run a stale
 # translation of kernel text that another vCPU has just re-patched with
@@ -53,6 +60,8 @@ timeout "${RV_LAB_TIMEOUT:-600}" "$qemu" \
 	-smp 4,sockets=1,cores=2,threads=2 -m 1024 \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kernel" -initrd "$out/initramfs.cpio" \
+	-drive file="$out/boot.tar",format=raw,if=virtio,readonly=on \
+	-drive file="$out/state.img",format=raw,if=virtio \
 	-append "console=ttyS0 isolcpus=2-3 nohz_full=2-3 rcu_nocbs=2-3 panic=-1 loglevel=4" \
 	-serial "file:$out/console.log" -serial "file:$out/results.raw" \
 	2>"$out/qemu.err" || rc=$?

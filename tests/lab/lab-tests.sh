@@ -18,15 +18,8 @@ J=/var/lib/rtvirt/journal
 # without cookies lasts hundreds of ms (see host/schedtrace.h).
 GRACE_MS=${GRACE_MS:-200}
 TRACE_S=${TRACE_S:-3}
-n=0
 pids=
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
-diag() { sed 's/^/#   /'; }
-# check DESCRIPTION CONDITION-EXIT-STATUS
-check() { if [ "$2" -eq 0 ]; then ok "$1"; else notok "$1"; fi; }
+. /lab/tap.sh
 # mixed_share < rv-lab trace output: the percentage (integer) of the traced
 # span during which SMT siblings ran threads of different cookies/groups
 mixed_share() {
@@ -37,12 +30,6 @@ mixed_share() {
 # running time, integer %
 cosched_pct() {
 	sed -n "s/^cosched VM $1:.* $2 \([0-9]*\)\.[0-9] %.*/\1/p"
-}
-send_file() {
-	[ -f "$2" ] || return 0
-	echo "#file $1"
-	gzip -c "$2" | base64 | sed 's/^/#b64 /'
-	echo "#end"
 }
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
@@ -240,4 +227,7 @@ echo "$out" | diag
 echo "$out" | grep -q "Max:" && [ $rc -eq 0 ]
 check "cyclictest runs on isolated CPU 3" $?
 
-echo "1..$n"
+# ---- last: host apply --persist across a real reboot (kexec) -------------
+# lab-persist-tests.sh reboots the VM (it does not come back here); after
+# the boot, /init runs its second half, which prints the plan.
+. /lab/lab-persist-tests.sh

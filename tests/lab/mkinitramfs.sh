@@ -4,7 +4,7 @@
 # mkinitramfs.sh OUT.cpio BUILD_DIR: the lab VM's initramfs.
 #
 # Holds busybox (static), the rtvirt binary and tests/lab's rv-lab built in
-# BUILD_DIR from this tree, cyclictest, qemu-system-x86_64 with its TCG
+# BUILD_DIR from this tree, cyclictest, kexec (lab-reboot.sh), qemu-system-x86_64 with its TCG
 # accelerator module (so that real QEMU processes run inside the lab VM and
 # can be given core cookies), every shared library they load (from ldd, at
 # their host paths), /init and the in-VM TAP tests (lab-tests.sh).
@@ -25,6 +25,8 @@ file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	ldd "$busybox" 2>&1 | grep -q 'not a dynamic' || die "'$busybox' is not static (busybox-static)"
 qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 not found (qemu-system-x86)"
 cyclictest=$(command -v cyclictest) || die "cyclictest not found (rt-tests)"
+kexec=$(command -v kexec || echo /usr/sbin/kexec)
+[ -x "$kexec" ] || die "kexec not found (kexec-tools)"
 tcg=/usr/lib/x86_64-linux-gnu/qemu/accel-tcg-x86_64.so
 
 root=$(mktemp -d "${TMPDIR:-/tmp}/rv-lab-root.XXXXXX")
@@ -32,7 +34,7 @@ trap 'rm -rf "$root"' EXIT INT TERM
 
 mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/proc" \
 	"$root/sys" "$root/dev" "$root/tmp" "$root/run" "$root/lab" "$root/etc" \
-	"$root/var/lib/rtvirt" "$root/root"
+	"$root/var/lib/rtvirt" "$root/root" "$root/lab/state"
 cp "$busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 
@@ -53,6 +55,7 @@ copy_with_libs() {
 copy_with_libs "$build/rtvirt" /usr/bin/rtvirt
 copy_with_libs "$build/tests/lab/rv-lab" /usr/bin/rv-lab
 copy_with_libs "$cyclictest"
+copy_with_libs "$kexec" /usr/sbin/kexec
 copy_with_libs "$qemu"
 [ -e "$tcg" ] && copy_with_libs "$tcg"
 # the pc machine looks for this option ROM (only used with KVM; silences a warning)
@@ -61,7 +64,9 @@ copy_with_libs "$qemu"
 
 install -m 0755 "$here/init" "$root/init"
 install -m 0755 "$here/lab-tests.sh" "$root/lab/lab-tests.sh"
-cp "$here/kernel.config" "$here/lab-host.ini" "$root/lab/"
+install -m 0755 "$here/lab-persist-tests.sh" "$root/lab/lab-persist-tests.sh"
+install -m 0755 "$here/lab-reboot.sh" "$root/lab/lab-reboot.sh"
+cp "$here/tap.sh" "$here/kernel.config" "$here/lab-host.ini" "$here/persist.ini" "$root/lab/"
 
 # Firmware for the inner QEMUs: 64 KiB of hlt with "jmp $" at the reset
 # vector (0xffff0), so each inner vCPU thread spins at 100 % in TCG

@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# tap.sh: the TAP helpers of the lab's in-VM tests (sourced; busybox sh).
+# $n is the number of the last test printed; a test run that spans a
+# reboot carries it over in /lab/state/n (lab-persist-tests.sh).
+n=${n:-0}
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
+diag() { sed 's/^/#   /'; }
+# check DESCRIPTION CONDITION-EXIT-STATUS
+check() { if [ "$2" -eq 0 ]; then ok "$1"; else notok "$1"; fi; }
+# send_file NAME PATH: a file for the host, inside the TAP stream
+send_file() {
+	[ -f "$2" ] || return 0
+	echo "#file $1"
+	gzip -c "$2" | base64 | sed 's/^/#b64 /'
+	echo "#end"
+}
