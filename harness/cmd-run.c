@@ -1121,7 +1121,10 @@ run_open_store(Ctx *c, GError **error)
                 rv_log_info("Scenario %s: SKIPPED: %s", sc->name, (char *) c->skip->pdata[s]);
             }
         }
-        return 0;
+        /* the host is judged again under this boot (its reasons join the
+         * store's; the same reason once) */
+        return rv_harness_run_trust(c->root, c->matrix, c->host_cpus->nr_cpu_ids, c->store,
+                                    error);
     }
     if (check_out_dir(arg_out ? arg_out : "results", error) < 0)
         return -EINVAL;
@@ -1216,6 +1219,27 @@ boot_note(Ctx *c, const RvPlanRun *run)
                                      c->boot_fail ? "FAIL" : "PASS", d);
 }
 
+/* Did an earlier invocation under this boot finish this repetition?  A
+ * host that crashed or was killed during a boot's runs resumes the same
+ * boot after the next boot: what ran is kept, not measured twice.  Its
+ * "repetition" NOTE (note_running()) says "running since" until the
+ * repetition ends; "ran", "interrupted" or "not run" after. */
+static bool
+boot_rep_done(Ctx *c, const RvPlanRun *run)
+{
+    GPtrArray *vs = rv_result_store_get_verifications(c->store);
+
+    for (guint i = 0; vs && i < vs->len; i++) {
+        const RvStoreVerification *v = vs->pdata[i];
+
+        if (v->repetition == (int) run->round + 1 && g_strcmp0(v->scenario, run->cell_name) == 0 &&
+            g_strcmp0(v->what, "repetition") == 0 && v->detail &&
+            !g_str_has_prefix(v->detail, "running since"))
+            return true;
+    }
+    return false;
+}
+
 /* A repetition of a boot that did not take its arguments: not measured,
  * failed with the reason (boot_note()); the matrix goes on. */
 static int
@@ -1254,6 +1278,11 @@ run_all(Ctx *c, bool *interrupted, GError **error)
         if (rv_harness_signals_received()) {
             *interrupted = true;
             break;
+        }
+        if (arg_resume && boot_rep_done(c, run)) {
+            rv_log_info("Run %s, repetition %u: measured under this boot before the host "
+                        "went down: kept", run->cell_name, run->round + 1);
+            continue;
         }
         if (c->plan->n_reboots)
             boot_note(c, run);

@@ -26,7 +26,9 @@
 #    the run ends (exit 1), /etc restored;
 #  - --abort between the boots: /etc restored, resume.json gone, the store
 #    notes it; --resume after that exits 2; a second --abort too;
-#  - --resume of a store whose matrix changed is refused (exit 2).
+#  - --resume of a store whose matrix changed is refused (exit 2);
+#  - a --resume killed after its first repetition (RV_TEST_KILL_AT), then
+#    resumed again: the repetition measured is kept, not run twice.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
@@ -40,7 +42,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1
 export RTVIRT_LOCK_FILE=$tmp/lock
 
-echo "1..29"
+echo "1..31"
 
 # the root: the build machine's /proc and /sys, Debian 12's grub
 mkroot() {
@@ -180,3 +182,15 @@ check "--resume refuses a changed matrix, naming --abort (rc $rc/$rc2 $(cut -c1-
     eval '[ $rc -eq 3 ] && [ $rc2 -eq 2 ] && grep -q "m.ini changed since the run started.*rtvirt run --abort" "$tmp/err"'
 "$rtvirt" run --root "$R" --abort "$store" >/dev/null 2>&1
 check "and --abort then restores /etc" diff -r "$tmp/etc-before" "$R/etc"
+
+# --- 7: the host went down during a boot's runs: the next --resume keeps
+# what that boot measured and runs the rest only
+mkroot; rm -f "$tmp/reboots"
+"$rtvirt" run --root "$R" --out "$tmp/res7" tests/data/run/boot-host.ini >/dev/null 2>"$tmp/err"; rc=$?
+store=$(ls -d "$tmp"/res7/*-boot-host | head -n 1)
+RV_TEST_KILL_AT=committed:1 "$rtvirt" run --root "$R" --resume "$store" >/dev/null 2>"$tmp/err"; rc2=$?
+"$rtvirt" run --root "$R" --resume "$store" >"$tmp/out" 2>"$tmp/err"; rc3=$?
+n1=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len([r for r in d["records"] if r["target"] == "host:cpu1" and r["scenario"] == "nosmt"]))' "$store/run.json")
+check "killed after boot 1's first repetition, resumed again: exit 0, that repetition kept, nosmt measured twice in all (rc $rc/$rc2/$rc3, $n1 records)" \
+    eval '[ $rc -eq 3 ] && [ $rc2 -eq 137 ] && [ $rc3 -eq 0 ] && [ "$n1" = 2 ] && grep -q "repetition 1: measured under this boot before the host went down: kept\|repetition 2: measured under this boot before the host went down: kept" "$tmp/err"'
+check "and /etc is restored at its end" diff -r "$tmp/etc-before" "$R/etc"
