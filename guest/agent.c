@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/json.h"
+#include "util/wait.h"
 
 /* Seconds libvirt waits for one agent reply. */
 #define AGENT_CMD_TIMEOUT_S 10
@@ -284,15 +285,32 @@ rv_guest_agent_parse_status(const char *reply, gsize max_output, bool *ret_exite
     return 0;
 }
 
+/* When to ask guest-exec-status next: at the expected end (@start +
+ * @expect_ms + the margin) first, then every RV_GUEST_AGENT_POLL_MS; with
+ * no expectation every RV_GUEST_AGENT_POLL_UNKNOWN_MS; never past
+ * @deadline (where the timeout is told). */
+static gint64
+next_status_time(gint64 start, guint expect_ms, gint64 deadline, bool first)
+{
+    gint64 t = g_get_monotonic_time();
+
+    if (expect_ms && first)
+        t = start + ((gint64) expect_ms + RV_GUEST_AGENT_EXEC_MARGIN_MS) * 1000;
+    else if (!first)
+        t += (expect_ms ? RV_GUEST_AGENT_POLL_MS : RV_GUEST_AGENT_POLL_UNKNOWN_MS) * 1000;
+    return MIN(t, deadline);
+}
+
 int
 rv_guest_agent_exec(RvGuestAgent *agent, const char * const *argv, guint timeout_ms,
-                    gsize max_output, GCancellable *cancellable, RvGuestExecResult *ret,
-                    GError **error)
+                    guint expect_ms, gsize max_output, GCancellable *cancellable,
+                    RvGuestExecResult *ret, GError **error)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     g_autoptr(JsonParser) parser = json_parser_new();
     g_autofree char *cmd = NULL, *reply = NULL, *status_cmd = NULL;
-    gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
+    gint64 start = g_get_monotonic_time();
+    gint64 deadline = start + (gint64) timeout_ms * 1000;
     const RvJsonAt at = { "guest-exec reply", "return" };
     JsonNode *rn;
     gint64 pid;
@@ -331,11 +349,20 @@ rv_guest_agent_exec(RvGuestAgent *agent, const char * const *argv, guint timeout
         status_cmd = build_cmd("guest-exec-status", json_builder_get_root(sb));
     }
 
-    for (;;) {
-        g_autofree char *st = agent->fn(agent->user_data, status_cmd, AGENT_CMD_TIMEOUT_S, error);
+    for (bool first = true;; first = false) {
+        g_autofree char *st = NULL;
         bool exited = false;
         int r;
 
+        /* asleep until the command should be done: no agent round trip
+         * (libvirtd, QEMU's main loop, qemu-ga in the guest) in the
+         * measured window; a cancel (Ctrl-C, the domain stopped, libvirt
+         * lost) wakes it at once */
+        if (!rv_wait_until(next_status_time(start, expect_ms, deadline, first), cancellable)) {
+            g_cancellable_set_error_if_cancelled(cancellable, error);
+            return -ECANCELED;
+        }
+        st = agent->fn(agent->user_data, status_cmd, AGENT_CMD_TIMEOUT_S, error);
         if (!st)
             return -EIO;
         r = rv_guest_agent_parse_status(st, max_output, &exited, ret, error);
@@ -353,6 +380,5 @@ rv_guest_agent_exec(RvGuestAgent *agent, const char * const *argv, guint timeout
                                 "Guest command '%s' (pid %" G_GINT64_FORMAT ") did not finish within %u ms",
                                 argv[0], pid, timeout_ms);
         }
-        g_usleep(100 * 1000);
     }
 }

@@ -66,26 +66,48 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestAgent, rv_guest_agent_free)
 int rv_guest_agent_wait(RvGuestAgent *agent, guint timeout_ms, GCancellable *cancellable,
                         GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
+/* guest-exec-status timing of rv_guest_agent_exec(), ms: the first status
+ * request RV_GUEST_AGENT_EXEC_MARGIN_MS after the expected end (the
+ * command's start in the guest), then one every RV_GUEST_AGENT_POLL_MS;
+ * every RV_GUEST_AGENT_POLL_UNKNOWN_MS from the start when the duration
+ * is not known.  Both short: the host sees the command's end only at the
+ * status that finds it exited, and that delay widens the spike
+ * attribution's alignment error (results/attribution.h: half the exec
+ * window's slack). */
+#define RV_GUEST_AGENT_EXEC_MARGIN_MS 20
+#define RV_GUEST_AGENT_POLL_MS 20
+#define RV_GUEST_AGENT_POLL_UNKNOWN_MS 100
+
 /**
  * rv_guest_agent_exec:
  * @argv: NULL-terminated; argv[0] is looked up in the guest's PATH
  * @timeout_ms: wall-clock limit for the command in ms
+ * @expect_ms: how long the command runs by itself, ms (its own duration:
+ *             cyclictest -D, sysbench --time); 0 = not known
  * @max_output: limit per stream in bytes after decoding; more is cut and
  *              @ret->truncated set
- * @cancellable: (nullable)
+ * @cancellable: (nullable): ends the wait at once (Ctrl-C; guest/session.h
+ *               cancels it when the domain stops or libvirt is lost)
  * @ret: (out): the result, also filled after a timeout (exited = false)
  * @error: (optional): RV_ERROR_FAILED for a refused command or a malformed
- *         reply (naming the field), RV_ERROR_TIMEOUT after @timeout_ms
+ *         reply (naming the field), RV_ERROR_TIMEOUT after @timeout_ms,
+ *         G_IO_ERROR_CANCELLED when cancelled
  *
- * guest-exec with capture-output, then guest-exec-status every 100 ms.
+ * guest-exec with capture-output, then guest-exec-status.  With
+ * @expect_ms the thread sleeps (util/wait.h: no wake-up, no agent round
+ * trip through libvirtd, QEMU and qemu-ga while the guest measures) until
+ * @expect_ms + RV_GUEST_AGENT_EXEC_MARGIN_MS after guest-exec, then asks
+ * every RV_GUEST_AGENT_POLL_MS; without, it asks every
+ * RV_GUEST_AGENT_POLL_UNKNOWN_MS from the start; never past @timeout_ms.
+ * A command that ends before @expect_ms is seen at the expected end only.
  * qemu-ga has no way to kill the process: after a timeout the caller
  * tears the guest down.  A non-zero exit is not an error.
  *
- * Returns: 0 or -errno.
+ * Returns: 0 or -errno (-ETIMEDOUT, -ECANCELED, -EIO, -EPROTO).
  */
 int rv_guest_agent_exec(RvGuestAgent *agent, const char * const *argv, guint timeout_ms,
-                        gsize max_output, GCancellable *cancellable, RvGuestExecResult *ret,
-                        GError **error) G_GNUC_WARN_UNUSED_RESULT;
+                        guint expect_ms, gsize max_output, GCancellable *cancellable,
+                        RvGuestExecResult *ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
  * rv_guest_agent_parse_status:

@@ -927,14 +927,15 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
 
 int
 rv_guest_session_exec(RvGuestSession *s, const char * const *argv, guint timeout_ms,
-                      gsize max_output, RvGuestExecResult *ret, GError **error)
+                      guint expect_ms, gsize max_output, RvGuestExecResult *ret, GError **error)
 {
     int r;
 
     if (!s->agent)
         return rv_error_set(error, RV_ERROR_FAILED, ENOTCONN,
                             "Domain '%s' is not running", s->domain_name);
-    r = rv_guest_agent_exec(s->agent, argv, timeout_ms, max_output, s->cancellable, ret, error);
+    r = rv_guest_agent_exec(s->agent, argv, timeout_ms, expect_ms, max_output, s->cancellable, ret,
+                            error);
     if (r < 0)
         r = watch_error(s, r, error);
     return r;

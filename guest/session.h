@@ -182,14 +182,16 @@ int rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **r
  * @session: a started session
  * @argv: command inside the guest
  * @timeout_ms: wall-clock limit in ms
+ * @expect_ms: how long @argv runs by itself, ms; 0 = not known (the
+ *             agent then polls; guest/agent.h rv_guest_agent_exec())
  * @max_output: bytes kept per stream
  * @ret: (out): the result (see guest/agent.h)
  *
  * Returns: 0 or -errno (a non-zero exit status is not an error).
  */
 int rv_guest_session_exec(RvGuestSession *session, const char * const *argv,
-                          guint timeout_ms, gsize max_output, RvGuestExecResult *ret,
-                          GError **error) G_GNUC_WARN_UNUSED_RESULT;
+                          guint timeout_ms, guint expect_ms, gsize max_output,
+                          RvGuestExecResult *ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /* Destroys the domain now (idempotent); the report fields stay.  When the
  * connection was lost, reconnects for up to RV_GUEST_SESSION_RECONNECT_MS

@@ -366,7 +366,7 @@ rv_cmd_guest_run(int argc, char **argv)
     RvGuestDiskImageOptions dio = { 0 };
     const RvCyclictestRun *run = NULL;
     guint64 duration_us = 0;
-    guint timeout_ms;
+    guint timeout_ms, expect_ms;
     int r;
 
     if (rv_cmd_parse(&guest_run_spec, entries, &argc, &argv) < 0)
@@ -435,8 +435,12 @@ rv_cmd_guest_run(int argc, char **argv)
     ct_argv = rv_guest_profile_cyclictest_argv(profile, duration_us);
     /* cyclictest ends by itself after -D; TCG guests start slowly. */
     timeout_ms = (guint) MIN((duration_us / 1000) * 2 + 60000, G_MAXUINT);
-    r = rv_guest_session_exec(session, (const char * const *) ct_argv, timeout_ms, 8u << 20,
-                              &res, &error);
+    /* the agent sleeps through cyclictest's -D (whole seconds, rounded up
+     * by rv_guest_profile_cyclictest_argv()) instead of polling */
+    expect_ms = (guint) MIN((duration_us + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC * 1000,
+                            G_MAXUINT);
+    r = rv_guest_session_exec(session, (const char * const *) ct_argv, timeout_ms, expect_ms,
+                              8u << 20, &res, &error);
     rv_guest_session_stop(session);
     rv_harness_signals_uninstall();
     if (r < 0)

@@ -46,6 +46,7 @@
 #include "util/file.h"
 #include "util/json.h"
 #include "util/runner.h"
+#include "util/wait.h"
 #include "workloads/workload.h"
 
 /* Output we accept from one in-guest command, per stream. */
@@ -329,6 +330,7 @@ typedef struct {
     char **argv;
     guint64 delay_us;           /* warm-up before starting */
     guint timeout_ms;
+    guint expect_ms;            /* the workload's own duration, 0 = not known */
     GCancellable *cancellable;
     RvGuestExecResult res;
     GError *exec_error;
@@ -372,26 +374,12 @@ guest_clear(Guest *g)
         g_date_time_unref(g->t_end);
 }
 
-/* Sleeps @us unless cancelled; returns false when cancelled. */
-static bool
-sleep_cancellable(guint64 us, GCancellable *cancellable)
-{
-    gint64 end = g_get_monotonic_time() + (gint64) us;
-
-    while (g_get_monotonic_time() < end) {
-        if (g_cancellable_is_cancelled(cancellable))
-            return false;
-        g_usleep(MIN((gint64) 100000, end - g_get_monotonic_time()));
-    }
-    return !g_cancellable_is_cancelled(cancellable);
-}
-
 static gpointer
 workload_thread(gpointer data)
 {
     Guest *g = data;
 
-    if (!sleep_cancellable(g->delay_us, g->cancellable)) {
+    if (!rv_wait_us(g->delay_us, g->cancellable)) {
         g_set_error_literal(&g->exec_error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
         return NULL;
     }
@@ -399,7 +387,7 @@ workload_thread(gpointer data)
     g->t_start = g_date_time_new_now_utc();
     g->mono_start = g_get_monotonic_time();
     if (rv_guest_session_exec(g->session, (const char * const *) g->argv, g->timeout_ms,
-                              g->ops->max_output, &g->res, &g->exec_error) < 0) {
+                              g->expect_ms, g->ops->max_output, &g->res, &g->exec_error) < 0) {
         /* exec_error says why */
     }
     g->mono_end = g_get_monotonic_time();
@@ -746,7 +734,7 @@ host_thread(gpointer data)
 
     host_params(h->rep, &h->cpus, self, &p);
     argv = ops->argv(&p);
-    if (!sleep_cancellable(m->warmup_us, h->rep->cancellable))
+    if (!rv_wait_us(m->warmup_us, h->rep->cancellable))
         return NULL;
     /* the pipe's IPIs and timer interrupts: /proc/interrupts around it */
     if (ops == &rv_workload_pipe && rv_host_snapshot_take(h->rep->root, &before, NULL) < 0)
@@ -815,7 +803,7 @@ pert_thread(gpointer data)
      * probe starts on the CPU it measures */
     rv_runner_set_child_cpus(runner, &p.cpus);
 
-    if (!sleep_cancellable(m->warmup_us, j->rep->cancellable))
+    if (!rv_wait_us(m->warmup_us, j->rep->cancellable))
         return NULL;
     j->t_start = g_date_time_new_now_utc();
     if (rv_runner_run(runner, (const char * const *) argv, NULL, (guint) (m->timeout_us / 1000),
@@ -1352,8 +1340,13 @@ start_guest_workloads(Rep *r)
             if (!g->argv)
                 g->argv = test_workload_argv(rep->cell, rep->repetition, g->mg->name);
         }
-        if (!g->argv)
+        if (!g->argv) {
             g->argv = g->ops->argv(&g->params);
+            /* it ends by itself after its duration: the agent sleeps
+             * through the window (test commands above: not known) */
+            if (!g->ops->untimed)
+                g->expect_ms = (guint) MIN(g->params.duration_us / 1000, (guint64) G_MAXUINT);
+        }
         if (g->measured && g->mg->role == RV_MATRIX_ROLE_RT && r->attr)
             attr_verbose(r, g);
         g->timeout_ms = (guint) MIN(m->timeout_us / 1000, (guint64) G_MAXUINT);
@@ -1617,7 +1610,7 @@ measure(Rep *r)
 
     if (m->warmup_us) {
         rv_harness_progress_phase(rep->progress, "warm-up", m->warmup_us);
-        r->cancelled = !sleep_cancellable(m->warmup_us, rep->cancellable);
+        r->cancelled = !rv_wait_us(m->warmup_us, rep->cancellable);
     }
     if (!r->cancelled) {
         rv_harness_progress_phase(rep->progress, "measuring", m->duration_us);

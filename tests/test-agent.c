@@ -171,6 +171,7 @@ typedef struct {
     GPtrArray *sent;       /* commands received */
     const char **replies;  /* NULL entry: fail with an error; cycles on the last */
     guint n, next;
+    gint64 at[8];          /* g_get_monotonic_time() of the first 8 commands */
 } Script;
 
 static char *
@@ -180,6 +181,8 @@ scripted(gpointer user_data, const char *cmd, int timeout_s, GError **error)
     const char *r = s->replies[MIN(s->next, s->n - 1)];
 
     g_assert_cmpint(timeout_s, >, 0);
+    if (s->next < G_N_ELEMENTS(s->at))
+        s->at[s->next] = g_get_monotonic_time();
     g_ptr_array_add(s->sent, g_strdup(cmd));
     s->next++;
     if (!r) {
@@ -205,7 +208,7 @@ test_exec_script(void)
     const char *argv[] = { "cyclictest", "-q", "a \"quoted\" arg", NULL };
     JsonObject *args;
 
-    g_assert_cmpint(rv_guest_agent_exec(agent, argv, 60000, 1024, NULL, &res, &err), ==, 0);
+    g_assert_cmpint(rv_guest_agent_exec(agent, argv, 60000, 0, 1024, NULL, &res, &err), ==, 0);
     g_assert_no_error(err);
     g_assert_cmpstr(res.out, ==, "hello\n");
     g_assert_cmpuint(s.sent->len, ==, 3);
@@ -233,7 +236,7 @@ test_exec_timeout(void)
     g_autoptr(GError) err = NULL;
     const char *argv[] = { "sleep", "1000", NULL };
 
-    g_assert_cmpint(rv_guest_agent_exec(agent, argv, 0, 1024, NULL, &res, &err), ==, -ETIMEDOUT);
+    g_assert_cmpint(rv_guest_agent_exec(agent, argv, 0, 0, 1024, NULL, &res, &err), ==, -ETIMEDOUT);
     g_assert_error(err, RV_ERROR, RV_ERROR_TIMEOUT);
     g_assert_true(res.timed_out);
     g_assert_false(res.exited);
@@ -251,10 +254,70 @@ test_exec_bad_pid(void)
     g_autoptr(GError) err = NULL;
     const char *argv[] = { "true", NULL };
 
-    g_assert_cmpint(rv_guest_agent_exec(agent, argv, 1000, 1024, NULL, &res, &err), <, 0);
+    g_assert_cmpint(rv_guest_agent_exec(agent, argv, 1000, 0, 1024, NULL, &res, &err), <, 0);
     g_assert_error(err, RV_ERROR, RV_ERROR_FAILED);
     g_assert_nonnull(strstr(err->message, "no valid \"pid\""));
     g_assert_cmpuint(s.sent->len, ==, 1);
+    g_ptr_array_unref(s.sent);
+}
+
+/* A command of known duration: no guest-exec-status before its expected
+ * end plus the margin (the agent sleeps through the measured window),
+ * then polls until it has exited. */
+static void
+test_exec_expected_end(void)
+{
+    const char *replies[] = {
+        "{\"return\":{\"pid\":7}}",
+        "{\"return\":{\"exited\":false}}",
+        "{\"return\":{\"exited\":true,\"exitcode\":0}}",
+    };
+    Script s = { g_ptr_array_new_with_free_func(g_free), replies, 3, 0 };
+    g_autoptr(RvGuestAgent) agent = rv_guest_agent_new_with_transport(scripted, &s);
+    g_auto(RvGuestExecResult) res = { 0 };
+    g_autoptr(GError) err = NULL;
+    const char *argv[] = { "cyclictest", "-D1", NULL };
+
+    g_assert_cmpint(rv_guest_agent_exec(agent, argv, 60000, 300, 1024, NULL, &res, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_true(res.exited);
+    g_assert_cmpuint(s.sent->len, ==, 3);
+    /* the first status came after the expected end, not before; the
+     * next one RV_GUEST_AGENT_POLL_MS later (lower bounds only) */
+    g_assert_cmpint(s.at[1] - s.at[0], >=, (300 + RV_GUEST_AGENT_EXEC_MARGIN_MS) * 1000);
+    g_assert_cmpint(s.at[2] - s.at[1], >=, RV_GUEST_AGENT_POLL_MS * 1000);
+    g_ptr_array_unref(s.sent);
+}
+
+static gpointer
+cancel_soon(gpointer data)
+{
+    g_usleep(20 * 1000);
+    g_cancellable_cancel(data);
+    return NULL;
+}
+
+/* Ctrl-C (or the domain stopping) while the agent sleeps towards a
+ * 10-minute command's end: the wait ends at once, G_IO_ERROR_CANCELLED,
+ * and no status was asked meanwhile. */
+static void
+test_exec_cancel_asleep(void)
+{
+    const char *replies[] = { "{\"return\":{\"pid\":9}}", "{\"return\":{\"exited\":false}}" };
+    Script s = { g_ptr_array_new_with_free_func(g_free), replies, 2, 0 };
+    g_autoptr(RvGuestAgent) agent = rv_guest_agent_new_with_transport(scripted, &s);
+    g_autoptr(GCancellable) c = g_cancellable_new();
+    g_auto(RvGuestExecResult) res = { 0 };
+    g_autoptr(GError) err = NULL;
+    const char *argv[] = { "cyclictest", "-D600", NULL };
+    GThread *t = g_thread_new("cancel", cancel_soon, c);
+
+    g_assert_cmpint(rv_guest_agent_exec(agent, argv, 700000, 600000, 1024, c, &res, &err), ==,
+                    -ECANCELED);
+    g_thread_join(t);
+    g_assert_error(err, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_assert_cmpuint(s.sent->len, ==, 1);
+    g_assert_nonnull(strstr(s.sent->pdata[0], "guest-exec"));
     g_ptr_array_unref(s.sent);
 }
 
@@ -310,6 +373,8 @@ main(int argc, char **argv)
     g_test_add_func("/agent/exec/script", test_exec_script);
     g_test_add_func("/agent/exec/timeout", test_exec_timeout);
     g_test_add_func("/agent/exec/bad-pid", test_exec_bad_pid);
+    g_test_add_func("/agent/exec/expected-end", test_exec_expected_end);
+    g_test_add_func("/agent/exec/cancel-asleep", test_exec_cancel_asleep);
     g_test_add_func("/agent/wait", test_wait);
     g_test_add_func("/agent/wait/timeout-cancel", test_wait_timeout_and_cancel);
     return g_test_run();

@@ -107,6 +107,7 @@ const RvWorkloadOps rv_workload_pipe = {
     .keys = keys,
     .metrics = metrics,
     .max_output = 64u << 10,
+    .untimed = true,
     .argv = pipe_argv,
     .parse = pipe_parse,
 };

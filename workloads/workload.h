@@ -113,6 +113,9 @@ typedef struct RvWorkloadOps {
     bool result_in_file;         /* the result is output_path's contents, not stdout */
     bool uses_neighbour_workers; /* THREADS := [load:NAME] neighbour_workers; 0 workers:
                                   * not started at that level (the neighbours idle) */
+    bool untimed;                /* runs a count of rounds, not for p->duration_us: how
+                                  * long it takes is not known in advance, so the agent
+                                  * polls for its end from the start (guest/agent.h) */
 
     /**
      * argv: the command line for @p (NULL-terminated, g_strfreev()).  Runs
