@@ -207,6 +207,28 @@ add_features(xmlNodePtr dom, const RvGuestProfile *profile, const RvGuestPlaceme
     }
 }
 
+/* A PCI address on the root complex, bus 0 (formatdomain "Device
+ * Addresses"): on q35 libvirt puts every PCI device it addresses itself
+ * behind a pcie-root-port of its own and adds a spare one; a device given
+ * slot @slot of pcie.0 is an integrated endpoint and needs none
+ * (doc/domain-xml.md: two root ports fewer for the guest's firmware and
+ * kernel to enumerate). */
+static void
+add_root_address(xmlNodePtr dev, unsigned slot)
+{
+    xmlNodePtr a = child(dev, "address");
+
+    prop(a, "type", "pci");
+    prop(a, "domain", "0x0000");
+    prop(a, "bus", "0x00");
+    propf(a, "slot", "0x%02x", slot);
+    prop(a, "function", "0x0");
+}
+
+/* pcie.0 slots of rtvirt's devices: 0 is the host bridge, 0x1f the ICH9
+ * LPC/SATA/SMBus functions q35 always has */
+enum { RV_SLOT_VIRTIO_SERIAL = 0x02, RV_SLOT_DISK = 0x03 };
+
 static void
 add_devices(xmlNodePtr dom, const RvGuestProfile *profile, const RvGuestDomainOptions *o,
             const char *disk)
@@ -234,11 +256,18 @@ add_devices(xmlNodePtr dom, const RvGuestProfile *profile, const RvGuestDomainOp
         /* the profile must say readonly = false for the guest to write it */
         if (profile->disk_readonly && !o->disk_writable)
             child(n, "readonly");
+        add_root_address(n, RV_SLOT_DISK);
     }
     /* no USB controller: nothing polls it */
     n = child(dev, "controller");
     prop(n, "type", "usb");
     prop(n, "model", "none");
+    /* the agent channel's controller, on pcie.0 rather than behind a root
+     * port libvirt would add */
+    n = child(dev, "controller");
+    prop(n, "type", "virtio-serial");
+    prop(n, "index", "0");
+    add_root_address(n, RV_SLOT_VIRTIO_SERIAL);
 
     n = child(dev, "serial");
     prop(n, "type", "pty");
