@@ -8,7 +8,8 @@
 #   rtvirt: ready_ms from `rtvirt guest run --json` (session start -> agent
 #           answers: image lookup, libvirt start, any failed start retried)
 #   raw:    QEMU launched -> guest-ping answered over a unix socket chardev
-# Target: rtvirt/raw <= 1.10.
+# Target: rtvirt/raw <= 1.05 on the 2-CPU build machine (issue 19's bar: 1.10).
+# What the domain keeps and why: doc/domain-xml.md.
 #
 # Usage: bench/boot.sh [PROFILE] [REPETITIONS]    (root; libvirtd running:
 #        `rtvirt setup`).  RV_BUILD=DIR picks the build (default ./build).
@@ -78,4 +79,4 @@ raw_med=$(median "${raw_ms[@]}")
 printf 'boot-to-ready (guest-ping answered), %s, virt=%s, %d repetitions\n' "$(basename "$profile")" "$virt" "$reps"
 printf '  %-22s %s ms   (median %s)\n' "rtvirt guest run" "${rt_ms[*]}" "$rt_med"
 printf '  %-22s %s ms   (median %s)\n' "raw qemu -kernel" "${raw_ms[*]}" "$raw_med"
-awk -v a="$rt_med" -v b="$raw_med" 'BEGIN { r = a / b; printf "  ratio rtvirt/raw      %.2f   (target <= 1.10: %s)\n", r, r <= 1.10 ? "met" : "NOT met" }'
+awk -v a="$rt_med" -v b="$raw_med" 'BEGIN { r = a / b; printf "  ratio rtvirt/raw      %.2f   (target <= 1.05: %s; bar 1.10: %s)\n", r, r <= 1.05 ? "met" : "NOT met", r <= 1.10 ? "met" : "NOT met" }'
