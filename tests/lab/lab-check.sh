@@ -37,7 +37,8 @@ make -C "$top" --no-print-directory O="$build" "$build/tests/lab/rv-lab" >/dev/n
 
 rm -rf "$out"
 mkdir -p "$out/files"
-"$here/mkinitramfs.sh" "$out/initramfs.cpio" "$build" || die "initramfs assembly failed"
+append="console=ttyS0 isolcpus=2-3 nohz_full=2-3 rcu_nocbs=2-3 panic=-1 loglevel=4"
+"$here/mkinitramfs.sh" "$out/initramfs.cpio" "$build" "$append" || die "initramfs assembly failed"
 log "initramfs $(du -h "$out/initramfs.cpio" | cut -f1), booting (QEMU TCG, 2 cores x 2 threads)"
 # lab-reboot.sh kexecs into the kernel and initramfs of the boot disk
 # (/dev/vda: a tar) and keeps /etc and rtvirt's state on the state disk
@@ -62,7 +63,7 @@ timeout "${RV_LAB_TIMEOUT:-600}" "$qemu" \
 	-kernel "$kernel" -initrd "$out/initramfs.cpio" \
 	-drive file="$out/boot.tar",format=raw,if=virtio,readonly=on \
 	-drive file="$out/state.img",format=raw,if=virtio \
-	-append "console=ttyS0 isolcpus=2-3 nohz_full=2-3 rcu_nocbs=2-3 panic=-1 loglevel=4" \
+	-append "$append" \
 	-serial "file:$out/console.log" -serial "file:$out/results.raw" \
 	2>"$out/qemu.err" || rc=$?
 if [ $rc -eq 124 ]; then

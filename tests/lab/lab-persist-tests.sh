@@ -31,16 +31,6 @@ check_knobs() {
 		echo "$1" | grep -Eq '^ *PASS +sysctl: sysctl vm.stat_interval is 10' &&
 		[ -z "$(echo "$1" | grep -E '^ *FAIL +' | grep -Ev '^ *FAIL +irq.on-isolated:')" ]
 }
-# etc_tree: every path under /etc with its type and mode, and each file's
-# md5 (a link's target)
-etc_tree() {
-	find /etc | LC_ALL=C sort | while read -r f; do
-		if [ -L "$f" ]; then echo "$f link $(readlink "$f")"
-		elif [ -f "$f" ]; then echo "$f file $(stat -c %a "$f") $(md5sum <"$f" | cut -c1-32)"
-		else echo "$f dir $(stat -c %a "$f")"; fi
-	done
-}
-
 if ! grep -q 'rtvirt\.lab_boot=' /proc/cmdline; then
 	mkdir -p $S
 	etc_tree >$S/etc.before
@@ -62,7 +52,8 @@ if ! grep -q 'rtvirt\.lab_boot=' /proc/cmdline; then
 	echo "# rebooting (kexec) into the lab kernel with rtvirt.lab_extra=persist"
 	sh /lab/lab-reboot.sh rtvirt.lab_extra=persist 2>&1 | diag
 	notok "the lab VM rebooted with kexec (lab-reboot.sh returned)"
-	echo "1..$n"
+	# next: a run across a reboot (it reboots; boot 3 prints the plan)
+. /lab/lab-resume-tests.sh
 	exit 1
 fi
 
@@ -92,4 +83,5 @@ cmp -s $S/etc.before /tmp/etc.after
 check "after host revert /etc is as boot 1 found it (paths, modes, contents)" $?
 [ "$(cat $T)" = "$(cat $S/timer_migration.before)" ] && [ "$(cat $IA)" = "$(cat $S/irq_affinity.before)" ]
 check "and timer_migration ($(cat $T)) and default_smp_affinity ($(cat $IA)) are back" $?
-echo "1..$n"
+# next: a run across a reboot (it reboots; boot 3 prints the plan)
+. /lab/lab-resume-tests.sh

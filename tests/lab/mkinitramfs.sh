@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# mkinitramfs.sh OUT.cpio BUILD_DIR: the lab VM's initramfs.
+# mkinitramfs.sh OUT.cpio BUILD_DIR CMDLINE: the lab VM's initramfs;
+# CMDLINE, the kernel command line lab-check.sh boots, goes into the lab's
+# /etc/default/grub (the lab's update-grub and lab-reboot.sh --grub).
 #
 # Holds busybox (static), the rtvirt binary and tests/lab's rv-lab built in
 # BUILD_DIR from this tree, cyclictest, kexec (lab-reboot.sh), qemu-system-x86_64 with its TCG
@@ -13,6 +15,7 @@ set -eu
 
 out=$1
 build=$2
+cmdline=$3
 here=$(cd "$(dirname "$0")" && pwd)
 
 die() { printf 'lab-initramfs: error: %s\n' "$*" >&2; exit 2; }
@@ -66,7 +69,13 @@ install -m 0755 "$here/init" "$root/init"
 install -m 0755 "$here/lab-tests.sh" "$root/lab/lab-tests.sh"
 install -m 0755 "$here/lab-persist-tests.sh" "$root/lab/lab-persist-tests.sh"
 install -m 0755 "$here/lab-reboot.sh" "$root/lab/lab-reboot.sh"
-cp "$here/tap.sh" "$here/kernel.config" "$here/lab-host.ini" "$here/persist.ini" "$root/lab/"
+install -m 0755 "$here/lab-resume-tests.sh" "$root/lab/lab-resume-tests.sh"
+install -m 0755 "$here/update-grub" "$root/usr/sbin/update-grub"
+mkdir -p "$root/etc/default"
+printf '# the lab VM: what lab-check.sh boots (grub-mkconfig sources this)\nGRUB_CMDLINE_LINUX_DEFAULT="%s"\n' \
+	"$cmdline" >"$root/etc/default/grub"
+cp "$here/tap.sh" "$here/kernel.config" "$here/lab-host.ini" "$here/persist.ini" \
+	"$here/reboot.ini" "$root/lab/"
 
 # Firmware for the inner QEMUs: 64 KiB of hlt with "jmp $" at the reset
 # vector (0xffff0), so each inner vCPU thread spins at 100 % in TCG

@@ -16,3 +16,12 @@ send_file() {
 	gzip -c "$2" | base64 | sed 's/^/#b64 /'
 	echo "#end"
 }
+# etc_tree: every path under /etc with its type and mode, each file's md5
+# and each link's target, in name order (a tree snapshot to compare)
+etc_tree() {
+	find /etc | LC_ALL=C sort | while read -r f; do
+		if [ -L "$f" ]; then echo "$f link $(readlink "$f")"
+		elif [ -f "$f" ]; then echo "$f file $(stat -c %a "$f") $(md5sum <"$f" | cut -c1-32)"
+		else echo "$f dir $(stat -c %a "$f")"; fi
+	done
+}
