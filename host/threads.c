@@ -252,52 +252,6 @@ cpu_cmp(gconstpointer a, gconstpointer b)
     return x->pid - y->pid;
 }
 
-int
-rv_host_tasks_on_cpus(RvRoot *root, const RvCpuSet *cpus, GArray **ret, GError **error)
-{
-    g_autoptr(GPtrArray) names = NULL;
-    g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(RvTask));
-    int r;
-
-    g_array_set_clear_func(out, task_array_clear);
-    r = rv_host_root_list(root, "/proc", &names, error);
-    if (r < 0)
-        return r;
-    if (rv_cpuset_is_empty(cpus)) {
-        *ret = g_steal_pointer(&out);
-        return 0;
-    }
-    for (guint i = 0; i < names->len; i++) {
-        g_autofree char *tdir = NULL;
-        g_autoptr(GPtrArray) tids = NULL;
-
-        if (!is_pid_name(names->pdata[i]))
-            continue;
-        tdir = g_strdup_printf("/proc/%s/task", (char *) names->pdata[i]);
-        if (rv_host_root_list(root, tdir, &tids, NULL) < 0)
-            continue;
-        for (guint k = 0; k < tids->len; k++) {
-            g_autofree char *dir = NULL;
-            RvTask t = { 0 };
-
-            if (!is_pid_name(tids->pdata[k]))
-                continue;
-            dir = g_strdup_printf("%s/%s", tdir, (char *) tids->pdata[k]);
-            if (!read_stat(root, dir, &t))
-                continue;
-            if (!rv_cpuset_isset(cpus, t.last_cpu)) {
-                rv_host_task_clear(&t);
-                continue;
-            }
-            t.tgid = atoi(names->pdata[i]);
-            read_affinity(root, dir, &t);
-            g_array_append_val(out, t);
-        }
-    }
-    g_array_sort(out, cpu_cmp);
-    *ret = g_steal_pointer(&out);
-    return 0;
-}
 
 int
 rv_host_thread_load(RvRoot *root, int tgid, int tid, RvTask *ret)
@@ -336,7 +290,8 @@ rv_host_vcpu_index(const char *comm)
 /* Every thread of /proc/PID/task/TID that @keep accepts (read with
  * affinity), in /proc order. */
 static int
-load_threads_where(RvRoot *root, bool (*keep)(const RvTask *), GArray **ret, GError **error)
+load_threads_where(RvRoot *root, bool (*keep)(const RvTask *, gconstpointer), gconstpointer data,
+                   GArray **ret, GError **error)
 {
     g_autoptr(GPtrArray) names = NULL;
     g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(RvTask));
@@ -365,7 +320,7 @@ load_threads_where(RvRoot *root, bool (*keep)(const RvTask *), GArray **ret, GEr
             if (!read_stat(root, dir, &t))
                 continue;
             t.tgid = atoi(names->pdata[i]);
-            if (!keep(&t)) {
+            if (!keep(&t, data)) {
                 rv_host_task_clear(&t);
                 continue;
             }
@@ -379,25 +334,59 @@ load_threads_where(RvRoot *root, bool (*keep)(const RvTask *), GArray **ret, GEr
 
 /* the stat comm is the same 15-character TASK_COMM_LEN name as comm */
 static bool
-keep_vcpu(const RvTask *t)
+keep_vcpu(const RvTask *t, gconstpointer data)
 {
+    (void) data;
     return rv_host_vcpu_index(t->comm) >= 0;
 }
 
 static bool
-keep_rt_user(const RvTask *t)
+keep_rt_user(const RvTask *t, gconstpointer data)
 {
+    (void) data;
     return !t->kthread && (t->policy == 1 || t->policy == 2 || t->policy == 6);
+}
+
+/* @data: the RvCpuSet of rv_host_tasks_on_cpus() */
+static bool
+keep_on_cpus(const RvTask *t, gconstpointer data)
+{
+    return rv_cpuset_isset(data, t->last_cpu);
 }
 
 int
 rv_host_vcpu_threads_load(RvRoot *root, GArray **ret, GError **error)
 {
-    return load_threads_where(root, keep_vcpu, ret, error);
+    return load_threads_where(root, keep_vcpu, NULL, ret, error);
 }
 
 int
 rv_host_rt_user_threads_load(RvRoot *root, GArray **ret, GError **error)
 {
-    return load_threads_where(root, keep_rt_user, ret, error);
+    return load_threads_where(root, keep_rt_user, NULL, ret, error);
+}
+
+int
+rv_host_tasks_on_cpus(RvRoot *root, const RvCpuSet *cpus, GArray **ret, GError **error)
+{
+    int r;
+
+    if (rv_cpuset_is_empty(cpus)) {
+        g_autoptr(GPtrArray) names = NULL;
+        GArray *out;
+
+        /* as with CPUs: an unreadable /proc is an error */
+        r = rv_host_root_list(root, "/proc", &names, error);
+        if (r < 0)
+            return r;
+        out = g_array_new(FALSE, TRUE, sizeof(RvTask));
+        g_array_set_clear_func(out, task_array_clear);
+        *ret = out;
+        return 0;
+    }
+    r = load_threads_where(root, keep_on_cpus, cpus, ret, error);
+    if (r < 0)
+        return r;
+    g_array_sort(*ret, cpu_cmp);
+    return 0;
 }

@@ -710,6 +710,22 @@ page_budgets(GString *o, const Report *rp)
     g_string_append(o, "</table>\n");
 }
 
+/* The scenario names of @recs, each once, in record order (borrowed). */
+static GPtrArray *
+store_scenarios(GPtrArray *recs)
+{
+    GPtrArray *out = g_ptr_array_new();
+    g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+    for (guint k = 0; k < recs->len; k++) {
+        const RvStoreRecord *r = recs->pdata[k];
+
+        if (r->scenario && g_hash_table_add(seen, r->scenario))
+            g_ptr_array_add(out, r->scenario);
+    }
+    return out;
+}
+
 /* The stories of the worst spikes per store and scenario
  * (results/attribution.h), when a store has any. */
 static void
@@ -719,16 +735,14 @@ page_attribution(GString *o, const Report *rp)
 
     for (guint i = 0; i < rp->stores->len; i++) {
         GPtrArray *recs = rv_result_store_get_records(rp->stores->pdata[i]);
-        g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+        g_autoptr(GPtrArray) scen = store_scenarios(recs);
 
-        for (guint k = 0; k < recs->len; k++) {
-            const RvStoreRecord *r = recs->pdata[k];
+        for (guint k = 0; k < scen->len; k++) {
+            const char *scenario = scen->pdata[k];
             const char *skipped = NULL;
             g_autoptr(GPtrArray) st = NULL;
 
-            if (!r->scenario || !g_hash_table_add(seen, r->scenario))
-                continue;
-            st = rv_result_attr_scenario_stories(recs, r->scenario, 5, &skipped);
+            st = rv_result_attr_scenario_stories(recs, scenario, 5, &skipped);
             if (!st->len && !skipped)
                 continue;
             if (!head)
@@ -741,14 +755,14 @@ page_attribution(GString *o, const Report *rp)
             head = TRUE;
             if (!st->len)
                 add(o, "<tr><td>%u</td><td>%s</td><td></td><td></td><td></td>"
-                    "<td>skipped: %s</td></tr>\n", i + 1, r->scenario, skipped);
+                    "<td>skipped: %s</td></tr>\n", i + 1, scenario, skipped);
             for (guint j = 0; j < st->len; j++) {
                 const RvAttrStory *a = st->pdata[j];
                 g_autofree char *lat = g_strdup_printf("%" G_GINT64_FORMAT, a->latency_us);
                 g_autofree char *rep = g_strdup_printf("%d", a->repetition);
 
                 add(o, "<tr><td>%u</td><td>%s</td><td>%s</td><td>%s</td><td class=\"n\">%s</td>"
-                    "<td>%s</td></tr>\n", i + 1, r->scenario, rep, a->target ?: "", lat,
+                    "<td>%s</td></tr>\n", i + 1, scenario, rep, a->target ?: "", lat,
                     a->story);
             }
         }
@@ -766,16 +780,14 @@ page_cosched(GString *o, const Report *rp)
 
     for (guint i = 0; i < rp->stores->len; i++) {
         GPtrArray *recs = rv_result_store_get_records(rp->stores->pdata[i]);
-        g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+        g_autoptr(GPtrArray) scen = store_scenarios(recs);
 
-        for (guint k = 0; k < recs->len; k++) {
-            const RvStoreRecord *r = recs->pdata[k];
+        for (guint k = 0; k < scen->len; k++) {
+            const char *scenario = scen->pdata[k];
             const char *skipped = NULL;
             g_autoptr(GPtrArray) vm = NULL;
 
-            if (!r->scenario || !g_hash_table_add(seen, r->scenario))
-                continue;
-            vm = rv_result_cosched_scenario(recs, r->scenario, &skipped);
+            vm = rv_result_cosched_scenario(recs, scenario, &skipped);
             if (!vm->len && !skipped)
                 continue;
             if (!head)
@@ -790,13 +802,13 @@ page_cosched(GString *o, const Report *rp)
             head = TRUE;
             if (!vm->len)
                 add(o, "<tr><td>%u</td><td>%s</td><td colspan=\"7\">skipped: %s</td></tr>\n",
-                    i + 1, r->scenario, skipped);
+                    i + 1, scenario, skipped);
             for (guint j = 0; j < vm->len; j++) {
                 const RvCoschedSummary *v = vm->pdata[j];
                 g_autofree char *n = g_strdup_printf("%u", v->n);
 
                 add(o, "<tr><td>%u</td><td>%s</td><td>%s</td><td class=\"n\">%s</td>", i + 1,
-                    r->scenario, v->vm, n);
+                    scenario, v->vm, n);
                 add_num(o, v->same_pct, NULL);
                 add_num(o, v->idle_pct, NULL);
                 add_num(o, v->foreign_pct, NULL);
