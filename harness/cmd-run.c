@@ -117,6 +117,7 @@ typedef struct {
     unsigned ok_with_fail;      /* of ok_runs: with a verification FAIL (untrusted) */
     char *virt;                 /* "kvm" | "tcg" once known */
     char *memory_note;          /* count guests given less memory (harness/plan.h) */
+    char *count_note;           /* count = node... sections sized (harness/matrix.h) */
     /* reboot-resume (harness/reboot.h), with plan->n_reboots > 0 */
     unsigned boot;              /* the boot measured now (plan->boots index) */
     char *cmdline;              /* /proc/cmdline of this boot */
@@ -157,6 +158,7 @@ ctx_clear(Ctx *c)
     rv_host_root_free(c->root);
     g_free(c->virt);
     g_free(c->memory_note);
+    g_free(c->count_note);
 }
 
 static guint
@@ -190,6 +192,20 @@ validate(Ctx *c, GError **error)
     RvMatrix *m = c->matrix;
     int r;
 
+    r = rv_guest_host_cpus_from_root(c->root, &c->host_cpus, error);
+    if (r < 0)
+        return r;
+    {
+        /* count = node*M/K sections become their guests first: the guest
+         * profiles below are loaded per guest (harness/matrix.h) */
+        RvCpuSet node;
+        g_autofree char *what = rv_harness_plan_node(c->host_cpus, &node);
+
+        r = rv_harness_matrix_size_counts(m, rv_cpuset_count(&node), what, &c->count_note,
+                                          error);
+        if (r < 0)
+            return r;
+    }
     c->profiles = g_ptr_array_new_with_free_func((GDestroyNotify) rv_guest_profile_free);
     for (guint i = 0; i < m->guests->len; i++) {
         const RvMatrixGuest *g = m->guests->pdata[i];
@@ -208,9 +224,6 @@ validate(Ctx *c, GError **error)
         g_ptr_array_add(c->profiles, p);
     }
 
-    r = rv_guest_host_cpus_from_root(c->root, &c->host_cpus, error);
-    if (r < 0)
-        return r;
     /* vcpus = / memory = of the guest sections, count guests' memory,
      * from this host's topology and memory (harness/plan.h) */
     r = rv_harness_plan_size_guests(m, c->profiles, c->host_cpus, error);
@@ -411,6 +424,9 @@ record_plan(Ctx *c, GError **error)
     if (rv_result_store_write_raw(c->store, "plan.txt", body, strlen(body), NULL, error) < 0)
         return -EIO;
     rv_result_store_add_verification(c->store, "*", 0, "run order", "NOTE", detail);
+    if (c->count_note)
+        rv_result_store_add_verification(c->store, "*", 0, "guest count", "NOTE",
+                                         c->count_note);
     if (c->memory_note)
         rv_result_store_add_verification(c->store, "*", 0, "guest memory", "NOTE",
                                          c->memory_note);
@@ -932,6 +948,8 @@ run_print_plan(Ctx *c)
                 printf("#   %s\n", (char *) lines->pdata[l]);
         }
     }
+    if (c->count_note)
+        printf("# %s\n", c->count_note);
     if (c->memory_note)
         printf("# %s\n", c->memory_note);
     if (note)

@@ -394,6 +394,66 @@ parse_guest_size(RvIni *ini, const char *section, RvMatrixGuest *g, GError **err
     return 0;
 }
 
+/* "node", "node*M", "node/K", "node*M/K" (M, K 1-64): false otherwise */
+static bool
+parse_node_ratio(const char *value, guint64 *ret_mul, guint64 *ret_div)
+{
+    g_autofree char *rest = NULL;
+    char *slash;
+    guint64 mul = 1, div = 1;
+
+    if (!g_str_has_prefix(value, "node"))
+        return false;
+    rest = g_strdup(value + strlen("node"));
+    if ((slash = strchr(rest, '/'))) {
+        *slash = '\0';
+        if (!g_ascii_string_to_unsigned(slash + 1, 10, 1, 64, &div, NULL))
+            return false;
+    }
+    if (*rest && (rest[0] != '*' || !g_ascii_string_to_unsigned(rest + 1, 10, 1, 64, &mul, NULL)))
+        return false;
+    *ret_mul = mul;
+    *ret_div = div;
+    return true;
+}
+
+char *
+rv_harness_matrix_count_spec(const RvMatrixGuest *g)
+{
+    g_autofree char *mul = g->count_node_mul > 1 ? g_strdup_printf("*%u", g->count_node_mul)
+                                                 : g_strdup("");
+    g_autofree char *div = g->count_node_div > 1 ? g_strdup_printf("/%u", g->count_node_div)
+                                                 : g_strdup("");
+
+    return g_strdup_printf("node%s%s", mul, div);
+}
+
+/* count = N | node... (harness/matrix.h); a node-sized section keeps
+ * count 0 until rv_harness_matrix_size_counts() */
+static int
+parse_count(RvIni *ini, const char *section, RvMatrixGuest *g, GError **error)
+{
+    const RvIniEntry *e = rv_ini_lookup(ini, section, "count");
+    gint64 count = 1;
+
+    if (e && g_str_has_prefix(e->value, "node")) {
+        guint64 mul, div;
+
+        if (!parse_node_ratio(e->value, &mul, &div))
+            return rv_ini_entry_error(e, error, "invalid count '%s' in [%s]: expected an "
+                                      "integer from 1 to 1024, or node, node*M, node/K or "
+                                      "node*M/K (M, K 1-64)", e->value, section);
+        g->count = 0;
+        g->count_node_mul = mul;
+        g->count_node_div = div;
+        return 0;
+    }
+    if (rv_ini_get_int(ini, section, "count", 1, 1024, &count, error) < 0)
+        return -EINVAL;
+    g->count = count;
+    return 0;
+}
+
 /* One member of a [guest:NAME] section: NAME, or NAME-NN with count > 1. */
 static RvMatrixGuest *
 guest_copy(const RvMatrixGuest *g, unsigned index)
@@ -411,6 +471,8 @@ guest_copy(const RvMatrixGuest *g, unsigned index)
     c->group = g_strdup(g->group);
     c->profile = g_strdup(g->profile);
     c->file = g_strdup(g->file);
+    c->skip_reason = g_strdup(g->skip_reason);
+    c->workload_name = g_strdup(g->workload_name);
     return c;
 }
 
@@ -423,7 +485,6 @@ parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     g_autofree RvMatrixGuest *g = g_new0(RvMatrixGuest, 1);
     g_autofree char *profile = NULL, *skip_reason = NULL, *workload_name = NULL;
     int role = RV_MATRIX_ROLE_RT;
-    gint64 count = 1;
     int r;
 
     if (check_name(first, "guest", name, error) < 0)
@@ -440,13 +501,13 @@ parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
         return rv_ini_entry_error(e, error, "guest profile '%s' not found (%s)", e->value,
                                   g->profile);
     if (rv_ini_get_enum(ini, section, "role", role_names, &role, error) < 0 ||
-        rv_ini_get_int(ini, section, "count", 1, 1024, &count, error) < 0)
+        parse_count(ini, section, g, error) < 0)
         return -EINVAL;
-    g->count = count;
-    if (count > 1 && strlen(name) + 5 > 48)
+    if (g->count != 1 && strlen(name) + 5 > 48)
         return rv_ini_entry_error(rv_ini_lookup(ini, section, "count"), error,
-                                  "[%s] count = %u: guest names %s-NN are longer than 48 "
-                                  "characters", section, g->count, name);
+                                  "[%s] count = %s: guest names %s-NN are longer than 48 "
+                                  "characters", section,
+                                  rv_ini_lookup(ini, section, "count")->value, name);
     g->role = role;
     g->workload = role == RV_MATRIX_ROLE_RT ? &rv_workload_cyclictest : &rv_workload_hackbench;
     if (rv_ini_get_bool(ini, section, "optional", &g->optional, error) < 0)
@@ -469,11 +530,13 @@ parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     }
     if (parse_guest_size(ini, section, g, error) < 0)
         return -EINVAL;
-    for (unsigned i = 1; i <= g->count; i++) {
+    g->skip_reason = skip_reason;
+    g->workload_name = workload_name;
+    /* count = node...: one placeholder named NAME, count 0, until the
+     * host is known (rv_harness_matrix_size_counts()) */
+    for (unsigned i = g->count ? 1 : 0; i <= g->count; i++) {
         RvMatrixGuest *c = guest_copy(g, i);
 
-        c->skip_reason = g_strdup(skip_reason);
-        c->workload_name = g_strdup(workload_name);
         if (rv_harness_matrix_guest(m, c->name)) {
             r = rv_ini_entry_error(first, error, "[%s]: guest name '%s' is taken by another "
                                    "[guest:*] section", section, c->name);
@@ -514,6 +577,82 @@ parse_load(RvIni *ini, RvMatrix *m, const char *section, GError **error)
             if (rv_ini_get_int(ini, section, k->key, k->min, k->max, val, error) < 0)
                 return -EINVAL;
         }
+    return 0;
+}
+
+/* Replaces m->guests[@at], a count = node... placeholder, by @copies (in
+ * order) there and in every scenario that takes it; frees the placeholder. */
+static void
+replace_placeholder(RvMatrix *m, guint at, GPtrArray *copies)
+{
+    RvMatrixGuest *t = m->guests->pdata[at];
+
+    for (guint s = 0; s < m->scenarios->len; s++) {
+        RvMatrixScenario *sc = m->scenarios->pdata[s];
+        guint j;
+
+        if (!g_ptr_array_find(sc->guests, t, &j))
+            continue;
+        g_ptr_array_remove_index(sc->guests, j);
+        for (guint k = 0; k < copies->len; k++)
+            g_ptr_array_insert(sc->guests, j + k, copies->pdata[k]);
+    }
+    g_ptr_array_remove_index(m->guests, at);        /* frees t */
+    for (guint k = 0; k < copies->len; k++)
+        g_ptr_array_insert(m->guests, at + k, copies->pdata[k]);
+}
+
+int
+rv_harness_matrix_size_counts(RvMatrix *m, unsigned node_cpus, const char *node_what,
+                              char **ret_note, GError **error)
+{
+    g_autoptr(GString) note = g_string_new(NULL);
+
+    for (guint i = 0; i < m->guests->len; i++) {
+        RvMatrixGuest *t = m->guests->pdata[i];
+        g_autofree char *spec = NULL;
+        g_autoptr(GPtrArray) copies = NULL;
+        guint64 n;
+
+        if (t->count || !t->count_node_mul)
+            continue;
+        spec = rv_harness_matrix_count_spec(t);
+        n = (guint64) node_cpus * t->count_node_mul / t->count_node_div;
+        if (n < 1 || n > 1024)
+            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
+                                "%s:%u: [guest:%s] count = %s: %s has %u online "
+                                "CPU%s, which makes %" G_GUINT64_FORMAT " guests (1 to 1024 "
+                                "can run)", t->file, t->line, t->group, spec, node_what,
+                                node_cpus, node_cpus == 1 ? "" : "s", n);
+        t->count = n;
+        copies = g_ptr_array_new();
+        for (unsigned k = 1; k <= n; k++) {
+            RvMatrixGuest *c = guest_copy(t, k);
+            const RvMatrixGuest *other = rv_harness_matrix_guest(m, c->name);
+
+            g_ptr_array_add(copies, c);
+            if (other && other != t) {
+                int r = rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                     "%s:%u: [guest:%s] count = %s: guest name '%s' is taken "
+                                     "by [guest:%s]", t->file, t->line, t->group, spec,
+                                     c->name, other->group);
+
+                t->count = 0;
+                for (guint j = 0; j < copies->len; j++)
+                    guest_free(copies->pdata[j]);
+                return r;
+            }
+        }
+        g_string_append_printf(note, "%s[guest:%s] count = %s: %" G_GUINT64_FORMAT " guest%s",
+                               note->len ? ", " : "", t->group, spec, n, n == 1 ? "" : "s");
+        replace_placeholder(m, i, copies);
+        i += copies->len - 1;
+    }
+    if (ret_note)
+        *ret_note = note->len ? g_strdup_printf("NOTE guest count: %s (%s: %u online CPU%s)",
+                                                note->str, node_what, node_cpus,
+                                                node_cpus == 1 ? "" : "s")
+                              : NULL;
     return 0;
 }
 
@@ -566,6 +705,23 @@ parse_bootargs(const RvIniEntry *e, RvMatrixScenario *s, GError **error)
     s->boot_key = g_strjoinv(" ", (char **) sorted->pdata);
     s->bootargs = (char **) g_ptr_array_free(g_steal_pointer(&kept), FALSE);
     return 0;
+}
+
+/* The count = node... section whose guests @name (GROUP-NN) would be one
+ * of, or NULL. */
+static const RvMatrixGuest *
+sized_member(const RvMatrix *m, const char *name)
+{
+    for (guint k = 0; k < m->guests->len; k++) {
+        const RvMatrixGuest *g = m->guests->pdata[k];
+        size_t n = strlen(g->group);
+
+        if (g->count_node_mul && !g->count && strncmp(name, g->group, n) == 0 &&
+            name[n] == '-' && name[n + 1] && strspn(name + n + 1, "0123456789") ==
+            strlen(name + n + 1))
+            return g;
+    }
+    return NULL;
 }
 
 static int
@@ -663,6 +819,13 @@ parse_scenario(RvIni *ini, RvMatrix *m, const char *section, GError **error)
                                                   section, g->name);
                 g_ptr_array_add(s->guests, (gpointer) g);
             }
+            if (!found && sized_member(m, names[i]))
+                return rv_ini_entry_error(e, error,
+                                          "[%s] guests: '%s': [guest:%s] has count = node..., "
+                                          "whose guests are named at run time: take them all "
+                                          "with 'guests = %s'", section, names[i],
+                                          sized_member(m, names[i])->group,
+                                          sized_member(m, names[i])->group);
             if (!found)
                 return rv_ini_entry_error(e, error,
                                           "[%s] guests: no [guest:%s] in the matrix",

@@ -71,6 +71,15 @@
  *                                names all of them; count guests of a
  *                                small host get less memory than the
  *                                profile's (harness/plan.h)
+ *   count = node*8/3             or sized at run time from the online
+ *                                CPUs of the host's first NUMA node
+ *                                (package where nodes are unknown):
+ *                                node, node*M, node/K or node*M/K (M, K
+ *                                1-64, rounded down; 96 on a 36-thread
+ *                                node); such a section is named by NAME
+ *                                only in `guests =`, and a node that
+ *                                gives fewer than 1 or more than 1024
+ *                                guests is refused
  *   vcpus = node/3               the guest's vCPUs instead of the
  *                                profile's (guests without RT vCPUs
  *                                only): N (1-1024), or node/K = the
@@ -198,8 +207,12 @@ typedef struct {
     guint64 memory_bytes;   /* memory = SIZE, 0 = the profile's */
     const char *workload_missing; /* a workload announced but not built in
                                    * yet ("tpcc"): its scenarios are SKIPPED */
-    unsigned count;         /* the section's count (1 = a single guest) */
+    unsigned count;         /* the section's count (1 = a single guest;
+                             * 0 = not sized yet: count = node..., see
+                             * rv_harness_matrix_size_counts()) */
     unsigned index;         /* 1-based position in the section's count */
+    unsigned count_node_mul;/* count = node*M/K: M; 0 = count = N */
+    unsigned count_node_div;/* ... K (1 without /K) */
 } RvMatrixGuest;
 
 typedef struct {
@@ -285,6 +298,39 @@ int rv_harness_matrix_load_data(const char *name, const char *text, RvMatrix **r
 
 void rv_harness_matrix_free(RvMatrix *matrix);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvMatrix, rv_harness_matrix_free)
+
+/**
+ * rv_harness_matrix_size_counts:
+ * @matrix: a loaded matrix; its `count = node...` sections (one guest with
+ *          count 0 each until now) become their guests NAME-01..NAME-N,
+ *          in place, in the matrix and in every scenario that takes them
+ * @node_cpus: the online CPUs of the node the matrix is sized from (the
+ *             first NUMA node, or package: rv_harness_plan_node())
+ * @node_what: "NUMA node 0 of this host" ... (rv_harness_plan_node()), for
+ *             the messages
+ * @ret_note: (out) (optional) (nullable): "NOTE guest count: [guest:semi]
+ *            count = node*8/3: 21 guests (package 0 of this host: 8 online
+ *            CPUs)" for
+ *            `run --plan` and the store, or NULL when no section is sized
+ * @error: (optional): RV_ERROR_UNSUPPORTED (ENOSPC) "FILE:LINE:
+ *         [guest:NAME] count = node*M/K: ..." when the node gives fewer
+ *         than 1 or more than 1024 guests; RV_ERROR_INVALID (EINVAL) when
+ *         a guest name it makes is taken by another section
+ *
+ * Sized from the topology at run time as `vcpus = node/K` is, so that a
+ * reference matrix keeps its ratio of vCPUs to hardware threads (the
+ * core-scheduling v2 series: 96 semi-idle VMs beside a 12-vCPU server on
+ * a 36-thread node, 3 vCPUs per thread) on hosts of another size.
+ * Calling it again changes nothing.
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_harness_matrix_size_counts(RvMatrix *matrix, unsigned node_cpus, const char *node_what,
+                                  char **ret_note, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* "node", "node*8", "node/3" or "node*8/3" of a count = node... section
+ * (@g->count_node_mul != 0). */
+char *rv_harness_matrix_count_spec(const RvMatrixGuest *g);
 
 /* The value of a workload's [load:NAME] key (workloads/workload.h), 0 when
  * the level does not set it. */

@@ -482,21 +482,27 @@ rv_harness_plan_format_guests(const RvMatrixScenario *sc, GPtrArray *pls)
     return out;
 }
 
+char *
+rv_harness_plan_node(const RvGuestHostCpus *host, RvCpuSet *ret_node)
+{
+    *ret_node = host->online;
+    if (host->groups && host->groups->len) {
+        const RvCpuGroup *g0 = &g_array_index(host->groups, RvCpuGroup, 0);
+
+        rv_cpuset_and(ret_node, &g0->cpus, &host->online);
+        return g_strdup_printf("%s %d of this host", host->groups_are_nodes ? "NUMA node"
+                                                                            : "package", g0->id);
+    }
+    return g_strdup("this host");
+}
+
 int
 rv_harness_plan_size_guests(const RvMatrix *m, GPtrArray *profiles, const RvGuestHostCpus *host,
                             GError **error)
 {
-    RvCpuSet node = host->online;
-    g_autofree char *what = NULL;
+    RvCpuSet node;
+    g_autofree char *what = rv_harness_plan_node(host, &node);
 
-    if (host->groups && host->groups->len) {
-        const RvCpuGroup *g0 = &g_array_index(host->groups, RvCpuGroup, 0);
-
-        rv_cpuset_and(&node, &g0->cpus, &host->online);
-        what = g_strdup_printf("%s %d", host->groups_are_nodes ? "NUMA node" : "package", g0->id);
-    } else {
-        what = g_strdup("the host");
-    }
     for (guint i = 0; i < m->guests->len; i++) {
         const RvMatrixGuest *g = m->guests->pdata[i];
         RvGuestProfile *p = profiles->pdata[i];
@@ -515,7 +521,7 @@ rv_harness_plan_size_guests(const RvMatrix *m, GPtrArray *profiles, const RvGues
             v = n / g->vcpus_node_div;
         if (v < 1 || v > n)
             return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                "%s:%u: [guest:%s] vcpus = %s%u: %s of this host has %u "
+                                "%s:%u: [guest:%s] vcpus = %s%u: %s has %u "
                                 "online CPU%s, too few", g->file, g->line, g->group,
                                 g->vcpus_node_div ? "node/" : "",
                                 g->vcpus_node_div ? g->vcpus_node_div : g->vcpus, what, n,

@@ -105,6 +105,19 @@ int rv_harness_plan_place(const RvMatrix *matrix, GPtrArray *profiles, RvGuestHo
                           GPtrArray **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
+ * rv_harness_plan_node:
+ * @host: the host CPUs
+ * @ret_node: (out): the online CPUs of the host's first locality group
+ *            (NUMA node, or package where nodes are unknown), or all online
+ *            CPUs without groups: what `vcpus = node/K` and `count =
+ *            node*M/K` of a matrix are sized from (harness/matrix.h)
+ *
+ * Returns: (transfer full): "NUMA node 0 of this host", "package 0 of this
+ * host" or "this host", for messages.
+ */
+char *rv_harness_plan_node(const RvGuestHostCpus *host, RvCpuSet *ret_node);
+
+/**
  * rv_harness_plan_size_guests:
  * @matrix: a loaded matrix
  * @profiles: (element-type RvGuestProfile): index = matrix guest index;

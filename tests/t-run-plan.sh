@@ -43,7 +43,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 38 ))"
+echo "1..$(( ${#bad[@]} * 2 + 39 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -343,8 +343,8 @@ check "count = 96 on 8 GiB: refused naming the section ($rc $(cut -c1-220 "$tmp/
     eval '[ $rc -eq 77 ] && grep -q "semi-idle-count.ini:[0-9]*: \[guest:semi\] count = 96: the 96 count guests of scenario .baseline. need 128 MiB each at least" "$tmp/err"'
 
 # the reference matrices (issue 13 part 6) on the SMT fixture with 256 GiB:
-# every one plans; tpcc-semi-idle's scenarios are SKIPPED naming the tpcc
-# workload until it is built in, and its CPU lists show neighbours on the RT
+# every one plans; all four tpcc-semi-idle scenarios run (the tpcc workload
+# is built in: workloads/tpcc.c), and its CPU lists show neighbours on the RT
 # vCPUs' siblings in baseline and coresched, idle siblings, nosmt on
 # primaries; the throughput-only ones size their VMs node/3 or node/2 (the
 # fixture's package 0 has 8 CPUs) and are refused on the 2-CPU build machine
@@ -352,10 +352,22 @@ big=$tmp/big; mkdir -p "$big"; cp -r "$smt"/. "$big"
 printf 'MemTotal:       268435456 kB\n' >"$big/proc/meminfo"
 "$rtvirt" run --plan --seed 1 --root "$big" profiles/matrix/tpcc-semi-idle.ini >"$tmp/ref" 2>"$tmp/err"; rc=$?
 why=$(check_siblings "$big" "$tmp/ref" any 2>&1)
-check "tpcc-semi-idle on an SMT fixture: plans (all 4 run, or SKIPPED naming tpcc where it is not built in), siblings as the scenario says (rc $rc $(cut -c1-200 "$tmp/err") $why)" \
-    eval '[ $rc -eq 0 ] && [ -z "$why" ] && { [ "$(grep -c "^# scenario .*: SKIPPED: guest tpcc: workload .tpcc. is not in this rtvirt yet$" "$tmp/ref")" = 4 ] || [ "$(grep -c "^# scenario .*: runs$" "$tmp/ref")" = 4 ]; } &&
-          grep -q "^#   semi-02..semi-96 (95 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/ref" &&
-          grep -q "^#   tpcc: vCPU1 -> CPU 10 other$" "$tmp/ref"'
+check "tpcc-semi-idle on an SMT fixture: all 4 scenarios run, siblings as the scenario says (rc $rc $(cut -c1-200 "$tmp/err") $why)" \
+    eval '[ $rc -eq 0 ] && [ -z "$why" ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/ref")" = 4 ] &&
+          grep -q "^#   semi-02..semi-21 (20 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/ref" &&
+          grep -q "^#   tpcc: vCPU1 -> CPU 10 other$" "$tmp/ref" &&
+          grep -q "^# NOTE guest count: \[guest:semi\] count = node\*8/3: 21 guests (package 0 of this host: 8 online CPUs)$" "$tmp/ref"'
+# on the reference's own topology (2 x Xeon Gold 6140, 18 cores x 2
+# threads per package, hwloc's capture): the server is 12 vCPUs and
+# node*8/3 makes the reference's 96 semi-idle VMs
+sky=$tmp/sky; mkdir -p "$sky/proc"; cp -r "$tmp/tree-hwloc-Intel-Skylake-2xXeon6140.xml"/. "$sky"
+printf 'MemTotal:       268435456 kB\n' >"$sky/proc/meminfo"
+"$rtvirt" run --plan --seed 1 --root "$sky" profiles/matrix/tpcc-semi-idle.ini >"$tmp/ref" 2>"$tmp/err"; rc=$?
+nt=$(awk '/^# scenario baseline/ {on=1; next} /^# scenario/ {on=0} on && /^#   tpcc: vCPU[0-9]+ ->/ {n++} END {print n+0}' "$tmp/ref")
+check "tpcc-semi-idle on the reference's 2 x 18 x 2 Skylake: 96 semi-idle VMs and a $nt-vCPU server, all 4 scenarios run (rc $rc $(cut -c1-200 "$tmp/err"))" \
+    eval '[ $rc -eq 0 ] && [ "$nt" = 12 ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/ref")" = 4 ] &&
+          grep -q "semi-[0-9]*..semi-96 ([0-9]* guests)" "$tmp/ref" && ! grep -q "semi-97" "$tmp/ref" &&
+          grep -q "^# NOTE guest count: \[guest:semi\] count = node\*8/3: 96 guests (package 0 of this host: 36 online CPUs)$" "$tmp/ref"'
 for m in linpack-2vm:linpack-01..linpack-02:2 linpack-3vm:linpack-01..linpack-03:2 sysbench-gemm-levels:gemm:4; do
     f=profiles/matrix/${m%%:*}.ini; g=${m#*:}; g=${g%:*}
     "$rtvirt" run --plan --seed 1 --root "$big" "$f" >"$tmp/ref" 2>"$tmp/err"; rc=$?

@@ -229,6 +229,126 @@ test_load_data_relative(void)
     g_assert_cmpstr(((RvMatrixLoad *) m->loads->pdata[0])->name, ==, "idle");
 }
 
+/* The scenario's guest names, space-separated. */
+static char *
+scenario_guests(const RvMatrix *m, guint s)
+{
+    const RvMatrixScenario *sc = m->scenarios->pdata[s];
+    GString *out = g_string_new(NULL);
+
+    for (guint j = 0; j < sc->guests->len; j++)
+        g_string_append_printf(out, "%s%s", j ? " " : "",
+                               ((RvMatrixGuest *) sc->guests->pdata[j])->name);
+    return g_string_free(out, FALSE);
+}
+
+/* count = node*M/K (harness/matrix.h): one placeholder until the host is
+ * known, then NAME-01..NAME-N in the matrix and in each scenario taking
+ * the section, in place; the reference's 96 on a 36-thread node; a node
+ * that makes none, or more than 1024, refused naming FILE:LINE; a name
+ * another section took refused; sizing twice changes nothing. */
+static void
+test_size_counts(void)
+{
+    static const char text[] =
+        "[guest:rt]\nprofile = ../guest-a.ini\n"
+        "[guest:semi]\nprofile = ../guest-a.ini\nrole = neighbour\nworkload = semi-idle\n"
+        "count = node*8/3\n"
+        "[guest:last]\nprofile = ../guest-a.ini\nrole = neighbour\nworkload = semi-idle\n"
+        "[scenario:all]\nsmt = keep\n"
+        "[scenario:some]\nguests = semi, rt\n"
+        "[scenario:none]\nguests = rt, last\n";
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvMatrix) m = NULL;
+    g_autofree char *note = NULL, *all = NULL, *some = NULL, *none = NULL;
+    const RvMatrixGuest *g;
+
+    g_assert_cmpint(rv_harness_matrix_load_data(DATA "/ok/inline.ini", text, &m, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_cmpuint(m->guests->len, ==, 3);
+    g = m->guests->pdata[1];
+    g_assert_cmpstr(g->name, ==, "semi");
+    g_assert_cmpuint(g->count, ==, 0);
+    g_assert_cmpuint(g->count_node_mul, ==, 8);
+    g_assert_cmpuint(g->count_node_div, ==, 3);
+
+    g_assert_cmpint(rv_harness_matrix_size_counts(m, 36, "NUMA node 0 of this host", &note, &err), ==, 0);
+    g_assert_no_error(err);
+    g_assert_cmpstr(note, ==, "NOTE guest count: [guest:semi] count = node*8/3: 96 guests "
+                    "(NUMA node 0 of this host: 36 online CPUs)");
+    g_assert_cmpuint(m->guests->len, ==, 98);
+    g_assert_cmpstr(((RvMatrixGuest *) m->guests->pdata[1])->name, ==, "semi-01");
+    g_assert_cmpstr(((RvMatrixGuest *) m->guests->pdata[96])->name, ==, "semi-96");
+    g_assert_cmpuint(((RvMatrixGuest *) m->guests->pdata[96])->count, ==, 96);
+    g_assert_cmpuint(((RvMatrixGuest *) m->guests->pdata[96])->index, ==, 96);
+    g_assert_cmpstr(((RvMatrixGuest *) m->guests->pdata[97])->name, ==, "last");
+    g_assert_true(rv_harness_matrix_guest(m, "semi-50") != NULL);
+    g_assert_null(rv_harness_matrix_guest(m, "semi"));
+    all = scenario_guests(m, 0);
+    some = scenario_guests(m, 1);
+    none = scenario_guests(m, 2);
+    g_assert_true(g_str_has_prefix(all, "rt semi-01 semi-02 "));
+    g_assert_true(g_str_has_suffix(all, " semi-95 semi-96 last"));
+    g_assert_true(g_str_has_prefix(some, "semi-01 "));
+    g_assert_true(g_str_has_suffix(some, " semi-96 rt"));
+    g_assert_cmpstr(none, ==, "rt last");
+
+    /* again: nothing left to size */
+    g_clear_pointer(&note, g_free);
+    g_assert_cmpint(rv_harness_matrix_size_counts(m, 8, "package 0 of this host", &note, &err), ==, 0);
+    g_assert_null(note);
+    g_assert_cmpuint(m->guests->len, ==, 98);
+    g_clear_pointer(&m, rv_harness_matrix_free);
+
+    /* a smaller node: fewer guests, the same ratio (8 * 8 / 3 = 21) */
+    g_assert_cmpint(rv_harness_matrix_load_data(DATA "/ok/inline.ini", text, &m, &err), ==, 0);
+    g_assert_cmpint(rv_harness_matrix_size_counts(m, 8, "package 0 of this host", NULL, &err), ==, 0);
+    g_assert_cmpuint(m->guests->len, ==, 23);
+    g_assert_cmpstr(((RvMatrixGuest *) m->guests->pdata[21])->name, ==, "semi-21");
+    g_clear_pointer(&m, rv_harness_matrix_free);
+
+    /* one CPU makes 2; node/2 of one CPU makes none: refused */
+    g_assert_cmpint(rv_harness_matrix_load_data(DATA "/ok/inline.ini",
+                                                "[guest:semi]\nprofile = ../guest-a.ini\n"
+                                                "count = node/2\n[scenario:a]\nsmt = keep\n",
+                                                &m, &err), ==, 0);
+    g_assert_cmpint(rv_harness_matrix_size_counts(m, 1, "this host", &note, &err), ==, -ENOSPC);
+    g_assert_error(err, RV_ERROR, RV_ERROR_UNSUPPORTED);
+    g_assert_cmpstr(err->message, ==, "tests/data/matrix/ok/inline.ini:2: [guest:semi] count = "
+                    "node/2: this host has 1 online CPU, which makes 0 guests (1 to 1024 can "
+                    "run)");
+    g_clear_error(&err);
+    /* 2 CPUs: one guest, named as the section */
+    g_assert_cmpint(rv_harness_matrix_size_counts(m, 2, "this host", NULL, &err), ==, 0);
+    g_assert_cmpuint(m->guests->len, ==, 1);
+    g_assert_cmpstr(((RvMatrixGuest *) m->guests->pdata[0])->name, ==, "semi");
+    g_assert_cmpuint(((RvMatrixGuest *) m->guests->pdata[0])->count, ==, 1);
+    g_clear_pointer(&m, rv_harness_matrix_free);
+
+    /* node*64 of 17 CPUs: 1088 > 1024 */
+    g_assert_cmpint(rv_harness_matrix_load_data(DATA "/ok/inline.ini",
+                                                "[guest:semi]\nprofile = ../guest-a.ini\n"
+                                                "count = node*64\n[scenario:a]\nsmt = keep\n",
+                                                &m, &err), ==, 0);
+    g_assert_cmpint(rv_harness_matrix_size_counts(m, 17, "NUMA node 0 of this host", NULL, &err), ==,
+                    -ENOSPC);
+    g_assert_true(strstr(err->message, "makes 1088 guests (1 to 1024 can run)") != NULL);
+    g_clear_error(&err);
+    g_clear_pointer(&m, rv_harness_matrix_free);
+
+    /* a name another section took */
+    g_assert_cmpint(rv_harness_matrix_load_data(DATA "/ok/inline.ini",
+                                                "[guest:semi]\nprofile = ../guest-a.ini\n"
+                                                "count = node\n[guest:semi-03]\n"
+                                                "profile = ../guest-a.ini\n"
+                                                "[scenario:a]\nsmt = keep\n",
+                                                &m, &err), ==, 0);
+    g_assert_cmpint(rv_harness_matrix_size_counts(m, 4, "package 0 of this host", NULL, &err), ==, -EINVAL);
+    g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
+    g_assert_cmpstr(err->message, ==, "tests/data/matrix/ok/inline.ini:2: [guest:semi] count = "
+                    "node: guest name 'semi-03' is taken by [guest:semi-03]");
+}
+
 /* boot-groups.ini (isol-a, baseline, nosmt, isol-b; isol-a and isol-b
  * one boot): for many seeds the host's boot comes first, every boot's runs
  * are consecutive and hold all repetitions of its cells in rounds, and
@@ -576,6 +696,7 @@ main(int argc, char **argv)
     g_test_add_func("/plan/boots", test_plan_boots);
     g_test_add_func("/plan/one-boot", test_plan_one_boot);
     g_test_add_func("/matrix/load-data-relative", test_load_data_relative);
+    g_test_add_func("/matrix/size-counts", test_size_counts);
     g_test_add_func("/plan/runs-text", test_runs_text);
     g_test_add_func("/plan/baseline-note", test_baseline_note);
     g_test_add_func("/run/counters-record", test_counters_record);
