@@ -92,10 +92,30 @@ per_socket_satisfied(RvCheckCtx *c, const RvCpuSet *iso, GString *why)
         }
         g_string_append_printf(why, "%spackage %d: %u housekeeping, %u isolated cores",
                                why->len ? "; " : "", g->id, hk, isol);
-        if (hk < p->housekeeping_cores_per_socket)
+        if (p->isolated_cores_per_socket) {
+            /* host/partition.h: one housekeeping core kept per package */
+            if (!hk || isol < MIN(p->isolated_cores_per_socket, hk + isol - 1))
+                return false;
+        } else if (hk < p->housekeeping_cores_per_socket) {
             return false;
+        }
     }
     return true;
+}
+
+/* The per-socket rule of the profile, for messages: "at least 1 whole
+ * housekeeping core(s) per package" or "at least 3 whole isolated core(s)
+ * per package and one housekeeping core" (more isolated cores than the
+ * profile's serve its RT guests as well; host/partition.h says which the
+ * profile would pick). */
+static char *
+per_socket_rule(const RvHostProfile *p)
+{
+    if (p->isolated_cores_per_socket)
+        return g_strdup_printf("at least %u whole isolated core(s) per package and one "
+                               "housekeeping core", p->isolated_cores_per_socket);
+    return g_strdup_printf("at least %u whole housekeeping core(s) per package",
+                           p->housekeeping_cores_per_socket);
 }
 
 void
@@ -134,22 +154,21 @@ rv_check_partition(RvCheckCtx *c)
      * other cores than the plan would: check against what it has. */
     if (per_socket && !rv_cpuset_is_empty(&c->iso_actual)) {
         g_autoptr(GString) why = g_string_new(NULL);
+        g_autofree char *rule = per_socket_rule(p);
 
         if (per_socket_satisfied(c, &c->iso_actual, why)) {
             c->rep->has_partition = true;
             rv_cpuset_and(&c->rep->isolated, &c->iso_actual, &c->topo->online);
             rv_cpuset_andnot(&c->rep->housekeeping, &c->topo->online, &c->rep->isolated);
             rv_check_add(c, RV_CHECK_PASS, "partition.housekeeping-cores", NULL, NULL, why->str, NULL,
-                         "the isolation in effect keeps at least %u housekeeping core(s) per package (%s)",
-                         p->housekeeping_cores_per_socket, why->str);
+                         "the isolation in effect keeps %s (%s)", rule, why->str);
         } else if (c->rep->has_partition) {
             g_autofree char *e = rv_check_fmt_cpus(&c->rep->isolated);
             g_autofree char *a = rv_check_fmt_cpus(&c->iso_actual);
             rv_check_add(c, RV_CHECK_FAIL, "isolation.mismatch", &c->iso_actual, e, a,
                          "boot with the profile's arguments: rtvirt host bootargs PROFILE --install, "
                          "then reboot",
-                         "the isolation in effect does not leave %u whole housekeeping core(s) per "
-                         "package: %s", p->housekeeping_cores_per_socket, why->str);
+                         "the isolation in effect does not keep %s: %s", rule, why->str);
         }
     }
 

@@ -148,6 +148,64 @@ partition_explicit(const RvHostProfile *profile, const RvTopology *topo, RvHostP
     return 0;
 }
 
+/* isolated_cores_per_socket = N: in every package the last N cores with
+ * an online thread are isolated, the others do housekeeping; a package
+ * keeps one housekeeping core however small it is (noted). */
+static gint
+compare_package_keys(gconstpointer a, gconstpointer b)
+{
+    return GPOINTER_TO_INT(a) - GPOINTER_TO_INT(b);
+}
+
+static void
+partition_isolated_per_package(const RvHostProfile *profile, const RvTopology *topo,
+                               RvHostPartition *p)
+{
+    unsigned n = profile->isolated_cores_per_socket;
+    g_autoptr(GHashTable) online = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_autoptr(GHashTable) seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_autoptr(GList) packages = NULL;
+
+    p->how = g_strdup_printf("%u isolated core%s per package, the other cores housekeeping",
+                             n, n == 1 ? "" : "s");
+    for (guint i = 0; i < topo->cores->len; i++) {
+        const RvCore *core = core_at(topo, i);
+        gpointer key = GINT_TO_POINTER(core->package < 0 ? -1 : core->package);
+
+        if (core_online(topo, core))
+            g_hash_table_insert(online, key,
+                                GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(online, key)) + 1));
+    }
+    /* cores are sorted by lowest thread id: isolated once past count - N */
+    for (guint i = 0; i < topo->cores->len; i++) {
+        const RvCore *core = core_at(topo, i);
+        gpointer key = GINT_TO_POINTER(core->package < 0 ? -1 : core->package);
+        unsigned total = GPOINTER_TO_UINT(g_hash_table_lookup(online, key));
+        unsigned have = GPOINTER_TO_UINT(g_hash_table_lookup(seen, key));
+        unsigned iso = MIN(n, total ? total - 1 : 0);
+
+        if (!core_online(topo, core))
+            continue;
+        g_hash_table_insert(seen, key, GUINT_TO_POINTER(have + 1));
+        if (have >= total - iso)
+            rv_cpuset_or(&p->isolated, &p->isolated, &core->threads);
+        else
+            rv_cpuset_or(&p->housekeeping, &p->housekeeping, &core->threads);
+    }
+    packages = g_hash_table_get_keys(online);
+    packages = g_list_sort(packages, compare_package_keys);
+    for (GList *l = packages; l; l = l->next) {
+        unsigned total = GPOINTER_TO_UINT(g_hash_table_lookup(online, l->data));
+
+        if (total <= n)
+            g_ptr_array_add(p->notes,
+                            g_strdup_printf("package %d has %u core%s with an online thread: "
+                                            "%u isolated, not %u, one keeps housekeeping",
+                                            GPOINTER_TO_INT(l->data), total,
+                                            total == 1 ? "" : "s", total ? total - 1 : 0, n));
+    }
+}
+
 static void
 partition_per_package(const RvHostProfile *profile, const RvTopology *topo, RvHostPartition *p)
 {
@@ -188,6 +246,8 @@ rv_host_partition_compute(const RvHostProfile *profile, const RvTopology *topo,
         r = partition_explicit(profile, topo, p, error);
         if (r < 0)
             return r;
+    } else if (profile->isolated_cores_per_socket) {
+        partition_isolated_per_package(profile, topo, p);
     } else {
         partition_per_package(profile, topo, p);
     }

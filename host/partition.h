@@ -12,6 +12,12 @@
  *    threads); the other cores with an online thread are isolated.  A
  *    platform without package ids (pseries, s390: package -1) is one
  *    package.  CPU 0 is not assumed online (s390 LPARs run without it);
+ *  - "N isolated cores per socket" (isolated_cores_per_socket): in every
+ *    package the N cores with the highest CPU ids that have an online
+ *    thread are isolated, the others do housekeeping; a package with N
+ *    cores or fewer keeps its lowest core for housekeeping (a note says
+ *    so).  For RT guests beside throughput neighbours: the neighbours'
+ *    vCPUs float over the housekeeping CPUs, which is most of the host;
  *  - explicit lists: a profile giving only housekeeping= has it rounded up
  *    to whole cores (siblings join housekeeping), one giving only
  *    isolated= has it rounded up (siblings join the isolated set); a

@@ -248,7 +248,7 @@ get_cpusel(RvIni *ini, unsigned nr_cpu_ids, const char *section, const char *key
 static int
 load_cpus(RvIni *ini, RvHostProfile *p, GError **error)
 {
-    const RvIniEntry *hk_cores;
+    const RvIniEntry *hk_cores, *iso_cores;
     gint64 n = 1;
     int r, v;
 
@@ -278,7 +278,28 @@ load_cpus(RvIni *ini, RvHostProfile *p, GError **error)
         return rv_ini_entry_error(rv_ini_lookup(ini, "cpus", "housekeeping"), error,
                                   "isolated and housekeeping overlap on CPUs %s in [cpus]", s);
     }
+    iso_cores = rv_ini_lookup(ini, "cpus", "isolated_cores_per_socket");
     hk_cores = rv_ini_lookup(ini, "cpus", "housekeeping_cores_per_socket");
+    if (iso_cores && hk_cores && strcmp(iso_cores->file, hk_cores->file) == 0)
+        return rv_ini_entry_error(iso_cores, error,
+                                  "isolated_cores_per_socket and housekeeping_cores_per_socket "
+                                  "exclude each other in [cpus]");
+    if (iso_cores && (p->has_isolated || p->has_housekeeping)) {
+        const RvIniEntry *list = rv_ini_lookup(ini, "cpus", p->has_isolated ? "isolated"
+                                                                            : "housekeeping");
+
+        if (strcmp(list->file, iso_cores->file) == 0)
+            return rv_ini_entry_error(iso_cores, error,
+                                      "isolated_cores_per_socket and an explicit "
+                                      "isolated/housekeeping cpulist exclude each other in [cpus]");
+    } else if (iso_cores) {
+        /* it overrides an included profile's housekeeping_cores_per_socket */
+        r = rv_ini_get_int(ini, "cpus", "isolated_cores_per_socket", 1, 4096, &n, error);
+        if (r < 0)
+            return r;
+        p->isolated_cores_per_socket = (unsigned) n;
+        hk_cores = NULL;
+    }
     if (hk_cores && (p->has_isolated || p->has_housekeeping)) {
         /* An explicit list overrides a per-socket count from an included
          * profile; both in one file contradict each other. */
@@ -796,7 +817,10 @@ rv_host_profile_format(const RvHostProfile *p)
         g_autofree char *l = rv_cpulist_format(&p->housekeeping);
         g_string_append_printf(s, "cpus.housekeeping = %s\n", l);
     }
-    if (!p->has_isolated && !p->has_housekeeping)
+    if (!p->has_isolated && !p->has_housekeeping && p->isolated_cores_per_socket)
+        g_string_append_printf(s, "cpus.isolated_cores_per_socket = %u\n",
+                               p->isolated_cores_per_socket);
+    else if (!p->has_isolated && !p->has_housekeeping)
         g_string_append_printf(s, "cpus.housekeeping_cores_per_socket = %u\n",
                                p->housekeeping_cores_per_socket);
     if (p->smt != RV_HOST_SMT_UNSET)

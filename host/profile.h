@@ -23,6 +23,10 @@
  *               housekeeping = CPULIST         explicit housekeeping CPUs
  *               housekeeping_cores_per_socket = N   (default 1 when neither
  *                                              list is given; whole cores)
+ *               isolated_cores_per_socket = N   instead: the last N cores
+ *                                              of each package isolated, the
+ *                                              others housekeeping (RT guests
+ *                                              beside throughput neighbours)
  *               smt = keep | off-boot | off-runtime | idle-siblings
  *               core_scheduling = off | preferred | required
  *   [bootargs]  isolcpus = yes|no              isolcpus=FLAGS,<isolated>
@@ -157,6 +161,11 @@ typedef struct {
     bool has_housekeeping;
     RvCpuSet housekeeping;
     unsigned housekeeping_cores_per_socket;   /* default 1 */
+    /* isolated_cores_per_socket = N: the last N cores of each package are
+     * isolated, the others housekeeping (host/partition.h); 0 = not set.
+     * Precedence between files: explicit lists, then this, then
+     * housekeeping_cores_per_socket; two of them in one file are refused. */
+    unsigned isolated_cores_per_socket;
     RvHostSmtPolicy smt;
     RvHostCoreSched core_scheduling;
 

@@ -81,7 +81,10 @@ write_variables(Out *o, const RvHostProfile *p, const RvHostPartition *part)
     g_autofree char *iso = rv_cpulist_format(&part->isolated);
 
     set(o, "variables", "isolated_cores", iso);
-    if (!p->has_isolated && !p->has_housekeeping)
+    if (!p->has_isolated && !p->has_housekeeping && p->isolated_cores_per_socket)
+        setf(o, "variables", "rtvirt_isolated_cores_per_socket", "%u",
+             p->isolated_cores_per_socket);
+    else if (!p->has_isolated && !p->has_housekeeping)
         setf(o, "variables", "rtvirt_housekeeping_cores_per_socket", "%u",
              p->housekeeping_cores_per_socket);
     if (p->smt != RV_HOST_SMT_UNSET && p->smt != RV_HOST_SMT_OFF_BOOT)

@@ -778,6 +778,14 @@ map_rtvirt_variables(Map *m, GError **error)
         m->p->has_isolated = m->p->has_housekeeping = false;
         m->p->housekeeping_cores_per_socket = (unsigned) n;
     }
+    if ((v = g_hash_table_lookup(m->x.vars, "rtvirt_isolated_cores_per_socket"))) {
+        if (!g_ascii_string_to_signed(v, 10, 1, 4096, &n, NULL))
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: invalid "
+                                "rtvirt_isolated_cores_per_socket '%s': expected 1-4096",
+                                (char *) g_hash_table_lookup(m->var_at, "rtvirt_isolated_cores_per_socket"), v);
+        m->p->has_isolated = m->p->has_housekeeping = false;
+        m->p->isolated_cores_per_socket = (unsigned) n;
+    }
     for (int i = 0; i < 4; i++) {
         static const char * const smt[] = { "keep", "off-boot", "off-runtime", "idle-siblings" };
         static const char * const cs[] = { "off", "preferred", "required", NULL };

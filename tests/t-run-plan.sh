@@ -358,15 +358,22 @@ check "tpcc-semi-idle on an SMT fixture: all 4 scenarios run, siblings as the sc
           grep -q "^#   tpcc: vCPU1 -> CPU 10 other$" "$tmp/ref" &&
           grep -q "^# NOTE guest count: \[guest:semi\] count = node\*8/3: 21 guests (package 0 of this host: 8 online CPUs)$" "$tmp/ref"'
 # on the reference's own topology (2 x Xeon Gold 6140, 18 cores x 2
-# threads per package, hwloc's capture): the server is 12 vCPUs and
-# node*8/3 makes the reference's 96 semi-idle VMs
+# threads per package, hwloc's capture), booted as its host profile
+# rt-beside-throughput says (`host bootargs` on that root: the last 3 cores
+# of each socket isolated): the server is 12 vCPUs, node*8/3 makes the
+# reference's 96 semi-idle VMs, and they float over the 60 housekeeping
+# CPUs beside the RT vCPUs' shared siblings, not over one core per socket
 sky=$tmp/sky; mkdir -p "$sky/proc"; cp -r "$tmp/tree-hwloc-Intel-Skylake-2xXeon6140.xml"/. "$sky"
 printf 'MemTotal:       268435456 kB\n' >"$sky/proc/meminfo"
-"$rtvirt" run --plan --seed 1 --root "$sky" profiles/matrix/tpcc-semi-idle.ini >"$tmp/ref" 2>"$tmp/err"; rc=$?
+args=$("$rtvirt" host bootargs --root "$sky" rt-beside-throughput 2>"$tmp/err")
+iso=$(printf '%s\n' $args | sed -n 's/^isolcpus=managed_irq,domain,//p')
+printf '%s\n' "$iso" >"$sky/sys/devices/system/cpu/isolated"
+"$rtvirt" run --plan --seed 1 --root "$sky" profiles/matrix/tpcc-semi-idle.ini >"$tmp/ref" 2>>"$tmp/err"; rc=$?
 nt=$(awk '/^# scenario baseline/ {on=1; next} /^# scenario/ {on=0} on && /^#   tpcc: vCPU[0-9]+ ->/ {n++} END {print n+0}' "$tmp/ref")
-check "tpcc-semi-idle on the reference's 2 x 18 x 2 Skylake: 96 semi-idle VMs and a $nt-vCPU server, all 4 scenarios run (rc $rc $(cut -c1-200 "$tmp/err"))" \
-    eval '[ $rc -eq 0 ] && [ "$nt" = 12 ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/ref")" = 4 ] &&
-          grep -q "semi-[0-9]*..semi-96 ([0-9]* guests)" "$tmp/ref" && ! grep -q "semi-97" "$tmp/ref" &&
+check "tpcc-semi-idle on the reference's 2 x 18 x 2 Skylake isolated $iso: 96 semi-idle VMs and a $nt-vCPU server on the housekeeping CPUs and the RT siblings, all 4 scenarios run (rc $rc $(cut -c1-200 "$tmp/err"))" \
+    eval '[ $rc -eq 0 ] && [ "$iso" = 30-35,66-71 ] && [ "$nt" = 12 ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/ref")" = 4 ] &&
+          grep -q "^#   semi-01..semi-96 (96 guests): vCPU0 -> CPUs 0-29,36-65 other$" "$tmp/ref" && ! grep -q "semi-97" "$tmp/ref" &&
+          grep -q "^#   tpcc: vCPU0 -> CPU 66 other$" "$tmp/ref" && grep -q "^#   tpcc: vCPU11 -> CPUs 0-29,36-65 other$" "$tmp/ref" &&
           grep -q "^# NOTE guest count: \[guest:semi\] count = node\*8/3: 96 guests (package 0 of this host: 36 online CPUs)$" "$tmp/ref"'
 for m in linpack-2vm:linpack-01..linpack-02:2 linpack-3vm:linpack-01..linpack-03:2 sysbench-gemm-levels:gemm:4; do
     f=profiles/matrix/${m%%:*}.ini; g=${m#*:}; g=${g%:*}

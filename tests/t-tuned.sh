@@ -23,7 +23,7 @@ nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
 has() { jq -e --arg l "$2" --arg i "$3" '[.findings[] | select(.level == $l and .id == $i)] | length > 0' "$1" >/dev/null; }
 msg() { jq -e --arg i "$2" --arg m "$3" '[.findings[] | select(.id == $i and (.message | contains($m)))] | length > 0' "$1" >/dev/null; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-echo "1..43"
+echo "1..44"
 
 # a root with the variables file as tuned installs it (calc_isolated_cores:1
 # keeps the lowest CPU of the one package: CPU 0 housekeeping, CPU 1 isolated)
@@ -142,6 +142,18 @@ grep -q '^include = realtime-virtual-host$' "$tmp/export-realtime-virtual-host/t
     && grep -q '^cmdline_rvh =$' "$tmp/export-realtime-virtual-host/tuned.conf" \
     && grep -q '^kvm = +r ' "$tmp/export-standalone/tuned.conf" \
     && ok "include= where it fits, the parent's cmdline emptied, [modules] kvm = +r ..." || nok "export content"
+# isolated_cores_per_socket travels as rtvirt_isolated_cores_per_socket and
+# reads back to the same findings (rt-beside-throughput: 3 isolated cores
+# per socket, the rest housekeeping)
+E=$tmp/export-rbt
+"$rtvirt" host export-tuned --root "$R" rt-beside-throughput -o "$E" >/dev/null; rc=$?
+"$rtvirt" host check --root "$R" --json rt-beside-throughput >"$tmp/a.json"
+"$rtvirt" host check --root "$R" --json "$E" >"$tmp/b.json"
+[ $rc = 0 ] && grep -q '^rtvirt_isolated_cores_per_socket = 3$' "$E/tuned.conf" \
+    && ! grep -q 'rtvirt_housekeeping_cores_per_socket' "$E/tuned.conf" \
+    && [ "$(jq -c "$fs" "$tmp/a.json")" = "$(jq -c "$fs" "$tmp/b.json")" ] \
+    && ok "export-tuned rt-beside-throughput: rtvirt_isolated_cores_per_socket = 3, host check gives the profile's findings" \
+    || nok "export-tuned rt-beside-throughput (rc=$rc): $(diff <(jq -c "$fs" "$tmp/a.json") <(jq -c "$fs" "$tmp/b.json") | head -5)"
 # a profile that does not set what realtime-virtual-host sets: standalone, said why
 printf '[cpus]\nisolated = 1\n[sysctl]\nvm.swappiness = 60\n' >"$tmp/small.ini"
 "$rtvirt" host export-tuned --root "$R" "$tmp/small.ini" -o "$tmp/export-small" >/dev/null \

@@ -219,6 +219,60 @@ test_nothing_to_isolate(void)
     g_assert_nonnull(strstr(err->message, "no CPU to isolate"));
 }
 
+/* isolated_cores_per_socket = 3 on the Skylake case: the last 3 cores of
+ * each package (30,32,34 and 31,33,35 with their siblings 66-71) isolated,
+ * the other 30 cores housekeeping; the RT CPUs one thread per isolated
+ * core.  On a 2-core package asking 4: one isolated, one housekeeping
+ * core kept, said in a note. */
+static void
+test_isolated_per_socket(void)
+{
+    g_autoptr(RvTopology) t = rv_test_load_topology_case("hwloc-Intel-Skylake-2xXeon6140.xml");
+    g_autoptr(RvTopology) small = g_new0(RvTopology, 1);
+    g_autoptr(RvHostProfile) profile = NULL;
+    g_autoptr(RvHostProfile) four = NULL;
+    g_autoptr(RvHostPartition) p = NULL;
+    g_autoptr(RvHostPartition) q = NULL;
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(rv_host_profile_load_data("iso.ini", "[cpus]\nisolated_cores_per_socket = 3\n"
+                                              "smt = idle-siblings\n", &profile, &err), ==, 0);
+    g_assert_cmpuint(profile->isolated_cores_per_socket, ==, 3);
+    g_assert_cmpint(rv_host_partition_compute(profile, t, &p, &err), ==, 0);
+    g_assert_no_error(err);
+    assert_whole_cores(t, p);
+    assert_list(&p->isolated_online, "30-35,66-71");
+    assert_list(&p->housekeeping_online, "0-29,36-65");
+    assert_list(&p->rt_cpus, "30-35");
+    assert_list(&p->idle_siblings, "66-71");
+    g_assert_cmpstr(p->how, ==, "3 isolated cores per package, the other cores housekeeping");
+    g_assert_cmpuint(p->notes->len, ==, 0);
+
+    g_assert_cmpint(rv_host_profile_load_data("four.ini", "[cpus]\nisolated_cores_per_socket = 4\n",
+                                              &four, &err), ==, 0);
+    small->nr_cpu_ids = 2;
+    rv_cpuset_set_range(&small->online, 0, 1);
+    small->possible = small->present = small->online;
+    small->cores = g_array_new(FALSE, TRUE, sizeof(RvCore));
+    small->packages = g_array_new(FALSE, TRUE, sizeof(RvCpuGroup));
+    small->nodes = g_array_new(FALSE, TRUE, sizeof(RvCpuGroup));
+    for (unsigned c = 0; c < 2; c++) {
+        RvCore core = { .package = 0, .die = -1, .core_id = (int) c, .node = -1 };
+
+        rv_cpuset_set(&core.threads, c);
+        g_array_append_val(small->cores, core);
+    }
+    small->cpu_core = g_new0(int, 2);
+    small->cpu_core[1] = 1;
+    g_assert_cmpint(rv_host_partition_compute(four, small, &q, &err), ==, 0);
+    g_assert_no_error(err);
+    assert_list(&q->isolated_online, "1");
+    assert_list(&q->housekeeping_online, "0");
+    g_assert_cmpuint(q->notes->len, ==, 1);
+    g_assert_cmpstr(q->notes->pdata[0], ==, "package 0 has 2 cores with an online thread: 1 "
+                    "isolated, not 4, one keeps housekeeping");
+}
+
 /* This machine: whatever it is, the partition is whole cores. */
 static void
 test_live(void)
@@ -261,6 +315,7 @@ main(int argc, char **argv)
     }
     g_test_add_func("/partition/explicit", test_explicit);
     g_test_add_func("/partition/nothing-to-isolate", test_nothing_to_isolate);
+    g_test_add_func("/partition/isolated-per-socket", test_isolated_per_socket);
     g_test_add_func("/partition/live", test_live);
     return g_test_run();
 }
