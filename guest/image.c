@@ -885,10 +885,101 @@ write_image(RvGuestImage *img, const char *tmp, GBytes *kernel, GTree *members,
     return 0;
 }
 
+/* once_per_process: options key -> RvGuestImage (rv_guest_image_build()) */
+static GMutex once_lock;
+static GHashTable *once_images;
+
+static char *
+once_key(const RvGuestImageOptions *opts, const char *tools_dir)
+{
+    g_autofree char *needs = opts->needs ? g_strjoinv(",", (char **) opts->needs) : g_strdup("");
+    g_autofree char *cache = opts->cache_dir ? g_strdup(opts->cache_dir)
+                                             : rv_guest_image_default_cache_dir();
+
+    return g_strdup_printf("%s\n%s\n%s\n%s\n%s", opts->sysroot ? opts->sysroot : "/", cache,
+                           opts->kernel_release ? opts->kernel_release : "", tools_dir, needs);
+}
+
+static RvGuestImage *
+image_copy(const RvGuestImage *img)
+{
+    RvGuestImage *c = g_new0(RvGuestImage, 1);
+
+    *c = *img;
+    c->hash = g_strdup(img->hash);
+    c->dir = g_strdup(img->dir);
+    c->kernel = g_strdup(img->kernel);
+    c->initrd = g_strdup(img->initrd);
+    c->kernel_release = g_strdup(img->kernel_release);
+    return c;
+}
+
+/* The image an earlier call of this process gave for @key, still complete
+ * in the cache, or NULL. */
+static RvGuestImage *
+once_lookup(const char *key)
+{
+    g_autoptr(GMutexLocker) locker = g_mutex_locker_new(&once_lock);
+    const RvGuestImage *img = once_images ? g_hash_table_lookup(once_images, key) : NULL;
+    g_autofree char *manifest = img ? g_build_filename(img->dir, "manifest.json", NULL) : NULL;
+    RvGuestImage *c;
+
+    if (!img || !g_file_test(manifest, G_FILE_TEST_IS_REGULAR) ||
+        !g_file_test(img->kernel, G_FILE_TEST_IS_REGULAR) ||
+        !g_file_test(img->initrd, G_FILE_TEST_IS_REGULAR))
+        return NULL;
+    c = image_copy(img);
+    c->cached = true;
+    return c;
+}
+
+static void
+once_remember(const char *key, const RvGuestImage *img)
+{
+    g_autoptr(GMutexLocker) locker = g_mutex_locker_new(&once_lock);
+
+    if (!once_images)
+        once_images = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                            (GDestroyNotify) rv_guest_image_free);
+    if (!g_hash_table_contains(once_images, key))
+        g_hash_table_insert(once_images, g_strdup(key), image_copy(img));
+}
+
+static int image_build(const RvGuestImageOptions *opts, const char *tools_dir,
+                       RvGuestImage **ret, GError **error);
+
 int
 rv_guest_image_build(const RvGuestImageOptions *opts, RvGuestImage **ret, GError **error)
 {
     static const RvGuestImageOptions defaults = { 0 };
+    g_autofree char *tools_dir = NULL, *key = NULL;
+    RvGuestImage *img = NULL;
+    int r;
+
+    if (!opts)
+        opts = &defaults;
+    tools_dir = opts->tools_dir ? g_strdup(opts->tools_dir) : rv_guest_image_tools_dir();
+    if (opts->once_per_process) {
+        key = once_key(opts, tools_dir);
+        if ((img = once_lookup(key))) {
+            *ret = img;
+            return 0;
+        }
+    }
+    r = image_build(opts, tools_dir, &img, error);
+    if (r < 0)
+        return r;
+    if (key)
+        once_remember(key, img);
+    *ret = img;
+    return 0;
+}
+
+/* Phases 1-6 of rv_guest_image_build(). */
+static int
+image_build(const RvGuestImageOptions *opts, const char *tools_dir, RvGuestImage **ret,
+            GError **error)
+{
     g_autoptr(GTree) members = g_tree_new_full(path_cmp, NULL, g_free,
                                                 (GDestroyNotify) member_free);
     g_autoptr(GHashTable) elf_done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -898,16 +989,13 @@ rv_guest_image_build(const RvGuestImageOptions *opts, RvGuestImage **ret, GError
     g_autoptr(GPtrArray) mods = NULL;
     g_autoptr(GString) modlist = g_string_new(NULL);
     g_autofree char *cache = NULL, *images = NULL, *tmp = NULL, *kpath = NULL, *modpath = NULL;
-    g_autofree char *manifest = NULL, *tools_dir = NULL;
+    g_autofree char *manifest = NULL;
     Builder b;
     int r;
 
-    if (!opts)
-        opts = &defaults;
     b.sysroot = opts->sysroot ? opts->sysroot : "/";
     b.members = members;
     b.elf_done = elf_done;
-    tools_dir = opts->tools_dir ? g_strdup(opts->tools_dir) : rv_guest_image_tools_dir();
     b.tools_dir = tools_dir;
     b.needs = opts->needs;
 

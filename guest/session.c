@@ -691,7 +691,10 @@ session_prepare(RvGuestSession *s, const RvGuestSessionOptions *opts, RvRoot *ro
     int r;
 
     if (opts->profile->image == RV_GUEST_IMAGE_EMBEDDED) {
-        RvGuestImageOptions iopts = { .cache_dir = cache_dir, .needs = opts->image_needs };
+        /* once per process: a run's guests boot the image its first guest
+         * got, without hashing the inputs again per guest start */
+        RvGuestImageOptions iopts = { .cache_dir = cache_dir, .needs = opts->image_needs,
+                                      .once_per_process = true };
 
         r = rv_guest_image_build(&iopts, &s->image, error);
         if (r < 0)

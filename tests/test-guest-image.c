@@ -276,6 +276,64 @@ test_build_and_cache(void)
     }
 }
 
+/* once_per_process: the second lookup with the same options returns the
+ * first one's image without reading the inputs again (a tool changed in
+ * between would give another hash to a fresh lookup, as the lookup without
+ * the flag shows); other options are another key; an image whose
+ * directory went away is looked up afresh. */
+static void
+test_once_per_process(void)
+{
+    g_autofree char *cache = g_dir_make_tmp("rv-image-XXXXXX", NULL);
+    g_autofree char *tools = g_dir_make_tmp("rv-tools-XXXXXX", NULL);
+    g_autofree char *real_tools = rv_guest_image_tools_dir();
+    g_autofree char *pipe = g_build_filename(tools, "rtvirt-pipe", NULL);
+    g_autofree char *src = g_build_filename(real_tools, "rtvirt-pipe", NULL);
+    g_autofree char *data = NULL;
+    gsize len = 0;
+    RvGuestImageOptions once = { .cache_dir = cache, .tools_dir = tools, .once_per_process = true };
+    RvGuestImageOptions fresh = { .cache_dir = cache, .tools_dir = tools };
+    g_autoptr(RvGuestImage) a = NULL, b = NULL, c = NULL, d = NULL;
+    g_autoptr(GError) err = NULL;
+    FILE *f;
+
+    if (!g_file_get_contents(src, &data, &len, NULL)) {
+        g_test_skip("no rtvirt-pipe in the tools directory (build it first)");
+        return;
+    }
+    g_assert_true(g_file_set_contents(pipe, data, (gssize) len, NULL));
+    g_assert_cmpint(g_chmod(pipe, 0755), ==, 0);
+    if (rv_guest_image_build(&once, &a, &err) < 0) {
+        if (g_error_matches(err, RV_ERROR, RV_ERROR_UNSUPPORTED)) {
+            g_test_skip(err->message);
+            return;
+        }
+        g_assert_no_error(err);
+    }
+    g_assert_false(a->cached);
+
+    /* the tool changes: a fresh lookup sees it, the once lookup does not */
+    f = fopen(pipe, "ab");
+    g_assert_nonnull(f);
+    fputc(0, f);
+    fclose(f);
+    g_assert_cmpint(rv_guest_image_build(&once, &b, &err), ==, 0);
+    g_assert_true(b->cached);
+    g_assert_cmpstr(b->hash, ==, a->hash);
+    g_assert_cmpstr(b->initrd, ==, a->initrd);
+    g_assert_cmpuint(b->n_files, ==, a->n_files);
+    g_assert_cmpint(rv_guest_image_build(&fresh, &c, &err), ==, 0);
+    g_assert_cmpstr(c->hash, !=, a->hash);
+
+    /* the remembered image's directory gone: looked up again (the changed
+     * tool: the fresh lookup's image, already built) */
+    rv_test_rm_rf(a->dir);
+    g_assert_cmpint(rv_guest_image_build(&once, &d, &err), ==, 0);
+    g_assert_cmpstr(d->hash, ==, c->hash);
+    rv_test_rm_rf(cache);
+    rv_test_rm_rf(tools);
+}
+
 /* --kernel VERSION that /boot lacks: bad input (exit 2) naming it and
  * listing what /boot has, before anything is read or built. */
 static void
@@ -315,6 +373,7 @@ main(int argc, char **argv)
     g_test_add_func("/guest/image/modules/builtin-and-missing", test_modules_builtin_and_missing);
     g_test_add_func("/guest/image/cpio", test_cpio);
     g_test_add_func("/guest/image/build-and-cache", test_build_and_cache);
+    g_test_add_func("/guest/image/once-per-process", test_once_per_process);
     g_test_add_func("/guest/image/kernel-not-in-boot", test_kernel_not_in_boot);
     return g_test_run();
 }
