@@ -245,11 +245,41 @@ get_cpusel(RvIni *ini, unsigned nr_cpu_ids, const char *section, const char *key
     return 0;
 }
 
+/* [cpus] KEY = N, a per-socket core count (1-4096), into *ret_n; 0 where
+ * the key is absent or an explicit isolated/housekeeping cpulist of an
+ * including profile overrides it (both in one file contradict each
+ * other: an error). */
+static int
+get_cores_per_socket(RvIni *ini, const RvHostProfile *p, const char *key, unsigned *ret_n,
+                     GError **error)
+{
+    const RvIniEntry *e = rv_ini_lookup(ini, "cpus", key);
+    gint64 n = 0;
+    int r;
+
+    *ret_n = 0;
+    if (!e)
+        return 0;
+    if (p->has_isolated || p->has_housekeeping) {
+        const RvIniEntry *list = rv_ini_lookup(ini, "cpus", p->has_isolated ? "isolated"
+                                                                            : "housekeeping");
+
+        if (strcmp(list->file, e->file) == 0)
+            return rv_ini_entry_error(e, error, "%s and an explicit isolated/housekeeping "
+                                      "cpulist exclude each other in [cpus]", key);
+        return 0;
+    }
+    r = rv_ini_get_int(ini, "cpus", key, 1, 4096, &n, error);
+    if (r < 0)
+        return r;
+    *ret_n = (unsigned) n;
+    return 0;
+}
+
 static int
 load_cpus(RvIni *ini, RvHostProfile *p, GError **error)
 {
     const RvIniEntry *hk_cores, *iso_cores;
-    gint64 n = 1;
     int r, v;
 
     if (rv_ini_lookup(ini, "cpus", "isolated")) {
@@ -284,37 +314,20 @@ load_cpus(RvIni *ini, RvHostProfile *p, GError **error)
         return rv_ini_entry_error(iso_cores, error,
                                   "isolated_cores_per_socket and housekeeping_cores_per_socket "
                                   "exclude each other in [cpus]");
-    if (iso_cores && (p->has_isolated || p->has_housekeeping)) {
-        const RvIniEntry *list = rv_ini_lookup(ini, "cpus", p->has_isolated ? "isolated"
-                                                                            : "housekeeping");
+    r = get_cores_per_socket(ini, p, "isolated_cores_per_socket", &p->isolated_cores_per_socket,
+                             error);
+    if (r < 0)
+        return r;
+    if (!p->isolated_cores_per_socket) {
+        /* isolated_cores_per_socket overrides an included profile's
+         * housekeeping_cores_per_socket */
+        unsigned n = 0;
 
-        if (strcmp(list->file, iso_cores->file) == 0)
-            return rv_ini_entry_error(iso_cores, error,
-                                      "isolated_cores_per_socket and an explicit "
-                                      "isolated/housekeeping cpulist exclude each other in [cpus]");
-    } else if (iso_cores) {
-        /* it overrides an included profile's housekeeping_cores_per_socket */
-        r = rv_ini_get_int(ini, "cpus", "isolated_cores_per_socket", 1, 4096, &n, error);
+        r = get_cores_per_socket(ini, p, "housekeeping_cores_per_socket", &n, error);
         if (r < 0)
             return r;
-        p->isolated_cores_per_socket = (unsigned) n;
-        hk_cores = NULL;
-    }
-    if (hk_cores && (p->has_isolated || p->has_housekeeping)) {
-        /* An explicit list overrides a per-socket count from an included
-         * profile; both in one file contradict each other. */
-        const RvIniEntry *list = rv_ini_lookup(ini, "cpus", p->has_isolated ? "isolated"
-                                                                            : "housekeeping");
-
-        if (strcmp(list->file, hk_cores->file) == 0)
-            return rv_ini_entry_error(hk_cores, error,
-                                      "housekeeping_cores_per_socket and an explicit "
-                                      "isolated/housekeeping cpulist exclude each other in [cpus]");
-    } else if (hk_cores) {
-        r = rv_ini_get_int(ini, "cpus", "housekeeping_cores_per_socket", 1, 4096, &n, error);
-        if (r < 0)
-            return r;
-        p->housekeeping_cores_per_socket = (unsigned) n;
+        if (n)
+            p->housekeeping_cores_per_socket = n;
     }
     v = p->smt;
     r = rv_ini_get_enum(ini, "cpus", "smt", smt_names, &v, error);

@@ -761,31 +761,39 @@ map_modules(Map *m, const RvTunedUnit *u, GError **error)
     return 0;
 }
 
+/* [variables] NAME = N (1-4096), a per-socket core count of the rtvirt
+ * profile export-tuned wrote, into *@ret (untouched where absent): the
+ * intent is per socket, isolated_cores only its result on one host, so
+ * the explicit lists go */
+static int
+var_cores_per_socket(Map *m, const char *name, unsigned *ret, GError **error)
+{
+    const char *v = g_hash_table_lookup(m->x.vars, name);
+    gint64 n;
+
+    if (!v)
+        return 0;
+    if (!g_ascii_string_to_signed(v, 10, 1, 4096, &n, NULL))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: invalid %s '%s': expected "
+                            "1-4096", (char *) g_hash_table_lookup(m->var_at, name), name, v);
+    m->p->has_isolated = m->p->has_housekeeping = false;
+    *ret = (unsigned) n;
+    return 0;
+}
+
 /* what `rtvirt host export-tuned` carries in [variables] for the keys tuned
  * has no plugin for */
 static int
 map_rtvirt_variables(Map *m, GError **error)
 {
     const char *v;
-    gint64 n;
+    int r;
 
-    if ((v = g_hash_table_lookup(m->x.vars, "rtvirt_housekeeping_cores_per_socket"))) {
-        if (!g_ascii_string_to_signed(v, 10, 1, 4096, &n, NULL))
-            return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: invalid "
-                                "rtvirt_housekeeping_cores_per_socket '%s': expected 1-4096",
-                                (char *) g_hash_table_lookup(m->var_at, "rtvirt_housekeeping_cores_per_socket"), v);
-        /* the intent is per socket; isolated_cores is its result on one host */
-        m->p->has_isolated = m->p->has_housekeeping = false;
-        m->p->housekeeping_cores_per_socket = (unsigned) n;
-    }
-    if ((v = g_hash_table_lookup(m->x.vars, "rtvirt_isolated_cores_per_socket"))) {
-        if (!g_ascii_string_to_signed(v, 10, 1, 4096, &n, NULL))
-            return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: invalid "
-                                "rtvirt_isolated_cores_per_socket '%s': expected 1-4096",
-                                (char *) g_hash_table_lookup(m->var_at, "rtvirt_isolated_cores_per_socket"), v);
-        m->p->has_isolated = m->p->has_housekeeping = false;
-        m->p->isolated_cores_per_socket = (unsigned) n;
-    }
+    if ((r = var_cores_per_socket(m, "rtvirt_housekeeping_cores_per_socket",
+                                  &m->p->housekeeping_cores_per_socket, error)) < 0 ||
+        (r = var_cores_per_socket(m, "rtvirt_isolated_cores_per_socket",
+                                  &m->p->isolated_cores_per_socket, error)) < 0)
+        return r;
     for (int i = 0; i < 4; i++) {
         static const char * const smt[] = { "keep", "off-boot", "off-runtime", "idle-siblings" };
         static const char * const cs[] = { "off", "preferred", "required", NULL };
