@@ -192,28 +192,45 @@ test_explicit(void)
     }
 }
 
-/* One core per package and one housekeeping core per package leaves
- * nothing to isolate: an error, not an empty isolcpus=. */
-static void
-test_nothing_to_isolate(void)
+/* A 2-CPU host of one package: CPUs 0-1 as one core of two SMT threads
+ * (@smt) or as two one-thread cores. */
+static RvTopology *
+two_cpu_topology(bool smt)
 {
-    g_autoptr(RvHostProfile) profile = NULL;
-    g_autoptr(RvTopology) t = g_new0(RvTopology, 1);
-    g_autoptr(RvHostPartition) p = NULL;
-    g_autoptr(GError) err = NULL;
-    RvCore core = { .package = 0, .die = -1, .core_id = 0, .node = -1 };
+    RvTopology *t = g_new0(RvTopology, 1);
 
-    g_assert_cmpint(rv_host_profile_load_data("x.ini", "[cpus]\nhousekeeping_cores_per_socket = 1\n",
-                                              &profile, &err), ==, 0);
     t->nr_cpu_ids = 2;
     rv_cpuset_set_range(&t->online, 0, 1);
     t->possible = t->present = t->online;
     t->cores = g_array_new(FALSE, TRUE, sizeof(RvCore));
     t->packages = g_array_new(FALSE, TRUE, sizeof(RvCpuGroup));
     t->nodes = g_array_new(FALSE, TRUE, sizeof(RvCpuGroup));
-    rv_cpuset_set_range(&core.threads, 0, 1);   /* one core, 2 threads */
-    g_array_append_val(t->cores, core);
     t->cpu_core = g_new0(int, 2);
+    for (unsigned c = 0; c < (smt ? 1u : 2u); c++) {
+        RvCore core = { .package = 0, .die = -1, .core_id = (int) c, .node = -1 };
+
+        if (smt)
+            rv_cpuset_set_range(&core.threads, 0, 1);
+        else
+            rv_cpuset_set(&core.threads, c);
+        g_array_append_val(t->cores, core);
+        t->cpu_core[c] = (int) c;
+    }
+    return t;
+}
+
+/* One core per package and one housekeeping core per package leaves
+ * nothing to isolate: an error, not an empty isolcpus=. */
+static void
+test_nothing_to_isolate(void)
+{
+    g_autoptr(RvHostProfile) profile = NULL;
+    g_autoptr(RvTopology) t = two_cpu_topology(true);   /* one core, 2 threads */
+    g_autoptr(RvHostPartition) p = NULL;
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(rv_host_profile_load_data("x.ini", "[cpus]\nhousekeeping_cores_per_socket = 1\n",
+                                              &profile, &err), ==, 0);
     g_assert_cmpint(rv_host_partition_compute(profile, t, &p, &err), ==, -EINVAL);
     g_assert_error(err, RV_ERROR, RV_ERROR_INVALID);
     g_assert_nonnull(strstr(err->message, "no CPU to isolate"));
@@ -228,7 +245,7 @@ static void
 test_isolated_per_socket(void)
 {
     g_autoptr(RvTopology) t = rv_test_load_topology_case("hwloc-Intel-Skylake-2xXeon6140.xml");
-    g_autoptr(RvTopology) small = g_new0(RvTopology, 1);
+    g_autoptr(RvTopology) small = two_cpu_topology(false);   /* two 1-thread cores */
     g_autoptr(RvHostProfile) profile = NULL;
     g_autoptr(RvHostProfile) four = NULL;
     g_autoptr(RvHostPartition) p = NULL;
@@ -250,20 +267,6 @@ test_isolated_per_socket(void)
 
     g_assert_cmpint(rv_host_profile_load_data("four.ini", "[cpus]\nisolated_cores_per_socket = 4\n",
                                               &four, &err), ==, 0);
-    small->nr_cpu_ids = 2;
-    rv_cpuset_set_range(&small->online, 0, 1);
-    small->possible = small->present = small->online;
-    small->cores = g_array_new(FALSE, TRUE, sizeof(RvCore));
-    small->packages = g_array_new(FALSE, TRUE, sizeof(RvCpuGroup));
-    small->nodes = g_array_new(FALSE, TRUE, sizeof(RvCpuGroup));
-    for (unsigned c = 0; c < 2; c++) {
-        RvCore core = { .package = 0, .die = -1, .core_id = (int) c, .node = -1 };
-
-        rv_cpuset_set(&core.threads, c);
-        g_array_append_val(small->cores, core);
-    }
-    small->cpu_core = g_new0(int, 2);
-    small->cpu_core[1] = 1;
     g_assert_cmpint(rv_host_partition_compute(four, small, &q, &err), ==, 0);
     g_assert_no_error(err);
     assert_list(&q->isolated_online, "1");
