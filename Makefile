@@ -68,8 +68,10 @@ quiet = @printf '  %-6s %s\n'
 endif
 
 LAYERS   := util host guest results workloads harness
+# host/ is in rooms (host/README.md): fsroot at its top, the rest one level down.
+HOST_ROOMS := facts profile check tune trace tuned
 MAIN_SRCS := harness/main.c harness/pert-main.c
-LIB_SRCS := $(filter-out $(MAIN_SRCS),$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
+LIB_SRCS := $(filter-out $(MAIN_SRCS),$(foreach d,$(LAYERS) $(HOST_ROOMS:%=host/%),$(wildcard $(d)/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
 TEST_SRCS := $(wildcard tests/test-*.c)
 # T=PATTERN runs only the tests whose file name contains PATTERN.
@@ -179,12 +181,12 @@ lab-check: deps
 
 RUN_TESTS = $(if $(T),$(foreach t,$(TEST_BINS) $(SH_TESTS),$(if $(findstring $(T),$(notdir $(t))),$(t))),$(TEST_BINS) $(SH_TESTS))
 
-# Real inputs from real machines live beside the checkout (../shared/cases),
-# as CI lays them out; RV_CASES=DIR points elsewhere.
-RV_CASES ?= $(abspath ../shared/cases)
+# Real inputs from real machines, each with its .source.txt, are kept in the
+# tree (tests/data/cases); RV_CASES=DIR points elsewhere.
+RV_CASES ?= $(CURDIR)/tests/data/cases
 
 check-real: all $(TEST_BINS)
-	@test -d "$(RV_CASES)" || { echo "check: no test cases at '$(RV_CASES)': the tests read ../shared/cases beside the checkout (or set RV_CASES=DIR)" >&2; exit 2; }
+	@test -d "$(RV_CASES)" || { echo "check: no test cases at '$(RV_CASES)': the tests read the real inputs in tests/data/cases (or set RV_CASES=DIR)" >&2; exit 2; }
 	RV_TOP=$(CURDIR) RV_BUILD=$(abspath $(O)) RV_CASES=$(RV_CASES) \
 	    prove -e '' $(RUN_TESTS)
 

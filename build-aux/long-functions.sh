@@ -16,7 +16,7 @@ if ! ctags --version 2>/dev/null | grep -q 'Universal Ctags'; then
     echo "long-functions: needs Universal Ctags (Debian package universal-ctags)" >&2
     exit 2
 fi
-files=$(ls util/*.c host/*.c guest/*.c results/*.c harness/*.c 2>/dev/null)
+files=$(ls util/*.c host/*.c host/*/*.c guest/*.c results/*.c harness/*.c 2>/dev/null)
 ctags --c-kinds=f --fields=+ne -o - $files |
     awk -F'\t' -v max="$max" -v count="$count" '
     { ln = ""; en = ""

@@ -14,7 +14,7 @@
 
 #include "guest/check.h"
 #include "guest/domain-xml.h"
-#include "host/cmdline.h"
+#include "host/facts/cmdline.h"
 #include "util/error.h"
 
 #define BAD_X(s) ((const xmlChar *) (s))
@@ -152,7 +152,7 @@ read_iothreadpins(RvGuestDomain *d, xmlNodePtr dom, GError **error)
 }
 
 /* The vCPUs the guest kernel isolates: isolcpus= and nohz_full= of
- * <os><cmdline> as the kernel takes them (host/cmdline.h). */
+ * <os><cmdline> as the kernel takes them (host/facts/cmdline.h). */
 static void
 read_guest_isolated(RvGuestDomain *d, xmlNodePtr dom)
 {

@@ -2,7 +2,7 @@
 /*
  * guest/check.h: `rtvirt guest check` and `guest xml --check`: judge a
  * libvirt domain, from its XML alone or with the threads of its running
- * QEMU, in host check's finding form (host/check.h RvCheckFinding: stable
+ * QEMU, in host check's finding form (host/check/check.h RvCheckFinding: stable
  * id, level, message, fix).
  *
  * Three sources of facts, each loaded by a reader here, judged by
@@ -61,7 +61,7 @@
 
 #include "guest/placement.h"
 #include "guest/verify.h"
-#include "host/check.h"
+#include "host/check/check.h"
 #include "host/fsroot.h"
 
 #define RV_GUEST_CHECK_SCHEMA_VERSION 1
@@ -159,6 +159,6 @@ char *rv_guest_check_format(const RvGuestCheckReport *rep);
  * rv_guest_check_findings_to_json:
  * @b: a builder inside an object: adds "verdict", "summary" {pass, note,
  *     warn, fail}, "failures" (= fail) and "findings": [{level, id, message,
- *     fix, cpus, expected, actual}] (host/check.h's finding members)
+ *     fix, cpus, expected, actual}] (host/check/check.h's finding members)
  */
 void rv_guest_check_findings_to_json(JsonBuilder *b, const RvGuestCheckReport *rep);

@@ -47,8 +47,8 @@
 #include "guest/profile.h"
 #include "util/cpulist.h"
 #include "host/fsroot.h"
-#include "host/partition.h"
-#include "host/topology.h"
+#include "host/profile/partition.h"
+#include "host/facts/topology.h"
 
 /*
  * The host as placement sees it.  Filled by rv_guest_host_cpus_from_root()
@@ -71,7 +71,7 @@ typedef struct {
                              * profile rt-host.ini" */
     GArray *cores;          /* RvCpuSet per core: its ONLINE threads (SMT
                              * siblings), ordered by lowest CPU */
-    GArray *groups;         /* RvCpuGroup (host/topology.h): locality
+    GArray *groups;         /* RvCpuGroup (host/facts/topology.h): locality
                              * groups, online CPUs only: NUMA nodes where
                              * there are several, else packages; may be empty */
     bool groups_are_nodes;
@@ -95,7 +95,7 @@ void rv_guest_host_cpus_set_isolated(RvGuestHostCpus *host, const RvCpuSet *isol
  * @ret: (out): the host CPUs, written only on success
  * @error: (optional): RV_ERROR_FAILED / RV_ERROR_INVALID naming the file
  *
- * The topology through rv_host_topology_load() (host/topology.h), the
+ * The topology through rv_host_topology_load() (host/facts/topology.h), the
  * isolated CPUs from /sys/devices/system/cpu/isolated (absent = none;
  * Documentation/ABI/testing/sysfs-devices-system-cpu), housekeeping =
  * online - isolated.
@@ -110,7 +110,7 @@ int rv_guest_host_cpus_from_root(RvRoot *root, RvGuestHostCpus **ret,
 int rv_guest_host_cpus_from_topology(const RvTopology *topo, RvGuestHostCpus **ret);
 
 /* Takes isolated/housekeeping from a host profile's partition
- * (host/partition.h: whole cores) instead of the host's current state;
+ * (host/profile/partition.h: whole cores) instead of the host's current state;
  * the partition's idle SMT siblings are @host->kept_idle.  @source names
  * it for messages ("host profile rt-host.ini"). */
 void rv_guest_host_cpus_apply_partition(RvGuestHostCpus *host, const RvHostPartition *part,

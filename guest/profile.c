@@ -612,7 +612,7 @@ rv_guest_profile_kernel_cmdline(const RvGuestProfile *profile)
         nonrt_vcpus(profile, &other);
         hk = rv_cpulist_format(&other);
         /* tuned realtime-virtual-guest's order and flags (cmdline_realtime
-         * + cmdline_rvg; ../shared/cases/tuned/realtime-virtual-guest):
+         * + cmdline_rvg; tests/data/cases/tuned/realtime-virtual-guest):
          * "isolcpus=managed_irq,domain,1-3 nohz=on nohz_full=1-3
          * rcu_nocbs=1-3 irqaffinity=0" for a 4-vCPU guest, flags per
          * Documentation/admin-guide/kernel-parameters.txt */

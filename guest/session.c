@@ -18,8 +18,8 @@
 #include "guest/libvirt.h"
 #include "guest/limits.h"
 #include "guest/session.h"
-#include "host/kvm.h"
-#include "host/state.h"
+#include "host/facts/kvm.h"
+#include "host/facts/state.h"
 #include "util/error.h"
 
 #define DEFAULT_BOOT_TCG_MS 120000
@@ -841,7 +841,7 @@ boot_tcg(RvGuestSession *s, const RvGuestSessionOptions *opts,
 }
 
 /* After the RT-group fallback: cross-check the cause with the host
- * inspector (host/state.h). */
+ * inspector (host/facts/state.h). */
 static void
 note_rt_group_trap(RvGuestSession *s, RvRoot *root)
 {

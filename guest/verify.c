@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "guest/verify.h"
-#include "host/threads.h"
+#include "host/facts/threads.h"
 #include "util/cpulist.h"
 #include "util/error.h"
 #include "util/escape.h"

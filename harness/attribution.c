@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "harness/attribution.h"
-#include "host/attrtrace.h"
-#include "host/threads.h"
+#include "host/trace/attrtrace.h"
+#include "host/facts/threads.h"
 #include "results/attribution.h"
 #include "util/error.h"
 

@@ -18,18 +18,18 @@
 #include "harness/cmd-common.h"
 #include "harness/commands.h"
 #include "harness/log.h"
-#include "host/partition.h"
+#include "host/profile/partition.h"
 #include "guest/session.h"
-#include "host/kvm.h"
-#include "host/profile.h"
-#include "host/topology.h"
+#include "host/facts/kvm.h"
+#include "host/profile/profile.h"
+#include "host/facts/topology.h"
 #include "util/error.h"
 #include "util/file.h"
 #include "util/profile-path.h"
 
 /*
  * The domain type: kvm where the host offers hardware-assisted KVM
- * (host/kvm.h: /dev/kvm opens and is not PVM; a fixture root with
+ * (host/facts/kvm.h: /dev/kvm opens and is not PVM; a fixture root with
  * /sys/module/kvm, or without /sys/module at all, counts as a KVM host),
  * else qemu (TCG).  `rtvirt guest
  * run` also probes that QEMU really boots a KVM guest.

@@ -2,7 +2,7 @@
 /*
  * harness/cmd-host-check.c: `rtvirt host check PROFILE [--json] [--root DIR]`.
  *
- * Loads the host profile, runs the findings engine (host/check.h) on the
+ * Loads the host profile, runs the findings engine (host/check/check.h) on the
  * live host or a fixture root, prints the human report or the JSON
  * document, and exits 0 without FAIL, 1 with FAIL, 2 on error.
  */
@@ -13,11 +13,11 @@
 #include "harness/commands.h"
 #include "util/profile-path.h"
 #include "harness/log.h"
-#include "host/check.h"
+#include "host/check/check.h"
 #include "host/fsroot.h"
-#include "host/profile.h"
-#include "host/topology.h"
-#include "host/tuned.h"
+#include "host/profile/profile.h"
+#include "host/facts/topology.h"
+#include "host/tuned/tuned.h"
 #include "util/error.h"
 #include "util/json.h"
 
@@ -63,7 +63,7 @@ rv_cmd_host_check(int argc, char **argv)
                      "see --help", argv[0]);
         return RV_EXIT_ERROR;
     }
-    /* a tuned profile (DIR with tuned.conf, or a tuned.conf): host/tuned.h */
+    /* a tuned profile (DIR with tuned.conf, or a tuned.conf): host/tuned/tuned.h */
     if (rv_host_tuned_is_profile(argv[1])) {
         if (rv_host_root_open(rv_cmd_common.root, &root, &err) < 0)
             return rv_log_gerror(err, "Failed to open the root");

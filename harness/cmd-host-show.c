@@ -8,12 +8,12 @@
 #include "harness/cmd-common.h"
 #include "harness/commands.h"
 #include "harness/log.h"
-#include "host/capture.h"
+#include "host/facts/capture.h"
 #include "host/fsroot.h"
-#include "host/report.h"
+#include "host/facts/report.h"
 #include "util/error.h"
 #include "util/json.h"
-#include "host/tuned.h"
+#include "host/tuned/tuned.h"
 
 static const RvCmdSpec host_show_spec = {
     .params = NULL,
@@ -59,7 +59,7 @@ rv_cmd_host_show(int argc, char **argv)
     if (rv_cmd_common.json) {
         g_autoptr(JsonNode) node = rv_host_report_to_json(rep);
 
-        /* tuned interop (host/tuned.h): whether it runs, with which profile */
+        /* tuned interop (host/tuned/tuned.h): whether it runs, with which profile */
         json_object_set_member(json_node_get_object(node), "tuned",
                                rv_host_tuned_state_to_json(tuned));
 

@@ -3,9 +3,9 @@
  * harness/cmd-host-tune.c: `rtvirt host apply PROFILE`, `rtvirt host
  * revert` and `rtvirt host bootargs PROFILE [--install|--remove]`.
  *
- *   apply:    partition (host/partition.h) -> journaled runtime knobs
- *             (host/tune.h) -> with --persist, the journaled boot-time files
- *             (host/persist.h) -> `host check` on the same profile.  A
+ *   apply:    partition (host/profile/partition.h) -> journaled runtime knobs
+ *             (host/tune/tune.h) -> with --persist, the journaled boot-time files
+ *             (host/tune/persist.h) -> `host check` on the same profile.  A
  *             signal during apply reverts what was done so far.
  *   revert:   the `rtvirt run` journal, then the `host apply` journal,
  *             newest entry first; idempotent.
@@ -22,15 +22,15 @@
 #include "harness/log.h"
 #include "harness/run.h"
 #include "harness/signals.h"
-#include "host/bootargs.h"
-#include "host/check.h"
-#include "host/journal.h"
-#include "host/partition.h"
-#include "host/persist.h"
-#include "host/profile.h"
-#include "host/topology.h"
-#include "host/tune.h"
-#include "host/tuned.h"
+#include "host/tune/bootargs.h"
+#include "host/check/check.h"
+#include "host/tune/journal.h"
+#include "host/profile/partition.h"
+#include "host/tune/persist.h"
+#include "host/profile/profile.h"
+#include "host/facts/topology.h"
+#include "host/tune/tune.h"
+#include "host/tuned/tuned.h"
 #include "util/error.h"
 #include "util/json.h"
 #include "util/profile-path.h"
@@ -277,7 +277,7 @@ check_after_apply(const Setup *s, const char *profile, JsonNode **ret_json)
     return rv_host_check_trusted(check) ? RV_EXIT_OK : RV_EXIT_CHECK;
 }
 
-/* --persist: the boot-time files (host/persist.h), in the same journal
+/* --persist: the boot-time files (host/tune/persist.h), in the same journal
  * as the knobs; the unit runs this very binary at boot.  @check_only:
  * build every file's text and write nothing (before the first knob, so
  * that a value no file can hold changes nothing). */
@@ -317,7 +317,7 @@ print_persist(const Setup *s, const GPtrArray *persisted, const char *profile,
     if (persisted->len == 0)
         printf("persist: the profile sets nothing a boot-time file holds\n");
     /* boot arguments go through the boot loader, with their own journal */
-    if (rv_host_bootargs_compute(s->profile, s->part, &args, NULL) > 0)
+    if (rv_host_kargs_compute(s->profile, s->part, &args, NULL) > 0)
         printf("persist: boot arguments are not installed by --persist; run "
                "`rtvirt host bootargs --install%s%s %s` and reboot\n", root ? " --root " : "",
                root ? root : "", profile);
@@ -701,7 +701,7 @@ rv_cmd_host_bootargs(int argc, char **argv)
     }
     if (setup_load(&s, argv[1], rv_cmd_common.root, &err) < 0)
         return rv_log_gerror(err, "bootargs failed");
-    if (rv_host_bootargs_compute(s.profile, s.part, &args, &err) < 0)
+    if (rv_host_kargs_compute(s.profile, s.part, &args, &err) < 0)
         return rv_log_gerror(err, "bootargs failed");
     joined = g_strjoinv(" ", args);
     if (!rv_cmd_common.json)

@@ -13,7 +13,7 @@
 #include "harness/cmd-common.h"
 #include "harness/commands.h"
 #include "harness/log.h"
-#include "host/pert.h"
+#include "host/trace/pert.h"
 #include "results/pert.h"
 #include "util/error.h"
 #include "util/json.h"

@@ -39,16 +39,16 @@
 #include "harness/reboot.h"
 #include "harness/run.h"
 #include "harness/signals.h"
-#include "host/bootargs.h"
-#include "host/context.h"
-#include "host/coresched.h"
+#include "host/tune/bootargs.h"
+#include "host/facts/context.h"
+#include "host/tune/coresched.h"
 #include "host/fsroot.h"
-#include "host/journal.h"
-#include "host/persist.h"
-#include "host/profile.h"
-#include "host/smt.h"
-#include "host/snapshot.h"
-#include "host/state.h"
+#include "host/tune/journal.h"
+#include "host/tune/persist.h"
+#include "host/profile/profile.h"
+#include "host/tune/smt.h"
+#include "host/facts/snapshot.h"
+#include "host/facts/state.h"
 #include "results/store.h"
 #include "util/error.h"
 #include "util/profile-path.h"
@@ -107,8 +107,8 @@ typedef struct {
     GPtrArray *skip;            /* char* per scenario: skip reason or NULL */
     GPtrArray *placements;      /* per scenario: GPtrArray of RvGuestPlacement*
                                  * (index = position in scenario->guests) */
-    bool rt_group_trap;         /* host/state.h rt_group_trap == YES */
-    int coresched_errno;        /* host/state.h coresched probe (or fixture record) */
+    bool rt_group_trap;         /* host/facts/state.h rt_group_trap == YES */
+    int coresched_errno;        /* host/facts/state.h coresched probe (or fixture record) */
     RvCoreSchedState coresched_state;
     unsigned runnable;          /* scenarios this host can run */
     unsigned n_runs;            /* runs of the plan that are not SKIPPED */
@@ -459,7 +459,7 @@ apply_scenario(Ctx *c, const RvMatrixScenario *sc, GError **error)
             return r;
     }
     /* the scenario's settings are complete: a journal cut after this marker
-     * is known to hold the whole scenario (host/journal.h) */
+     * is known to hold the whole scenario (host/tune/journal.h) */
     r = rv_host_journal_commit(c->journal, error);
     return r < 0 ? r : 0;
 }
@@ -1074,7 +1074,7 @@ store_set_host_facts(Ctx *c)
 
     rv_result_store_set_host(c->store, facts);
     json_node_unref(facts);
-    /* kernel, CPU, DMI and tool versions (host/context.h), once per store */
+    /* kernel, CPU, DMI and tool versions (host/facts/context.h), once per store */
     if (!rv_result_store_get_context(c->store) &&
         rv_host_context_load(c->root, runner, &context) == 0)
         rv_result_store_set_context(c->store, context);

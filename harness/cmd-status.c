@@ -32,7 +32,7 @@
 #include "harness/reboot.h"
 #include "harness/run.h"
 #include "host/fsroot.h"
-#include "host/journal.h"
+#include "host/tune/journal.h"
 #include "util/error.h"
 
 #define STATUS_SCHEMA_VERSION 1

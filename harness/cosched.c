@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "harness/cosched.h"
-#include "host/attrtrace.h"
-#include "host/coresched.h"
-#include "host/topology.h"
+#include "host/trace/attrtrace.h"
+#include "host/facts/threads.h"
+#include "host/tune/coresched.h"
+#include "host/facts/topology.h"
 #include "results/attribution.h"
 #include "results/cosched.h"
 #include "util/error.h"
@@ -125,7 +126,7 @@ list_threads(RvHarnessCosched *c, CoVm *v)
 {
     g_autoptr(GArray) now = NULL;
 
-    if (rv_host_coresched_list_threads(c->root, v->pid, &now, NULL, NULL) < 0)
+    if (rv_host_process_threads_list(c->root, v->pid, &now, NULL, NULL) < 0)
         return;
     for (guint i = 0; i < now->len; i++) {
         pid_t t = g_array_index(now, pid_t, i);

@@ -2,7 +2,7 @@
 /*
  * harness/cosched.h: co-scheduling stats of one repetition (issue 16
  * part 1): sched_switch on every online CPU in the tracefs instance
- * "instances/rtvirt-cosched" (host/attrtrace.h) while the workloads run,
+ * "instances/rtvirt-cosched" (host/trace/attrtrace.h) while the workloads run,
  * then per VM the share of its threads' running time during which the SMT
  * sibling ran a thread of the same VM, idle, or a foreign thread
  * (results/cosched.h), and the forced-idle time the kernel reports
@@ -11,7 +11,7 @@
  * the host-counters record's details as "cosched" (doc/design-notes.md).
  *
  * A VM's threads are its QEMU process's threads and its vhost workers
- * (rv_host_coresched_list_threads()), listed at the start and again at the
+ * (rv_host_process_threads_list()), listed at the start and again at the
  * end so threads QEMU creates meanwhile count too.  Cost: one event per
  * context switch on every CPU; bench/cosched-trace.sh measures it.
  */

@@ -101,7 +101,7 @@ int rv_harness_lock_acquire_wait(const char *path, guint timeout_s, GCancellable
  */
 int rv_harness_lock_check(RvLock *lock, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
-/* A journal guard (host/journal.h RvJournalGuard) that calls
+/* A journal guard (host/tune/journal.h RvJournalGuard) that calls
  * rv_harness_lock_check() on @user_data, an RvLock. */
 int rv_harness_lock_guard(gpointer user_data, GError **error);
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "harness/matrix.h"
-#include "host/bootargs.h"
-#include "host/profile.h"
+#include "host/tune/bootargs.h"
+#include "host/profile/profile.h"
 #include "results/budget.h"
 #include "util/error.h"
 #include "util/ini.h"

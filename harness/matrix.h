@@ -26,9 +26,9 @@
  *                                answered by then fails the repetition
  *                                (default duration + warmup + 120s)
  *   host_profile = ../host/x.ini optional: the host profile the results
- *                                are trusted against (host/check.h);
+ *                                are trusted against (host/check/check.h);
  *                                loaded and validated with the matrix
- *                                (host/profile.h), so a bad value or a
+ *                                (host/profile/profile.h), so a bad value or a
  *                                missing include is an error of the load
  *                                ("N"/"all" in its cpulists resolve on
  *                                the host: rtvirt run checks them there)
@@ -129,7 +129,7 @@
  *   bootargs = nosmt isolcpus=2,3   kernel boot arguments this scenario
  *                                runs under, added to the host's own
  *                                (words of letters, digits and _.,=:/+-,
- *                                each once; host/bootargs.h): `rtvirt
+ *                                each once; host/tune/bootargs.h): `rtvirt
  *                                run` groups the runs by boot (the words
  *                                sorted), installs each group's
  *                                arguments through the boot loader and

@@ -15,7 +15,7 @@
  *      arguments are removed first, `host bootargs --install`'s drop-in is
  *      left alone (both apply);
  *   3. installs rtvirt-run-resume.service and its enable link
- *      (host/persist.h) through RV_HARNESS_REBOOT_UNIT_JOURNAL;
+ *      (host/tune/persist.h) through RV_HARNESS_REBOOT_UNIT_JOURNAL;
  *   4. runs the reboot command, $RTVIRT_REBOOT_CMD (split as a shell
  *      would, no shell run; default `systemctl reboot`), and exits with
  *      RV_HARNESS_REBOOT_EXIT ("rebooting").

@@ -29,15 +29,15 @@
 #include "harness/run.h"
 #include "harness/attribution.h"
 #include "harness/cosched.h"
-#include "host/rtview.h"
-#include "host/snapshot.h"
-#include "host/check.h"
-#include "host/cgroup.h"
-#include "host/coresched.h"
-#include "host/confine.h"
-#include "host/cpustat.h"
-#include "host/profile.h"
-#include "host/qemu-conf.h"
+#include "host/facts/rtview.h"
+#include "host/facts/snapshot.h"
+#include "host/check/check.h"
+#include "host/facts/cgroup.h"
+#include "host/tune/coresched.h"
+#include "host/tune/confine.h"
+#include "host/facts/cpustat.h"
+#include "host/profile/profile.h"
+#include "host/facts/qemu-conf.h"
 #include "results/cyclictest.h"
 #include "results/histogram.h"
 #include "results/pert.h"
@@ -89,7 +89,7 @@ rv_harness_run_libvirt_sched_core_missing(RvRoot *root)
     const RvQemuConfEntry *sc;
     int r;
 
-    /* host/qemu-conf.h reads it as libvirt does: the first sched_core wins */
+    /* host/facts/qemu-conf.h reads it as libvirt does: the first sched_core wins */
     r = rv_host_qemu_conf_load(root, RV_QEMU_CONF_PATH, &conf, NULL, &err);
     if (r == -EINVAL)
         return g_strdup_printf("%s: libvirt's QEMU driver refuses this file", err->message);
@@ -319,7 +319,7 @@ typedef struct {
     RvGuestSession *session;
     char *boot_error;           /* why it is not running */
     pid_t qemu_pid;
-    char *cgroup;               /* the cpu cgroup of all QEMU's threads (host/cgroup.h) */
+    char *cgroup;               /* the cpu cgroup of all QEMU's threads (host/facts/cgroup.h) */
     GArray *vcpu_tids;
 
     /* workload thread */
@@ -586,7 +586,7 @@ rv_harness_run_write_raw(RvRunRepetition *rep, RvStoreRecord *rec, const char *n
     return r;
 }
 
-/* Host CPU utilisation over a window, in % of all CPUs (host/cpustat.h);
+/* Host CPU utilisation over a window, in % of all CPUs (host/facts/cpustat.h);
  * NAN when unknown. */
 static double
 window_cpu_pct(const RvRunRepetition *rep)
@@ -691,7 +691,7 @@ typedef struct {
     RvRunResult res;
     GError *error;
     GDateTime *t_start, *t_end;
-    JsonNode *irq_diff;         /* pipe: host/snapshot.h diff over its run */
+    JsonNode *irq_diff;         /* pipe: host/facts/snapshot.h diff over its run */
 } HostJob;
 
 /* What the [host] workload is asked for: the matrix's duration and
@@ -751,7 +751,7 @@ host_thread(gpointer data)
     return NULL;
 }
 
-/* Sum of /proc/interrupts row @row over @cpus in a host/snapshot.h diff
+/* Sum of /proc/interrupts row @row over @cpus in a host/facts/snapshot.h diff
  * (a row absent from the diff did not change: 0). */
 static double
 irq_row_sum(JsonNode *diff, const char *row, const RvCpuSet *cpus)
@@ -1548,7 +1548,7 @@ cosched_start(Rep *r)
 }
 
 /* Issue 16 part 3: after boot, the RT threads of each RT vCPU's host CPU
- * and the priority inversions there (host/rtview.h), as the RT guests'
+ * and the priority inversions there (host/facts/rtview.h), as the RT guests'
  * vCPU threads run: [{cpu, pinned, vm, vcpu, threads, inversions}]. */
 static void
 rt_view_record(Rep *r)

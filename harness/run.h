@@ -14,7 +14,7 @@
 #include "harness/matrix.h"
 #include "harness/progress.h"
 #include "host/fsroot.h"
-#include "host/journal.h"
+#include "host/tune/journal.h"
 #include "results/store.h"
 
 /* The run journal: scenario settings of `rtvirt run`, kept apart from the
@@ -22,7 +22,7 @@
  * user applied.  A host path inside the root. */
 #define RV_HARNESS_RUN_JOURNAL "/var/lib/rtvirt/run.journal"
 
-/* The run journal's custom entry for a domain the run starts (host/journal.h
+/* The run journal's custom entry for a domain the run starts (host/tune/journal.h
  * rv_host_journal_record_custom()): key = domain name, data = its UUID;
  * recorded before the domain starts, so that a revert after a SIGKILL or a
  * lost libvirt connection destroys it. */
@@ -90,7 +90,7 @@ char *rv_harness_run_libvirt_sched_core_missing(RvRoot *root);
  * rv_harness_run_trust:
  * Marks @store untrusted when the host is not as the matrix's host_profile
  * (loaded with rv_host_profile_load_host() against @nr_cpu_ids, the host's
- * last possible CPU + 1) requires (host/check.h, every FAIL finding a reason), or when the matrix
+ * last possible CPU + 1) requires (host/check/check.h, every FAIL finding a reason), or when the matrix
  * names no host profile (then nothing says the host was tuned).
  *
  * Returns: 0 or -errno when the host profile cannot be loaded.
@@ -127,7 +127,7 @@ typedef struct {
     guint64 measure_us;            /* warm-up + measurement, until every workload
                                     * ended (planned: warmup + duration) */
     double cpu_pct;                /* host CPU busy % over the measured window
-                                    * (host/cpustat.h), when cpu_pct_known */
+                                    * (host/facts/cpustat.h), when cpu_pct_known */
     bool cpu_pct_known;
     /* provisioning (run.json: the host-counters record's details
      * "provision", rv_harness_run_counters_record()) */
@@ -138,7 +138,7 @@ typedef struct {
     guint64 boot_us;               /* wall clock of the boot phase */
     guint64 teardown_us;           /* wall clock of the teardown */
     /* rtvirt's own threads during the measurement (run.json: the
-     * host-counters record's details "confinement", host/confine.h):
+     * host-counters record's details "confinement", host/tune/confine.h):
      * {housekeeping, measured, threads, confined, gone, ok, stray} or
      * {skipped: reason}; NULL before the measurement */
     JsonObject *confinement;
@@ -146,7 +146,7 @@ typedef struct {
      * details "cosched", harness/cosched.h); NULL before the measurement */
     JsonNode *cosched;
     /* the RT priority view of each RT vCPU's host CPU after boot (run.json:
-     * the host-counters record's details "rt_vcpus", host/rtview.h) */
+     * the host-counters record's details "rt_vcpus", host/facts/rtview.h) */
     JsonNode *rt_vcpus;
 } RvRunRepetition;
 
@@ -222,7 +222,7 @@ void rv_harness_run_reserve_release(const char *dir);
  * @cell: the store's scenario name ("scenario" or "scenario@load")
  * @repetition: 1-based
  * @diff: (transfer none): rv_host_snapshot_diff() of the /proc counters
- *        taken before and after the repetition (host/snapshot.h): an object
+ *        taken before and after the repetition (host/facts/snapshot.h): an object
  *        {interrupts: {NAME: {total, per_cpu}}, softirqs: {...}}
  * @run_result: what rv_harness_run_repetition() returned (0 or -ECANCELED)
  * @rep: the repetition's outputs (n_failed, first_failure)

@@ -80,7 +80,7 @@ int rv_host_root_read_int(RvRoot *root, const char *path, gint64 *ret_value,
  * @value: bytes to write in one write(2) (sysfs takes one value per write)
  *
  * Writes without creating: sysfs/procfs semantics.  Changes to the host go
- * through the journal (host/journal.h), which calls this.
+ * through the journal (host/tune/journal.h), which calls this.
  *
  * Returns: 0 or -errno, with "Failed to write '<path>': <strerror>".
  */

@@ -7,7 +7,7 @@
  * the host it ran on (read by host/ and handed in here: this judge reads
  * nothing itself).
  *
- * Findings have the shape of `host check`'s (host/check.h): a stable id,
+ * Findings have the shape of `host check`'s (host/check/check.h): a stable id,
  * a level, one sentence, where (FILE:LINE), a fix, the CPUs involved.
  * Stable ids:
  *   input.multiple-runs        NOTE  several invocations in one file

@@ -6,7 +6,7 @@
  * A case is tests/data/domainxml/NAME.case (util/ini.h format):
  *
  *   [case]
- *   topology = cases:FILE | data:FILE  # ../shared/cases/topology/FILE or
+ *   topology = cases:FILE | data:FILE  # tests/data/cases/topology/FILE or
  *                                      # tests/data/domainxml/topology/FILE;
  *                                      # sysfs-*.txt dumps become a fixture
  *                                      # tree read by rv_guest_host_cpus_from_root()
@@ -34,9 +34,9 @@
 #include "guest/domain-xml.h"
 #include "guest/placement.h"
 #include "guest/profile.h"
-#include "host/partition.h"
-#include "host/profile.h"
-#include "host/topology.h"
+#include "host/profile/partition.h"
+#include "host/profile/profile.h"
+#include "host/facts/topology.h"
 #include "util/error.h"
 #include "util/ini.h"
 #include "tests/testutil.h"

@@ -114,7 +114,7 @@ json_case() {
     "run") "$rtvirt" run demo --plan --root "$fixture" --json ;;
     "compare") "$rtvirt" compare "$top"/tests/data/compare/welch/*/ --json ;;
     "result check") "$rtvirt" result check --root "$fixture" --budget 100us --json \
-        "${RV_CASES:-$top/../shared/cases}"/cyclictest/lava-cyclictest-2threads-prio48-linaro642.txt ;;
+        "${RV_CASES:-$top/tests/data/cases}"/cyclictest/lava-cyclictest-2threads-prio48-linaro642.txt ;;
     "pert") "$rtvirt" pert -c "$cpu" -d 1s --json ;;
     "profiles") "$rtvirt" profiles --json ;;
     "status") "$rtvirt" status --root "$fixture" --json ;;

@@ -7,7 +7,7 @@ top=${RV_TOP:?}
 n=0 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
-echo "1..5"
+echo "1..8"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 out=$("$top/build-aux/check-layers.sh" "$top" 2>&1); rc=$?
@@ -15,9 +15,9 @@ out=$("$top/build-aux/check-layers.sh" "$top" 2>&1); rc=$?
 
 mkdir -p "$tmp/t"
 cp -r "$top/util" "$top/results" "$top/host" "$top/guest" "$tmp/t/"
-printf '#include "host/topology.h"\n' >>"$tmp/t/util/units.h"
+printf '#include "host/facts/topology.h"\n' >>"$tmp/t/util/units.h"
 out=$("$top/build-aux/check-layers.sh" "$tmp/t" 2>&1); rc=$?
-{ [ $rc -eq 1 ] && grep -q '^util/units.h:[0-9]*: util includes "host/topology.h"' <<<"$out"; } \
+{ [ $rc -eq 1 ] && grep -q '^util/units.h:[0-9]*: util includes "host/facts/topology.h"' <<<"$out"; } \
     && ok "a planted util -> host include is named with file and line, exit 1" || nok "planted util->host: rc=$rc $out"
 
 rm -rf "$tmp/t"; mkdir -p "$tmp/t"
@@ -37,4 +37,20 @@ out=$("$top/build-aux/check-layers.sh" "$tmp/t" 2>&1); rc=$?
     && ok "a planted workloads -> harness include is caught" || nok "planted workloads->harness: rc=$rc $out"
 { [ $rc -eq 1 ] && grep -q 'guest/image.c:[0-9]*: guest includes "workloads/workload.h"' <<<"$out"; } \
     && ok "a planted guest -> workloads include is caught" || nok "planted guest->workloads: rc=$rc $out"
+# host/ rooms: a reader may not call a mutator, a trace may not read facts
+rm -rf "$tmp/t"; mkdir -p "$tmp/t"
+cp -r "$top/util" "$top/results" "$top/host" "$tmp/t/"
+printf '#include "host/tune/journal.h"\n' >>"$tmp/t/host/facts/rtview.c"
+printf '#include "host/facts/topology.h"\n' >>"$tmp/t/host/trace/pert.c"
+out=$("$top/build-aux/check-layers.sh" "$tmp/t" 2>&1); rc=$?
+{ [ $rc -eq 1 ] && grep -q '^host/facts/rtview.c:[0-9]*: host/facts includes "host/tune/journal.h" (the tune room' <<<"$out"; } \
+    && ok "a planted facts -> tune include is caught" || nok "planted facts->tune: rc=$rc $out"
+{ [ $rc -eq 1 ] && grep -q '^host/trace/pert.c:[0-9]*: host/trace includes "host/facts/topology.h"' <<<"$out"; } \
+    && ok "a planted trace -> facts include is caught" || nok "planted trace->facts: rc=$rc $out"
+rm -rf "$tmp/t"; mkdir -p "$tmp/t"
+cp -r "$top/util" "$top/results" "$top/host" "$tmp/t/"
+printf '/* nothing */\n' >"$tmp/t/host/stray.c"
+out=$("$top/build-aux/check-layers.sh" "$tmp/t" 2>&1); rc=$?
+{ [ $rc -eq 1 ] && grep -q '^host/stray.c:1: host file outside a room' <<<"$out"; } \
+    && ok "a host file outside the rooms is caught" || nok "stray host file: rc=$rc $out"
 exit $fail

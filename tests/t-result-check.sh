@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/t-result-check.sh: `rtvirt result check` end to end: every
-# ../shared/cases/cyclictest/ file with the verdict its .source.txt gives,
+# tests/data/cases/cyclictest/ file with the verdict its .source.txt gives,
 # --json read back with jq, --cmdline / --priority / --cpus, --root on a
 # 4-CPU SMT fixture root written here, and the exit codes (0, 1, 2).
 set -u

@@ -150,7 +150,7 @@ check "RTVIRT_VIRT=kmv with --plan: exit 2 as the run ($rc)" \
 
 # host_sibling on SMT hosts (issue 13): on the synthetic fixture and on real
 # sysfs captures and hwloc exports (2x24x2 EPYC 7451, 2x18x2 Skylake) of
-# ../shared/cases/topology turned into trees (isolated =
+# tests/data/cases/topology turned into trees (isolated =
 # every online CPU but the first core of each package; smt/control = on and
 # a usable core-scheduling record added), every scenario of
 # coresched-vs-nosmt.ini is checked on the CPU lists its --plan prints:
@@ -303,11 +303,11 @@ for src in smt:tests/data/run/smt-2s4c2t cases:sysfs-2socket-intel-ht-n-n16-offl
         r=${src#smt:}
     elif [ "${src%%:*}" = hwloc ]; then
         r=$tmp/tree-${src#hwloc:}
-        hwloc_to_dump "../shared/cases/topology/${src#hwloc:}" >"$tmp/dump"
+        hwloc_to_dump "${RV_CASES:-$top/tests/data/cases}/topology/${src#hwloc:}" >"$tmp/dump"
         tree_from_dump "$tmp/dump" "$r"
     else
         r=$tmp/tree-${src#cases:}
-        tree_from_dump "../shared/cases/topology/${src#cases:}" "$r"
+        tree_from_dump "${RV_CASES:-$top/tests/data/cases}/topology/${src#cases:}" "$r"
     fi
     "$rtvirt" run --plan --seed 1 --root "$r" profiles/matrix/coresched-vs-nosmt.ini \
         >"$tmp/sib" 2>"$tmp/err"; rc=$?

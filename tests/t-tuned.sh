@@ -120,7 +120,7 @@ echo "# no isolated_cores" >"$U/etc/tuned/realtime-virtual-host-variables.conf"
 "$rtvirt" host check --root "$R" --json "${RV_CASES:?}/tuned/realtime-virtual-host" >"$tmp/case.json"; rc=$?
 [ $rc = 1 ] && jq -e --arg f "$RV_CASES/tuned/latency-performance/tuned.conf" \
     '[.findings[] | select(.id == "tuned.unmapped" and (.message | startswith($f)))] | length > 0' "$tmp/case.json" >/dev/null \
-    && ok "../shared/cases/tuned/realtime-virtual-host: includes found beside it" || nok "shared case rc=$rc"
+    && ok "tests/data/cases/tuned/realtime-virtual-host: includes found beside it" || nok "shared case rc=$rc"
 
 # export-tuned: the rtvirt profile as a tuned profile; host check on it gives
 # the same findings (as a set: the merge orders sysctls differently)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/test-bootargs.c: boot arguments of profiles/host/realtime-virtual-host.ini
- * for every topology in ../shared/cases/topology (expected files in
+ * for every topology in tests/data/cases/topology (expected files in
  * tests/data/bootargs/<case>.args, RV_REGENERATE=1 rewrites them; facts from
  * the .source.txt notes asserted directly), the arguments for this machine,
  * and --install/--remove on throw-away roots holding Debian 12's real
@@ -14,10 +14,10 @@
 
 #include <glib/gstdio.h>
 
-#include "host/bootargs.h"
-#include "host/partition.h"
-#include "host/profile.h"
-#include "host/topology.h"
+#include "host/tune/bootargs.h"
+#include "host/profile/partition.h"
+#include "host/profile/profile.h"
+#include "host/facts/topology.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 
@@ -40,7 +40,7 @@ args_for(const char *profile_rel, const RvTopology *t, char ***ret_args)
 
     if (rv_host_partition_compute(profile, t, &part, &err) < 0)
         return NULL;
-    g_assert_cmpint(rv_host_bootargs_compute(profile, part, &args, &err), >=, 0);
+    g_assert_cmpint(rv_host_kargs_compute(profile, part, &args, &err), >=, 0);
     g_assert_no_error(err);
     if (ret_args) {
         *ret_args = args;
@@ -141,7 +141,7 @@ test_variants(void)
         g_assert_cmpint(rv_host_profile_load_data("v.ini", cases[i].text, &profile, &err), ==, 0);
         g_assert_no_error(err);
         g_assert_cmpint(rv_host_partition_compute(profile, t, &part, &err), ==, 0);
-        g_assert_cmpint(rv_host_bootargs_compute(profile, part, &args, &err), >=, 0);
+        g_assert_cmpint(rv_host_kargs_compute(profile, part, &args, &err), >=, 0);
         joined = g_strjoinv(" ", args);
         g_assert_cmpstr(joined, ==, cases[i].want);
     }

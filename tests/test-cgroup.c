@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/test-cgroup.c: host/cgroup.h on fixture trees: a QEMU whose threads
+ * tests/test-cgroup.c: host/facts/cgroup.h on fixture trees: a QEMU whose threads
  * libvirt put in its scope's emulator and vcpuN children (cgroup v1 cpu
  * line among others, as on the build machine; and cgroup v2), the common
  * cgroup of them, a thread file without a cpu line.
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
-#include "host/cgroup.h"
+#include "host/facts/cgroup.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 

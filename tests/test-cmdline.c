@@ -2,7 +2,7 @@
 /*
  * tests/test-cmdline.c: kernel command lines parsed against the machine
  * they boot, one test per tests/data/cmdline/<key>.facts: the line (a case
- * of ../shared/cases/cmdline, or one given inline), the facts its
+ * of tests/data/cases/cmdline, or one given inline), the facts its
  * .source.txt (or the kernel source) states, checked one by one, and
  * where tests/data/cmdline/<key>.expected exists the whole parse compared
  * with it (RV_REGENERATE=1 rewrites those).  A new case is a fixture plus a
@@ -10,7 +10,7 @@
  * by a .facts file and every .facts file's case must exist.
  *
  * A .facts file: directives first, then one fact per line, '#' comments.
- *   @case NAME         the line of ../shared/cases/cmdline/NAME (see case_cmdline())
+ *   @case NAME         the line of tests/data/cases/cmdline/NAME (see case_cmdline())
  *   @line N            the N-th line of that file (1-based), not all of it
  *   @cmdline TEXT      the line itself, instead of @case
  *   @nr-cpu-ids N      possible CPUs of the machine (0 = unknown)
@@ -39,7 +39,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "host/cmdline.h"
+#include "host/facts/cmdline.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/test-coresched.c: host/coresched.h where this machine allows.
+ * tests/test-coresched.c: host/tune/coresched.h where this machine allows.
  *
  * The build machines run a kernel without CONFIG_SCHED_CORE and have no
  * SMT, so what is real here is the "unavailable" path (prctl answers
@@ -16,7 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "host/coresched.h"
+#include "host/facts/threads.h"
+#include "host/tune/coresched.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 
@@ -186,7 +187,7 @@ test_list_threads_self(void)
         g_mutex_unlock(&w[i].lock);
     }
 
-    r = rv_host_coresched_list_threads(root, getpid(), &tids, &kthreads, NULL);
+    r = rv_host_process_threads_list(root, getpid(), &tids, &kthreads, NULL);
     g_assert_cmpint(r, >=, 4);
     g_assert_cmpint(r, ==, (int) tids->len);
     g_assert_cmpuint(kthreads->len, ==, 0);
@@ -211,7 +212,7 @@ test_list_threads_self(void)
         g_cond_clear(&w[i].cond);
     }
 
-    g_assert_cmpint(rv_host_coresched_list_threads(root, 0x7ffffff0, &tids, NULL, NULL), ==, -ENOENT);
+    g_assert_cmpint(rv_host_process_threads_list(root, 0x7ffffff0, &tids, NULL, NULL), ==, -ENOENT);
 }
 
 /* vhost workers of kernels before 6.4 are kthreads "vhost-<qemu pid>"
@@ -241,7 +242,7 @@ test_list_threads_vhost(void)
     rv_test_put(dir, "proc/self/comm", "x\n");
     g_assert_cmpint(rv_host_root_open(dir, &root, NULL), ==, 0);
 
-    r = rv_host_coresched_list_threads(root, 2000, &tids, &kthreads, NULL);
+    r = rv_host_process_threads_list(root, 2000, &tids, &kthreads, NULL);
     g_assert_cmpint(r, ==, G_N_ELEMENTS(want_tids));
     for (guint i = 0; i < G_N_ELEMENTS(want_tids); i++)
         g_assert_cmpint(g_array_index(tids, pid_t, i), ==, want_tids[i]);

@@ -2,7 +2,7 @@
 /*
  * tests/test-cpulist.c: the kernel's cpulist syntax and hex masks, from
  * Documentation/admin-guide/kernel-parameters.rst "cpu lists" and
- * ../shared/cases/cmdline/kernel-doc-cpulist-syntax-examples.txt.
+ * tests/data/cases/cmdline/kernel-doc-cpulist-syntax-examples.txt.
  */
 #include <errno.h>
 #include <string.h>

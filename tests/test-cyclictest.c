@@ -3,10 +3,10 @@
  * tests/test-cyclictest.c: the cyclictest parser on real outputs.
  *
  * Two layers:
- *  1. explicit assertions of the values each ../shared/cases/cyclictest/
+ *  1. explicit assertions of the values each tests/data/cases/cyclictest/
  *     NAME.source.txt states (written by hand from those notes; never
  *     regenerated);
- *  2. data-driven golden dumps: every input in ../shared/cases/cyclictest
+ *  2. data-driven golden dumps: every input in tests/data/cases/cyclictest
  *     and the .txt/.json files in tests/data/cyclictest -> tests/data/cyclictest/
  *     NAME.expected (full parse, every field).  RV_REGENERATE=1 rewrites
  *     the .expected files; review such diffs line by line.

@@ -4,7 +4,7 @@
  * (tests/data/domainxml/NAME.case -> NAME.xml, RV_REGENERATE=1 rewrites),
  * each validated with `virt-xml-validate FILE domain` (libvirt's own
  * domain.rng) and read back into the verification expectation; the real
- * RT guest domains of ../shared/cases/libvirt read into the same shape and
+ * RT guest domains of tests/data/cases/libvirt read into the same shape and
  * compared with the values of their .source.txt.
  */
 #include "tests/guest-cases.h"
@@ -322,7 +322,7 @@ test_cpuset_parse(void)
     }
 }
 
-/* ../shared/cases/libvirt: real RT guest domains; expected placements
+/* tests/data/cases/libvirt: real RT guest domains; expected placements
  * written by hand from each .source.txt "Expected parse" line. */
 static void
 test_libvirt_case(gconstpointer data)

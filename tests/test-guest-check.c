@@ -4,7 +4,7 @@
  * --check` (guest/check.h).
  *
  * Static cases: tests/data/guest-check/NAME.xml (hand-written domains, see
- * README there) on the 4-CPU host of ../shared/cases/topology/
+ * README there) on the 4-CPU host of tests/data/cases/topology/
  * lscpu-e-and-siblings-4cpu-rinha398.txt (SMT siblings 0,2 and 1,3) with
  * CPUs 1-3 isolated, judged alone or with neighbour domains; the text
  * report is compared with NAME.expected (RV_REGENERATE=1 rewrites them),
@@ -14,7 +14,7 @@
  */
 #include "guest/check.h"
 #include "guest/domain-xml.h"
-#include "host/topology.h"
+#include "host/facts/topology.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 

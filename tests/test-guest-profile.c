@@ -57,7 +57,7 @@ test_rt_guest(void)
     g_assert_cmpuint(p->memory_bytes, ==, G_GUINT64_CONSTANT(4) << 30);
     g_assert_true(p->require_isolated);
     g_assert_cmpint(p->cpu_mode, ==, RV_GUEST_CPU_HOST_PASSTHROUGH);
-    /* ../shared/cases/tuned/realtime-virtual-guest .source.txt: "For a
+    /* tests/data/cases/tuned/realtime-virtual-guest .source.txt: "For a
      * 4-vCPU guest with isolated_cores=1-3: 'isolcpus=managed_irq,domain,1-3
      * nohz=on nohz_full=1-3 rcu_nocbs=1-3 irqaffinity=0'" */
     g_assert_true(g_str_has_suffix(cmdline,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/test-guest-report.c: the per-vCPU cyclictest table of `rtvirt guest
- * run` (guest/report.h) for real cyclictest outputs of ../shared/cases:
+ * run` (guest/report.h) for real cyclictest outputs of tests/data/cases:
  * tests/data/guest-report/NAME.txt is the expected table (RV_REGENERATE=1
  * rewrites); percentile cells beyond the histogram range print "<=MAX".
  */
@@ -14,7 +14,7 @@
 
 typedef struct {
     const char *name;       /* tests/data/guest-report/NAME.txt */
-    const char *cyclictest; /* ../shared/cases/cyclictest/FILE */
+    const char *cyclictest; /* tests/data/cases/cyclictest/FILE */
     guint run;              /* which run of the file */
     const char *profile;    /* guest profile, relative to RV_TOP */
 } ReportCase;

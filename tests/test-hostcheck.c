@@ -6,12 +6,12 @@
  *   case.conf     [case] topology = KIND:PATH, cmdline = PATH, profile = PATH, tree = PATH
  *                 - topology: "hwloc:FILE" / "text:FILE" / "sysfs:FILE" (a
  *                   `grep -H` dump written as it is; relative to RV_CASES,
- *                   i.e. ../shared/cases) or "synthetic:SxCxT" (S packages x C
+ *                   i.e. tests/data/cases) or "synthetic:SxCxT" (S packages x C
  *                   cores x T threads, Linux's usual numbering: thread t of
  *                   core c of package s is CPU t*S*C + s*C + c);
  *                   the test writes the sysfs topology files of a root from it
  *                   and checks that they read back as the same topology;
- *                 - cmdline: a ../shared/cases file copied to /proc/cmdline
+ *                 - cmdline: a tests/data/cases file copied to /proc/cmdline
  *                   as it is (optional);
  *                 - tree: a directory in tests/data (a captured root, e.g.
  *                   tests/data/hosts/NAME) used INSTEAD of topology/cmdline;
@@ -19,8 +19,8 @@
  *                   applied on top (a captured host in another state);
  *                 - profile: relative to the repository (or "profile.ini"
  *                   in the case directory, or "tuned:NAME" for the tuned
- *                   profile ../shared/cases/tuned/NAME read against the
- *                   root, host/tuned.h; its file names print as CASES/...)
+ *                   profile tests/data/cases/tuned/NAME read against the
+ *                   root, host/tuned/tuned.h; its file names print as CASES/...)
  *                 - qemu_conf: a file in the case directory copied to
  *                   /etc/libvirt/qemu.conf of the root as it is (optional;
  *                   tests/test-qemuconf.c reads the same file);
@@ -42,11 +42,11 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 
-#include "host/check.h"
+#include "host/check/check.h"
 #include "host/fsroot.h"
-#include "host/profile.h"
-#include "host/topology.h"
-#include "host/tuned.h"
+#include "host/profile/profile.h"
+#include "host/facts/topology.h"
+#include "host/tuned/tuned.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 
@@ -311,7 +311,7 @@ test_case(gconstpointer data)
     }
 
     if (g_str_has_prefix(prof, "tuned:")) {
-        /* a tuned profile of ../shared/cases/tuned, read against the root */
+        /* a tuned profile of tests/data/cases/tuned, read against the root */
         g_autofree char *p = g_build_filename(cases_dir, "tuned", prof + 6, NULL);
         g_autoptr(RvRoot) r = NULL;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/test-hostprofile.c: host profiles (host/profile.h).
+ * tests/test-hostprofile.c: host profiles (host/profile/profile.h).
  *
  * Data-driven:
  *  - every shipped profiles/host/NAME.ini loads, and its effective knobs
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host/profile.h"
+#include "host/profile/profile.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 
@@ -112,7 +112,7 @@ test_check_host_offline(void)
 }
 
 /* Facts the shipped profile must carry, from tuned's realtime-virtual-host
- * and its parents (the .source.txt files in ../shared/cases/tuned), asserted on the
+ * and its parents (the .source.txt files in tests/data/cases/tuned), asserted on the
  * model rather than on the .expected text. */
 static void
 test_realtime_virtual_host_covers_tuned(void)

@@ -2,7 +2,7 @@
 /*
  * tests/test-hostshow.c: `rtvirt host show` and `rtvirt host capture` on
  * captured hosts (tests/data/hosts), on the sysfs dumps of
- * ../shared/cases/topology turned into trees, on broken roots, and on the
+ * tests/data/cases/topology turned into trees, on broken roots, and on the
  * live host.  Reports are compared with tests/data/hostshow/<name>.{txt,json}
  * (RV_REGENERATE=1 rewrites them) with the root path replaced by "ROOT".
  */
@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <json-glib/json-glib.h>
 
-#include "host/capture.h"
-#include "host/report.h"
+#include "host/facts/capture.h"
+#include "host/facts/report.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 
@@ -128,7 +128,7 @@ test_real_host_fixture(void)
     check_expected("debian12-2cpu-nosmt-rtgroup.json", j2);
 }
 
-/* A sysfs dump from ../shared/cases/topology turned into a tree: SMT on,
+/* A sysfs dump from tests/data/cases/topology turned into a tree: SMT on,
  * nothing isolated, everything else unknown (and said so, not guessed). */
 static void
 test_sysfs_case_tree(void)

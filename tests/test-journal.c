@@ -19,8 +19,8 @@
 
 #include <glib/gstdio.h>
 
-#include "host/journal.h"
-#include "host/journal-priv.h"
+#include "host/tune/journal.h"
+#include "host/tune/journal-priv.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 

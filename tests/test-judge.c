@@ -2,7 +2,7 @@
 /*
  * tests/test-judge.c: results/judge.h, the judge behind `rtvirt result
  * check`, on
- *  1. every ../shared/cases/cyclictest/ file, with the verdict its
+ *  1. every tests/data/cases/cyclictest/ file, with the verdict its
  *     .source.txt gives (budget and priority as the source states them);
  *  2. small outputs written here for each rule the real files do not show
  *     (P:0, the "defaulting realtime priority" notice, "-smp -p 98", -S on

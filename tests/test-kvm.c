@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/test-kvm.c: host/kvm.h on fixture roots shaped like the module
+ * tests/test-kvm.c: host/facts/kvm.h on fixture roots shaped like the module
  * directories of a hardware KVM host, a PVM sandbox (the build machine:
  * /sys/module/{kvm,kvm_pvm}, no kvm_intel), a host without KVM, and an
  * older capture that has no /sys/module at all (assumed hardware KVM).
@@ -9,7 +9,7 @@
 
 #include <glib/gstdio.h>
 
-#include "host/kvm.h"
+#include "host/facts/kvm.h"
 
 static RvHostKvm
 detect_with(const char * const *modules, char **ret_reason)

@@ -2,7 +2,7 @@
 /*
  * tests/test-partition.c: the whole-core CPU partition of
  * profiles/host/realtime-virtual-host.ini (1 housekeeping core per package,
- * smt = idle-siblings) on every topology in ../shared/cases/topology,
+ * smt = idle-siblings) on every topology in tests/data/cases/topology,
  * compared with tests/data/partition/<case>.plan (RV_REGENERATE=1 rewrites
  * them), plus the facts from each case's .source.txt checked one by one,
  * plus explicit-list profiles (written inline) on the Skylake
@@ -13,9 +13,9 @@
 
 #include <glib/gstdio.h>
 
-#include "host/partition.h"
-#include "host/profile.h"
-#include "host/topology.h"
+#include "host/profile/partition.h"
+#include "host/profile/profile.h"
+#include "host/facts/topology.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/test-persist.c: the writers of `host apply --persist`
- * (host/persist.h) and their line writer (util/conf-write.h).
+ * (host/tune/persist.h) and their line writer (util/conf-write.h).
  *
  * /persist/conf-write: lines as written, and every field that would not
  * read back refused.  /persist/sysctl, /persist/modprobe, /persist/unit:
@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "host/fsroot.h"
-#include "host/journal.h"
-#include "host/persist.h"
-#include "host/profile.h"
+#include "host/tune/journal.h"
+#include "host/tune/persist.h"
+#include "host/profile/profile.h"
 #include "util/conf-write.h"
 #include "util/error.h"
 #include "tests/testutil.h"

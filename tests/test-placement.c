@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/test-placement.c: guest vCPU placement over the captured topologies
- * (../shared/cases/topology, tests/data/domainxml/topology), golden
+ * (tests/data/cases/topology, tests/data/domainxml/topology), golden
  * placements tests/data/domainxml/NAME.placement (RV_REGENERATE=1 rewrites),
  * the rules checked on every placement, and refusals with their reason.
  */

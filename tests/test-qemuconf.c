@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/test-qemuconf.c: host/qemu-conf.h, the one qemu.conf reader, and
+ * tests/test-qemuconf.c: host/facts/qemu-conf.h, the one qemu.conf reader, and
  * that `host check`, `rtvirt run` and `host apply` see the same value
  * through it.
  *
@@ -17,12 +17,12 @@
 #include <glib/gstdio.h>
 
 #include "harness/run.h"
-#include "host/check.h"
-#include "host/partition.h"
-#include "host/profile.h"
-#include "host/qemu-conf.h"
-#include "host/topology.h"
-#include "host/tune.h"
+#include "host/check/check.h"
+#include "host/profile/partition.h"
+#include "host/profile/profile.h"
+#include "host/facts/qemu-conf.h"
+#include "host/facts/topology.h"
+#include "host/tune/tune.h"
 #include "util/error.h"
 #include "util/runner.h"
 #include "tests/testutil.h"

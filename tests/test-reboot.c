@@ -4,7 +4,7 @@
  * that need no run: the boot check against a written /proc/cmdline and
  * sysfs tree, resume.json written and read back (and refused when
  * damaged), $RTVIRT_REBOOT_CMD, and the text of rtvirt-run-resume.service
- * (host/persist.h).  tests/t-run-reboot.sh runs the whole flow.
+ * (host/tune/persist.h).  tests/t-run-reboot.sh runs the whole flow.
  */
 #include <errno.h>
 #include <string.h>
@@ -12,7 +12,7 @@
 
 #include "harness/reboot.h"
 #include "host/fsroot.h"
-#include "host/persist.h"
+#include "host/tune/persist.h"
 #include "util/error.h"
 
 typedef struct {

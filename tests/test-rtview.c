@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/test-rtview.c: host/rtview.h, the RT priority view of the CPUs
+ * tests/test-rtview.c: host/facts/rtview.h, the RT priority view of the CPUs
  * that carry RT vCPUs, on a /proc tree written here: stat lines in the
  * kernel's format (proc(5): field 9 flags with PF_KTHREAD 0x00200000, 39
  * processor, 40 rt_priority, 41 policy; the other fields those of a real
@@ -14,8 +14,8 @@
  */
 #include <errno.h>
 
-#include "host/rtview.h"
-#include "host/threads.h"
+#include "host/facts/rtview.h"
+#include "host/facts/threads.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/test-schedtrace.c: the sched_switch parser and the SMT-sibling
- * cookie analysis of host/schedtrace.h, on traces in
+ * cookie analysis of host/trace/schedtrace.h, on traces in
  * tests/data/schedtrace (see README.source.txt there): NAME.trace +
  * NAME.labels + NAME.case -> NAME.expected (the report text).
  * RV_REGENERATE=1 rewrites the expected files; review the diff.
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/schedtrace.h"
+#include "host/trace/schedtrace.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/test-smt.c: host/smt.h on fixture roots made from real sysfs dumps
- * (../shared/cases/topology, expected values from their .source.txt), and
+ * tests/test-smt.c: host/tune/smt.h on fixture roots made from real sysfs dumps
+ * (tests/data/cases/topology, expected values from their .source.txt), and
  * the journal round trip.  A fixture does not react like sysfs (writing
  * "off" to smt/control takes no CPU offline), which is exactly what the
  * post-change verification must catch; the real hotplug runs in the lab VM.
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
-#include "host/smt.h"
-#include "host/topology.h"
+#include "host/tune/smt.h"
+#include "host/facts/topology.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/test-snapshot.c: host/snapshot.h on captured /proc files.
+ * tests/test-snapshot.c: host/facts/snapshot.h on captured /proc files.
  *
  * Each directory under tests/data/snapshot/ holds interrupts.{before,after},
  * softirqs.{before,after}, optionally schedstat.{before,after}, a
@@ -12,7 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "host/fsroot.h"
-#include "host/snapshot.h"
+#include "host/facts/snapshot.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/test-store.c: the run store written the way `rtvirt run` writes it
- * (real cyclictest outputs from ../shared/cases and tests/data/cyclictest
+ * (real cyclictest outputs from tests/data/cases and tests/data/cyclictest
  * parsed and recorded), read back field by field; atomic rewrite; bad
  * stores rejected with file and key named.
  */
@@ -12,7 +12,7 @@
 
 #include <glib/gstdio.h>
 
-#include "host/context.h"
+#include "host/facts/context.h"
 #include "host/fsroot.h"
 #include "results/context.h"
 #include "results/cyclictest.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/test-topology.c: every topology in ../shared/cases/topology, loaded
+ * tests/test-topology.c: every topology in tests/data/cases/topology, loaded
  * through the loader that fits its format, compared with
  * tests/data/topology/<case>.expected (RV_REGENERATE=1 rewrites those), and
  * the facts its .source.txt states, written down in
@@ -39,7 +39,7 @@
 
 #include <hwloc.h>
 
-#include "host/topology.h"
+#include "host/facts/topology.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 

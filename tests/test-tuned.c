@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/test-tuned.c: tuned profiles read as host profiles (host/tuned.h).
+ * tests/test-tuned.c: tuned profiles read as host profiles (host/tuned/tuned.h).
  *
- * /tuned/cases: every profile of ../shared/cases/tuned (tuned v2.28) read
+ * /tuned/cases: every profile of tests/data/cases/tuned (tuned v2.28) read
  * against a small fixture root (2 packages x 2 cores, no SMT, GenuineIntel)
  * whose /etc/tuned holds the *-variables.conf files of the cases, as the
  * tuned package installs them.  The effective profile
@@ -19,9 +19,9 @@
 #include <string.h>
 
 #include "host/fsroot.h"
-#include "host/profile.h"
-#include "host/tuned.h"
-#include "host/tuned-priv.h"
+#include "host/profile/profile.h"
+#include "host/tuned/tuned.h"
+#include "host/tuned/tuned-priv.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 

@@ -14,7 +14,7 @@
 #include "guest/disk-image.h"
 #include "guest/image.h"
 #include "harness/matrix.h"
-#include "host/cpustat.h"
+#include "host/facts/cpustat.h"
 #include "util/error.h"
 #include "workloads/workload.h"
 #include "tests/testutil.h"

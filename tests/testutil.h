@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/testutil.h: what the GLib unit tests (tests/test-*.c) share: where
- * the repository, the build and ../shared/cases are (RV_TOP, RV_BUILD,
+ * the repository, the build and tests/data/cases are (RV_TOP, RV_BUILD,
  * RV_CASES as `make check` sets them), fixture paths, removing a scratch
  * tree, golden-file comparison (RV_REGENERATE=1 rewrites the golden file),
  * writing fixture files, and loading a topology case or a host or guest
@@ -21,8 +21,8 @@
 #include <glib.h>
 
 #include "guest/profile.h"
-#include "host/profile.h"
-#include "host/topology.h"
+#include "host/profile/profile.h"
+#include "host/facts/topology.h"
 
 /* The repository: RV_TOP, or "." when a test runs by hand from there. */
 static inline const char *
@@ -32,12 +32,19 @@ rv_test_top_dir(void)
     return d ? d : ".";
 }
 
-/* The shared real-world fixtures: RV_CASES, or ../shared/cases. */
+/* The real-world fixtures (each with its .source.txt): RV_CASES, or
+ * tests/data/cases of the tree. */
 static inline const char *
 rv_test_cases_dir(void)
 {
+    static char *in_tree;
     const char *d = g_getenv("RV_CASES");
-    return d ? d : "../shared/cases";
+
+    if (d)
+        return d;
+    if (!in_tree)
+        in_tree = g_build_filename(rv_test_top_dir(), "tests", "data", "cases", NULL);
+    return in_tree;
 }
 
 /* The build directory holding the rtvirt binary: RV_BUILD, or "build". */
@@ -123,7 +130,7 @@ rv_test_cmp_names(gconstpointer a, gconstpointer b)
     return strcmp(*(char * const *) a, *(char * const *) b);
 }
 
-/* The case files of ../shared/cases/@sub (not their .source.txt notes),
+/* The case files of tests/data/cases/@sub (not their .source.txt notes),
  * sorted by name; asserts that the directory can be read (transfer full,
  * elements g_free). */
 static inline GPtrArray *
@@ -141,7 +148,7 @@ rv_test_case_names(const char *sub)
     return names;
 }
 
-/* Asserts that every case file of ../shared/cases/@sub is one of the
+/* Asserts that every case file of tests/data/cases/@sub is one of the
  * @n_covered names in @covered (a test exists for it). */
 static inline void
 rv_test_assert_cases_covered(const char *sub, const char *const *covered, size_t n_covered)
@@ -189,7 +196,7 @@ rv_test_compare_expected(const char *path, const char *got)
     g_assert_cmpstr(got, ==, expected);
 }
 
-/* Loads ../shared/cases/topology/@name by its format
+/* Loads tests/data/cases/topology/@name by its format
  * (rv_host_topology_load_file()), asserting success (transfer full). */
 static inline RvTopology *
 rv_test_load_topology_case(const char *name)

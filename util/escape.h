@@ -3,7 +3,7 @@
  * util/escape.h: values that came from the host or from a guest (a sysfs
  * file, /proc/PID/comm, a qemu-ga reply, a probe's JSON) may hold any
  * bytes; a corrupt or hostile one must not write raw control bytes to a
- * terminal or a log.  One rule, the one host/state.c and host/report.c
+ * terminal or a log.  One rule, the one host/facts/state.c and host/facts/report.c
  * used before it moved here:
  *
  *   - a value quoted in a message (rv_escape_value(), rv_problem_new()):
@@ -49,7 +49,7 @@ char *rv_escape_text(char *s);
  * @why: why that is a problem (rtvirt's own words)
  *
  * One shape for "a value from the host is malformed", the message
- * host/state.c writes into its problem list:
+ * host/facts/state.c writes into its problem list:
  *   "'WHERE' holds 'VALUE': WHY"
  * with @where, @value and @why escaped by the value rule.
  *

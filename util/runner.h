@@ -35,7 +35,7 @@ RvRunner *rv_runner_new(bool dry_run);
  * (sched_setaffinity(2) between fork and exec) instead of the calling
  * thread's mask; NULL: inherit it again.  For the host probes while
  * rtvirt's own threads are confined to housekeeping CPUs
- * (host/confine.h): the probe's CPU must be in its allowed set. */
+ * (host/tune/confine.h): the probe's CPU must be in its allowed set. */
 void rv_runner_set_child_cpus(RvRunner *runner, const RvCpuSet *cpus);
 void rv_runner_free(RvRunner *runner);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvRunner, rv_runner_free)

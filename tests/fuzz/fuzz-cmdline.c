@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "host/cmdline.h"
+#include "host/facts/cmdline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

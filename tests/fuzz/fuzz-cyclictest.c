@@ -2,10 +2,10 @@
 /*
  * tests/fuzz/fuzz-cyclictest.c: libFuzzer target for the cyclictest parser
  * (text and --json forms; guest output is untrusted).  Seed corpus:
- * ../shared/cases/cyclictest and tests/data/cyclictest.
+ * tests/data/cases/cyclictest and tests/data/cyclictest.
  *
  *   make fuzz O=build-fuzz
- *   build-fuzz/fuzz/fuzz-cyclictest -runs=200000 ../shared/cases/cyclictest tests/data/cyclictest
+ *   build-fuzz/fuzz/fuzz-cyclictest -runs=200000 tests/data/cases/cyclictest tests/data/cyclictest
  *
  * Besides not crashing, checks invariants: a success returns >= 1 run, each
  * with threads 0..n-1 in order; a failure sets an error and no runs.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/fuzz/fuzz-hostprofile.c: libFuzzer target for the host profile
- * loader (rv_host_profile_load_data(): util/ini.c + host/profile.c).
+ * loader (rv_host_profile_load_data(): util/ini.c + host/profile/profile.c).
  * Invariants: a rejected profile has an RV_ERROR_INVALID message that
  * starts with the file name (FILE:LINE); an accepted one formats, and its
  * explicit isolated and housekeeping lists never overlap.
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "host/profile.h"
+#include "host/profile/profile.h"
 #include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

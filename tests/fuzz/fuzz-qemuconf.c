@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/fuzz/fuzz-qemuconf.c: libFuzzer target for rv_host_qemu_conf_parse()
- * and rv_host_qemu_conf_set() (host/qemu-conf.h): qemu.conf comes from the
+ * and rv_host_qemu_conf_set() (host/facts/qemu-conf.h): qemu.conf comes from the
  * host, or from a captured root.  Invariants: a parse either fails with
  * RV_ERROR_INVALID "PATH:LINE: ..." or gives entries whose byte spans lie
  * in the text and start with their key; setting the first key to 1 gives a
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "host/qemu-conf.h"
+#include "host/facts/qemu-conf.h"
 #include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

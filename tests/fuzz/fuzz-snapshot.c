@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/fuzz/fuzz-snapshot.c: libFuzzer target for host/snapshot.h: the
+ * tests/fuzz/fuzz-snapshot.c: libFuzzer target for host/facts/snapshot.h: the
  * input is split at the first two NUL bytes into /proc/interrupts,
  * /proc/softirqs and /proc/schedstat texts (missing parts = file absent),
  * parsed, and diffed against itself.  Invariants: parse succeeds or fails
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "host/snapshot.h"
+#include "host/facts/snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

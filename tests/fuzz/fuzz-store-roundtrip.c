@@ -9,11 +9,11 @@
  * reason, as harness/run.c does), the store is committed, and compare's
  * reader must read it back, every record with the status written; the
  * comparison of what was read must build and its JSON must parse.
- * Seed corpus: tests/data/cyclictest and ../shared/cases/cyclictest.
+ * Seed corpus: tests/data/cyclictest and tests/data/cases/cyclictest.
  *
  *   make fuzz O=build-fuzz
  *   UBSAN_OPTIONS=halt_on_error=1 nice -n 10 build-fuzz/fuzz/fuzz-store-roundtrip \
- *       -max_total_time=600 CORPUS tests/data/cyclictest ../shared/cases/cyclictest
+ *       -max_total_time=600 CORPUS tests/data/cyclictest tests/data/cases/cyclictest
  *
  * (UBSan only reports and goes on without halt_on_error=1.)  Invariants:
  * a run the adder refuses adds nothing to its record; every record reads

@@ -15,7 +15,7 @@ J=/var/lib/rtvirt/journal
 # A handover lasts until the stale sibling takes its reschedule IPI: in
 # this TCG VM, whose vCPU threads share the build machine's CPUs, that can
 # be a host time slice or several (tens of ms; up to 108 ms seen); co-running
-# without cookies lasts hundreds of ms (see host/schedtrace.h).
+# without cookies lasts hundreds of ms (see host/trace/schedtrace.h).
 GRACE_MS=${GRACE_MS:-200}
 TRACE_S=${TRACE_S:-3}
 pids=

@@ -3,8 +3,8 @@
  * tests/lab/rv-lab.c: thin driver over librtvirt's SMT, core-cookie and
  * sched_switch code, for the lab VM (tests/lab/lab-tests.sh).  It only
  * parses arguments and prints: every decision is made by the same library
- * functions `rtvirt run` calls (host/smt.h, host/coresched.h,
- * host/schedtrace.h, host/journal.h).
+ * functions `rtvirt run` calls (host/tune/smt.h, host/tune/coresched.h,
+ * host/trace/schedtrace.h, host/tune/journal.h).
  *
  * Built by the Makefile's pattern rule $(O)/tests/%: as
  * $(O)/tests/lab/rv-lab.
@@ -30,11 +30,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host/coresched.h"
-#include "host/journal.h"
-#include "host/schedtrace.h"
-#include "host/smt.h"
-#include "host/topology.h"
+#include "host/facts/threads.h"
+#include "host/tune/coresched.h"
+#include "host/tune/journal.h"
+#include "host/trace/schedtrace.h"
+#include "host/tune/smt.h"
+#include "host/facts/topology.h"
 #include "results/attribution.h"
 #include "results/cosched.h"
 #include "util/error.h"
@@ -166,7 +167,7 @@ print_cosched(RvRoot *root, const RvTopology *topo, const char *text, GArray *vm
     for (guint i = 0; i < vms->len; i++) {
         g_autoptr(GArray) tids = NULL;
 
-        r = rv_host_coresched_list_threads(root, g_array_index(vms, Vm, i).pid, &tids, NULL, &err);
+        r = rv_host_process_threads_list(root, g_array_index(vms, Vm, i).pid, &tids, NULL, &err);
         if (r < 0)
             return report(err);
         for (guint j = 0; j < tids->len; j++)
@@ -238,7 +239,7 @@ cmd_trace(RvRoot *root, double seconds, double grace_ms, const char *mode,
         for (guint i = 0; i < vms->len; i++) {
             g_autoptr(GArray) tids = NULL;
 
-            r = rv_host_coresched_list_threads(root, g_array_index(vms, Vm, i).pid, &tids, NULL, &err);
+            r = rv_host_process_threads_list(root, g_array_index(vms, Vm, i).pid, &tids, NULL, &err);
             if (r < 0)
                 return report(err);
             for (guint j = 0; j < tids->len; j++) {
