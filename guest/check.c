@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include <libxml/parser.h>
@@ -16,6 +15,7 @@
 #include "guest/domain-xml.h"
 #include "host/facts/cmdline.h"
 #include "util/error.h"
+#include "util/json.h"
 
 #define BAD_X(s) ((const xmlChar *) (s))
 
@@ -248,30 +248,8 @@ rv_guest_check_report_free(RvGuestCheckReport *rep)
         return;
     g_free(rep->domain);
     g_free(rep->name);
-    if (rep->findings)
-        g_ptr_array_unref(rep->findings);
+    rv_findings_free(rep->findings);
     g_free(rep);
-}
-
-static RvCheckFinding * G_GNUC_PRINTF(6, 7)
-add(GPtrArray *list, RvCheckLevel level, const char *id, const RvCpuSet *cpus, const char *fix,
-    const char *fmt, ...)
-{
-    RvCheckFinding *f = g_new0(RvCheckFinding, 1);
-    va_list ap;
-
-    f->level = level;
-    f->id = g_strdup(id);
-    va_start(ap, fmt);
-    f->message = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    f->fix = g_strdup(fix);
-    if (cpus) {
-        f->has_cpus = true;
-        f->cpus = *cpus;
-    }
-    g_ptr_array_add(list, f);
-    return f;
 }
 
 /* rv_guest_placement_check()'s lines with their ids and fixes: its level
@@ -310,23 +288,23 @@ static const struct {
 };
 
 static void
-add_placement_findings(GPtrArray *out, const RvGuestPlacement *pl, const RvGuestHostCpus *host)
+add_placement_findings(RvFindings *out, const RvGuestPlacement *pl, const RvGuestHostCpus *host)
 {
     g_autoptr(GPtrArray) lines = rv_guest_placement_check(pl, host);
 
     for (guint i = 0; i < lines->len; i++) {
         const char *line = lines->pdata[i];
         const char *sp = strchr(line, ' ');
-        RvCheckLevel level = g_str_has_prefix(line, "FAIL") ? RV_CHECK_FAIL
-                           : g_str_has_prefix(line, "WARN") ? RV_CHECK_WARN
-                           : g_str_has_prefix(line, "NOTE") ? RV_CHECK_NOTE : RV_CHECK_PASS;
+        RvFindingLevel level = g_str_has_prefix(line, "FAIL") ? RV_FINDING_FAIL
+                           : g_str_has_prefix(line, "WARN") ? RV_FINDING_WARN
+                           : g_str_has_prefix(line, "NOTE") ? RV_FINDING_NOTE : RV_FINDING_PASS;
 
         for (size_t k = 0; k < G_N_ELEMENTS(placement_ids); k++) {
             if (!g_str_has_prefix(line, placement_ids[k].prefix) ||
                 (placement_ids[k].contains && !strstr(line, placement_ids[k].contains)))
                 continue;
-            add(out, level, placement_ids[k].id, NULL, placement_ids[k].fix, "%s",
-                sp ? sp + 1 : line);
+            rv_findings_add(out, level, placement_ids[k].id, NULL, NULL, NULL,
+                            placement_ids[k].fix, "%s", sp ? sp + 1 : line);
             break;
         }
     }
@@ -344,7 +322,7 @@ core_of(const RvGuestHostCpus *host, int cpu)
 
 /* <topology> against <vcpu>, and guest SMT siblings on host SMT siblings. */
 static void
-check_topology(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *host)
+check_topology(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *host)
 {
     const RvGuestPlacement *pl = d->placement;
     unsigned T = d->threads;
@@ -353,14 +331,14 @@ check_topology(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *ho
     if (!d->has_topology)
         return;
     if (product != pl->n_vcpus)
-        add(out, RV_CHECK_FAIL, "topology.vcpu-count", NULL,
+        rv_findings_add(out, RV_FINDING_FAIL, "topology.vcpu-count", NULL, NULL, NULL,
             "make sockets x dies x clusters x cores x threads equal <vcpu> (libvirt refuses "
             "to start the domain otherwise)",
             "<topology> sockets %u x dies %u x clusters %u x cores %u x threads %u = %" G_GUINT64_FORMAT
             " vCPUs, <vcpu> is %u", d->sockets, d->dies, d->clusters, d->cores, d->threads,
             product, pl->n_vcpus);
     else
-        add(out, RV_CHECK_PASS, "topology.vcpu-count", NULL, NULL,
+        rv_findings_add(out, RV_FINDING_PASS, "topology.vcpu-count", NULL, NULL, NULL, NULL,
             "<topology> sockets %u x dies %u x clusters %u x cores %u x threads %u = <vcpu> %u",
             d->sockets, d->dies, d->clusters, d->cores, d->threads, pl->n_vcpus);
     if (T > 1) {
@@ -377,7 +355,7 @@ check_topology(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *ho
                 rv_cpuset_or(&all, &all, &pl->vcpus[v].cpuset);
             }
             if (unpinned) {
-                add(out, RV_CHECK_WARN, "topology.smt-siblings", NULL,
+                rv_findings_add(out, RV_FINDING_WARN, "topology.smt-siblings", NULL, NULL, NULL,
                     "pin the vCPUs of each guest core to the SMT siblings of one host core",
                     "vCPUs %u-%u are SMT siblings of one guest core (threads=%u) but not all pinned: "
                     "the guest balances by a core sharing that the host does not give",
@@ -394,13 +372,13 @@ check_topology(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *ho
             }
             al = rv_cpulist_format(&all);
             if (rv_cpuset_count(&cores) > 1)
-                add(out, RV_CHECK_FAIL, "topology.smt-siblings", &all,
+                rv_findings_add(out, RV_FINDING_FAIL, "topology.smt-siblings", &all, NULL, NULL,
                     "pin the vCPUs of each guest core to the SMT siblings of one host core, or set "
                     "<topology threads='1'>",
                     "vCPUs %u-%u are SMT siblings of one guest core (threads=%u), pinned to host CPUs %s "
                     "on %u different host cores", first, last, T, al, rv_cpuset_count(&cores));
             else
-                add(out, RV_CHECK_PASS, "topology.smt-siblings", &all, NULL,
+                rv_findings_add(out, RV_FINDING_PASS, "topology.smt-siblings", &all, NULL, NULL, NULL,
                     "vCPUs %u-%u (one guest core) on host CPUs %s of one host core", first, last, al);
         }
         return;
@@ -419,7 +397,7 @@ check_topology(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *ho
             cb = rv_cpuset_next(&vb->cpuset, 0);
             core = core_of(host, ca);
             if (ca != cb && core && rv_cpuset_isset(core, cb))
-                add(out, RV_CHECK_NOTE, "topology.hidden-siblings", NULL,
+                rv_findings_add(out, RV_FINDING_NOTE, "topology.hidden-siblings", NULL, NULL, NULL,
                     "set <topology threads='2'> with these vCPUs adjacent, so the guest knows they "
                     "share a core",
                     "vCPU%u (CPU %d) and vCPU%u (CPU %d) are SMT siblings on the host, separate "
@@ -429,7 +407,7 @@ check_topology(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *ho
 
 /* RT vCPUs beside the pinned vCPUs of other domains. */
 static void
-check_neighbours(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *host,
+check_neighbours(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *host,
                  const GPtrArray *neighbours)
 {
     const RvGuestPlacement *pl = d->placement;
@@ -455,7 +433,7 @@ check_neighbours(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *
                 if (!rv_cpuset_is_empty(&both)) {
                     g_autofree char *bl = rv_cpulist_format(&both);
 
-                    add(out, RV_CHECK_FAIL, "topology.foreign-vcpu-cpu", &both,
+                    rv_findings_add(out, RV_FINDING_FAIL, "topology.foreign-vcpu-cpu", &both, NULL, NULL,
                         "give the RT vCPU a host CPU that no other guest's vCPU is pinned to",
                         "RT vCPU%u on host CPU %s, which vCPU%u of domain %s is pinned to as well",
                         i, bl, j, oname);
@@ -473,7 +451,7 @@ check_neighbours(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *
                 if (!rv_cpuset_is_empty(&both)) {
                     g_autofree char *bl = rv_cpulist_format(&both), *vl = rv_cpulist_format(&v->cpuset);
 
-                    add(out, RV_CHECK_WARN, "topology.foreign-vcpu-sibling", &both,
+                    rv_findings_add(out, RV_FINDING_WARN, "topology.foreign-vcpu-sibling", &both, NULL, NULL,
                         "keep the RT vCPU's SMT sibling idle or for this guest, or give the VMs "
                         "core-scheduling cookies of their own",
                         "RT vCPU%u on host CPU %s: its SMT sibling %s carries vCPU%u of domain %s",
@@ -486,12 +464,12 @@ check_neighbours(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *
 
 /* vCPUs the guest isolates for RT work without an RT scheduler. */
 static void
-check_guest_isolated(GPtrArray *out, const RvGuestDomain *d)
+check_guest_isolated(RvFindings *out, const RvGuestDomain *d)
 {
     rv_cpuset_foreach(i, &d->guest_isolated) {
         if ((unsigned) i >= d->placement->n_vcpus || d->placement->vcpus[i].rt)
             continue;
-        add(out, RV_CHECK_WARN, "vcpu.isolated-not-rt", NULL,
+        rv_findings_add(out, RV_FINDING_WARN, "vcpu.isolated-not-rt", NULL, NULL, NULL,
             "add <vcpusched vcpus='N' scheduler='fifo' priority='P'/> for the vCPUs the guest "
             "isolates, or drop them from the guest's isolcpus=/nohz_full=",
             "vCPU%d is isolated by the guest kernel (<os><cmdline> isolcpus=/nohz_full=) but has "
@@ -527,27 +505,25 @@ check_fix(const char *id)
 
 /* The verification's checks as findings; the thread named. */
 static void
-add_verification(GPtrArray *out, const RvGuestVerification *v)
+add_verification(RvFindings *out, const RvGuestVerification *v)
 {
     for (guint i = 0; i < v->checks->len; i++) {
         const RvGuestCheck *c = v->checks->pdata[i];
-        RvCheckLevel level = c->pass ? RV_CHECK_PASS
-                           : strcmp(c->id, "kthread.placement") == 0 ? RV_CHECK_WARN : RV_CHECK_FAIL;
-        RvCheckFinding *f;
+        RvFindingLevel level = c->pass ? RV_FINDING_PASS
+                           : strcmp(c->id, "kthread.placement") == 0 ? RV_FINDING_WARN : RV_FINDING_FAIL;
 
         if (c->thread)
-            f = add(out, level, c->id, NULL, c->pass ? NULL : check_fix(c->id),
-                    "%s: thread %d '%s'", c->what, c->tid, c->thread);
+            rv_findings_add(out, level, c->id, NULL, c->expected, c->actual, check_fix(c->id),
+                            "%s: thread %d '%s'", c->what, c->tid, c->thread);
         else
-            f = add(out, level, c->id, NULL, c->pass ? NULL : check_fix(c->id), "%s", c->what);
-        f->expected = g_strdup(c->expected);
-        f->actual = g_strdup(c->actual);
+            rv_findings_add(out, level, c->id, NULL, c->expected, c->actual, check_fix(c->id),
+                            "%s", c->what);
     }
 }
 
 /* A vCPU the guest isolates whose thread is not FIFO/RR: not RT. */
 static void
-check_live_isolated(GPtrArray *out, const RvGuestDomain *d, const RvGuestVerification *v)
+check_live_isolated(RvFindings *out, const RvGuestDomain *d, const RvGuestVerification *v)
 {
     for (guint i = 0; i < v->checks->len; i++) {
         const RvGuestCheck *c = v->checks->pdata[i];
@@ -558,23 +534,18 @@ check_live_isolated(GPtrArray *out, const RvGuestDomain *d, const RvGuestVerific
             continue;
         if (g_str_has_prefix(c->actual, "fifo ") || g_str_has_prefix(c->actual, "rr "))
             continue;
-        {
-            RvCheckFinding *f = add(out, RV_CHECK_FAIL, "vcpu.isolated-not-fifo", NULL,
-                                    "give the vCPU <vcpusched scheduler='fifo'>; when libvirt "
-                                    "refuses it (\"Cannot set scheduler parameters\": the RT-group "
-                                    "trap, `rtvirt host check` rtgroup.trap) fix the host first",
-                                    "vCPU %u thread %d '%s' runs %s, but the guest isolates vCPU %u "
-                                    "for real-time work: its latencies are not real-time",
-                                    vcpu, c->tid, c->thread ? c->thread : "?", c->actual, vcpu);
-
-            f->expected = g_strdup("fifo or rr");
-            f->actual = g_strdup(c->actual);
-        }
+        rv_findings_add(out, RV_FINDING_FAIL, "vcpu.isolated-not-fifo", NULL, "fifo or rr", c->actual,
+                        "give the vCPU <vcpusched scheduler='fifo'>; when libvirt refuses it "
+                        "(\"Cannot set scheduler parameters\": the RT-group trap, `rtvirt host "
+                        "check` rtgroup.trap) fix the host first",
+                        "vCPU %u thread %d '%s' runs %s, but the guest isolates vCPU %u for "
+                        "real-time work: its latencies are not real-time",
+                        vcpu, c->tid, c->thread ? c->thread : "?", c->actual, vcpu);
     }
 }
 
 static int
-judge_live(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *host,
+judge_live(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *host,
            const RvGuestLive *live, int *ret_pid, GError **error)
 {
     g_autoptr(RvGuestVerification) v = NULL;
@@ -607,27 +578,19 @@ judge_live(GPtrArray *out, const RvGuestDomain *d, const RvGuestHostCpus *host,
 
 /* ------------------------------------------------------------------ */
 
-static gint
-by_level(gconstpointer a, gconstpointer b)
-{
-    const RvCheckFinding *fa = *(RvCheckFinding * const *) a, *fb = *(RvCheckFinding * const *) b;
-
-    return (int) fb->level - (int) fa->level;
-}
-
 int
 rv_guest_check_judge(const RvGuestDomain *dom, const RvGuestHostCpus *host,
                      const GPtrArray *neighbours, const RvGuestLive *live,
                      RvGuestCheckReport **ret, GError **error)
 {
     g_autoptr(RvGuestCheckReport) rep = g_new0(RvGuestCheckReport, 1);
-    GPtrArray *out;
+    RvFindings *out;
     int r;
 
     rep->domain = g_strdup(dom->source);
     rep->name = g_strdup(dom->name);
     rep->qemu_pid = -1;
-    rep->findings = out = g_ptr_array_new_with_free_func(rv_host_check_finding_free);
+    rep->findings = out = rv_findings_new();
     add_placement_findings(out, dom->placement, host);
     check_topology(out, dom, host);
     check_neighbours(out, dom, host, neighbours);
@@ -638,30 +601,10 @@ rv_guest_check_judge(const RvGuestDomain *dom, const RvGuestHostCpus *host,
         rep->running = true;
     }
     /* stable: FAIL first, then WARN, NOTE, PASS, each in check order */
-    g_ptr_array_sort(out, by_level);
-    for (guint i = 0; i < out->len; i++)
-        rep->counts[((RvCheckFinding *) out->pdata[i])->level]++;
-    r = (int) rep->counts[RV_CHECK_FAIL];
+    rv_findings_sort_by_level(out);
+    r = (int) out->counts[RV_FINDING_FAIL];
     *ret = g_steal_pointer(&rep);
     return r;
-}
-
-RvCheckLevel
-rv_guest_check_worst(const RvGuestCheckReport *rep)
-{
-    for (int l = RV_CHECK_FAIL; l > RV_CHECK_PASS; l--)
-        if (rep->counts[l])
-            return (RvCheckLevel) l;
-    return RV_CHECK_PASS;
-}
-
-const RvCheckFinding *
-rv_guest_check_find(const RvGuestCheckReport *rep, const char *id)
-{
-    for (guint i = 0; i < rep->findings->len; i++)
-        if (strcmp(((RvCheckFinding *) rep->findings->pdata[i])->id, id) == 0)
-            return rep->findings->pdata[i];
-    return NULL;
 }
 
 char *
@@ -669,64 +612,18 @@ rv_guest_check_format(const RvGuestCheckReport *rep)
 {
     GString *s = g_string_new(NULL);
 
-    for (guint i = 0; i < rep->findings->len; i++) {
-        const RvCheckFinding *f = rep->findings->pdata[i];
-
-        g_string_append_printf(s, "%-4s  %s: %s\n", rv_host_check_level_name(f->level), f->id,
-                               f->message);
-        if (f->expected && f->actual)
-            g_string_append_printf(s, "      wanted: %s   found: %s\n", f->expected, f->actual);
-        if (f->fix && f->level != RV_CHECK_PASS)
-            g_string_append_printf(s, "      fix: %s\n", f->fix);
-    }
-    g_string_append_printf(s, "%s: %u fail, %u warn, %u note, %u pass\n",
-                           rv_host_check_level_name(rv_guest_check_worst(rep)),
-                           rep->counts[RV_CHECK_FAIL], rep->counts[RV_CHECK_WARN],
-                           rep->counts[RV_CHECK_NOTE], rep->counts[RV_CHECK_PASS]);
+    rv_findings_format(s, rep->findings, true);
+    rv_findings_format_summary(s, rv_finding_level_name(rv_findings_worst(rep->findings)),
+                               rep->findings->counts, true);
     return g_string_free(s, FALSE);
-}
-
-static void
-str_or_null(JsonBuilder *b, const char *name, const char *v)
-{
-    json_builder_set_member_name(b, name);
-    if (v)
-        json_builder_add_string_value(b, v);
-    else
-        json_builder_add_null_value(b);
 }
 
 void
 rv_guest_check_findings_to_json(JsonBuilder *b, const RvGuestCheckReport *rep)
 {
-    static const char *const lower[] = { "pass", "note", "warn", "fail" };
-
-    json_builder_set_member_name(b, "verdict");
-    json_builder_add_string_value(b, rv_host_check_level_name(rv_guest_check_worst(rep)));
-    json_builder_set_member_name(b, "summary");
-    json_builder_begin_object(b);
-    for (int l = RV_CHECK_PASS; l <= RV_CHECK_FAIL; l++) {
-        json_builder_set_member_name(b, lower[l]);
-        json_builder_add_int_value(b, rep->counts[l]);
-    }
-    json_builder_end_object(b);
-    json_builder_set_member_name(b, "failures");
-    json_builder_add_int_value(b, rep->counts[RV_CHECK_FAIL]);
-    json_builder_set_member_name(b, "findings");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < rep->findings->len; i++) {
-        const RvCheckFinding *f = rep->findings->pdata[i];
-        g_autofree char *cpus = f->has_cpus ? rv_cpulist_format(&f->cpus) : NULL;
-
-        json_builder_begin_object(b);
-        str_or_null(b, "level", rv_host_check_level_name(f->level));
-        str_or_null(b, "id", f->id);
-        str_or_null(b, "message", f->message);
-        str_or_null(b, "fix", f->level == RV_CHECK_PASS ? NULL : f->fix);
-        str_or_null(b, "cpus", cpus);
-        str_or_null(b, "expected", f->expected);
-        str_or_null(b, "actual", f->actual);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
+    rv_json_add_string_or_null(b, "verdict",
+                               rv_finding_level_name(rv_findings_worst(rep->findings)));
+    rv_findings_summary_to_json(b, rep->findings->counts);
+    rv_json_add_int(b, "failures", rep->findings->counts[RV_FINDING_FAIL]);
+    rv_findings_to_json(b, rep->findings);
 }

@@ -2,8 +2,7 @@
 /*
  * guest/check.h: `rtvirt guest check` and `guest xml --check`: judge a
  * libvirt domain, from its XML alone or with the threads of its running
- * QEMU, in host check's finding form (host/check/check.h RvCheckFinding: stable
- * id, level, message, fix).
+ * QEMU, as findings (util/finding.h: stable id, level, message, fix).
  *
  * Three sources of facts, each loaded by a reader here, judged by
  * rv_guest_check_judge():
@@ -61,8 +60,8 @@
 
 #include "guest/placement.h"
 #include "guest/verify.h"
-#include "host/check/check.h"
 #include "host/fsroot.h"
+#include "util/finding.h"
 
 #define RV_GUEST_CHECK_SCHEMA_VERSION 1
 
@@ -113,8 +112,7 @@ typedef struct {
     char *name;                /* its <name>, or NULL */
     bool running;              /* live threads were judged */
     int qemu_pid;              /* or -1 */
-    GPtrArray *findings;       /* RvCheckFinding*, FAIL first then WARN, NOTE, PASS */
-    unsigned counts[RV_CHECK_FAIL + 1];
+    RvFindings *findings;      /* FAIL first, then WARN, NOTE, PASS */
 } RvGuestCheckReport;
 
 void rv_guest_check_report_free(RvGuestCheckReport *rep);
@@ -138,20 +136,14 @@ int rv_guest_check_judge(const RvGuestDomain *dom, const RvGuestHostCpus *host,
                          const GPtrArray *neighbours, const RvGuestLive *live,
                          RvGuestCheckReport **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
-/* The worst level among the findings (PASS when none). */
-RvCheckLevel rv_guest_check_worst(const RvGuestCheckReport *rep);
-
-/* The first finding with @id, or NULL. */
-const RvCheckFinding *rv_guest_check_find(const RvGuestCheckReport *rep, const char *id);
-
 /**
  * rv_guest_check_format:
  * @rep: a report
  *
- * Returns: (transfer full): host check's text form, every finding with its
- * level, id and message ("FAIL  vcpu.scheduler: ..."), "      wanted: X
- * found: Y" and "      fix: ..." lines below, then the summary line
- * "FAIL: 1 fail, 0 warn, 2 note, 5 pass".
+ * Returns: (transfer full): every finding, PASS too, in util/finding.h's
+ * text form ("FAIL  vcpu.scheduler: ...", then its "wanted:"/"found:" and
+ * "fix:" lines), then the summary line "FAIL: 1 fail, 0 warn, 2 note, 5
+ * pass".
  */
 char *rv_guest_check_format(const RvGuestCheckReport *rep);
 
@@ -159,6 +151,6 @@ char *rv_guest_check_format(const RvGuestCheckReport *rep);
  * rv_guest_check_findings_to_json:
  * @b: a builder inside an object: adds "verdict", "summary" {pass, note,
  *     warn, fail}, "failures" (= fail) and "findings": [{level, id, message,
- *     fix, cpus, expected, actual}] (host/check/check.h's finding members)
+ *     where, fix, cpus, expected, actual}] (util/finding.h's JSON form)
  */
 void rv_guest_check_findings_to_json(JsonBuilder *b, const RvGuestCheckReport *rep);

@@ -29,6 +29,8 @@
 #include "harness/log.h"
 #include "util/error.h"
 #include "util/file.h"
+#include "util/finding.h"
+#include "util/json.h"
 
 static char *arg_uri;
 
@@ -313,32 +315,23 @@ print_json(const Ctx *c)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     g_autoptr(JsonNode) node = NULL;
-    RvCheckLevel worst = RV_CHECK_PASS;
+    RvFindingLevel worst = RV_FINDING_PASS;
 
     rv_cmd_json_begin(b, RV_GUEST_CHECK_SCHEMA_VERSION);
-    json_builder_set_member_name(b, "root");
-    json_builder_add_string_value(b, rv_host_root_path(c->root));
-    json_builder_set_member_name(b, "live");
-    json_builder_add_boolean_value(b, c->live);
+    rv_json_add_string_or_null(b, "root", rv_host_root_path(c->root));
+    rv_json_add_bool(b, "live", c->live);
     for (guint i = 0; i < c->targets->len; i++)
-        worst = MAX(worst, rv_guest_check_worst(((Target *) c->targets->pdata[i])->rep));
-    json_builder_set_member_name(b, "verdict");
-    json_builder_add_string_value(b, rv_host_check_level_name(worst));
+        worst = MAX(worst, rv_findings_worst(((Target *) c->targets->pdata[i])->rep->findings));
+    rv_json_add_string_or_null(b, "verdict", rv_finding_level_name(worst));
     json_builder_set_member_name(b, "domains");
     json_builder_begin_array(b);
     for (guint i = 0; i < c->targets->len; i++) {
         const Target *t = c->targets->pdata[i];
 
         json_builder_begin_object(b);
-        json_builder_set_member_name(b, "domain");
-        json_builder_add_string_value(b, t->dom->source);
-        json_builder_set_member_name(b, "name");
-        if (t->dom->name)
-            json_builder_add_string_value(b, t->dom->name);
-        else
-            json_builder_add_null_value(b);
-        json_builder_set_member_name(b, "running");
-        json_builder_add_boolean_value(b, t->running);
+        rv_json_add_string_or_null(b, "domain", t->dom->source);
+        rv_json_add_string_or_null(b, "name", t->dom->name);
+        rv_json_add_bool(b, "running", t->running);
         json_builder_set_member_name(b, "qemu_pid");
         if (t->rep->qemu_pid > 0)
             json_builder_add_int_value(b, t->rep->qemu_pid);
@@ -422,7 +415,7 @@ rv_cmd_guest_check(int argc, char **argv)
         return RV_EXIT_ERROR;
     }
     for (guint i = 0; i < targets->len; i++)
-        if (((Target *) targets->pdata[i])->rep->counts[RV_CHECK_FAIL])
+        if (((Target *) targets->pdata[i])->rep->findings->counts[RV_FINDING_FAIL])
             rc = RV_EXIT_CHECK;
     return rc;
 }

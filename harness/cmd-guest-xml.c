@@ -25,6 +25,8 @@
 #include "host/facts/topology.h"
 #include "util/error.h"
 #include "util/file.h"
+#include "util/finding.h"
+#include "util/json.h"
 #include "util/profile-path.h"
 
 /*
@@ -53,8 +55,7 @@ report_to_json(const char *file, const RvGuestCheckReport *rep)
     g_autoptr(JsonBuilder) b = json_builder_new();
 
     rv_cmd_json_begin(b, RV_GUEST_CHECK_SCHEMA_VERSION);
-    json_builder_set_member_name(b, "domain_xml");
-    json_builder_add_string_value(b, file);
+    rv_json_add_string_or_null(b, "domain_xml", file);
     rv_guest_check_findings_to_json(b, rep);
     json_builder_end_object(b);
     return json_builder_get_root(b);
@@ -100,7 +101,7 @@ check_domain(const char *prog, const char *path, const char *root_dir, int argc)
 
         fputs(text, stdout);
     }
-    return rep->counts[RV_CHECK_FAIL] ? RV_EXIT_CHECK : RV_EXIT_OK;
+    return rep->findings->counts[RV_FINDING_FAIL] ? RV_EXIT_CHECK : RV_EXIT_OK;
 }
 
 /* The CPUs to place on: the host profile's partition (--host-profile, a

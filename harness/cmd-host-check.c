@@ -109,8 +109,8 @@ rv_cmd_host_check(int argc, char **argv)
     {
         unsigned bad = 0;
 
-        for (guint i = 0; i < rep->findings->len; i++) {
-            const RvCheckFinding *f = rep->findings->pdata[i];
+        for (guint i = 0; i < rep->findings->items->len; i++) {
+            const RvFinding *f = rep->findings->items->pdata[i];
 
             if (strcmp(f->id, "state.problem") == 0) {
                 rv_log_error("Malformed value: %s", f->message);

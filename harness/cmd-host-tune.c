@@ -102,16 +102,6 @@ print_report(const RvTuneReport *report, bool verbose)
            report->counts[RV_TUNE_SKIPPED], report->counts[RV_TUNE_FAILED]);
 }
 
-static void
-json_str(JsonBuilder *b, const char *key, const char *value)
-{
-    json_builder_set_member_name(b, key);
-    if (value)
-        json_builder_add_string_value(b, value);
-    else
-        json_builder_add_null_value(b);
-}
-
 /* `host apply --json`: the partition, every knob and the check after it. */
 static JsonNode *
 apply_to_json(const Setup *s, const RvTuneReport *report, const RvJournal *journal,
@@ -122,21 +112,20 @@ apply_to_json(const Setup *s, const RvTuneReport *report, const RvJournal *journ
     static const char *const count_names[] = { "changed", "already", "skipped", "failed" };
 
     rv_cmd_json_begin(b, 1);
-    json_str(b, "profile", s->profile->name);
-    json_builder_set_member_name(b, "dry_run");
-    json_builder_add_boolean_value(b, report->dry_run);
-    json_str(b, "partition", plan);
+    rv_json_add_string_or_null(b, "profile", s->profile->name);
+    rv_json_add_bool(b, "dry_run", report->dry_run);
+    rv_json_add_string_or_null(b, "partition", plan);
     json_builder_set_member_name(b, "items");
     json_builder_begin_array(b);
     for (guint i = 0; i < report->items->len; i++) {
         const RvTuneItem *it = report->items->pdata[i];
 
         json_builder_begin_object(b);
-        json_str(b, "status", rv_host_tune_status_name(it->status, report->dry_run));
-        json_str(b, "knob", it->knob);
-        json_str(b, "old_value", it->old_value);
-        json_str(b, "value", it->value);
-        json_str(b, "message", it->message);
+        rv_json_add_string_or_null(b, "status", rv_host_tune_status_name(it->status, report->dry_run));
+        rv_json_add_string_or_null(b, "knob", it->knob);
+        rv_json_add_string_or_null(b, "old_value", it->old_value);
+        rv_json_add_string_or_null(b, "value", it->value);
+        rv_json_add_string_or_null(b, "message", it->message);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -154,18 +143,17 @@ apply_to_json(const Setup *s, const RvTuneReport *report, const RvJournal *journ
             const RvPersistFile *f = persisted->pdata[i];
 
             json_builder_begin_object(b);
-            json_str(b, "path", f->path);
-            json_str(b, "target", f->target);
-            json_str(b, "what", f->what);
-            json_builder_set_member_name(b, "changed");
-            json_builder_add_boolean_value(b, f->changed);
+            rv_json_add_string_or_null(b, "path", f->path);
+            rv_json_add_string_or_null(b, "target", f->target);
+            rv_json_add_string_or_null(b, "what", f->what);
+            rv_json_add_bool(b, "changed", f->changed);
             json_builder_end_object(b);
         }
         json_builder_end_array(b);
     } else {
         json_builder_add_null_value(b);
     }
-    json_str(b, "journal", journal ? rv_host_journal_path(journal) : NULL);
+    rv_json_add_string_or_null(b, "journal", journal ? rv_host_journal_path(journal) : NULL);
     json_builder_set_member_name(b, "check");
     if (check)
         json_builder_add_value(b, json_node_ref(check));
@@ -198,10 +186,9 @@ revert_journal(RvJournal *journal, RvRunner *runner, const char *what, JsonBuild
         return rv_log_gerror(err, "revert failed");
     if (json) {
         json_builder_begin_object(json);
-        json_str(json, "what", what);
-        json_str(json, "journal", rv_host_journal_path(journal));
-        json_builder_set_member_name(json, "restored");
-        json_builder_add_int_value(json, restored);
+        rv_json_add_string_or_null(json, "what", what);
+        rv_json_add_string_or_null(json, "journal", rv_host_journal_path(journal));
+        rv_json_add_int(json, "restored", restored);
         json_builder_set_member_name(json, "notes");
         json_builder_begin_array(json);
         for (guint i = 0; i < notes->len; i++)
@@ -610,22 +597,21 @@ print_bootargs_json(const char *profile, GStrv args, const char *action, const c
     g_autofree char *joined = args ? g_strjoinv(" ", args) : NULL;
 
     rv_cmd_json_begin(b, 1);
-    json_str(b, "profile", profile);
+    rv_json_add_string_or_null(b, "profile", profile);
     json_builder_set_member_name(b, "bootargs");
     json_builder_begin_array(b);
     for (guint i = 0; args && args[i]; i++)
         json_builder_add_string_value(b, args[i]);
     json_builder_end_array(b);
-    json_str(b, "cmdline", joined);
-    json_str(b, "action", action);
-    json_str(b, "method", method);
+    rv_json_add_string_or_null(b, "cmdline", joined);
+    rv_json_add_string_or_null(b, "action", action);
+    rv_json_add_string_or_null(b, "method", method);
     json_builder_set_member_name(b, "commands");
     json_builder_begin_array(b);
     for (guint i = 0; runner && i < rv_runner_get_log(runner)->len; i++)
         json_builder_add_string_value(b, rv_runner_get_log(runner)->pdata[i]);
     json_builder_end_array(b);
-    json_builder_set_member_name(b, "restored");
-    json_builder_add_int_value(b, restored);
+    rv_json_add_int(b, "restored", restored);
     json_builder_end_object(b);
     node = json_builder_get_root(b);
     return rv_cmd_print_json(node) < 0 ? RV_EXIT_ERROR : RV_EXIT_OK;

@@ -25,6 +25,8 @@
 #include "results/judge.h"
 #include "util/cpulist.h"
 #include "util/error.h"
+#include "util/escape.h"
+#include "util/finding.h"
 #include "util/json.h"
 #include "util/units.h"
 
@@ -136,85 +138,48 @@ load_host(const char *dir, RvJudgeHost *h, GError **error)
     return 0;
 }
 
-static RvJudgeLevel
-worst_of(GPtrArray *findings, unsigned counts[RV_JUDGE_FAIL + 1])
-{
-    RvJudgeLevel w = RV_JUDGE_PASS;
-
-    for (guint i = 0; i < findings->len; i++) {
-        const RvJudgeFinding *f = findings->pdata[i];
-        counts[f->level]++;
-        w = MAX(w, f->level);
-    }
-    return w;
-}
-
 static void
 print_run(const char *file, guint index, guint nruns, const RvCyclictestRun *run,
-          GPtrArray *findings, RvJudgeLevel worst)
+          const RvFindings *findings)
 {
     gint64 max = rv_result_cyclictest_run_max_us(run);
     g_autofree char *maxs = max >= 0 ? g_strdup_printf("max %" G_GINT64_FORMAT " us", max)
                                      : g_strdup("max unknown");
+    GString *s = g_string_new(NULL);
+    g_autofree char *text = NULL;
 
-    printf("%s", file);
+    g_string_append(s, file);
     if (nruns > 1)
-        printf(" run %u of %u", index + 1, nruns);
-    printf(" (lines %d-%d): %s%s%s, %u thread(s), %s: %s\n", run->first_line, run->last_line,
-           run->tool, run->version ? " " : "", run->version ? run->version : "",
-           run->threads->len, maxs, rv_result_judge_level_name(worst));
-    for (guint i = 0; i < findings->len; i++) {
-        const RvJudgeFinding *f = findings->pdata[i];
-
-        if (f->level == RV_JUDGE_PASS && rv_cmd_common.verbose <= 0)
-            continue;
-        printf("%-4s  %s: %s\n", rv_result_judge_level_name(f->level), f->id, f->message);
-        printf("      where: %s\n", f->where);
-        if (f->fix)
-            printf("      fix: %s\n", f->fix);
-    }
-    printf("\n");
+        g_string_append_printf(s, " run %u of %u", index + 1, nruns);
+    g_string_append_printf(s, " (lines %d-%d): %s%s%s, %u thread(s), %s: %s\n", run->first_line,
+                           run->last_line, run->tool, run->version ? " " : "",
+                           run->version ? run->version : "", run->threads->len, maxs,
+                           rv_finding_level_name(rv_findings_worst(findings)));
+    rv_findings_format(s, findings, rv_cmd_common.verbose > 0);
+    /* the header quotes the file's own words (tool, version): the text rule */
+    text = rv_escape_text(g_string_free(s, FALSE));
+    printf("%s\n", text);
 }
 
 static void
-json_run(JsonBuilder *b, const RvCyclictestRun *run, GPtrArray *findings, RvJudgeLevel worst)
+json_run(JsonBuilder *b, const RvCyclictestRun *run, const RvFindings *findings)
 {
     gint64 max = rv_result_cyclictest_run_max_us(run);
 
     json_builder_begin_object(b);
-    json_builder_set_member_name(b, "first_line");
-    json_builder_add_int_value(b, run->first_line);
-    json_builder_set_member_name(b, "last_line");
-    json_builder_add_int_value(b, run->last_line);
+    rv_json_add_int(b, "first_line", run->first_line);
+    rv_json_add_int(b, "last_line", run->last_line);
     rv_json_add_string_or_null(b, "tool", run->tool);
     rv_json_add_string_or_null(b, "version", run->version);
     rv_json_add_string_or_null(b, "cmdline", run->cmdline);
-    json_builder_set_member_name(b, "threads");
-    json_builder_add_int_value(b, run->threads->len);
+    rv_json_add_int(b, "threads", run->threads->len);
     json_builder_set_member_name(b, "max_us");
     if (max >= 0)
         json_builder_add_int_value(b, max);
     else
         json_builder_add_null_value(b);
-    json_builder_set_member_name(b, "verdict");
-    json_builder_add_string_value(b, rv_result_judge_level_name(worst));
-    json_builder_set_member_name(b, "findings");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < findings->len; i++) {
-        const RvJudgeFinding *f = findings->pdata[i];
-        g_autofree char *cpus = f->has_cpus ? rv_cpulist_format(&f->cpus) : NULL;
-
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "level");
-        json_builder_add_string_value(b, rv_result_judge_level_name(f->level));
-        rv_json_add_string_or_null(b, "id", f->id);
-        rv_json_add_string_or_null(b, "message", f->message);
-        rv_json_add_string_or_null(b, "where", f->where);
-        rv_json_add_string_or_null(b, "fix", f->fix);
-        rv_json_add_string_or_null(b, "cpus", cpus);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
+    rv_json_add_string_or_null(b, "verdict", rv_finding_level_name(rv_findings_worst(findings)));
+    rv_findings_to_json(b, findings);
     json_builder_end_object(b);
 }
 
@@ -222,11 +187,11 @@ json_run(JsonBuilder *b, const RvCyclictestRun *run, GPtrArray *findings, RvJudg
  * -1 when the file could not be read or parsed (logged, exit 2). */
 static int
 check_file(const char *file, const RvJudgeWant *want, const RvJudgeHost *host,
-           JsonBuilder *b, unsigned counts[RV_JUDGE_FAIL + 1])
+           JsonBuilder *b, unsigned counts[RV_FINDING_N_LEVELS])
 {
     g_autoptr(GPtrArray) runs = NULL;
     g_autoptr(GError) err = NULL;
-    int worst = RV_JUDGE_PASS;
+    int worst = RV_FINDING_PASS;
 
     if (b) {
         json_builder_begin_object(b);
@@ -250,7 +215,7 @@ check_file(const char *file, const RvJudgeWant *want, const RvJudgeHost *host,
     }
     for (guint i = 0; i < runs->len; i++) {
         const RvCyclictestRun *run = runs->pdata[i];
-        g_autoptr(GPtrArray) findings = NULL;
+        g_autoptr(RvFindings) findings = NULL;
         int w = rv_result_judge_run(run, file, runs->len, want, host, &findings, &err);
 
         if (w < 0) {
@@ -258,11 +223,12 @@ check_file(const char *file, const RvJudgeWant *want, const RvJudgeHost *host,
             rv_log_gerror(err, NULL);
             return -2;
         }
-        w = worst_of(findings, counts);
+        for (unsigned l = 0; l < RV_FINDING_N_LEVELS; l++)
+            counts[l] += findings->counts[l];
         if (b)
-            json_run(b, run, findings, w);
+            json_run(b, run, findings);
         else
-            print_run(file, i, runs->len, run, findings, w);
+            print_run(file, i, runs->len, run, findings);
         worst = MAX(worst, w);
     }
     if (b) {
@@ -327,8 +293,8 @@ rv_cmd_result_check(int argc, char **argv)
     g_autoptr(JsonBuilder) b = NULL;
     RvJudgeWant want = { 0 };
     RvJudgeHost host = { 0 };
-    unsigned counts[RV_JUDGE_FAIL + 1] = { 0 };
-    int worst = RV_JUDGE_PASS;
+    unsigned counts[RV_FINDING_N_LEVELS] = { 0 };
+    int worst = RV_FINDING_PASS;
     bool bad = false;
 
     if (rv_cmd_parse(&result_check_spec, entries, &argc, &argv) < 0)
@@ -371,28 +337,21 @@ rv_cmd_result_check(int argc, char **argv)
         g_autoptr(JsonNode) node = NULL;
 
         json_builder_end_array(b);
-        json_builder_set_member_name(b, "summary");
-        json_builder_begin_object(b);
-        for (int l = RV_JUDGE_PASS; l <= RV_JUDGE_FAIL; l++) {
-            g_autofree char *k = g_ascii_strdown(rv_result_judge_level_name(l), -1);
-            json_builder_set_member_name(b, k);
-            json_builder_add_int_value(b, counts[l]);
-        }
-        json_builder_end_object(b);
-        json_builder_set_member_name(b, "verdict");
-        json_builder_add_string_value(b, bad ? "ERROR" : rv_result_judge_level_name(worst));
+        rv_findings_summary_to_json(b, counts);
+        rv_json_add_string_or_null(b, "verdict", bad ? "ERROR" : rv_finding_level_name(worst));
         json_builder_end_object(b);
         node = json_builder_get_root(b);
         if (rv_cmd_print_json(node) < 0)
             return RV_EXIT_ERROR;
     } else {
-        printf("%s: %u fail, %u warn, %u note, %u pass%s\n",
-               bad ? "ERROR" : rv_result_judge_level_name(worst), counts[RV_JUDGE_FAIL],
-               counts[RV_JUDGE_WARN], counts[RV_JUDGE_NOTE], counts[RV_JUDGE_PASS],
-               rv_cmd_common.verbose > 0 || !counts[RV_JUDGE_PASS] ? "" : " (--verbose lists PASS)");
+        g_autoptr(GString) s = g_string_new(NULL);
+
+        rv_findings_format_summary(s, bad ? "ERROR" : rv_finding_level_name(worst), counts,
+                                   rv_cmd_common.verbose > 0);
+        fputs(s->str, stdout);
         fflush(stdout);
     }
     if (bad)
         return RV_EXIT_ERROR;
-    return worst == RV_JUDGE_FAIL ? RV_EXIT_CHECK : RV_EXIT_OK;
+    return worst == RV_FINDING_FAIL ? RV_EXIT_CHECK : RV_EXIT_OK;
 }

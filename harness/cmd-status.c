@@ -34,6 +34,7 @@
 #include "host/fsroot.h"
 #include "host/tune/journal.h"
 #include "util/error.h"
+#include "util/json.h"
 
 #define STATUS_SCHEMA_VERSION 1
 /* as in harness/cmd-host-tune.c: a fixture root's own host lock */
@@ -45,16 +46,6 @@ typedef struct {
     RvJournalSummary sum;
     char *error;
 } JournalStatus;
-
-static void
-add_nullable(JsonBuilder *b, const char *name, const char *value)
-{
-    json_builder_set_member_name(b, name);
-    if (value)
-        json_builder_add_string_value(b, value);
-    else
-        json_builder_add_null_value(b);
-}
 
 /* rtvirt-* domains: 0 with @ret filled, or -errno with @error. */
 static int
@@ -141,39 +132,29 @@ print_json(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint
     rv_cmd_json_begin(b, STATUS_SCHEMA_VERSION);
     json_builder_set_member_name(b, "lock");
     json_builder_begin_object(b);
-    add_nullable(b, "path", lock_path);
-    json_builder_set_member_name(b, "exists");
-    json_builder_add_boolean_value(b, li->exists);
-    json_builder_set_member_name(b, "holder");
-    json_builder_add_int_value(b, li->holder);
-    json_builder_set_member_name(b, "pid");
-    json_builder_add_int_value(b, li->pid);
-    add_nullable(b, "command", li->command);
-    add_nullable(b, "since", li->since);
-    json_builder_set_member_name(b, "stale");
-    json_builder_add_boolean_value(b, li->stale);
+    rv_json_add_string_or_null(b, "path", lock_path);
+    rv_json_add_bool(b, "exists", li->exists);
+    rv_json_add_int(b, "holder", li->holder);
+    rv_json_add_int(b, "pid", li->pid);
+    rv_json_add_string_or_null(b, "command", li->command);
+    rv_json_add_string_or_null(b, "since", li->since);
+    rv_json_add_bool(b, "stale", li->stale);
     json_builder_end_object(b);
     json_builder_set_member_name(b, "journals");
     json_builder_begin_array(b);
     for (guint i = 0; i < n_js; i++) {
         json_builder_begin_object(b);
-        add_nullable(b, "name", js[i].name);
-        add_nullable(b, "path", js[i].path);
-        json_builder_set_member_name(b, "exists");
-        json_builder_add_boolean_value(b, js[i].sum.exists);
-        json_builder_set_member_name(b, "version");
-        json_builder_add_int_value(b, js[i].sum.version);
-        json_builder_set_member_name(b, "entries");
-        json_builder_add_int_value(b, js[i].sum.n_entries);
-        json_builder_set_member_name(b, "damaged");
-        json_builder_add_int_value(b, js[i].sum.n_damaged);
+        rv_json_add_string_or_null(b, "name", js[i].name);
+        rv_json_add_string_or_null(b, "path", js[i].path);
+        rv_json_add_bool(b, "exists", js[i].sum.exists);
+        rv_json_add_int(b, "version", js[i].sum.version);
+        rv_json_add_int(b, "entries", js[i].sum.n_entries);
+        rv_json_add_int(b, "damaged", js[i].sum.n_damaged);
         /* a journal without its commit marker is a command still running
          * while the lock is held, an interrupted one otherwise */
-        json_builder_set_member_name(b, "interrupted");
-        json_builder_add_boolean_value(b, js[i].sum.interrupted && !li->holder);
-        json_builder_set_member_name(b, "in_use");
-        json_builder_add_boolean_value(b, js[i].sum.interrupted && li->holder);
-        add_nullable(b, "error", js[i].error);
+        rv_json_add_bool(b, "interrupted", js[i].sum.interrupted && !li->holder);
+        rv_json_add_bool(b, "in_use", js[i].sum.interrupted && li->holder);
+        rv_json_add_string_or_null(b, "error", js[i].error);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -184,14 +165,13 @@ print_json(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint
         json_builder_begin_array(b);
         for (guint i = 0; i < names->len; i++) {
             json_builder_begin_object(b);
-            add_nullable(b, "name", names->pdata[i]);
-            json_builder_set_member_name(b, "active");
-            json_builder_add_boolean_value(b, g_array_index(active, gboolean, i));
+            rv_json_add_string_or_null(b, "name", names->pdata[i]);
+            rv_json_add_bool(b, "active", g_array_index(active, gboolean, i));
             json_builder_end_object(b);
         }
         json_builder_end_array(b);
     }
-    add_nullable(b, "domains_error", dom_error);
+    rv_json_add_string_or_null(b, "domains_error", dom_error);
     json_builder_end_object(b);
     root = json_builder_get_root(b);
     json_generator_set_root(gen, root);

@@ -128,13 +128,13 @@ rv_harness_run_trust(RvRoot *root, const RvMatrix *m, unsigned nr_cpu_ids, RvSto
         rv_result_store_set_untrusted(store, why);
         return 0;
     }
-    for (guint i = 0; i < report->findings->len; i++) {
-        const RvCheckFinding *f = report->findings->pdata[i];
+    for (guint i = 0; i < report->findings->items->len; i++) {
+        const RvFinding *f = report->findings->items->pdata[i];
         g_autofree char *why = NULL;
 
         rv_result_store_add_verification(store, "*", 0, f->id,
-                                         rv_host_check_level_name(f->level), f->message);
-        if (f->level != RV_CHECK_FAIL)
+                                         rv_finding_level_name(f->level), f->message);
+        if (f->level != RV_FINDING_FAIL)
             continue;
         why = g_strdup_printf("host not as %s requires: %s (%s)", m->host_profile, f->message,
                               f->id);

@@ -167,46 +167,6 @@ int rv_result_cyclictest_args_parse(const char *cmdline, RvCyclictestArgs *ret,
                                     GError **error) G_GNUC_WARN_UNUSED_RESULT;
 void rv_result_cyclictest_args_clear(RvCyclictestArgs *a);
 
-/* ---- what was measured against what was asked ---- */
-
-typedef struct {
-    int priority;          /* -p asked, -1: not checked */
-    const char *policy;    /* "fifo", "rr", ...; NULL: not checked */
-    const char *cpus;      /* cpulist the threads should run on (-a), NULL: not checked */
-    gint64 max_us_limit;   /* latency budget in us, -1: none */
-} RvCyclictestExpect;
-
-typedef struct {
-    char *status;          /* "PASS", "NOTE", "WARN", "FAIL" */
-    char *what;            /* "priority", "policy", "cpus", "max latency", "output" */
-    char *detail;          /* one sentence, values named */
-} RvCyclictestFinding;
-
-void rv_result_cyclictest_finding_free(RvCyclictestFinding *f);
-
-/**
- * rv_result_cyclictest_check:
- * @run: a parsed run
- * @want: what the caller asked cyclictest for
- * @ret_findings: (out) (transfer full): GPtrArray of RvCyclictestFinding*
- *
- * Compares what ran with what was asked: the P: priority of every thread
- * (WARN when it differs: the measurement ran at another priority, e.g.
- * LAVA's job priority 48 instead of 98), the policy from the "policy:"
- * line, the CPU of every thread (JSON "cpu") against @want->cpus (FAIL
- * when outside), and the largest max against @want->max_us_limit (FAIL
- * over budget, naming thread and value).  A value the output does not show
- * (quiet histogram, JSON without P:) gives a NOTE, never a silent PASS.
- * The run's notes (histogram requested but absent, rows elided) are NOTEs.
- *
- * Returns: the number of WARN + FAIL findings (>= 0), or the error of
- * rv_cpulist_parse() for a malformed @want->cpus.
- */
-int rv_result_cyclictest_check(const RvCyclictestRun *run,
-                               const RvCyclictestExpect *want,
-                               GPtrArray **ret_findings, GError **error)
-    G_GNUC_WARN_UNUSED_RESULT;
-
 /**
  * rv_result_cyclictest_record_add:
  * @rec: record of workload "cyclictest"

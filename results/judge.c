@@ -49,8 +49,7 @@ typedef struct {
     const RvJudgeHost *host;
     bool has_args;
     RvCyclictestArgs args;
-    GPtrArray *out;
-    RvJudgeLevel worst;
+    RvFindings *out;
     int min_prio;             /* lowest P: > 0 over the threads, -1 none */
     bool measured_known;
     RvCpuSet measured;
@@ -58,30 +57,6 @@ typedef struct {
     bool allowed_known;       /* the threads could only run on these */
     RvCpuSet allowed;
 } Judge;
-
-const char *
-rv_result_judge_level_name(RvJudgeLevel level)
-{
-    switch (level) {
-    case RV_JUDGE_PASS: return "PASS";
-    case RV_JUDGE_NOTE: return "NOTE";
-    case RV_JUDGE_WARN: return "WARN";
-    case RV_JUDGE_FAIL: return "FAIL";
-    }
-    return "?";
-}
-
-void
-rv_result_judge_finding_free(RvJudgeFinding *f)
-{
-    if (!f)
-        return;
-    g_free(f->id);
-    g_free(f->message);
-    g_free(f->where);
-    g_free(f->fix);
-    g_free(f);
-}
 
 void
 rv_result_judge_kthread_free(RvJudgeKthread *k)
@@ -110,26 +85,11 @@ rv_result_judge_host_clear(RvJudgeHost *h)
     memset(h, 0, sizeof(*h));
 }
 
-static void G_GNUC_PRINTF(7, 8)
-add(Judge *j, RvJudgeLevel level, const char *id, int line, const RvCpuSet *cpus,
-    const char *fix, const char *fmt, ...)
+/* Where a finding was seen: FILE:LINE, the run's first line when @line is 0. */
+static void
+at_line(const Judge *j, RvFinding *f, int line)
 {
-    RvJudgeFinding *f = g_new0(RvJudgeFinding, 1);
-    va_list ap;
-
-    f->level = level;
-    f->id = g_strdup(id);
-    va_start(ap, fmt);
-    f->message = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    f->where = g_strdup_printf("%s:%d", j->file, line > 0 ? line : j->run->first_line);
-    f->fix = level == RV_JUDGE_PASS ? NULL : g_strdup(fix);
-    if (cpus) {
-        f->has_cpus = true;
-        f->cpus = *cpus;
-    }
-    g_ptr_array_add(j->out, f);
-    j->worst = MAX(j->worst, level);
+    rv_finding_set_where(f, "%s:%d", j->file, line > 0 ? line : j->run->first_line);
 }
 
 static const char *
@@ -148,16 +108,18 @@ check_input(Judge *j, guint nruns)
     const RvCyclictestRun *run = j->run;
 
     if (nruns > 1)
-        add(j, RV_JUDGE_NOTE, "input.multiple-runs", 0, NULL, NULL,
+        rv_findings_add(j->out, RV_FINDING_NOTE, "input.multiple-runs", NULL, NULL, NULL, NULL,
             "%u result sets in one file: each is judged on its own (this one starts "
             "at line %d)", nruns, run->first_line);
     if (run->histogram_absent)
-        add(j, RV_JUDGE_WARN, "output.histogram-absent", run->last_line, NULL,
-            "keep the whole output: with -h the histogram is printed when the run ends "
-            "(-D, or SIGINT); a pasted status line alone is a truncated result",
-            "histogram requested (-h %d) but absent: the output was cut or the run "
-            "interrupted; the max comes from the last status line only",
-            run->histogram_requested);
+        at_line(j, rv_findings_add(j->out, RV_FINDING_WARN, "output.histogram-absent", NULL, NULL,
+                                   NULL, "keep the whole output: with -h the histogram is printed "
+                                   "when the run ends (-D, or SIGINT); a pasted status line "
+                                   "alone is a truncated result",
+                                   "histogram requested (-h %d) but absent: the output was cut "
+                                   "or the run interrupted; the max comes from the last status "
+                                   "line only", run->histogram_requested),
+                run->last_line);
     guint incomplete = 0;
     for (guint i = 0; i < run->notes->len; i++) {
         const char *n = run->notes->pdata[i];
@@ -169,10 +131,10 @@ check_input(Judge *j, guint nruns)
             incomplete++;
             continue;
         }
-        add(j, RV_JUDGE_NOTE, "input.note", 0, NULL, NULL, "%s", n);
+        rv_findings_add(j->out, RV_FINDING_NOTE, "input.note", NULL, NULL, NULL, NULL, "%s", n);
     }
     if (incomplete)
-        add(j, RV_JUDGE_NOTE, "input.note", 0, NULL, NULL,
+        rv_findings_add(j->out, RV_FINDING_NOTE, "input.note", NULL, NULL, NULL, NULL,
             "the histogram rows of %u thread(s) do not add up to '# Total' (rows elided): "
             "no percentiles from it", incomplete);
 }
@@ -193,7 +155,7 @@ check_policy(Judge *j)
     if ((pol && (g_ascii_strcasecmp(pol, "other") == 0 || g_ascii_strcasecmp(pol, "normal") == 0 ||
                  g_ascii_strcasecmp(pol, "batch") == 0 || g_ascii_strcasecmp(pol, "idle") == 0)) ||
         zero->len)
-        add(j, RV_JUDGE_FAIL, "rt.policy-other", 0, NULL,
+        rv_findings_add(j->out, RV_FINDING_FAIL, "rt.policy-other", NULL, NULL, NULL,
             "run cyclictest with -p N (SCHED_FIFO, N above the threaded IRQs, e.g. 95)",
             "measurement not real-time: %s%s%s; SCHED_OTHER latencies say nothing about "
             "RT latency",
@@ -220,16 +182,18 @@ check_priority(Judge *j)
     guint known = 0;
 
     if (run->defaulted_priority >= 0)
-        add(j, RV_JUDGE_WARN, "rt.priority-defaulted", run->defaulted_line, NULL,
-            "give -p N as its own word (e.g. '-S -m -p 98', not '-smp -p 98')",
-            "cyclictest printed 'defaulting realtime priority to %d': -p was missing, 0 "
-            "or not a number (a bundle like '-smp -p 98' makes getopt take the word '-p' "
-            "as -p's value), so the threads ran at %s %d%s%s", run->defaulted_priority,
-            policy_word(j), run->defaulted_priority,
-            j->has_args && j->args.priority_arg ? ", -p value " : "",
-            j->has_args && j->args.priority_arg ? j->args.priority_arg : "");
+        at_line(j, rv_findings_add(j->out, RV_FINDING_WARN, "rt.priority-defaulted", NULL, NULL, NULL,
+                                   "give -p N as its own word (e.g. '-S -m -p 98', not '-smp -p 98')",
+                                   "cyclictest printed 'defaulting realtime priority to %d': -p "
+                                   "was missing, 0 or not a number (a bundle like '-smp -p 98' "
+                                   "makes getopt take the word '-p' as -p's value), so the "
+                                   "threads ran at %s %d%s%s", run->defaulted_priority,
+                                   policy_word(j), run->defaulted_priority,
+                                   j->has_args && j->args.priority_arg ? ", -p value " : "",
+                                   j->has_args && j->args.priority_arg ? j->args.priority_arg : ""),
+                run->defaulted_line);
     else if (j->has_args && j->args.priority_arg && !g_ascii_isdigit(j->args.priority_arg[0]))
-        add(j, RV_JUDGE_WARN, "rt.priority-defaulted", 0, NULL,
+        rv_findings_add(j->out, RV_FINDING_WARN, "rt.priority-defaulted", NULL, NULL, NULL,
             "give -p N as its own word (e.g. '-S -m -p 98', not '-smp -p 98')",
             "the command line gives -p the value '%s', which cyclictest reads as 0: it "
             "ran at its default priority (threads + 1), not the one intended",
@@ -252,19 +216,19 @@ check_priority(Judge *j)
             j->min_prio = run->defaulted_priority;
         else if (j->has_args && j->args.priority > 0)
             j->min_prio = j->args.priority;
-        add(j, RV_JUDGE_NOTE, "rt.priority-unknown", 0, NULL, NULL,
+        rv_findings_add(j->out, RV_FINDING_NOTE, "rt.priority-unknown", NULL, NULL, NULL, NULL,
             "the output shows no P: priority (quiet histogram, JSON or %s)%s",
             run->tool, want >= 0 ? ": the requested priority is not verified" : "");
         return;
     }
     if (off->len)
-        add(j, RV_JUDGE_WARN, "rt.priority-mismatch", 0, NULL,
+        rv_findings_add(j->out, RV_FINDING_WARN, "rt.priority-mismatch", NULL, NULL, NULL,
             "check the priority the wrapper passes to cyclictest -p (a job's scheduling "
             "priority is not the test's RT priority)",
             "measurement threads at %s %d, asked %d (%s)", policy_word(j), j->min_prio,
             want, off->str);
     else if (want >= 0)
-        add(j, RV_JUDGE_PASS, "rt.priority-mismatch", 0, NULL, NULL,
+        rv_findings_add(j->out, RV_FINDING_PASS, "rt.priority-mismatch", NULL, NULL, NULL, NULL,
             "%u thread(s) at priority %d as asked", known, want);
 }
 
@@ -287,7 +251,7 @@ check_preemptors(Judge *j)
         who = h->irq_thread_name ? h->irq_thread_name : "threaded IRQs";
     }
     if (ref > 0 && j->min_prio <= ref)
-        add(j, RV_JUDGE_WARN, "rt.priority-below-irq", 0, NULL,
+        rv_findings_add(j->out, RV_FINDING_WARN, "rt.priority-below-irq", NULL, NULL, NULL,
             "run the measurement above the threaded IRQs (cyclictest -p 95; rtvirt uses "
             "FIFO 95 for vCPUs and probes)",
             "measurement threads at %s %d, not above the threaded IRQs (FIFO %d, %s): "
@@ -309,7 +273,7 @@ check_preemptors(Judge *j)
         rv_cpuset_or(&cpus, &cpus, &both);
     }
     if (above->len)
-        add(j, RV_JUDGE_WARN, "rt.kthread-above", 0, &cpus,
+        rv_findings_add(j->out, RV_FINDING_WARN, "rt.kthread-above", &cpus, NULL, NULL,
             "raise the measurement's priority or move/lower those kthreads (host profile "
             "[kthreads])",
             "kernel threads above the measurement (%s %d) may run on the measured CPUs: %s",
@@ -395,7 +359,7 @@ find_measured(Judge *j)
         }
     }
     if (!j->args.smp && !j->args.affinity)
-        add(j, RV_JUDGE_WARN, "cpus.unpinned", 0, NULL,
+        rv_findings_add(j->out, RV_FINDING_WARN, "cpus.unpinned", NULL, NULL, NULL,
             "pin the threads: cyclictest -a LIST -t N (one thread per measured CPU)",
             "the threads were not pinned (no -a, no -S): they ran wherever the scheduler "
             "put them, so the measured CPUs are unknown%s",
@@ -422,12 +386,12 @@ check_cpus(Judge *j)
     if (!j->measured_known) {
         if (j->allowed_known && !rv_cpuset_intersects(&j->allowed, &expect)) {
             g_autofree char *a = rv_cpulist_format(&j->allowed);
-            add(j, RV_JUDGE_FAIL, "cpus.not-measured", 0, &expect,
+            rv_findings_add(j->out, RV_FINDING_FAIL, "cpus.not-measured", &expect, NULL, NULL,
                 "pin the threads to the CPUs to measure: cyclictest -a LIST -t N",
                 "CPUs %s%s were not measured: the threads could only run on CPUs %s", e,
                 from_isolated ? " (isolated)" : "", a);
         } else {
-            add(j, RV_JUDGE_NOTE, "cpus.unknown", 0, &expect, NULL,
+            rv_findings_add(j->out, RV_FINDING_NOTE, "cpus.unknown", &expect, NULL, NULL, NULL,
                 "the output does not tell which CPUs were measured (only --json does, or "
                 "-a in the command line: give --cmdline): CPUs %s not verified", e);
         }
@@ -437,24 +401,25 @@ check_cpus(Judge *j)
     rv_cpuset_andnot(&missing, &expect, &j->measured);
     rv_cpuset_andnot(&outside, &j->measured, &expect);
     if (from_isolated && !rv_cpuset_intersects(&expect, &j->measured)) {
-        add(j, RV_JUDGE_FAIL, "cpus.not-measured", 0, &expect,
+        rv_findings_add(j->out, RV_FINDING_FAIL, "cpus.not-measured", &expect, NULL, NULL,
             "measure the isolated CPUs: cyclictest -a LIST -t N with LIST the isolated "
             "CPUs (-S alone uses the affinity mask, which isolcpus= shrinks)",
             "the isolated CPUs %s were never measured: the threads ran on CPUs %s (%s)", e,
             m, j->measured_how);
     } else if (!rv_cpuset_is_empty(&missing)) {
         g_autofree char *x = rv_cpulist_format(&missing);
-        add(j, from_isolated ? RV_JUDGE_NOTE : RV_JUDGE_FAIL, "cpus.not-measured", 0, &missing,
+        rv_findings_add(j->out, from_isolated ? RV_FINDING_NOTE : RV_FINDING_FAIL,
+            "cpus.not-measured", &missing, NULL, NULL,
             "pin one thread to each CPU to measure: cyclictest -a LIST -t N",
             "CPUs %s%s were not measured: the threads ran on CPUs %s (%s)", x,
             from_isolated ? " (isolated)" : "", m, j->measured_how);
     } else {
-        add(j, RV_JUDGE_PASS, "cpus.not-measured", 0, &expect, NULL,
+        rv_findings_add(j->out, RV_FINDING_PASS, "cpus.not-measured", &expect, NULL, NULL, NULL,
             "CPUs %s measured (%s)", e, j->measured_how);
     }
     if (!from_isolated && !rv_cpuset_is_empty(&outside)) {
         g_autofree char *o = rv_cpulist_format(&outside);
-        add(j, RV_JUDGE_WARN, "cpus.outside", 0, &outside,
+        rv_findings_add(j->out, RV_FINDING_WARN, "cpus.outside", &outside, NULL, NULL,
             "pin the threads to the CPUs to measure only",
             "threads also ran on CPUs %s, outside %s (%s)", o, e, j->measured_how);
     }
@@ -499,14 +464,14 @@ check_smt(Judge *j)
         rv_cpuset_and(&both, &main_cpus, &j->measured);
         if (!rv_cpuset_is_empty(&both)) {
             g_autofree char *b = rv_cpulist_format(&both);
-            add(j, RV_JUDGE_WARN, "smt.sibling-main-thread", 0, &both,
+            rv_findings_add(j->out, RV_FINDING_WARN, "smt.sibling-main-thread", &both, NULL, NULL,
                 "put the main thread on a housekeeping CPU: --mainaffinity=CPU (rt-tests >= 2.2)",
                 "the main thread may run on measured CPU(s) %s (%s)", b, main_how);
         }
         rv_cpuset_and(&both, &main_cpus, &sib);
         if (!rv_cpuset_is_empty(&both)) {
             g_autofree char *b = rv_cpulist_format(&both);
-            add(j, RV_JUDGE_WARN, "smt.sibling-main-thread", 0, &both,
+            rv_findings_add(j->out, RV_FINDING_WARN, "smt.sibling-main-thread", &both, NULL, NULL,
                 "put the main thread on a CPU of another core: --mainaffinity=CPU",
                 "the main thread ran on CPU(s) %s, the SMT sibling of a measured CPU (%s): "
                 "they share the core's execution units", b, main_how);
@@ -516,7 +481,7 @@ check_smt(Judge *j)
         rv_cpuset_andnot(&both, &sib, &h->isolated);
         if (!rv_cpuset_is_empty(&both)) {
             g_autofree char *b = rv_cpulist_format(&both);
-            add(j, RV_JUDGE_WARN, "smt.sibling-load", 0, &both,
+            rv_findings_add(j->out, RV_FINDING_WARN, "smt.sibling-load", &both, NULL, NULL,
                 "isolate whole cores (both siblings), or switch SMT off (nosmt)",
                 "the SMT sibling(s) %s of the measured CPUs are housekeeping CPUs: any load "
                 "there shared the measured cores", b);
@@ -549,14 +514,14 @@ check_histogram(Judge *j)
     if (!nthr)
         return;
     if (worst->max_us >= 0)
-        add(j, RV_JUDGE_WARN, "histogram.beyond-range", 0, NULL,
+        rv_findings_add(j->out, RV_FINDING_WARN, "histogram.beyond-range", NULL, NULL, NULL,
             "size the histogram past the budget (-h 1000): percentiles of a run with "
             "overflows are unknown beyond the range",
             "%" G_GUINT64_FORMAT " sample(s) on %u thread(s) beyond the %u us histogram; "
             "max %" G_GINT64_FORMAT " us (thread %d) is from '# Max Latencies', not the "
             "last bucket", over, nthr, range, worst->max_us, worst->index);
     else
-        add(j, RV_JUDGE_WARN, "histogram.beyond-range", 0, NULL,
+        rv_findings_add(j->out, RV_FINDING_WARN, "histogram.beyond-range", NULL, NULL, NULL,
             "keep the '# Max Latencies' line, or size the histogram past the budget",
             "%" G_GUINT64_FORMAT " sample(s) beyond the %u us histogram and no '# Max "
             "Latencies': the max is unknown", over, range);
@@ -571,12 +536,12 @@ check_kernel(Judge *j)
     if (rt != 0)
         return;
     if (h && h->timer_migration == 1)
-        add(j, RV_JUDGE_WARN, "kernel.timer-migration", 0, NULL,
+        rv_findings_add(j->out, RV_FINDING_WARN, "kernel.timer-migration", NULL, NULL, NULL,
             "sysctl kernel.timer_migration=0 (host profile [sysctl]), or a PREEMPT_RT kernel",
             "non-RT kernel with timer_migration=1: timers armed on the measured CPUs can be "
             "queued on other CPUs and their expiry pulled back, which these latencies include");
     else
-        add(j, RV_JUDGE_NOTE, "kernel.not-rt", 0, NULL, NULL,
+        rv_findings_add(j->out, RV_FINDING_NOTE, "kernel.not-rt", NULL, NULL, NULL, NULL,
             "measured on a kernel without PREEMPT_RT%s%s%s", j->run->kernel_release ? " (" : "",
             j->run->kernel_release ? j->run->kernel_release : "",
             j->run->kernel_release ? ")" : "");
@@ -606,7 +571,8 @@ check_idle(Judge *j)
     }
     if (!deep->len)
         return;
-    add(j, qos ? RV_JUDGE_NOTE : RV_JUDGE_WARN, "idle.deep-states", 0, &cpus,
+    rv_findings_add(j->out, qos ? RV_FINDING_NOTE : RV_FINDING_WARN, "idle.deep-states", &cpus,
+        NULL, NULL,
         "disable the deep idle states of the isolated CPUs (host profile [cpu] "
         "idle_max_latency_us), or keep /dev/cpu_dma_latency at 0 while measuring",
         "measured CPUs may enter idle states with a long exit latency: %s%s", deep->str,
@@ -629,16 +595,16 @@ check_budget(Judge *j)
             worst = t;
     }
     if (!worst)
-        add(j, RV_JUDGE_FAIL, "latency.budget", 0, NULL,
+        rv_findings_add(j->out, RV_FINDING_FAIL, "latency.budget", NULL, NULL, NULL,
             "keep the summary lines or '# Max Latencies' in the output",
             "no max latency in the output: budget %" G_GINT64_FORMAT " us not verified", b);
     else if (worst->max_us > b)
-        add(j, RV_JUDGE_FAIL, "latency.budget", 0, NULL,
+        rv_findings_add(j->out, RV_FINDING_FAIL, "latency.budget", NULL, NULL, NULL,
             "find what ran on the CPU: rtvirt host check, tracing (rtla timerlat)",
             "max %" G_GINT64_FORMAT " us on thread %d > budget %" G_GINT64_FORMAT " us",
             worst->max_us, worst->index, b);
     else
-        add(j, RV_JUDGE_PASS, "latency.budget", 0, NULL, NULL,
+        rv_findings_add(j->out, RV_FINDING_PASS, "latency.budget", NULL, NULL, NULL, NULL,
             "max %" G_GINT64_FORMAT " us on thread %d <= budget %" G_GINT64_FORMAT " us",
             worst->max_us, worst->index, b);
 }
@@ -646,10 +612,9 @@ check_budget(Judge *j)
 int
 rv_result_judge_run(const RvCyclictestRun *run, const char *file, guint nruns,
                     const RvJudgeWant *want, const RvJudgeHost *host,
-                    GPtrArray **ret_findings, GError **error)
+                    RvFindings **ret_findings, GError **error)
 {
-    g_autoptr(GPtrArray) out =
-        g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_judge_finding_free);
+    g_autoptr(RvFindings) out = rv_findings_new();
     Judge j = { .run = run, .file = file, .want = want, .host = host, .out = out,
                 .min_prio = -1 };
     bool pert = g_strcmp0(run->tool, "rtvirt pert") == 0;
@@ -681,8 +646,15 @@ rv_result_judge_run(const RvCyclictestRun *run, const char *file, guint nruns,
     check_idle(&j);
     check_budget(&j);
 
+    /* every finding says where: the run's first line unless it named one */
+    for (guint i = 0; i < out->items->len; i++) {
+        RvFinding *f = out->items->pdata[i];
+
+        if (!f->where)
+            at_line(&j, f, 0);
+    }
     rv_result_cyclictest_args_clear(&j.args);
     g_free(j.measured_how);
     *ret_findings = g_steal_pointer(&out);
-    return (int) j.worst;
+    return (int) rv_findings_worst(*ret_findings);
 }

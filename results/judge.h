@@ -7,8 +7,8 @@
  * the host it ran on (read by host/ and handed in here: this judge reads
  * nothing itself).
  *
- * Findings have the shape of `host check`'s (host/check/check.h): a stable id,
- * a level, one sentence, where (FILE:LINE), a fix, the CPUs involved.
+ * Findings are util/finding.h's: a stable id, a level, one sentence, where
+ * (FILE:LINE), a fix, the CPUs involved.
  * Stable ids:
  *   input.multiple-runs        NOTE  several invocations in one file
  *   input.note                 NOTE  what the parser noticed (elided rows...)
@@ -41,26 +41,8 @@
 #include <glib.h>
 
 #include "util/cpulist.h"
+#include "util/finding.h"
 #include "results/cyclictest.h"
-
-typedef enum {
-    RV_JUDGE_PASS = 0,
-    RV_JUDGE_NOTE,
-    RV_JUDGE_WARN,
-    RV_JUDGE_FAIL,
-} RvJudgeLevel;
-
-typedef struct {
-    RvJudgeLevel level;
-    char *id;            /* stable id, list above */
-    char *message;       /* one sentence, values named */
-    char *where;         /* "FILE:LINE", or NULL */
-    char *fix;           /* NULL for PASS */
-    bool has_cpus;
-    RvCpuSet cpus;
-} RvJudgeFinding;
-
-void rv_result_judge_finding_free(RvJudgeFinding *f);
 
 /* The deepest enabled idle state of one CPU. */
 typedef struct {
@@ -110,7 +92,8 @@ typedef struct {
  * @nruns: runs in that file (> 1: input.multiple-runs)
  * @want: what was asked
  * @host: (nullable): facts of the host, or NULL when unknown
- * @ret_findings: (out) (transfer full): GPtrArray of RvJudgeFinding*
+ * @ret_findings: (out) (transfer full): the findings, each with its where
+ *                (FILE:LINE, the run's first line unless a rule names one)
  * @error: RV_ERROR_INVALID when @want->cmdline is not a cyclictest/oslat
  *         command line
  *
@@ -118,11 +101,8 @@ typedef struct {
  * (rt-tests 2.x cyclictest.c process_options() and main(), kernel
  * kernel/irq/manage.c setup_irq_thread(): threaded IRQs at FIFO 50).
  *
- * Returns: the worst level (>= 0), or -EINVAL.
+ * Returns: the worst level (an RvFindingLevel, >= 0), or -EINVAL.
  */
 int rv_result_judge_run(const RvCyclictestRun *run, const char *file, guint nruns,
                         const RvJudgeWant *want, const RvJudgeHost *host,
-                        GPtrArray **ret_findings, GError **error) G_GNUC_WARN_UNUSED_RESULT;
-
-/* "PASS", "NOTE", "WARN", "FAIL". */
-const char *rv_result_judge_level_name(RvJudgeLevel level);
+                        RvFindings **ret_findings, GError **error) G_GNUC_WARN_UNUSED_RESULT;

@@ -10,7 +10,7 @@ cases=${RV_CASES:?}/cyclictest
 n=0 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
-echo "1..32"
+echo "1..34"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 rc_of() { "$rtvirt" result check "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
 has() { grep -qF -- "$1" "$tmp/out"; }
@@ -136,6 +136,15 @@ rc=$(rc_of --budget 100us "$osl")
 [ "$rc" = 1 ] && has "FAIL  latency.budget" && ok "real oslat JSON: --budget 100us broken, exit 1" \
     || nok "real oslat budget $rc: $(cat "$tmp/out")"
 
+# ---- the text rule: a control byte from the file is escaped (util/escape.h) ----
+printf '%s\n' '{"file_version": 1, "cmdline:": "cyclictest -q -p 95 -a 0 -t 1",' \
+    '"rt_test_version:": "2.50\u001b[2J", "num_threads": 1, "thread": {' \
+    '"0": {"histogram": {}, "cycles": 100, "min": 2, "max": 9, "avg": 3.00, "cpu": 0, "node": 0}}}' \
+    >"$tmp/esc.json"
+rc=$(rc_of "$tmp/esc.json")
+has 'cyclictest 2.50\033[2J, 1 thread(s)' && ! grep -q $'\e' "$tmp/out" \
+    && ok "a control byte in the file's version is escaped" || nok "escape $rc: $(od -c "$tmp/out" | head)"
+
 # ---- bad input: exit 2 ----
 rc=$(rc_of "$tmp/missing.txt"); [ "$rc" = 2 ] && grep -q "missing.txt" "$tmp/err" \
     && ok "missing file: exit 2 naming it" || nok "missing file $rc"
@@ -143,6 +152,8 @@ rc=$(rc_of --budget soon "$tmp/S.txt"); [ "$rc" = 2 ] && grep -q -- "--budget 's
     && ok "bad --budget: exit 2" || nok "bad budget $rc: $(cat "$tmp/err")"
 rc=$(rc_of --cmdline 'ls -l' "$tmp/S.txt"); [ "$rc" = 2 ] && grep -q "not a cyclictest or oslat command line" "$tmp/err" \
     && ok "bad --cmdline: exit 2" || nok "bad cmdline $rc: $(cat "$tmp/err")"
+rc=$(rc_of --cpus 1-0 "$tmp/S.txt"); [ "$rc" = 2 ] && grep -q "1-0" "$tmp/err" \
+    && ok "bad --cpus: exit 2 naming the list" || nok "bad cpus $rc: $(cat "$tmp/err")"
 rc=$(rc_of); [ "$rc" = 2 ] && ok "no FILE: exit 2" || nok "no FILE: $rc"
 echo 'hello' >"$tmp/none.txt"
 rc=$(rc_of "$tmp/none.txt"); [ "$rc" = 2 ] && grep -q "none.txt: no cyclictest output" "$tmp/err" \

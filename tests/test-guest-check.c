@@ -59,18 +59,18 @@ static const struct {
     const char *name;
     const char *neighbour;     /* judged beside it, or NULL */
     const char *id;            /* the finding the case is about */
-    RvCheckLevel level;
+    RvFindingLevel level;
     guint fails;
 } cases[] = {
-    { "smt-ok", NULL, "topology.smt-siblings", RV_CHECK_PASS, 0 },
-    { "smt-split", NULL, "topology.smt-siblings", RV_CHECK_FAIL, 1 },
-    { "smt-unpinned", NULL, "topology.smt-siblings", RV_CHECK_WARN, 0 },
-    { "count", NULL, "topology.vcpu-count", RV_CHECK_FAIL, 1 },
-    { "hidden", NULL, "topology.hidden-siblings", RV_CHECK_NOTE, 0 },
-    { "rt-one", NULL, "placement.isolated", RV_CHECK_PASS, 0 },
-    { "rt-one", "neighbour", "topology.foreign-vcpu-cpu", RV_CHECK_FAIL, 1 },
-    { "rt-one", "neighbour", "topology.foreign-vcpu-sibling", RV_CHECK_WARN, 1 },
-    { "neighbour", "rt-one", "placement.no-rt", RV_CHECK_PASS, 0 },
+    { "smt-ok", NULL, "topology.smt-siblings", RV_FINDING_PASS, 0 },
+    { "smt-split", NULL, "topology.smt-siblings", RV_FINDING_FAIL, 1 },
+    { "smt-unpinned", NULL, "topology.smt-siblings", RV_FINDING_WARN, 0 },
+    { "count", NULL, "topology.vcpu-count", RV_FINDING_FAIL, 1 },
+    { "hidden", NULL, "topology.hidden-siblings", RV_FINDING_NOTE, 0 },
+    { "rt-one", NULL, "placement.isolated", RV_FINDING_PASS, 0 },
+    { "rt-one", "neighbour", "topology.foreign-vcpu-cpu", RV_FINDING_FAIL, 1 },
+    { "rt-one", "neighbour", "topology.foreign-vcpu-sibling", RV_FINDING_WARN, 1 },
+    { "neighbour", "rt-one", "placement.no-rt", RV_FINDING_PASS, 0 },
 };
 
 static void
@@ -83,7 +83,7 @@ test_static(gconstpointer data)
     g_autoptr(RvGuestCheckReport) rep = NULL;
     g_autoptr(GError) err = NULL;
     g_autofree char *text = NULL, *exp_name = NULL, *exp_path = NULL;
-    const RvCheckFinding *f;
+    const RvFinding *f;
     int r;
 
     if (cases[i].neighbour)
@@ -91,15 +91,15 @@ test_static(gconstpointer data)
     r = rv_guest_check_judge(d, host, nb, NULL, &rep, &err);
     g_assert_no_error(err);
     g_assert_cmpint(r, ==, (int) cases[i].fails);
-    g_assert_cmpuint(rep->counts[RV_CHECK_FAIL], ==, cases[i].fails);
-    f = rv_guest_check_find(rep, cases[i].id);
+    g_assert_cmpuint(rep->findings->counts[RV_FINDING_FAIL], ==, cases[i].fails);
+    f = rv_findings_find(rep->findings, cases[i].id);
     g_assert_nonnull(f);
     g_assert_cmpint(f->level, ==, cases[i].level);
     /* a finding that is not PASS says how to fix it */
-    for (guint k = 0; k < rep->findings->len; k++) {
-        const RvCheckFinding *g = rep->findings->pdata[k];
+    for (guint k = 0; k < rep->findings->items->len; k++) {
+        const RvFinding *g = rep->findings->items->pdata[k];
 
-        if (g->level == RV_CHECK_FAIL || g->level == RV_CHECK_WARN)
+        if (g->level == RV_FINDING_FAIL || g->level == RV_FINDING_WARN)
             g_assert_nonnull(g->fix);
     }
     text = rv_guest_check_format(rep);
@@ -128,13 +128,13 @@ test_shared_libvirt(void)
         g_assert_no_error(err);
         g_assert_cmpint(r, ==, (int) rv_guest_placement_check_failures(lines));
         g_assert_cmpint(r, ==, i == 0 ? 9 : 0);
-        for (guint k = 0; k < rep->findings->len; k++)
-            g_assert_cmpstr(((RvCheckFinding *) rep->findings->pdata[k])->id, !=, "placement.rule");
+        for (guint k = 0; k < rep->findings->items->len; k++)
+            g_assert_cmpstr(((RvFinding *) rep->findings->items->pdata[k])->id, !=, "placement.rule");
         if (i == 0) {
-            g_assert_nonnull(rv_guest_check_find(rep, "placement.emulator-on-rt"));
-            g_assert_null(rv_guest_check_find(rep, "topology.vcpu-count"));   /* no <topology> */
+            g_assert_nonnull(rv_findings_find(rep->findings, "placement.emulator-on-rt"));
+            g_assert_null(rv_findings_find(rep->findings, "topology.vcpu-count"));   /* no <topology> */
         } else {
-            g_assert_cmpint(rv_guest_check_find(rep, "topology.vcpu-count")->level, ==, RV_CHECK_PASS);
+            g_assert_cmpint(rv_findings_find(rep->findings, "topology.vcpu-count")->level, ==, RV_FINDING_PASS);
         }
     }
 }
@@ -234,21 +234,21 @@ test_live(void)
     {
         g_autoptr(RvGuestDomain) d = load_domain_file(placed);
         g_autoptr(RvGuestCheckReport) rep = NULL;
-        const RvCheckFinding *f;
+        const RvFinding *f;
 
         g_assert_cmpint(rv_guest_check_judge(d, host, NULL, &live, &rep, &err), ==, 1);
         g_assert_no_error(err);
         g_assert_true(rep->running);
-        f = rv_guest_check_find(rep, "vcpu.scheduler");
+        f = rv_findings_find(rep->findings, "vcpu.scheduler");
         g_assert_nonnull(f);
-        g_assert_cmpint(f->level, ==, RV_CHECK_FAIL);
+        g_assert_cmpint(f->level, ==, RV_FINDING_FAIL);
         g_assert_nonnull(strstr(f->message, "thread 4376 'CPU 1/TCG'"));
         g_assert_cmpstr(f->expected, ==, "fifo 1");
         g_assert_cmpstr(f->actual, ==, "other 0");
-        g_assert_null(rv_guest_check_find(rep, "memory.locked"));   /* no <locked/> there */
-        f = rv_guest_check_find(rep, "kthread.placement");
+        g_assert_null(rv_findings_find(rep->findings, "memory.locked"));   /* no <locked/> there */
+        f = rv_findings_find(rep->findings, "kthread.placement");
         g_assert_nonnull(f);
-        g_assert_cmpint(f->level, ==, RV_CHECK_WARN);
+        g_assert_cmpint(f->level, ==, RV_FINDING_WARN);
         g_assert_nonnull(strstr(f->message, "kvm-pit/4368"));
     }
     /* no <vcpusched> (what guest run leaves after the RT-group trap), the
@@ -263,17 +263,17 @@ test_live(void)
     {
         g_autoptr(RvGuestDomain) d = NULL;
         g_autoptr(RvGuestCheckReport) rep = NULL;
-        const RvCheckFinding *f;
+        const RvFinding *f;
 
         g_assert_cmpint(rv_guest_domain_load(iso, "live-iso.xml", &d, &err), ==, 0);
         g_assert_cmpint(rv_guest_check_judge(d, host, NULL, &live, &rep, &err), >=, 1);
         g_assert_no_error(err);
-        f = rv_guest_check_find(rep, "vcpu.isolated-not-fifo");
+        f = rv_findings_find(rep->findings, "vcpu.isolated-not-fifo");
         g_assert_nonnull(f);
-        g_assert_cmpint(f->level, ==, RV_CHECK_FAIL);
+        g_assert_cmpint(f->level, ==, RV_FINDING_FAIL);
         g_assert_nonnull(strstr(f->message, "vCPU 1 thread 4376 'CPU 1/TCG' runs other 0"));
-        g_assert_cmpint(rv_guest_check_find(rep, "vcpu.isolated-not-rt")->level, ==, RV_CHECK_WARN);
-        g_assert_cmpint(rv_guest_check_find(rep, "vcpu.scheduler")->level, ==, RV_CHECK_PASS);
+        g_assert_cmpint(rv_findings_find(rep->findings, "vcpu.isolated-not-rt")->level, ==, RV_FINDING_WARN);
+        g_assert_cmpint(rv_findings_find(rep->findings, "vcpu.scheduler")->level, ==, RV_FINDING_PASS);
     }
     /* the same XML without isolcpus: nothing says RT, no such FAIL */
     {
@@ -281,7 +281,7 @@ test_live(void)
         g_autoptr(RvGuestCheckReport) rep = NULL;
 
         g_assert_cmpint(rv_guest_check_judge(d, host, NULL, &live, &rep, &err), ==, 0);   /* no <locked/>: no VmLck check */
-        g_assert_null(rv_guest_check_find(rep, "vcpu.isolated-not-fifo"));
+        g_assert_null(rv_findings_find(rep->findings, "vcpu.isolated-not-fifo"));
     }
     rv_test_rm_rf(tmp);
 }

@@ -362,7 +362,7 @@ test_case(gconstpointer data)
     /* the verdict written from source.txt, independent of the expected files */
     verdict_path = g_build_filename(dir, "verdict", NULL);
     g_assert_true(g_file_get_contents(verdict_path, &verdict, NULL, &err));
-    g_assert_cmpstr(g_strstrip(verdict), ==, rv_host_check_level_name(rv_host_check_worst(rep)));
+    g_assert_cmpstr(g_strstrip(verdict), ==, rv_finding_level_name(rv_findings_worst(rep->findings)));
     {
         g_autofree char *must = g_build_filename(dir, "must", NULL);
         g_autofree char *m = NULL;
@@ -380,14 +380,14 @@ test_case(gconstpointer data)
                 g_assert_nonnull(w[1]);
                 if (strcmp(w[0], "NONE") == 0) {
                     /* "NONE ID": no finding with that id at any level */
-                    if (rv_host_check_find(rep, w[1]))
+                    if (rv_findings_find(rep->findings, w[1]))
                         g_error("%s: unexpected finding '%s'", dir, w[1]);
                     continue;
                 }
-                for (guint k = 0; k < rep->findings->len && !found; k++) {
-                    const RvCheckFinding *f = rep->findings->pdata[k];
+                for (guint k = 0; k < rep->findings->items->len && !found; k++) {
+                    const RvFinding *f = rep->findings->items->pdata[k];
                     found = strcmp(f->id, w[1]) == 0 &&
-                            strcmp(rv_host_check_level_name(f->level), w[0]) == 0;
+                            strcmp(rv_finding_level_name(f->level), w[0]) == 0;
                 }
                 if (!found)
                     g_error("%s: no finding '%s %s'", dir, w[0], w[1]);

@@ -3,7 +3,8 @@
  * tests/test-judge.c: results/judge.h, the judge behind `rtvirt result
  * check`, on
  *  1. every tests/data/cases/cyclictest/ file, with the verdict its
- *     .source.txt gives (budget and priority as the source states them);
+ *     .source.txt gives (budget, priority and CPUs as the source states
+ *     them: what was asked against what ran);
  *  2. small outputs written here for each rule the real files do not show
  *     (P:0, the "defaulting realtime priority" notice, "-smp -p 98", -S on
  *     an isolated host, the main thread on a measured CPU's sibling,
@@ -51,12 +52,12 @@ want_default(void)
     return w;
 }
 
-static GPtrArray *
+static RvFindings *
 judge(const RvCyclictestRun *run, guint nruns, const RvJudgeWant *w, const RvJudgeHost *h,
       int *ret_worst)
 {
     g_autoptr(GError) err = NULL;
-    GPtrArray *f = NULL;
+    RvFindings *f = NULL;
     int r = rv_result_judge_run(run, "t.txt", nruns, w, h, &f, &err);
 
     if (r < 0)
@@ -66,23 +67,21 @@ judge(const RvCyclictestRun *run, guint nruns, const RvJudgeWant *w, const RvJud
     return f;
 }
 
-static const RvJudgeFinding *
-find(GPtrArray *f, const char *id)
+static const RvFinding *
+find(RvFindings *f, const char *id)
 {
-    for (guint i = 0; i < f->len; i++)
-        if (g_str_equal(((RvJudgeFinding *) f->pdata[i])->id, id))
-            return f->pdata[i];
-    return NULL;
+    return rv_findings_find(f, id);
 }
 
+/* The first finding @id has @level and, when @needle is given, says it. */
 static void
-assert_finding(GPtrArray *f, const char *id, RvJudgeLevel level, const char *needle)
+assert_finding(RvFindings *f, const char *id, RvFindingLevel level, const char *needle)
 {
-    const RvJudgeFinding *x = find(f, id);
+    const RvFinding *x = find(f, id);
 
     if (!x)
         g_error("no finding %s", id);
-    g_assert_cmpstr(rv_result_judge_level_name(x->level), ==, rv_result_judge_level_name(level));
+    g_assert_cmpstr(rv_finding_level_name(x->level), ==, rv_finding_level_name(level));
     if (needle && !strstr(x->message, needle))
         g_error("%s: '%s' lacks '%s'", id, x->message, needle);
 }
@@ -94,7 +93,7 @@ test_case_kvm(void)
 {
     g_autoptr(GPtrArray) runs = parse_case("kvm-guest-1thread-hist60-overflows-others.txt");
     RvJudgeWant w = want_default();
-    g_autoptr(GPtrArray) f1 = NULL, f2 = NULL;
+    g_autoptr(RvFindings) f1 = NULL, f2 = NULL;
     int w1, w2;
 
     w.budget_us = 20;
@@ -102,12 +101,12 @@ test_case_kvm(void)
     f1 = judge(RUN(runs, 0), 2, &w, NULL, &w1);
     f2 = judge(RUN(runs, 1), 2, &w, NULL, &w2);
     /* run 1 FAIL (1475 us), run 2 PASS for 20 us */
-    g_assert_cmpint(w1, ==, RV_JUDGE_FAIL);
-    assert_finding(f1, "latency.budget", RV_JUDGE_FAIL, "max 1475 us");
-    assert_finding(f1, "histogram.beyond-range", RV_JUDGE_WARN, "604 sample(s)");
-    assert_finding(f1, "input.multiple-runs", RV_JUDGE_NOTE, NULL);
-    assert_finding(f2, "latency.budget", RV_JUDGE_PASS, "max 12 us");
-    g_assert_cmpint(w2, <, RV_JUDGE_WARN);
+    g_assert_cmpint(w1, ==, RV_FINDING_FAIL);
+    assert_finding(f1, "latency.budget", RV_FINDING_FAIL, "max 1475 us");
+    assert_finding(f1, "histogram.beyond-range", RV_FINDING_WARN, "604 sample(s)");
+    assert_finding(f1, "input.multiple-runs", RV_FINDING_NOTE, NULL);
+    assert_finding(f2, "latency.budget", RV_FINDING_PASS, "max 12 us");
+    g_assert_cmpint(w2, <, RV_FINDING_WARN);
     g_assert_null(find(f2, "histogram.beyond-range"));
     /* "taskset -c 3 cyclictest ...": one thread, one CPU allowed */
     g_assert_null(find(f1, "cpus.unpinned"));
@@ -118,19 +117,19 @@ test_case_lava(void)
 {
     g_autoptr(GPtrArray) runs = parse_case("lava-cyclictest-2threads-prio48-linaro642.txt");
     RvJudgeWant w = want_default();
-    g_autoptr(GPtrArray) f = NULL, f98 = NULL;
+    g_autoptr(RvFindings) f = NULL, f98 = NULL;
     int worst;
 
     w.budget_us = 100;
     f = judge(RUN(runs, 0), 1, &w, NULL, &worst);
     /* WARN 'measurement threads at FIFO 48' and FAIL for 100 us */
-    assert_finding(f, "rt.priority-below-irq", RV_JUDGE_WARN, "measurement threads at FIFO 48");
-    assert_finding(f, "latency.budget", RV_JUDGE_FAIL, "max 340 us on thread 1");
-    g_assert_cmpint(worst, ==, RV_JUDGE_FAIL);
+    assert_finding(f, "rt.priority-below-irq", RV_FINDING_WARN, "measurement threads at FIFO 48");
+    assert_finding(f, "latency.budget", RV_FINDING_FAIL, "max 340 us on thread 1");
+    g_assert_cmpint(worst, ==, RV_FINDING_FAIL);
     /* the intended 98 */
     w.priority = 98;
     f98 = judge(RUN(runs, 0), 1, &w, NULL, NULL);
-    assert_finding(f98, "rt.priority-mismatch", RV_JUDGE_WARN,
+    assert_finding(f98, "rt.priority-mismatch", RV_FINDING_WARN,
                    "measurement threads at FIFO 48, asked 98");
 }
 
@@ -140,24 +139,24 @@ test_case_openshift(void)
     g_autoptr(GPtrArray) bad = parse_case("openshift-cnf-16threads-hist-bad-overflows.txt");
     g_autoptr(GPtrArray) good = parse_case("openshift-cnf-16threads-hist-good.txt");
     RvJudgeWant w = want_default();
-    g_autoptr(GPtrArray) fb = NULL, fg = NULL;
+    g_autoptr(RvFindings) fb = NULL, fg = NULL;
     int wb, wg;
 
     w.budget_us = 20;
     fb = judge(RUN(bad, 0), 1, &w, NULL, &wb);
     fg = judge(RUN(good, 0), 1, &w, NULL, &wg);
     /* FAIL (max 619 us > 20 us; 19 samples beyond histogram) */
-    g_assert_cmpint(wb, ==, RV_JUDGE_FAIL);
-    assert_finding(fb, "latency.budget", RV_JUDGE_FAIL, "max 619 us on thread 3");
-    assert_finding(fb, "histogram.beyond-range", RV_JUDGE_WARN, "19 sample(s)");
-    assert_finding(fb, "histogram.beyond-range", RV_JUDGE_WARN, "30 us histogram");
+    g_assert_cmpint(wb, ==, RV_FINDING_FAIL);
+    assert_finding(fb, "latency.budget", RV_FINDING_FAIL, "max 619 us on thread 3");
+    assert_finding(fb, "histogram.beyond-range", RV_FINDING_WARN, "19 sample(s)");
+    assert_finding(fb, "histogram.beyond-range", RV_FINDING_WARN, "30 us histogram");
     /* PASS for 20 us (max 6 us); -p 1 is still below the threaded IRQs */
-    assert_finding(fg, "latency.budget", RV_JUDGE_PASS, "max 6 us on thread 8");
-    g_assert_cmpint(wg, <, RV_JUDGE_FAIL);
+    assert_finding(fg, "latency.budget", RV_FINDING_PASS, "max 6 us on thread 8");
+    g_assert_cmpint(wg, <, RV_FINDING_FAIL);
     g_assert_null(find(fg, "histogram.beyond-range"));
-    assert_finding(fg, "rt.priority-below-irq", RV_JUDGE_WARN, "FIFO 1");
+    assert_finding(fg, "rt.priority-below-irq", RV_FINDING_WARN, "FIFO 1");
     /* -a LIST without --mainaffinity: the main thread shares the CPUs */
-    assert_finding(fg, "smt.sibling-main-thread", RV_JUDGE_WARN, "2,4,6");
+    assert_finding(fg, "smt.sibling-main-thread", RV_FINDING_WARN, "2,4,6");
 }
 
 static void
@@ -169,13 +168,13 @@ test_case_orangepi(void)
     w.budget_us = 100;
     g_assert_cmpuint(runs->len, ==, 2);
     for (guint i = 0; i < 2; i++) {
-        g_autoptr(GPtrArray) f = NULL;
+        g_autoptr(RvFindings) f = NULL;
         int worst;
 
         f = judge(RUN(runs, i), 2, &w, NULL, &worst);
-        g_assert_cmpint(worst, ==, RV_JUDGE_FAIL);
-        assert_finding(f, "latency.budget", RV_JUDGE_FAIL, i ? "max 10533 us" : "max 300 us");
-        assert_finding(f, "input.multiple-runs", RV_JUDGE_NOTE, "2 result sets");
+        g_assert_cmpint(worst, ==, RV_FINDING_FAIL);
+        assert_finding(f, "latency.budget", RV_FINDING_FAIL, i ? "max 10533 us" : "max 300 us");
+        assert_finding(f, "input.multiple-runs", RV_FINDING_NOTE, "2 result sets");
     }
 }
 
@@ -184,12 +183,12 @@ test_case_stress_ng(void)
 {
     g_autoptr(GPtrArray) runs = parse_case("stress-ng-271-cyclictest-v2.40-one-thread-hist-missing.txt");
     RvJudgeWant w = want_default();
-    g_autoptr(GPtrArray) f = NULL;
+    g_autoptr(RvFindings) f = NULL;
 
     w.budget_us = 100;
     f = judge(RUN(runs, 0), 1, &w, NULL, NULL);
-    assert_finding(f, "output.histogram-absent", RV_JUDGE_WARN, "-h 60");
-    assert_finding(f, "latency.budget", RV_JUDGE_PASS, "max 35 us");
+    assert_finding(f, "output.histogram-absent", RV_FINDING_WARN, "-h 60");
+    assert_finding(f, "latency.budget", RV_FINDING_PASS, "max 35 us");
     /* -a 7 --mainaffinity=2: the main thread is elsewhere */
     g_assert_null(find(f, "smt.sibling-main-thread"));
     g_assert_null(find(f, "cpus.unpinned"));
@@ -209,6 +208,59 @@ test_case_json_truncated(void)
     g_assert_nonnull(strstr(err->message, "linaro311.json:"));
 }
 
+/* What was asked against what ran (the cases of the cyclictest parser's
+ * former judge): priority, placement and budget as the .source.txt
+ * verdicts give them. */
+static void
+test_case_asked(void)
+{
+    g_autoptr(GPtrArray) lava = parse_case("lava-cyclictest-2threads-prio48-linaro642.txt");
+    g_autoptr(GPtrArray) kvm = parse_case("kvm-guest-1thread-hist60-overflows-others.txt");
+    g_autofree char *jpath = rv_test_data_path("cyclictest", "rt-tests-2.40-json-2threads-h50.json");
+    g_autoptr(GPtrArray) json = NULL;
+    g_autoptr(RvFindings) fl = NULL, fk1 = NULL, fk2 = NULL, fj = NULL, fj1 = NULL;
+    g_autoptr(GError) err = NULL;
+    RvJudgeWant w = want_default();
+
+    /* LAVA asked 98 on CPU 0 under 100 us: threads at 48, 340 us on T1, and
+     * the text output does not say where the threads ran: a NOTE, not a PASS */
+    w.priority = 98;
+    w.budget_us = 100;
+    w.has_cpus = true;
+    g_assert_cmpint(rv_cpulist_parse("0", 0, &w.cpus, NULL), ==, 0);
+    fl = judge(RUN(lava, 0), 1, &w, NULL, NULL);
+    assert_finding(fl, "rt.priority-mismatch", RV_FINDING_WARN, "at FIFO 48, asked 98");
+    assert_finding(fl, "latency.budget", RV_FINDING_FAIL, "max 340 us on thread 1 > budget 100 us");
+    assert_finding(fl, "cpus.unknown", RV_FINDING_NOTE, "CPUs 0 not verified");
+    g_assert_null(find(fl, "cpus.not-measured"));
+
+    /* kvm-guest: P:95 FIFO as asked; run 1 over 20 us (1475), run 2 within */
+    w = want_default();
+    w.priority = 95;
+    w.budget_us = 20;
+    fk1 = judge(RUN(kvm, 0), 2, &w, NULL, NULL);
+    fk2 = judge(RUN(kvm, 1), 2, &w, NULL, NULL);
+    assert_finding(fk1, "latency.budget", RV_FINDING_FAIL, "max 1475 us");
+    assert_finding(fk1, "rt.priority-mismatch", RV_FINDING_PASS, "at priority 95 as asked");
+    g_assert_null(find(fk1, "rt.policy-other"));
+    assert_finding(fk2, "latency.budget", RV_FINDING_PASS, "max 12 us");
+    assert_finding(fk2, "rt.priority-mismatch", RV_FINDING_PASS, "at priority 95 as asked");
+
+    /* JSON tells the CPUs (-a 0-1): 0-1 measured; asked 1, CPU 0 is outside */
+    if (rv_result_cyclictest_parse_file(jpath, &json, &err) < 0)
+        g_error("%s", err->message);
+    w = want_default();
+    w.has_cpus = true;
+    g_assert_cmpint(rv_cpulist_parse("0-1", 0, &w.cpus, NULL), ==, 0);
+    fj = judge(RUN(json, 0), 1, &w, NULL, NULL);
+    assert_finding(fj, "cpus.not-measured", RV_FINDING_PASS, "CPUs 0-1 measured");
+    g_assert_null(find(fj, "cpus.outside"));
+    g_assert_cmpint(rv_cpulist_parse("1", 0, &w.cpus, NULL), ==, 0);
+    fj1 = judge(RUN(json, 0), 1, &w, NULL, NULL);
+    assert_finding(fj1, "cpus.outside", RV_FINDING_WARN, "threads also ran on CPUs 0, outside 1");
+    assert_finding(fj1, "cpus.not-measured", RV_FINDING_PASS, "CPUs 1 measured");
+}
+
 /* ---- 2. each rule ---- */
 
 static void
@@ -218,12 +270,12 @@ test_policy_other(void)
         "policy: other: loadavg: 0.00 0.01 0.03 1/129 2407\n"
         "T: 0 ( 2404) P: 0 I:1000 C:   1000 Min:      5 Act:   22 Avg:   16 Max:      75\n");
     RvJudgeWant w = want_default();
-    g_autoptr(GPtrArray) f = NULL;
+    g_autoptr(RvFindings) f = NULL;
     int worst;
 
     f = judge(RUN(runs, 0), 1, &w, NULL, &worst);
-    g_assert_cmpint(worst, ==, RV_JUDGE_FAIL);
-    assert_finding(f, "rt.policy-other", RV_JUDGE_FAIL, "not real-time");
+    g_assert_cmpint(worst, ==, RV_FINDING_FAIL);
+    assert_finding(f, "rt.policy-other", RV_FINDING_FAIL, "not real-time");
 }
 
 static void
@@ -235,16 +287,16 @@ test_priority_defaulted(void)
         "# /dev/cpu_dma_latency set to 0us\n"
         "T: 0 ( 2404) P: 2 I:1000 C:   1000 Min:      5 Act:   22 Avg:   16 Max:      75\n");
     RvJudgeWant w = want_default();
-    g_autoptr(GPtrArray) f = NULL;
+    g_autoptr(RvFindings) f = NULL;
 
     g_assert_cmpint(RUN(runs, 0)->defaulted_priority, ==, 2);
     g_assert_cmpint(RUN(runs, 0)->dma_latency_us, ==, 0);
     w.priority = 98;
     f = judge(RUN(runs, 0), 1, &w, NULL, NULL);
-    assert_finding(f, "rt.priority-defaulted", RV_JUDGE_WARN, "defaulting realtime priority to 2");
-    assert_finding(f, "rt.priority-defaulted", RV_JUDGE_WARN, "-p value -p");
-    assert_finding(f, "rt.priority-mismatch", RV_JUDGE_WARN, "FIFO 2, asked 98");
-    assert_finding(f, "rt.priority-below-irq", RV_JUDGE_WARN, "FIFO 2");
+    assert_finding(f, "rt.priority-defaulted", RV_FINDING_WARN, "defaulting realtime priority to 2");
+    assert_finding(f, "rt.priority-defaulted", RV_FINDING_WARN, "-p value -p");
+    assert_finding(f, "rt.priority-mismatch", RV_FINDING_WARN, "FIFO 2, asked 98");
+    assert_finding(f, "rt.priority-below-irq", RV_FINDING_WARN, "FIFO 2");
 }
 
 /* 4 CPUs, cores {0,2} {1,3} (Linux numbering), isolated 1,3 */
@@ -285,14 +337,14 @@ test_smp_on_isolated_host(void)
         "T: 1 ( 2405) P:95 I:1000 C:   1000 Min:      5 Act:   22 Avg:   16 Max:      14\n");
     RvJudgeWant w = want_default();
     RvJudgeHost h;
-    g_autoptr(GPtrArray) f = NULL;
+    g_autoptr(RvFindings) f = NULL;
     int worst;
 
     host_smt4(&h);
     f = judge(RUN(runs, 0), 1, &w, &h, &worst);
-    g_assert_cmpint(worst, ==, RV_JUDGE_FAIL);
-    assert_finding(f, "cpus.not-measured", RV_JUDGE_FAIL, "isolated CPUs 1,3 were never measured");
-    assert_finding(f, "cpus.not-measured", RV_JUDGE_FAIL, "-S");
+    g_assert_cmpint(worst, ==, RV_FINDING_FAIL);
+    assert_finding(f, "cpus.not-measured", RV_FINDING_FAIL, "isolated CPUs 1,3 were never measured");
+    assert_finding(f, "cpus.not-measured", RV_FINDING_FAIL, "-S");
     /* measured 0,2: siblings of each other, both housekeeping */
     g_assert_null(find(f, "rt.priority-below-irq"));
     rv_result_judge_host_clear(&h);
@@ -309,18 +361,18 @@ test_sibling_main_thread(void)
         "T: 0 ( 2404) P:95 I:1000 C:   1000 Min:      5 Act:   22 Avg:   16 Max:      15\n");
     RvJudgeWant w = want_default();
     RvJudgeHost h;
-    g_autoptr(GPtrArray) f = NULL, f2 = NULL;
+    g_autoptr(RvFindings) f = NULL, f2 = NULL;
 
     host_smt4(&h);
     f = judge(RUN(runs, 0), 1, &w, &h, NULL);
-    assert_finding(f, "smt.sibling-main-thread", RV_JUDGE_WARN, "CPU(s) 1, the SMT sibling");
+    assert_finding(f, "smt.sibling-main-thread", RV_FINDING_WARN, "CPU(s) 1, the SMT sibling");
     /* CPU 1 measured? no: isolated CPU 1 is a NOTE, 3 was measured */
-    assert_finding(f, "cpus.not-measured", RV_JUDGE_NOTE, "CPUs 1 (isolated)");
+    assert_finding(f, "cpus.not-measured", RV_FINDING_NOTE, "CPUs 1 (isolated)");
     g_assert_null(find(f, "smt.sibling-load"));
     f2 = judge(RUN(runs2, 0), 1, &w, &h, NULL);
-    assert_finding(f2, "smt.sibling-main-thread", RV_JUDGE_WARN, "CPU(s) 0");
-    assert_finding(f2, "smt.sibling-load", RV_JUDGE_WARN, "sibling(s) 0");
-    assert_finding(f2, "cpus.not-measured", RV_JUDGE_FAIL, "never measured");
+    assert_finding(f2, "smt.sibling-main-thread", RV_FINDING_WARN, "CPU(s) 0");
+    assert_finding(f2, "smt.sibling-load", RV_FINDING_WARN, "sibling(s) 0");
+    assert_finding(f2, "cpus.not-measured", RV_FINDING_FAIL, "never measured");
     rv_result_judge_host_clear(&h);
 }
 
@@ -336,7 +388,7 @@ test_kernel_and_idle(void)
     RvJudgeWant w = want_default();
     RvJudgeHost h;
     RvJudgeIdle c6 = { .cpu = 3, .name = g_strdup("C6"), .latency_us = 133 };
-    g_autoptr(GPtrArray) f = NULL, fq = NULL;
+    g_autoptr(RvFindings) f = NULL, fq = NULL;
 
     host_smt4(&h);
     h.preempt_rt = 0;
@@ -344,15 +396,15 @@ test_kernel_and_idle(void)
     h.idle = g_array_new(FALSE, FALSE, sizeof(RvJudgeIdle));
     g_array_append_val(h.idle, c6);
     f = judge(RUN(runs, 0), 1, &w, &h, NULL);
-    assert_finding(f, "kernel.timer-migration", RV_JUDGE_WARN, "timer_migration=1");
-    assert_finding(f, "idle.deep-states", RV_JUDGE_WARN, "CPU 3 C6 (133 us)");
+    assert_finding(f, "kernel.timer-migration", RV_FINDING_WARN, "timer_migration=1");
+    assert_finding(f, "idle.deep-states", RV_FINDING_WARN, "CPU 3 C6 (133 us)");
     fq = judge(RUN(qos, 0), 1, &w, &h, NULL);
-    assert_finding(fq, "idle.deep-states", RV_JUDGE_NOTE, "cpu_dma_latency");
+    assert_finding(fq, "idle.deep-states", RV_FINDING_NOTE, "cpu_dma_latency");
     h.timer_migration = 0;
-    g_clear_pointer(&f, g_ptr_array_unref);
+    g_clear_pointer(&f, rv_findings_free);
     f = judge(RUN(runs, 0), 1, &w, &h, NULL);
     g_assert_null(find(f, "kernel.timer-migration"));
-    assert_finding(f, "kernel.not-rt", RV_JUDGE_NOTE, NULL);
+    assert_finding(f, "kernel.not-rt", RV_FINDING_NOTE, NULL);
     rv_result_judge_host_clear(&h);
 }
 
@@ -378,7 +430,7 @@ test_json_forms(void)
         " \"warnings\": [\"CPU 1 is not isolated\"],\n"
         " \"summary\": {\"count\": 12, \"min_us\": 0.5, \"max_us\": 14.2, \"avg_us\": 1.1}}\n";
     g_autoptr(GPtrArray) rc = NULL, ro = NULL, rp = NULL;
-    g_autoptr(GPtrArray) f = NULL, fo = NULL, fp = NULL;
+    g_autoptr(RvFindings) f = NULL, fo = NULL, fp = NULL;
     g_autoptr(GError) err = NULL;
     RvJudgeWant w = want_default();
 
@@ -390,8 +442,8 @@ test_json_forms(void)
     w.has_cpus = true;
     f = judge(RUN(rc, 0), 1, &w, NULL, NULL);
     /* both threads ran on CPU 0 (JSON "cpu"): CPU 1 was not measured */
-    assert_finding(f, "cpus.not-measured", RV_JUDGE_FAIL, "CPUs 1 were not measured");
-    assert_finding(f, "kernel.not-rt", RV_JUDGE_NOTE, "6.1.0-13-amd64");
+    assert_finding(f, "cpus.not-measured", RV_FINDING_FAIL, "CPUs 1 were not measured");
+    assert_finding(f, "kernel.not-rt", RV_FINDING_NOTE, "6.1.0-13-amd64");
 
     g_assert_cmpint(rv_result_cyclictest_parse("o.json", os, strlen(os), &ro, &err), ==, 1);
     g_assert_cmpstr(RUN(ro, 0)->tool, ==, "oslat");
@@ -399,16 +451,16 @@ test_json_forms(void)
     g_assert_cmpint(((RvCyclictestThread *) RUN(ro, 0)->threads->pdata[0])->cycles, ==, 9091);
     w.budget_us = 20;
     fo = judge(RUN(ro, 0), 1, &w, NULL, NULL);
-    assert_finding(fo, "latency.budget", RV_JUDGE_FAIL, "max 21 us");
-    assert_finding(fo, "cpus.not-measured", RV_JUDGE_FAIL, "CPUs 0 were not measured");
+    assert_finding(fo, "latency.budget", RV_FINDING_FAIL, "max 21 us");
+    assert_finding(fo, "cpus.not-measured", RV_FINDING_FAIL, "CPUs 0 were not measured");
 
     g_assert_cmpint(rv_result_cyclictest_parse("p.json", pe, strlen(pe), &rp, &err), ==, 1);
     g_assert_cmpstr(RUN(rp, 0)->tool, ==, "rtvirt pert");
     g_assert_cmpint(rv_result_cyclictest_run_max_us(RUN(rp, 0)), ==, 15);
     fp = judge(RUN(rp, 0), 1, &w, NULL, NULL);
-    assert_finding(fp, "latency.budget", RV_JUDGE_PASS, "max 15 us");
+    assert_finding(fp, "latency.budget", RV_FINDING_PASS, "max 15 us");
     g_assert_null(find(fp, "rt.priority-unknown"));
-    assert_finding(fp, "input.note", RV_JUDGE_NOTE, "not isolated");
+    assert_finding(fp, "input.note", RV_FINDING_NOTE, "not isolated");
 }
 
 /* ---- 3. the command line ---- */
@@ -466,6 +518,7 @@ main(int argc, char **argv)
     g_test_add_func("/judge/case/orangepi", test_case_orangepi);
     g_test_add_func("/judge/case/stress-ng", test_case_stress_ng);
     g_test_add_func("/judge/case/json-truncated", test_case_json_truncated);
+    g_test_add_func("/judge/case/asked", test_case_asked);
     g_test_add_func("/judge/policy-other", test_policy_other);
     g_test_add_func("/judge/priority-defaulted", test_priority_defaulted);
     g_test_add_func("/judge/smp-on-isolated-host", test_smp_on_isolated_host);

@@ -184,7 +184,7 @@ test_three_readers_agree(void)
     g_autoptr(RvRoot) root = NULL;
     g_autoptr(RvHostProfile) vcpus = NULL, none = NULL;
     g_autoptr(RvCheckReport) rep = NULL;
-    const RvCheckFinding *f;
+    const RvFinding *f;
     const char *cp[] = { "cp", "-a", TREE, root_dir, NULL };
     gint status = -1;
 
@@ -200,10 +200,10 @@ test_three_readers_agree(void)
 
     /* host check: the first sched_core, "none" */
     g_assert_cmpint(rv_host_check_run(root, vcpus, &rep, &err), ==, 0);
-    f = rv_host_check_find(rep, "libvirt.sched-core");
+    f = rv_findings_find(rep->findings, "libvirt.sched-core");
     g_assert_nonnull(f);
     g_assert_cmpstr(f->actual, ==, "none");
-    g_assert_null(rv_host_check_find(rep, "libvirt.sched-core-unsupported"));
+    g_assert_null(rv_findings_find(rep->findings, "libvirt.sched-core-unsupported"));
 
     /* rtvirt run: "none" is no sched_core for scenario coresched = libvirt */
     missing = rv_harness_run_libvirt_sched_core_missing(root);
@@ -225,7 +225,7 @@ test_three_readers_agree(void)
 
         rv_test_put(root_dir, "etc/libvirt/qemu.conf", swapped);
         g_assert_cmpint(rv_host_check_run(root, vcpus, &rep2, &err), ==, 0);
-        f = rv_host_check_find(rep2, "libvirt.sched-core-unsupported");
+        f = rv_findings_find(rep2->findings, "libvirt.sched-core-unsupported");
         g_assert_nonnull(f);
         g_assert_cmpstr(f->actual, ==, "vcpus");
         g_assert_null(rv_harness_run_libvirt_sched_core_missing(root));
@@ -239,7 +239,7 @@ test_three_readers_agree(void)
 
         rv_test_put(root_dir, "etc/libvirt/qemu.conf", "sched_core = vcpus\n");
         g_assert_cmpint(rv_host_check_run(root, vcpus, &rep3, &err), ==, 0);
-        f = rv_host_check_find(rep3, "libvirt.qemu-conf-unknown");
+        f = rv_findings_find(rep3->findings, "libvirt.qemu-conf-unknown");
         g_assert_nonnull(f);
         g_assert_nonnull(strstr(f->message, "qemu.conf:1: expecting a value"));
         why = rv_harness_run_libvirt_sched_core_missing(root);

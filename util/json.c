@@ -16,6 +16,38 @@ rv_json_add_string_or_null(JsonBuilder *b, const char *key, const char *value)
         json_builder_add_null_value(b);
 }
 
+void
+rv_json_add_int(JsonBuilder *b, const char *key, gint64 value)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_int_value(b, value);
+}
+
+void
+rv_json_add_bool(JsonBuilder *b, const char *key, bool value)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_boolean_value(b, value);
+}
+
+void
+rv_json_add_double(JsonBuilder *b, const char *key, double value)
+{
+    json_builder_set_member_name(b, key);
+    if (isfinite(value))
+        json_builder_add_double_value(b, value);
+    else
+        json_builder_add_null_value(b);
+}
+
+void
+rv_json_add_cpuset(JsonBuilder *b, const char *key, const RvCpuSet *set)
+{
+    g_autofree char *list = set ? rv_cpulist_format(set) : NULL;
+
+    rv_json_add_string_or_null(b, key, list);
+}
+
 char *
 rv_json_to_text(JsonNode *node)
 {

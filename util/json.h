@@ -10,6 +10,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "util/cpulist.h"
+
 /**
  * rv_json_add_string_or_null:
  * @b: a JsonBuilder inside an object
@@ -21,6 +23,26 @@
  * "unknown" from "missing key").
  */
 void rv_json_add_string_or_null(JsonBuilder *b, const char *key, const char *value);
+
+/* Member adders of the other value types: @b inside an object, member @key. */
+/* A JSON integer. */
+void rv_json_add_int(JsonBuilder *b, const char *key, gint64 value);
+/* A JSON true or false. */
+void rv_json_add_bool(JsonBuilder *b, const char *key, bool value);
+/* A JSON number; NaN and infinities, which JSON cannot hold (RFC 8259
+ * section 6), become null. */
+void rv_json_add_double(JsonBuilder *b, const char *key, double value);
+
+/**
+ * rv_json_add_cpuset:
+ * @b: a JsonBuilder inside an object
+ * @key: member name
+ * @set: (nullable): the CPUs, or NULL for unknown or absent
+ *
+ * Adds the member @key: the set as a cpulist string ("0-3,8", "" for the
+ * empty set; util/cpulist.h), or JSON null when @set is NULL.
+ */
+void rv_json_add_cpuset(JsonBuilder *b, const char *key, const RvCpuSet *set);
 
 /**
  * rv_json_to_text:

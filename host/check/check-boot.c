@@ -48,15 +48,15 @@ check_coresplit(RvCheckCtx *c, const RvCpuSet *iso)
          * CPU 0 shares a core with isolated CPU 36'", tuned realtime-variables
          * .source.txt); a profile's whole-core intent not met is the FAIL of
          * isolation.mismatch */
-        rv_check_add(c, RV_CHECK_WARN, "isolation.sibling-housekeeping", &bad, NULL, h,
-                     "isolate whole cores: add the siblings to the isolated set, or move the isolated "
-                     "CPUs' cores out of it (rtvirt host bootargs computes whole-core lists)",
-                     "isolated CPUs %s share a core with housekeeping CPUs %s (SMT siblings): "
-                     "interrupts and kernel threads on the sibling steal the core's pipeline and caches",
-                     b, h);
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "isolation.sibling-housekeeping", &bad, NULL, h,
+                        "isolate whole cores: add the siblings to the isolated set, or move the isolated "
+                        "CPUs' cores out of it (rtvirt host bootargs computes whole-core lists)",
+                        "isolated CPUs %s share a core with housekeeping CPUs %s (SMT siblings): "
+                        "interrupts and kernel threads on the sibling steal the core's pipeline and caches",
+                        b, h);
     } else if (c->smt_active && !rv_cpuset_is_empty(iso)) {
-        rv_check_add(c, RV_CHECK_PASS, "isolation.smt-clean", iso, NULL, NULL, NULL,
-                     "every isolated CPU's SMT siblings are isolated too (whole cores)");
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "isolation.smt-clean", iso, NULL, NULL, NULL,
+                        "every isolated CPU's SMT siblings are isolated too (whole cores)");
     }
 }
 
@@ -130,9 +130,9 @@ rv_check_partition(RvCheckCtx *c)
                            p->has_housekeeping;
 
     if (rv_host_partition_compute(p, c->topo, &plan, &err) < 0) {
-        rv_check_add(c, RV_CHECK_FAIL, "partition.invalid", NULL, NULL, NULL,
-                     "fix [cpus] in the profile for this host's topology",
-                     "the profile's CPU partition does not fit this host: %s", err->message);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "partition.invalid", NULL, NULL, NULL,
+                        "fix [cpus] in the profile for this host's topology",
+                        "the profile's CPU partition does not fit this host: %s", err->message);
     } else {
         c->plan = plan;
         c->rep->has_partition = true;
@@ -141,9 +141,9 @@ rv_check_partition(RvCheckCtx *c)
     }
 
     if (!c->iso_actual_known) {
-        rv_check_add(c, RV_CHECK_NOTE, "isolation.unknown", NULL, NULL, "unknown", NULL,
-                     "the isolated CPUs are unknown: neither /sys/devices/system/cpu/isolated nor "
-                     "nohz_full could be read");
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "isolation.unknown", NULL, NULL, "unknown", NULL,
+                        "the isolated CPUs are unknown: neither /sys/devices/system/cpu/isolated nor "
+                        "nohz_full could be read");
         if (c->rep->has_partition)
             check_coresplit(c, &c->rep->isolated);
         return;
@@ -160,33 +160,35 @@ rv_check_partition(RvCheckCtx *c)
             c->rep->has_partition = true;
             rv_cpuset_and(&c->rep->isolated, &c->iso_actual, &c->topo->online);
             rv_cpuset_andnot(&c->rep->housekeeping, &c->topo->online, &c->rep->isolated);
-            rv_check_add(c, RV_CHECK_PASS, "partition.housekeeping-cores", NULL, NULL, why->str, NULL,
-                         "the isolation in effect keeps %s (%s)", rule, why->str);
+            rv_findings_add(c->rep->findings, RV_FINDING_PASS, "partition.housekeeping-cores", NULL,
+                            NULL, why->str, NULL,
+                            "the isolation in effect keeps %s (%s)", rule, why->str);
         } else if (c->rep->has_partition) {
             g_autofree char *e = rv_check_fmt_cpus(&c->rep->isolated);
             g_autofree char *a = rv_check_fmt_cpus(&c->iso_actual);
-            rv_check_add(c, RV_CHECK_FAIL, "isolation.mismatch", &c->iso_actual, e, a,
-                         "boot with the profile's arguments: rtvirt host bootargs PROFILE --install, "
-                         "then reboot",
-                         "the isolation in effect does not keep %s: %s", rule, why->str);
+            rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "isolation.mismatch", &c->iso_actual, e, a,
+                            "boot with the profile's arguments: rtvirt host bootargs PROFILE --install, "
+                            "then reboot",
+                            "the isolation in effect does not keep %s: %s", rule, why->str);
         }
     }
 
     if (c->rep->has_partition) {
         g_autofree char *i = rv_check_fmt_cpus(&c->rep->isolated);
         g_autofree char *h = rv_check_fmt_cpus(&c->rep->housekeeping);
-        rv_check_add(c, RV_CHECK_PASS, "partition.plan", &c->rep->isolated, NULL, NULL, NULL,
-                     "partition checked against: isolated %s, housekeeping %s (%s)", i, h,
-                     plan ? plan->how : "the host's isolation");
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "partition.plan", &c->rep->isolated,
+                        NULL, NULL, NULL,
+                        "partition checked against: isolated %s, housekeeping %s (%s)", i, h,
+                        plan ? plan->how : "the host's isolation");
     }
 
     if (wants_isolation && rv_cpuset_is_empty(&c->iso_actual)) {
         g_autofree char *e = c->rep->has_partition ? rv_check_fmt_cpus(&c->rep->isolated) : NULL;
-        rv_check_add(c, RV_CHECK_FAIL, "isolation.none", NULL, e, "(none)",
-                     "rtvirt host bootargs PROFILE --install, then reboot",
-                     "no CPU is isolated: /sys/devices/system/cpu/isolated is %s and nohz_full is %s",
-                     c->st->isolated.known ? "empty" : "unreadable",
-                     c->st->nohz_full.known ? "empty" : "absent (kernel without CONFIG_NO_HZ_FULL?)");
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "isolation.none", NULL, e, "(none)",
+                        "rtvirt host bootargs PROFILE --install, then reboot",
+                        "no CPU is isolated: /sys/devices/system/cpu/isolated is %s and nohz_full is %s",
+                        c->st->isolated.known ? "empty" : "unreadable",
+                        c->st->nohz_full.known ? "empty" : "absent (kernel without CONFIG_NO_HZ_FULL?)");
     } else if (!per_socket && c->rep->has_partition &&
                !rv_cpuset_equal(&c->iso_actual, &c->rep->isolated)) {
         g_autofree char *e = rv_check_fmt_cpus(&c->rep->isolated), *a = rv_check_fmt_cpus(&c->iso_actual);
@@ -195,9 +197,9 @@ rv_check_partition(RvCheckCtx *c)
         rv_cpuset_andnot(&diff, &c->rep->isolated, &c->iso_actual);
         rv_cpuset_andnot(&d2, &c->iso_actual, &c->rep->isolated);
         rv_cpuset_or(&diff, &diff, &d2);
-        rv_check_add(c, RV_CHECK_FAIL, "isolation.mismatch", &diff, e, a,
-                     "rtvirt host bootargs PROFILE --install, then reboot",
-                     "the isolated CPUs in effect differ from the profile's");
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "isolation.mismatch", &diff, e, a,
+                        "rtvirt host bootargs PROFILE --install, then reboot",
+                        "the isolated CPUs in effect differ from the profile's");
     }
     check_coresplit(c, &c->iso_actual);
 }
@@ -212,40 +214,43 @@ rv_check_smt(RvCheckCtx *c)
     if (p->smt == RV_HOST_SMT_UNSET && !rv_check_profile_wants_rt(p))
         return;
     if (!hw_smt) {
-        rv_check_add(c, RV_CHECK_NOTE, "smt.absent", NULL, NULL, ctl ? ctl : "unknown", NULL,
-                     "no SMT on this host (%u thread per core, smt/control %s): sibling checks do not apply",
-                     c->topo->threads_per_core, ctl ? ctl : "unknown");
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "smt.absent", NULL, NULL,
+                        ctl ? ctl : "unknown", NULL,
+                        "no SMT on this host (%u thread per core, smt/control %s): sibling checks do not apply",
+                        c->topo->threads_per_core, ctl ? ctl : "unknown");
         return;
     }
     switch (p->smt) {
     case RV_HOST_SMT_OFF_BOOT:
         if (c->cmd && !c->cmd->nosmt)
-            rv_check_add(c, RV_CHECK_FAIL, "smt.nosmt-missing", NULL, "nosmt", NULL,
-                         "rtvirt host bootargs PROFILE --install, then reboot",
-                         "the profile wants SMT off at boot but the command line has no nosmt");
+            rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "smt.nosmt-missing", NULL, "nosmt", NULL,
+                            "rtvirt host bootargs PROFILE --install, then reboot",
+                            "the profile wants SMT off at boot but the command line has no nosmt");
         G_GNUC_FALLTHROUGH;
     case RV_HOST_SMT_OFF_RUNTIME:
         if (c->smt_active)
-            rv_check_add(c, RV_CHECK_FAIL, "smt.active", NULL, "off", ctl ? ctl : "unknown",
-                         p->smt == RV_HOST_SMT_OFF_RUNTIME ? "rtvirt host apply PROFILE (writes off to "
-                         "/sys/devices/system/cpu/smt/control)" : "boot with nosmt",
-                         "SMT is active (siblings online) but the profile wants it off (%s)",
-                         rv_host_smt_policy_name(p->smt));
+            rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "smt.active", NULL, "off",
+                            ctl ? ctl : "unknown",
+                            p->smt == RV_HOST_SMT_OFF_RUNTIME ? "rtvirt host apply PROFILE (writes off to "
+                            "/sys/devices/system/cpu/smt/control)" : "boot with nosmt",
+                            "SMT is active (siblings online) but the profile wants it off (%s)",
+                            rv_host_smt_policy_name(p->smt));
         else
-            rv_check_add(c, RV_CHECK_PASS, "smt.off", NULL, "off", ctl ? ctl : "unknown", NULL,
-                         "SMT is off (smt/control %s)", ctl ? ctl : "unknown");
+            rv_findings_add(c->rep->findings, RV_FINDING_PASS, "smt.off", NULL, "off",
+                            ctl ? ctl : "unknown", NULL,
+                            "SMT is off (smt/control %s)", ctl ? ctl : "unknown");
         break;
     case RV_HOST_SMT_IDLE_SIBLINGS:
         if (c->smt_active)
-            rv_check_add(c, RV_CHECK_PASS, "smt.idle-siblings", NULL, NULL, NULL, NULL,
-                         "SMT is on: place one vCPU per isolated core and keep the siblings idle");
+            rv_findings_add(c->rep->findings, RV_FINDING_PASS, "smt.idle-siblings", NULL, NULL, NULL, NULL,
+                            "SMT is on: place one vCPU per isolated core and keep the siblings idle");
         break;
     case RV_HOST_SMT_KEEP:
     case RV_HOST_SMT_UNSET:
         if (c->smt_active)
-            rv_check_add(c, RV_CHECK_NOTE, "smt.shared-cores", NULL, NULL, NULL, NULL,
-                         "SMT is on and vCPUs may use both siblings of a core: they share its pipeline "
-                         "and caches, so one vCPU's load shows up in the other's latency");
+            rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "smt.shared-cores", NULL, NULL, NULL, NULL,
+                            "SMT is on and vCPUs may use both siblings of a core: they share its pipeline "
+                            "and caches, so one vCPU's load shows up in the other's latency");
         break;
     }
 }
@@ -263,16 +268,16 @@ check_cpulist_arg(RvCheckCtx *c, const char *name, const RvCmdlineCpus *arg, boo
     if (!wanted)
         return;
     if (!arg->present) {
-        rv_check_add(c, RV_CHECK_FAIL, "bootarg.missing", want, expect, NULL,
-                     "rtvirt host bootargs PROFILE --install, then reboot",
-                     "%s= is not on the kernel command line", name);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "bootarg.missing", want, expect, NULL,
+                        "rtvirt host bootargs PROFILE --install, then reboot",
+                        "%s= is not on the kernel command line", name);
         return;
     }
     if (arg->parse_error || arg->ignored) {
-        rv_check_add(c, RV_CHECK_FAIL, "bootarg.ignored", NULL, expect, found,
-                     "rtvirt host bootargs PROFILE --install, then reboot",
-                     "%s=%s is ignored by the kernel: %s", name, arg->value,
-                     arg->note ? arg->note : "invalid cpulist");
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "bootarg.ignored", NULL, expect, found,
+                        "rtvirt host bootargs PROFILE --install, then reboot",
+                        "%s=%s is ignored by the kernel: %s", name, arg->value,
+                        arg->note ? arg->note : "invalid cpulist");
         return;
     }
     /* compared on online CPUs: the kernel keeps known-offline CPUs in the
@@ -281,9 +286,9 @@ check_cpulist_arg(RvCheckCtx *c, const char *name, const RvCmdlineCpus *arg, boo
     rv_cpuset_and(&want_on, want, &c->topo->online);
     if (!rv_cpuset_equal(&eff_on, &want_on)) {
         g_autofree char *a = rv_check_fmt_cpus(&arg->effective);
-        rv_check_add(c, RV_CHECK_FAIL, "bootarg.mismatch", want, expect, found,
-                     "rtvirt host bootargs PROFILE --install, then reboot",
-                     "%s= covers CPUs %s, the profile wants %s", name, a, w);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "bootarg.mismatch", want, expect, found,
+                        "rtvirt host bootargs PROFILE --install, then reboot",
+                        "%s= covers CPUs %s, the profile wants %s", name, a, w);
         return;
     }
     if (strcmp(name, "isolcpus") == 0 && c->p->isolcpus_flags) {
@@ -298,16 +303,16 @@ check_cpulist_arg(RvCheckCtx *c, const char *name, const RvCmdlineCpus *arg, boo
                 g_string_append_printf(lack, "%s%s", lack->len ? "," : "", fl);
         }
         if (lack->len) {
-            rv_check_add(c, RV_CHECK_FAIL, "bootarg.mismatch", NULL, expect, found,
-                         "rtvirt host bootargs PROFILE --install, then reboot",
-                         "isolcpus= names the right CPUs but lacks the flag(s) %s%s", lack->str,
-                         strstr(lack->str, "managed_irq")
-                             ? " (managed IRQs, e.g. NVMe queues, then keep firing on isolated CPUs)" : "");
+            rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "bootarg.mismatch", NULL, expect, found,
+                            "rtvirt host bootargs PROFILE --install, then reboot",
+                            "isolcpus= names the right CPUs but lacks the flag(s) %s%s", lack->str,
+                            strstr(lack->str, "managed_irq")
+                                ? " (managed IRQs, e.g. NVMe queues, then keep firing on isolated CPUs)" : "");
             return;
         }
     }
-    rv_check_add(c, RV_CHECK_PASS, "bootarg.ok", want, expect, found, NULL,
-                 "%s=%s as the profile wants", name, arg->value);
+    rv_findings_add(c->rep->findings, RV_FINDING_PASS, "bootarg.ok", want, expect, found, NULL,
+                    "%s=%s as the profile wants", name, arg->value);
 }
 
 static void
@@ -320,22 +325,22 @@ check_flag_arg(RvCheckCtx *c, const char *name, const char *want_value)
     if (!v && strcmp(name, "cpufreq.default_governor") == 0) {
         /* the [cpu] governor is a runtime knob (checked under "governor");
          * the boot argument only makes it the default from boot on */
-        rv_check_add(c, RV_CHECK_NOTE, "bootarg.missing", NULL, expect, NULL,
-                     "rtvirt host bootargs PROFILE --install, then reboot",
-                     "%s is not on the kernel command line: the governor is set at runtime only",
-                     expect);
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "bootarg.missing", NULL, expect, NULL,
+                        "rtvirt host bootargs PROFILE --install, then reboot",
+                        "%s is not on the kernel command line: the governor is set at runtime only",
+                        expect);
     } else if (!v) {
-        rv_check_add(c, RV_CHECK_FAIL, "bootarg.missing", NULL, expect, NULL,
-                     "rtvirt host bootargs PROFILE --install, then reboot",
-                     "%s is not on the kernel command line", expect);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "bootarg.missing", NULL, expect, NULL,
+                        "rtvirt host bootargs PROFILE --install, then reboot",
+                        "%s is not on the kernel command line", expect);
     } else if (want_value && strcmp(v, want_value) != 0) {
         g_autofree char *act = g_strdup_printf("%s=%s", name, v);
-        rv_check_add(c, RV_CHECK_FAIL, "bootarg.mismatch", NULL, expect, act,
-                     "rtvirt host bootargs PROFILE --install, then reboot",
-                     "the kernel command line has %s, the profile wants %s", act, expect);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "bootarg.mismatch", NULL, expect, act,
+                        "rtvirt host bootargs PROFILE --install, then reboot",
+                        "the kernel command line has %s, the profile wants %s", act, expect);
     } else {
-        rv_check_add(c, RV_CHECK_PASS, "bootarg.ok", NULL, expect, expect, NULL,
-                     "%s is on the kernel command line", expect);
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "bootarg.ok", NULL, expect, expect, NULL,
+                        "%s is on the kernel command line", expect);
     }
 }
 
@@ -346,17 +351,18 @@ check_in_effect(RvCheckCtx *c, const char *name, const RvCmdlineCpus *arg, const
     if (!arg->present || arg->parse_error || arg->ignored)
         return;
     if (!eff->known) {
-        rv_check_add(c, RV_CHECK_NOTE, "bootarg.not-in-effect", NULL, arg->value, "unknown", NULL,
-                     "whether %s=%s took effect is unknown: %s unreadable", name, arg->value, file);
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "bootarg.not-in-effect", NULL,
+                        arg->value, "unknown", NULL,
+                        "whether %s=%s took effect is unknown: %s unreadable", name, arg->value, file);
         return;
     }
     if (!rv_cpuset_equal(&eff->set, &arg->effective)) {
         g_autofree char *w = rv_check_fmt_cpus(&arg->effective), *a = rv_check_fmt_cpus(&eff->set);
-        rv_check_add(c, RV_CHECK_FAIL, "bootarg.not-in-effect", &arg->effective, w, a,
-                     "check dmesg for the kernel's reason (a kernel without the feature, CPUs "
-                     "not possible at boot), and that the running kernel was booted with this line",
-                     "%s=%s is on the command line but %s holds '%s'", name, arg->value, file,
-                     eff->raw ? eff->raw : "");
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "bootarg.not-in-effect", &arg->effective, w, a,
+                        "check dmesg for the kernel's reason (a kernel without the feature, CPUs "
+                        "not possible at boot), and that the running kernel was booted with this line",
+                        "%s=%s is on the command line but %s holds '%s'", name, arg->value, file,
+                        eff->raw ? eff->raw : "");
     }
 }
 
@@ -413,11 +419,11 @@ check_boot_cpu(RvCheckCtx *c, const char *name, const RvCmdlineCpus *arg)
         return;
     rv_cpuset_zero(&one);
     rv_cpuset_set(&one, boot);
-    rv_check_add(c, RV_CHECK_WARN, "bootarg.boot-cpu", &one, NULL, NULL,
-                 "leave the boot CPU out of isolcpus=/nohz_full= (it stays a housekeeping CPU) "
-                 "and isolate another CPU instead",
-                 "%s=%s names boot CPU %u, which the kernel keeps for itself: %s", name,
-                 arg->value, boot, arg->note ? arg->note : "see dmesg");
+    rv_findings_add(c->rep->findings, RV_FINDING_WARN, "bootarg.boot-cpu", &one, NULL, NULL,
+                    "leave the boot CPU out of isolcpus=/nohz_full= (it stays a housekeeping CPU) "
+                    "and isolate another CPU instead",
+                    "%s=%s names boot CPU %u, which the kernel keeps for itself: %s", name,
+                    arg->value, boot, arg->note ? arg->note : "see dmesg");
 }
 
 /* Written versus in effect; /sys/devices/system/cpu/isolated lists the
@@ -435,11 +441,11 @@ check_args_in_effect(RvCheckCtx *c)
                         "/sys/devices/system/cpu/isolated");
     if (cmd->nohz_full.present && !c->st->nohz_full.known &&
         !c->st->nohz_full.exists && c->st->online.exists)
-        rv_check_add(c, RV_CHECK_FAIL, "nohz_full.unsupported", &cmd->nohz_full.effective,
-                     cmd->nohz_full.value, NULL, "boot a kernel built with CONFIG_NO_HZ_FULL",
-                     "nohz_full=%s is on the command line but the kernel has no "
-                     "/sys/devices/system/cpu/nohz_full (built without CONFIG_NO_HZ_FULL)",
-                     cmd->nohz_full.value);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "nohz_full.unsupported", &cmd->nohz_full.effective,
+                        cmd->nohz_full.value, NULL, "boot a kernel built with CONFIG_NO_HZ_FULL",
+                        "nohz_full=%s is on the command line but the kernel has no "
+                        "/sys/devices/system/cpu/nohz_full (built without CONFIG_NO_HZ_FULL)",
+                        cmd->nohz_full.value);
     else
         check_in_effect(c, "nohz_full", &cmd->nohz_full, &c->st->nohz_full,
                         "/sys/devices/system/cpu/nohz_full");
@@ -461,9 +467,9 @@ check_args_consistent(RvCheckCtx *c)
         rv_cpuset_andnot(&d1, &cmd->isolcpus.effective, &cmd->nohz_full.effective);
         rv_cpuset_andnot(&d2, &cmd->nohz_full.effective, &cmd->isolcpus.effective);
         rv_cpuset_or(&d1, &d1, &d2);
-        rv_check_add(c, RV_CHECK_WARN, "nohz_full.mismatch-isolcpus", &d1, i, n,
-                     "use the same cpulist for isolcpus=, nohz_full= and rcu_nocbs=",
-                     "nohz_full= (%s) and isolcpus= (%s) name different CPUs", n, i);
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "nohz_full.mismatch-isolcpus", &d1, i, n,
+                        "use the same cpulist for isolcpus=, nohz_full= and rcu_nocbs=",
+                        "nohz_full= (%s) and isolcpus= (%s) name different CPUs", n, i);
     }
     if (cmd->nohz_full.present && !cmd->nohz_full.ignored &&
         !rv_cpuset_is_subset(&cmd->nohz_full.effective, &cmd->rcu_nocbs.effective)) {
@@ -472,10 +478,10 @@ check_args_consistent(RvCheckCtx *c)
 
         rv_cpuset_andnot(&d, &cmd->nohz_full.effective, &cmd->rcu_nocbs.effective);
         ds = rv_check_fmt_cpus(&d);
-        rv_check_add(c, RV_CHECK_WARN, "rcu_nocbs.mismatch-nohz_full", &d, NULL, NULL,
-                     "add the nohz_full CPUs to rcu_nocbs=",
-                     "nohz_full CPUs %s are not RCU-offloaded (rcu_nocbs=): their RCU callbacks run "
-                     "locally", ds);
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "rcu_nocbs.mismatch-nohz_full", &d, NULL, NULL,
+                        "add the nohz_full CPUs to rcu_nocbs=",
+                        "nohz_full CPUs %s are not RCU-offloaded (rcu_nocbs=): their RCU callbacks run "
+                        "locally", ds);
     }
 }
 
@@ -489,10 +495,10 @@ check_irqaffinity(RvCheckCtx *c)
         return;
     if (!cmd->irqaffinity.present) {
         if (c->p->irqaffinity != RV_HOST_TRI_YES)
-            rv_check_add(c, RV_CHECK_WARN, "irqaffinity.missing", NULL, NULL, NULL,
-                         "add irqaffinity=<housekeeping CPUs> to the command line, or move IRQs at "
-                         "runtime (rtvirt host apply with [kernel] irq_affinity = housekeeping)",
-                         "no irqaffinity= on the command line: device IRQs may land on isolated CPUs");
+            rv_findings_add(c->rep->findings, RV_FINDING_WARN, "irqaffinity.missing", NULL, NULL, NULL,
+                            "add irqaffinity=<housekeeping CPUs> to the command line, or move IRQs at "
+                            "runtime (rtvirt host apply with [kernel] irq_affinity = housekeeping)",
+                            "no irqaffinity= on the command line: device IRQs may land on isolated CPUs");
     } else if (!cmd->irqaffinity.ignored &&
                rv_cpuset_intersects(&cmd->irqaffinity.effective, &c->iso_actual)) {
         RvCpuSet o;
@@ -500,9 +506,9 @@ check_irqaffinity(RvCheckCtx *c)
 
         rv_cpuset_and(&o, &cmd->irqaffinity.effective, &c->iso_actual);
         os = rv_check_fmt_cpus(&o);
-        rv_check_add(c, RV_CHECK_FAIL, "irqaffinity.overlaps-isolated", &o, NULL, NULL,
-                     "set irqaffinity= to the housekeeping CPUs only",
-                     "irqaffinity=%s includes isolated CPUs %s", cmd->irqaffinity.value, os);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "irqaffinity.overlaps-isolated", &o, NULL, NULL,
+                        "set irqaffinity= to the housekeeping CPUs only",
+                        "irqaffinity=%s includes isolated CPUs %s", cmd->irqaffinity.value, os);
     }
 }
 
@@ -515,13 +521,13 @@ rv_check_bootargs(RvCheckCtx *c)
     g_autofree char *flags = NULL;
 
     if (!cmd) {
-        rv_check_add(c, RV_CHECK_NOTE, "cmdline.unknown", NULL, NULL, "unknown", NULL,
-                     "/proc/cmdline is unreadable: boot arguments not checked");
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "cmdline.unknown", NULL, NULL, "unknown", NULL,
+                        "/proc/cmdline is unreadable: boot arguments not checked");
         return;
     }
     for (guint i = 0; i < cmd->problems->len; i++)
-        rv_check_add(c, RV_CHECK_WARN, "cmdline.problem", NULL, NULL, NULL,
-                     "correct the kernel command line", "%s", (char *) cmd->problems->pdata[i]);
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "cmdline.problem", NULL, NULL, NULL,
+                        "correct the kernel command line", "%s", (char *) cmd->problems->pdata[i]);
 
     if (c->rep->has_partition) {
         if (p->isolcpus_flags) {

@@ -34,14 +34,14 @@ rv_check_rtgroup(RvCheckCtx *c)
         return;
     switch (c->st->rt_group_trap) {
     case RV_TRI_NO:
-        rv_check_add(c, RV_CHECK_PASS, "rtgroup.none", NULL, NULL, NULL, NULL,
-                     "no RT-group trap: libvirt can give vCPUs SCHED_FIFO (%s)",
-                     c->st->rt_group_sched == RV_TRI_YES ? "no cgroup v1 cpu hierarchy"
-                                                         : "no CONFIG_RT_GROUP_SCHED");
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "rtgroup.none", NULL, NULL, NULL, NULL,
+                        "no RT-group trap: libvirt can give vCPUs SCHED_FIFO (%s)",
+                        c->st->rt_group_sched == RV_TRI_YES ? "no cgroup v1 cpu hierarchy"
+                                                            : "no CONFIG_RT_GROUP_SCHED");
         return;
     case RV_TRI_UNKNOWN:
-        rv_check_add(c, RV_CHECK_NOTE, "rtgroup.unknown", NULL, NULL, "unknown", NULL,
-                     "whether RT group scheduling blocks SCHED_FIFO vCPUs is unknown");
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "rtgroup.unknown", NULL, NULL, "unknown", NULL,
+                        "whether RT group scheduling blocks SCHED_FIFO vCPUs is unknown");
         return;
     case RV_TRI_YES:
         break;
@@ -53,20 +53,21 @@ rv_check_rtgroup(RvCheckCtx *c)
         cpu_used = g_strv_contains((const char * const *) words, "cpu");
     }
     if (!cpu_used) {
-        rv_check_add(c, RV_CHECK_PASS, "rtgroup.avoided", NULL, NULL, ctl, NULL,
-                     "RT group scheduling on cgroup v1 (%s), but qemu.conf cgroup_controllers leaves "
-                     "out \"cpu\", so vCPU threads stay in a group with RT runtime",
-                     c->st->cgroup_v1_cpu_mount ? c->st->cgroup_v1_cpu_mount : "cpu controller");
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "rtgroup.avoided", NULL, NULL, ctl, NULL,
+                        "RT group scheduling on cgroup v1 (%s), but qemu.conf cgroup_controllers leaves "
+                        "out \"cpu\", so vCPU threads stay in a group with RT runtime",
+                        c->st->cgroup_v1_cpu_mount ? c->st->cgroup_v1_cpu_mount : "cpu controller");
         return;
     }
-    rv_check_add(c, RV_CHECK_FAIL, "rtgroup.trap", NULL, NULL, ctl ? ctl : "(libvirt default, with cpu)",
-                 "leave \"cpu\" out of qemu.conf cgroup_controllers ([libvirt] cgroup_controllers in the "
-                 "profile; rtvirt host apply writes it and restarts libvirtd), or boot with cgroup v2 "
-                 "(cgroup_no_v1=all) or a kernel without CONFIG_RT_GROUP_SCHED",
-                 "the kernel has CONFIG_RT_GROUP_SCHED and a cgroup v1 cpu hierarchy (%s): the groups "
-                 "libvirt creates for a VM start with cpu.rt_runtime_us = 0, so making vCPUs SCHED_FIFO "
-                 "fails with \"Cannot set scheduler parameters ... Operation not permitted\"",
-                 c->st->cgroup_v1_cpu_mount ? c->st->cgroup_v1_cpu_mount : "mount point unknown");
+    rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "rtgroup.trap", NULL, NULL,
+                    ctl ? ctl : "(libvirt default, with cpu)",
+                    "leave \"cpu\" out of qemu.conf cgroup_controllers ([libvirt] cgroup_controllers in the "
+                    "profile; rtvirt host apply writes it and restarts libvirtd), or boot with cgroup v2 "
+                    "(cgroup_no_v1=all) or a kernel without CONFIG_RT_GROUP_SCHED",
+                    "the kernel has CONFIG_RT_GROUP_SCHED and a cgroup v1 cpu hierarchy (%s): the groups "
+                    "libvirt creates for a VM start with cpu.rt_runtime_us = 0, so making vCPUs SCHED_FIFO "
+                    "fails with \"Cannot set scheduler parameters ... Operation not permitted\"",
+                    c->st->cgroup_v1_cpu_mount ? c->st->cgroup_v1_cpu_mount : "mount point unknown");
 }
 
 void
@@ -78,32 +79,36 @@ rv_check_libvirt(RvCheckCtx *c)
     if (!p->libvirt_sched_core && !p->libvirt_cgroup_controllers)
         return;
     if (!c->facts->qemu_conf) {
-        rv_check_add(c, RV_CHECK_NOTE, "libvirt.qemu-conf-unknown", NULL, NULL, "unknown", NULL,
-                     "%s", c->facts->qemu_conf_error);
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "libvirt.qemu-conf-unknown", NULL, NULL,
+                        "unknown", NULL,
+                        "%s", c->facts->qemu_conf_error);
         return;
     }
     sc = qemu_conf_get(c, "sched_core");
     if (sc && strcmp(sc, "none") != 0 && c->st->coresched == RV_CORESCHED_UNSUPPORTED) {
-        rv_check_add(c, RV_CHECK_FAIL, "libvirt.sched-core-unsupported", NULL, "none", sc,
-                     "set sched_core = \"none\" in qemu.conf (or boot a kernel with CONFIG_SCHED_CORE)",
-                     "qemu.conf sets sched_core = \"%s\" but the kernel has no core scheduling: libvirt's "
-                     "QEMU driver refuses the file (\"SCHED_CORE not supported by kernel\")", sc);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "libvirt.sched-core-unsupported", NULL, "none", sc,
+                        "set sched_core = \"none\" in qemu.conf (or boot a kernel with CONFIG_SCHED_CORE)",
+                        "qemu.conf sets sched_core = \"%s\" but the kernel has no core scheduling: libvirt's "
+                        "QEMU driver refuses the file (\"SCHED_CORE not supported by kernel\")", sc);
     } else if (p->libvirt_sched_core) {
         const char *have = sc ? sc : "none";
 
         if (strcmp(have, p->libvirt_sched_core) == 0)
-            rv_check_add(c, RV_CHECK_PASS, "libvirt.sched-core", NULL, p->libvirt_sched_core, have, NULL,
-                         "qemu.conf sched_core = \"%s\"", have);
+            rv_findings_add(c->rep->findings, RV_FINDING_PASS, "libvirt.sched-core", NULL,
+                            p->libvirt_sched_core, have, NULL,
+                            "qemu.conf sched_core = \"%s\"", have);
         else if (c->st->coresched == RV_CORESCHED_UNSUPPORTED)
-            rv_check_add(c, RV_CHECK_NOTE, "libvirt.sched-core", NULL, p->libvirt_sched_core, have, NULL,
-                         "qemu.conf sched_core stays \"%s\": the kernel has no core scheduling, and "
-                         "libvirt would refuse \"%s\"", have, p->libvirt_sched_core);
+            rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "libvirt.sched-core", NULL,
+                            p->libvirt_sched_core, have, NULL,
+                            "qemu.conf sched_core stays \"%s\": the kernel has no core scheduling, and "
+                            "libvirt would refuse \"%s\"", have, p->libvirt_sched_core);
         else
-            rv_check_add(c, c->smt_active ? RV_CHECK_FAIL : RV_CHECK_NOTE, "libvirt.sched-core", NULL,
-                         p->libvirt_sched_core, have, "rtvirt host apply PROFILE (writes qemu.conf and "
-                         "restarts libvirtd)",
-                         "qemu.conf sched_core is \"%s\", the profile wants \"%s\"", have,
-                         p->libvirt_sched_core);
+            rv_findings_add(c->rep->findings, c->smt_active ? RV_FINDING_FAIL : RV_FINDING_NOTE,
+                            "libvirt.sched-core", NULL,
+                            p->libvirt_sched_core, have, "rtvirt host apply PROFILE (writes qemu.conf and "
+                            "restarts libvirtd)",
+                            "qemu.conf sched_core is \"%s\", the profile wants \"%s\"", have,
+                            p->libvirt_sched_core);
     }
     if (p->libvirt_cgroup_controllers) {
         g_autofree char *want = g_strjoinv(",", p->libvirt_cgroup_controllers);
@@ -118,12 +123,13 @@ rv_check_libvirt(RvCheckCtx *c)
                 same = g_strv_contains((const char * const *) p->libvirt_cgroup_controllers, hw[i]);
         }
         if (same)
-            rv_check_add(c, RV_CHECK_PASS, "libvirt.cgroup-controllers", NULL, want, have, NULL,
-                         "qemu.conf cgroup_controllers = %s", have);
+            rv_findings_add(c->rep->findings, RV_FINDING_PASS, "libvirt.cgroup-controllers", NULL,
+                            want, have, NULL,
+                            "qemu.conf cgroup_controllers = %s", have);
         else
-            rv_check_add(c, RV_CHECK_FAIL, "libvirt.cgroup-controllers", NULL, want,
-                         have ? have : "(libvirt default)", "rtvirt host apply PROFILE",
-                         "qemu.conf cgroup_controllers is %s, the profile wants %s",
-                         have ? have : "the default", want);
+            rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "libvirt.cgroup-controllers", NULL, want,
+                            have ? have : "(libvirt default)", "rtvirt host apply PROFILE",
+                            "qemu.conf cgroup_controllers is %s, the profile wants %s",
+                            have ? have : "the default", want);
     }
 }

@@ -58,11 +58,8 @@ typedef struct {
     bool iso_actual_known;
 } RvCheckCtx;
 
-/* Adds a finding to c->rep; @cpus may be NULL; @expected/@actual/@fix may
- * be NULL; @fmt gives the message (one sentence). */
-RvCheckFinding *rv_check_add(RvCheckCtx *c, RvCheckLevel level, const char *id,
-                             const RvCpuSet *cpus, const char *expected, const char *actual,
-                             const char *fix, const char *fmt, ...) G_GNUC_PRINTF(8, 9);
+/* Judges add their findings to c->rep->findings with rv_findings_add()
+ * (util/finding.h). */
 
 /* A cpulist for messages, "(none)" when empty. */
 char *rv_check_fmt_cpus(const RvCpuSet *s);

@@ -52,7 +52,7 @@ rv_check_coresched(RvCheckCtx *c)
 {
     const RvHostProfile *p = c->p;
     const char *state = rv_host_coresched_state_to_string(c->st->coresched);
-    RvCheckLevel missing;
+    RvFindingLevel missing;
     bool too_old;
 
     if (p->core_scheduling == RV_HOST_CORESCHED_UNSET && !rv_check_profile_wants_rt(p))
@@ -60,18 +60,18 @@ rv_check_coresched(RvCheckCtx *c)
 
     switch (c->st->coresched) {
     case RV_CORESCHED_USABLE:
-        rv_check_add(c, RV_CHECK_PASS, "coresched.available", NULL, NULL, state, NULL,
-                     "core scheduling is usable (prctl PR_SCHED_CORE works)");
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "coresched.available", NULL, NULL, state, NULL,
+                        "core scheduling is usable (prctl PR_SCHED_CORE works)");
         return;
     case RV_CORESCHED_NO_SMT:
-        rv_check_add(c, RV_CHECK_NOTE, "coresched.no-smt", NULL, NULL, state, NULL,
-                     "the kernel has core scheduling but no SMT sibling is online (prctl: ENODEV): "
-                     "no core is shared, nothing to protect");
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "coresched.no-smt", NULL, NULL, state, NULL,
+                        "the kernel has core scheduling but no SMT sibling is online (prctl: ENODEV): "
+                        "no core is shared, nothing to protect");
         return;
     case RV_CORESCHED_UNKNOWN:
-        rv_check_add(c, RV_CHECK_NOTE, "coresched.unknown", NULL, NULL, state, NULL,
-                     "whether core scheduling works is unknown (%s)",
-                     c->st->coresched_source ? c->st->coresched_source : "no probe on a fixture root");
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "coresched.unknown", NULL, NULL, state, NULL,
+                        "whether core scheduling works is unknown (%s)",
+                        c->st->coresched_source ? c->st->coresched_source : "no probe on a fixture root");
         return;
     case RV_CORESCHED_UNSUPPORTED:
         break;
@@ -79,33 +79,33 @@ rv_check_coresched(RvCheckCtx *c)
     /* kernel without CONFIG_SCHED_CORE, or older than core scheduling */
     too_old = kernel_before_5_14(c->st->kernel_release);
     if (!c->smt_active)
-        missing = RV_CHECK_NOTE;
+        missing = RV_FINDING_NOTE;
     else if (p->core_scheduling == RV_HOST_CORESCHED_REQUIRED)
-        missing = RV_CHECK_FAIL;
+        missing = RV_FINDING_FAIL;
     else if (p->core_scheduling == RV_HOST_CORESCHED_PREFERRED)
-        missing = RV_CHECK_WARN;
+        missing = RV_FINDING_WARN;
     else
-        missing = RV_CHECK_NOTE;
+        missing = RV_FINDING_NOTE;
     if (too_old)
-        rv_check_add(c, missing, "coresched.unavailable", NULL,
-                     p->core_scheduling >= RV_HOST_CORESCHED_PREFERRED ? "usable" : NULL, state,
-                     c->smt_active ? "boot a kernel >= 5.14 built with CONFIG_SCHED_CORE, or turn "
-                                     "SMT off (smt = off-runtime / off-boot in the profile)"
-                                   : NULL,
-                     "kernel too old for core scheduling: %s predates Linux 5.14, which added "
-                     "prctl PR_SCHED_CORE (EINVAL here)%s", c->st->kernel_release,
-                     c->smt_active ? ": vCPUs of different VMs can share a core"
-                                   : "; without SMT no core is shared, so nothing is lost here");
+        rv_findings_add(c->rep->findings, missing, "coresched.unavailable", NULL,
+                        p->core_scheduling >= RV_HOST_CORESCHED_PREFERRED ? "usable" : NULL, state,
+                        c->smt_active ? "boot a kernel >= 5.14 built with CONFIG_SCHED_CORE, or turn "
+                                        "SMT off (smt = off-runtime / off-boot in the profile)"
+                                      : NULL,
+                        "kernel too old for core scheduling: %s predates Linux 5.14, which added "
+                        "prctl PR_SCHED_CORE (EINVAL here)%s", c->st->kernel_release,
+                        c->smt_active ? ": vCPUs of different VMs can share a core"
+                                      : "; without SMT no core is shared, so nothing is lost here");
     else
-        rv_check_add(c, missing, "coresched.unavailable", NULL,
-                     p->core_scheduling >= RV_HOST_CORESCHED_PREFERRED ? "usable" : NULL, state,
-                     c->smt_active ? "boot a kernel built with CONFIG_SCHED_CORE, or turn SMT off "
-                                     "(smt = off-runtime / off-boot in the profile)"
-                                   : NULL,
-                     "the kernel has no core scheduling (CONFIG_SCHED_CORE off: prctl PR_SCHED_CORE "
-                     "fails with EINVAL)%s",
-                     c->smt_active ? ": vCPUs of different VMs can share a core"
-                                   : "; without SMT no core is shared, so nothing is lost here");
+        rv_findings_add(c->rep->findings, missing, "coresched.unavailable", NULL,
+                        p->core_scheduling >= RV_HOST_CORESCHED_PREFERRED ? "usable" : NULL, state,
+                        c->smt_active ? "boot a kernel built with CONFIG_SCHED_CORE, or turn SMT off "
+                                        "(smt = off-runtime / off-boot in the profile)"
+                                      : NULL,
+                        "the kernel has no core scheduling (CONFIG_SCHED_CORE off: prctl PR_SCHED_CORE "
+                        "fails with EINVAL)%s",
+                        c->smt_active ? ": vCPUs of different VMs can share a core"
+                                      : "; without SMT no core is shared, so nothing is lost here");
 }
 
 void
@@ -114,8 +114,8 @@ rv_check_irqs(RvCheckCtx *c)
     const RvIrqTable *irqs = c->facts->irqs;
     g_autoptr(GString) on_iso = g_string_new(NULL);
     g_autoptr(GString) eff_iso = g_string_new(NULL);
-    RvCheckLevel level = c->p->irq_affinity != RV_HOST_CPUSEL_UNSET ? RV_CHECK_FAIL
-                                                                    : RV_CHECK_WARN;
+    RvFindingLevel level = c->p->irq_affinity != RV_HOST_CPUSEL_UNSET ? RV_FINDING_FAIL
+                                                                    : RV_FINDING_WARN;
     RvCpuSet cpus_hit;
     unsigned n_eff = 0, n_set = 0;
 
@@ -131,11 +131,11 @@ rv_check_irqs(RvCheckCtx *c)
 
             rv_cpuset_and(&o, &def, &c->iso_actual);
             os = rv_check_fmt_cpus(&o);
-            rv_check_add(c, level, "irq.default-affinity", &o, NULL, ds,
-                         "rtvirt host apply PROFILE ([kernel] irq_affinity = housekeeping), or boot "
-                         "with irqaffinity=",
-                         "/proc/irq/default_smp_affinity (CPUs %s) includes isolated CPUs %s: new IRQs "
-                         "start there", ds, os);
+            rv_findings_add(c->rep->findings, level, "irq.default-affinity", &o, NULL, ds,
+                            "rtvirt host apply PROFILE ([kernel] irq_affinity = housekeeping), or boot "
+                            "with irqaffinity=",
+                            "/proc/irq/default_smp_affinity (CPUs %s) includes isolated CPUs %s: new IRQs "
+                            "start there", ds, os);
         }
     }
     rv_cpuset_zero(&cpus_hit);
@@ -162,24 +162,24 @@ rv_check_irqs(RvCheckCtx *c)
         return;
     if (n_eff) {
         g_autofree char *hit = rv_check_fmt_cpus(&cpus_hit);
-        rv_check_add(c, level, "irq.on-isolated", &cpus_hit, NULL, eff_iso->str,
-                     "rtvirt host apply PROFILE moves them; managed IRQs (NVMe queues) stay unless "
-                     "isolcpus=managed_irq,... is booted; an IRQ's effective affinity changes at its "
-                     "next interrupt",
-                     "%u of %u IRQs are delivered to isolated CPUs %s (effective_affinity_list): IRQ %s",
-                     n_eff, irqs->irqs->len, hit, eff_iso->str);
+        rv_findings_add(c->rep->findings, level, "irq.on-isolated", &cpus_hit, NULL, eff_iso->str,
+                        "rtvirt host apply PROFILE moves them; managed IRQs (NVMe queues) stay unless "
+                        "isolcpus=managed_irq,... is booted; an IRQ's effective affinity changes at its "
+                        "next interrupt",
+                        "%u of %u IRQs are delivered to isolated CPUs %s (effective_affinity_list): IRQ %s",
+                        n_eff, irqs->irqs->len, hit, eff_iso->str);
     } else if (n_set) {
-        rv_check_add(c, RV_CHECK_WARN, "irq.on-isolated", NULL, NULL, on_iso->str,
-                     "rtvirt host apply PROFILE",
-                     "%u of %u IRQs may be delivered to isolated CPUs (smp_affinity_list): IRQ %s",
-                     n_set, irqs->irqs->len, on_iso->str);
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "irq.on-isolated", NULL, NULL, on_iso->str,
+                        "rtvirt host apply PROFILE",
+                        "%u of %u IRQs may be delivered to isolated CPUs (smp_affinity_list): IRQ %s",
+                        n_set, irqs->irqs->len, on_iso->str);
     } else {
-        rv_check_add(c, RV_CHECK_PASS, "irq.ok", NULL, NULL, NULL, NULL,
-                     "none of %u IRQs is delivered to an isolated CPU", irqs->irqs->len);
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "irq.ok", NULL, NULL, NULL, NULL,
+                        "none of %u IRQs is delivered to an isolated CPU", irqs->irqs->len);
     }
     for (guint i = 0; i < irqs->problems->len; i++)
-        rv_check_add(c, RV_CHECK_WARN, "state.problem", NULL, NULL, NULL, NULL, "%s",
-                     (char *) irqs->problems->pdata[i]);
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "state.problem", NULL, NULL, NULL, NULL, "%s",
+                        (char *) irqs->problems->pdata[i]);
 
     /* tuned realtime bans the isolated CPUs in irqbalance ([irqbalance]
      * banned_cpus); a running irqbalance otherwise spreads IRQs back. */
@@ -189,11 +189,11 @@ rv_check_irqs(RvCheckCtx *c)
         if (!t->kthread && strcmp(t->comm, "irqbalance") == 0) {
             g_autofree char *iso = rv_check_fmt_cpus(&c->iso_actual);
             g_autofree char *act = g_strdup_printf("irqbalance pid %d", t->pid);
-            rv_check_add(c, RV_CHECK_WARN, "irq.irqbalance", &c->iso_actual, NULL, act,
-                         "stop irqbalance, or set IRQBALANCE_BANNED_CPULIST to the isolated CPUs in "
-                         "/etc/default/irqbalance and restart it",
-                         "irqbalance is running (pid %d): it moves IRQs onto isolated CPUs %s unless "
-                         "they are banned in its configuration", t->pid, iso);
+            rv_findings_add(c->rep->findings, RV_FINDING_WARN, "irq.irqbalance", &c->iso_actual, NULL, act,
+                            "stop irqbalance, or set IRQBALANCE_BANNED_CPULIST to the isolated CPUs in "
+                            "/etc/default/irqbalance and restart it",
+                            "irqbalance is running (pid %d): it moves IRQs onto isolated CPUs %s unless "
+                            "they are banned in its configuration", t->pid, iso);
             break;
         }
     }
@@ -205,14 +205,15 @@ rv_check_kernel(RvCheckCtx *c)
     if (!rv_check_profile_wants_rt(c->p))
         return;
     if (c->st->preempt_rt == RV_TRI_YES)
-        rv_check_add(c, RV_CHECK_PASS, "kernel.preempt-rt", NULL, "PREEMPT_RT", "PREEMPT_RT", NULL,
-                     "the kernel is PREEMPT_RT");
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "kernel.preempt-rt", NULL, "PREEMPT_RT",
+                        "PREEMPT_RT", NULL,
+                        "the kernel is PREEMPT_RT");
     else if (c->st->preempt_rt == RV_TRI_NO)
-        rv_check_add(c, RV_CHECK_WARN, "kernel.not-preempt-rt", NULL, "PREEMPT_RT",
-                     c->st->preempt_model ? c->st->preempt_model : "unknown",
-                     "boot a PREEMPT_RT kernel (Debian: linux-image-rt-amd64)",
-                     "the kernel is not PREEMPT_RT (%s): worst-case latencies of RT guests are not bounded",
-                     c->st->preempt_model ? c->st->preempt_model : "preemption model unknown");
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "kernel.not-preempt-rt", NULL, "PREEMPT_RT",
+                        c->st->preempt_model ? c->st->preempt_model : "unknown",
+                        "boot a PREEMPT_RT kernel (Debian: linux-image-rt-amd64)",
+                        "the kernel is not PREEMPT_RT (%s): worst-case latencies of RT guests are not bounded",
+                        c->st->preempt_model ? c->st->preempt_model : "preemption model unknown");
 }
 
 static void
@@ -225,14 +226,16 @@ check_int(RvCheckCtx *c, const char *id, const char *what, const RvHostOptInt *w
         return;
     w = g_strdup_printf("%" G_GINT64_FORMAT, want->value);
     if (!have->known) {
-        rv_check_add(c, RV_CHECK_NOTE, id, NULL, w, "unknown", NULL, "%s is unknown (unreadable)", what);
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, id, NULL, w, "unknown", NULL,
+                        "%s is unknown (unreadable)", what);
         return;
     }
     h = g_strdup_printf("%" G_GINT64_FORMAT, have->value);
     if (have->value != want->value)
-        rv_check_add(c, RV_CHECK_FAIL, id, NULL, w, h, fix, "%s is %s, the profile wants %s", what, h, w);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, id, NULL, w, h, fix,
+                        "%s is %s, the profile wants %s", what, h, w);
     else
-        rv_check_add(c, RV_CHECK_PASS, id, NULL, w, h, NULL, "%s is %s", what, h);
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, id, NULL, w, h, NULL, "%s is %s", what, h);
 }
 
 /* [kernel] mce_ignore_ce: every machinecheckN/ignore_ce the state holds. */
@@ -253,16 +256,17 @@ check_mce(RvCheckCtx *c, const char *apply)
                                               ? strlen("machinecheck") : 0));
     }
     if (n == 0)
-        rv_check_add(c, RV_CHECK_NOTE, "mce.ignore_ce", NULL, w, c->rep->live ? "none" : "unknown", NULL,
-                     "no /sys/devices/system/machinecheck/machinecheckN/ignore_ce %s",
-                     c->rep->live ? "on this host (no x86 MCE)" : "in this root");
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "mce.ignore_ce", NULL, w,
+                        c->rep->live ? "none" : "unknown", NULL,
+                        "no /sys/devices/system/machinecheck/machinecheckN/ignore_ce %s",
+                        c->rep->live ? "on this host (no x86 MCE)" : "in this root");
     else if (bad->len)
-        rv_check_add(c, RV_CHECK_FAIL, "mce.ignore_ce", NULL, w, bad->str, apply,
-                     "machine-check ignore_ce differs from %s on CPUs %s: corrected-error polling "
-                     "timers still fire", w, bad->str);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "mce.ignore_ce", NULL, w, bad->str, apply,
+                        "machine-check ignore_ce differs from %s on CPUs %s: corrected-error polling "
+                        "timers still fire", w, bad->str);
     else
-        rv_check_add(c, RV_CHECK_PASS, "mce.ignore_ce", NULL, w, w, NULL,
-                     "machine-check ignore_ce = %s on all %u CPUs", w, n);
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "mce.ignore_ce", NULL, w, w, NULL,
+                        "machine-check ignore_ce = %s on all %u CPUs", w, n);
 }
 
 /* [memory] thp: the selected transparent_hugepage/enabled mode. */
@@ -273,14 +277,15 @@ check_thp(RvCheckCtx *c, const char *apply)
     const char *w = rv_host_thp_name(p->thp);
 
     if (!c->st->thp_enabled)
-        rv_check_add(c, RV_CHECK_NOTE, "thp", NULL, w, "unknown", NULL,
-                     "transparent_hugepage/enabled is unknown");
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "thp", NULL, w, "unknown", NULL,
+                        "transparent_hugepage/enabled is unknown");
     else if (strcmp(c->st->thp_enabled, w) != 0)
-        rv_check_add(c, RV_CHECK_FAIL, "thp", NULL, w, c->st->thp_enabled, apply,
-                     "transparent hugepages are '%s', the profile wants '%s' (khugepaged and "
-                     "compaction stalls)", c->st->thp_enabled, w);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "thp", NULL, w, c->st->thp_enabled, apply,
+                        "transparent hugepages are '%s', the profile wants '%s' (khugepaged and "
+                        "compaction stalls)", c->st->thp_enabled, w);
     else
-        rv_check_add(c, RV_CHECK_PASS, "thp", NULL, w, w, NULL, "transparent hugepages are '%s'", w);
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "thp", NULL, w, w, NULL,
+                        "transparent hugepages are '%s'", w);
 }
 
 /* [kernel] workqueue_cpumask: unbound workqueues on the housekeeping (or listed) CPUs. */
@@ -293,8 +298,8 @@ check_workqueue(RvCheckCtx *c, const char *apply)
     g_autofree char *w = rv_check_fmt_cpus(want);
 
     if (!c->st->workqueue_cpumask.known) {
-        rv_check_add(c, RV_CHECK_NOTE, "workqueue.cpumask", NULL, w, "unknown", NULL,
-                     "/sys/devices/virtual/workqueue/cpumask is unknown");
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "workqueue.cpumask", NULL, w, "unknown", NULL,
+                        "/sys/devices/virtual/workqueue/cpumask is unknown");
     } else {
         RvCpuSet have;
         g_autofree char *h = NULL;
@@ -305,11 +310,11 @@ check_workqueue(RvCheckCtx *c, const char *apply)
             RvCpuSet bad;
 
             rv_cpuset_and(&bad, &have, &c->rep->isolated);
-            rv_check_add(c, RV_CHECK_FAIL, "workqueue.cpumask", &bad, w, h, apply,
-                         "unbound workqueues may run on CPUs %s, the profile wants %s", h, w);
+            rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "workqueue.cpumask", &bad, w, h, apply,
+                            "unbound workqueues may run on CPUs %s, the profile wants %s", h, w);
         } else {
-            rv_check_add(c, RV_CHECK_PASS, "workqueue.cpumask", NULL, w, h, NULL,
-                         "unbound workqueues run on CPUs %s", h);
+            rv_findings_add(c->rep->findings, RV_FINDING_PASS, "workqueue.cpumask", NULL, w, h, NULL,
+                            "unbound workqueues run on CPUs %s", h);
         }
     }
 }
@@ -337,18 +342,18 @@ check_governor(RvCheckCtx *c, const char *apply)
     }
     if (!rv_cpuset_is_empty(&bad)) {
         g_autofree char *b = rv_check_fmt_cpus(&bad);
-        rv_check_add(c, RV_CHECK_FAIL, "governor", &bad, p->governor, seen->str, apply,
-                     "CPUs %s run cpufreq governor %s, the profile wants %s", b, seen->str, p->governor);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "governor", &bad, p->governor, seen->str, apply,
+                        "CPUs %s run cpufreq governor %s, the profile wants %s", b, seen->str, p->governor);
     } else if (c->st->cpus->len && rv_cpuset_count(&none) == c->st->cpus->len) {
-        rv_check_add(c, RV_CHECK_NOTE, "governor.no-cpufreq", NULL, p->governor,
-                     c->rep->live ? "none" : "unknown", NULL,
-                     c->rep->live ? "no cpufreq on this host (firmware or hypervisor sets the "
-                                    "frequency): governor %s cannot be set"
-                                  : "no cpufreq files in this root (no cpufreq driver, or not "
-                                    "captured): governor %s not checked", p->governor);
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "governor.no-cpufreq", NULL, p->governor,
+                        c->rep->live ? "none" : "unknown", NULL,
+                        c->rep->live ? "no cpufreq on this host (firmware or hypervisor sets the "
+                                       "frequency): governor %s cannot be set"
+                                     : "no cpufreq files in this root (no cpufreq driver, or not "
+                                       "captured): governor %s not checked", p->governor);
     } else if (c->st->cpus->len) {
-        rv_check_add(c, RV_CHECK_PASS, "governor", NULL, p->governor, p->governor, NULL,
-                     "every CPU with cpufreq runs governor %s", p->governor);
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "governor", NULL, p->governor, p->governor, NULL,
+                        "every CPU with cpufreq runs governor %s", p->governor);
     }
 }
 
@@ -389,22 +394,23 @@ check_idle(RvCheckCtx *c, const char *apply)
         }
     }
     if (idle && strcmp(idle, "poll") == 0) {
-        rv_check_add(c, RV_CHECK_PASS, "idle.deep-states", NULL, w, "idle=poll", NULL,
-                     "idle=poll: CPUs never enter idle states");
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "idle.deep-states", NULL, w, "idle=poll", NULL,
+                        "idle=poll: CPUs never enter idle states");
     } else if (!rv_cpuset_is_empty(&bad)) {
         g_autofree char *b = rv_check_fmt_cpus(&bad);
-        rv_check_add(c, RV_CHECK_FAIL, "idle.deep-states", &bad, w, states->str, apply,
-                     "CPUs %s may enter idle states %s, slower to leave than the profile's %"
-                     G_GINT64_FORMAT " us", b, states->str, p->idle_max_latency_us.value);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "idle.deep-states", &bad, w, states->str, apply,
+                        "CPUs %s may enter idle states %s, slower to leave than the profile's %"
+                        G_GINT64_FORMAT " us", b, states->str, p->idle_max_latency_us.value);
     } else if (!rv_cpuset_is_empty(&scope) && rv_cpuset_equal(&without, &scope)) {
-        rv_check_add(c, RV_CHECK_NOTE, "idle.no-cpuidle", NULL, w, c->rep->live ? "none" : "unknown",
-                     NULL, c->rep->live ? "no cpuidle states are exposed for the checked CPUs"
-                                        : "no cpuidle files in this root for the checked CPUs "
-                                          "(no cpuidle, or not captured)");
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "idle.no-cpuidle", NULL, w,
+                        c->rep->live ? "none" : "unknown",
+                        NULL, c->rep->live ? "no cpuidle states are exposed for the checked CPUs"
+                                           : "no cpuidle files in this root for the checked CPUs "
+                                             "(no cpuidle, or not captured)");
     } else if (!rv_cpuset_is_empty(&scope)) {
-        rv_check_add(c, RV_CHECK_PASS, "idle.deep-states", NULL, w, NULL, NULL,
-                     "no enabled idle state slower than %" G_GINT64_FORMAT " us on the checked CPUs",
-                     p->idle_max_latency_us.value);
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "idle.deep-states", NULL, w, NULL, NULL,
+                        "no enabled idle state slower than %" G_GINT64_FORMAT " us on the checked CPUs",
+                        p->idle_max_latency_us.value);
     }
 }
 
@@ -474,16 +480,18 @@ rv_check_knobs(RvCheckCtx *c)
         const char *path = have->path, *v = have->value;
 
         if (!v && c->rep->live)
-            rv_check_add(c, RV_CHECK_NOTE, "sysctl.absent", NULL, k->value, NULL, NULL,
-                         "sysctl %s does not exist on this kernel (%s)", k->key, path);
+            rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "sysctl.absent", NULL, k->value, NULL, NULL,
+                            "sysctl %s does not exist on this kernel (%s)", k->key, path);
         else if (!v)
-            rv_check_add(c, RV_CHECK_NOTE, "sysctl", NULL, k->value, "unknown", NULL,
-                         "sysctl %s is unknown: %s is not in this root", k->key, path);
+            rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "sysctl", NULL, k->value, "unknown", NULL,
+                            "sysctl %s is unknown: %s is not in this root", k->key, path);
         else if (!values_equal(v, k->value))
-            rv_check_add(c, RV_CHECK_FAIL, "sysctl", NULL, k->value, v, "rtvirt host apply PROFILE",
-                         "sysctl %s is %s, the profile wants %s", k->key, v, k->value);
+            rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "sysctl", NULL, k->value, v,
+                            "rtvirt host apply PROFILE",
+                            "sysctl %s is %s, the profile wants %s", k->key, v, k->value);
         else
-            rv_check_add(c, RV_CHECK_PASS, "sysctl", NULL, k->value, v, NULL, "sysctl %s is %s", k->key, v);
+            rv_findings_add(c->rep->findings, RV_FINDING_PASS, "sysctl", NULL, k->value, v, NULL,
+                            "sysctl %s is %s", k->key, v);
     }
     for (guint i = 0; i < c->p->module_params->len; i++) {
         const RvHostKnob *k = c->p->module_params->pdata[i];
@@ -493,20 +501,21 @@ rv_check_knobs(RvCheckCtx *c)
         const char *v = have->value;
 
         if (!c->rep->live && !c->st->sys_module)
-            rv_check_add(c, RV_CHECK_NOTE, "module.param", NULL, k->value, "unknown", NULL,
-                         "module parameter %s is unknown: /sys/module is not in this root", k->key);
+            rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "module.param", NULL, k->value,
+                            "unknown", NULL,
+                            "module parameter %s is unknown: /sys/module is not in this root", k->key);
         else if (!have->module_loaded)
-            rv_check_add(c, RV_CHECK_NOTE, "module.absent", NULL, k->value, NULL, NULL,
-                         "module %s is not loaded: %s not checked", mod, k->key);
+            rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "module.absent", NULL, k->value, NULL, NULL,
+                            "module %s is not loaded: %s not checked", mod, k->key);
         else if (!v)
-            rv_check_add(c, RV_CHECK_NOTE, "module.absent", NULL, k->value, NULL, NULL,
-                         "module %s has no parameter %s on this kernel", mod, dot + 1);
+            rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "module.absent", NULL, k->value, NULL, NULL,
+                            "module %s has no parameter %s on this kernel", mod, dot + 1);
         else if (!values_equal(v, k->value))
-            rv_check_add(c, RV_CHECK_FAIL, "module.param", NULL, k->value, v,
-                         "set it in /etc/modprobe.d and reload the module (or reboot)",
-                         "module parameter %s is %s, the profile wants %s", k->key, v, k->value);
+            rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "module.param", NULL, k->value, v,
+                            "set it in /etc/modprobe.d and reload the module (or reboot)",
+                            "module parameter %s is %s, the profile wants %s", k->key, v, k->value);
         else
-            rv_check_add(c, RV_CHECK_PASS, "module.param", NULL, k->value, v, NULL,
-                         "module parameter %s is %s", k->key, v);
+            rv_findings_add(c->rep->findings, RV_FINDING_PASS, "module.param", NULL, k->value, v, NULL,
+                            "module parameter %s is %s", k->key, v);
     }
 }

@@ -46,11 +46,11 @@ rv_check_stray_tasks(RvCheckCtx *c)
     }
     if (n) {
         g_autofree char *h = rv_check_fmt_cpus(&hit);
-        rv_check_add(c, RV_CHECK_WARN, "isolation.stray-tasks", &hit, NULL, list->str,
-                     "restrict their affinity to housekeeping CPUs (taskset -a -p), or boot with "
-                     "isolcpus= (domain) so the scheduler does not place them there",
-                     "%u user thread(s) last ran on isolated CPUs %s though their affinity also allows "
-                     "housekeeping CPUs: %s%s", n, h, list->str, n > 8 ? ", ..." : "");
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "isolation.stray-tasks", &hit, NULL, list->str,
+                        "restrict their affinity to housekeeping CPUs (taskset -a -p), or boot with "
+                        "isolcpus= (domain) so the scheduler does not place them there",
+                        "%u user thread(s) last ran on isolated CPUs %s though their affinity also allows "
+                        "housekeeping CPUs: %s%s", n, h, list->str, n > 8 ? ", ..." : "");
     }
     check_stray_kthreads(c, ts);
     check_stacked_threads(c, ts);
@@ -84,12 +84,12 @@ check_stray_kthreads(RvCheckCtx *c, const GArray *ts)
     }
     if (n) {
         g_autofree char *h = rv_check_fmt_cpus(&hit);
-        rv_check_add(c, RV_CHECK_WARN, "isolation.stray-kthreads", &hit, NULL, list->str,
-                     "keep unbound kernel threads on housekeeping CPUs: isolcpus=domain,managed_irq, "
-                     "the workqueue cpumask (/sys/devices/virtual/workqueue/cpumask = housekeeping) "
-                     "and taskset for kthreads that allow it",
-                     "%u unbound kernel thread(s) last ran on isolated CPUs %s: %s%s", n, h,
-                     list->str, n > 8 ? ", ..." : "");
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "isolation.stray-kthreads", &hit, NULL, list->str,
+                        "keep unbound kernel threads on housekeeping CPUs: isolcpus=domain,managed_irq, "
+                        "the workqueue cpumask (/sys/devices/virtual/workqueue/cpumask = housekeeping) "
+                        "and taskset for kthreads that allow it",
+                        "%u unbound kernel thread(s) last ran on isolated CPUs %s: %s%s", n, h,
+                        list->str, n > 8 ? ", ..." : "");
     }
 }
 
@@ -146,11 +146,11 @@ check_stacked_threads(RvCheckCtx *c, const GArray *ts)
     }
     if (groups) {
         g_autofree char *h = rv_check_fmt_cpus(&hit);
-        rv_check_add(c, RV_CHECK_FAIL, "isolation.threads-stacked", &hit, NULL, list->str,
-                     "pin each thread 1:1 to its own isolated CPU (libvirt <vcpupin> per vCPU, "
-                     "taskset -p CPU TID per thread): isolated CPUs are not load-balanced",
-                     "threads whose affinity spans several isolated CPUs ran stacked on isolated CPU "
-                     "%s: %s", h, list->str);
+        rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "isolation.threads-stacked", &hit, NULL, list->str,
+                        "pin each thread 1:1 to its own isolated CPU (libvirt <vcpupin> per vCPU, "
+                        "taskset -p CPU TID per thread): isolated CPUs are not load-balanced",
+                        "threads whose affinity spans several isolated CPUs ran stacked on isolated CPU "
+                        "%s: %s", h, list->str);
     }
 }
 
@@ -184,8 +184,8 @@ rv_check_kthreads(RvCheckCtx *c)
         return;
     kts = c->facts->tasks;
     if (kts->len == 0) {
-        rv_check_add(c, RV_CHECK_NOTE, "kthread.priority", NULL, NULL, "unknown", NULL,
-                     "no kernel threads readable under /proc: priorities not checked");
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "kthread.priority", NULL, NULL, "unknown", NULL,
+                        "no kernel threads readable under /proc: priorities not checked");
         return;
     }
     for (guint i = 0; i < c->p->kthreads->len; i++) {
@@ -210,19 +210,19 @@ rv_check_kthreads(RvCheckCtx *c)
             }
         }
         if (n == 0)
-            rv_check_add(c, RV_CHECK_NOTE, "kthread.absent", NULL, w, NULL, NULL,
-                         "no %s kernel threads on this kernel (%s)", want->name,
-                         strcmp(want->name, "ktimers") == 0 || strcmp(want->name, "ktimersoftd") == 0
-                             ? "PREEMPT_RT kernels have them"
-                             : strcmp(want->name, "rcuc") == 0 || strcmp(want->name, "rcub") == 0
-                             ? "PREEMPT_RT or rcutree.use_softirq=0 kernels have them"
-                             : "not created by this kernel");
+            rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "kthread.absent", NULL, w, NULL, NULL,
+                            "no %s kernel threads on this kernel (%s)", want->name,
+                            strcmp(want->name, "ktimers") == 0 || strcmp(want->name, "ktimersoftd") == 0
+                                ? "PREEMPT_RT kernels have them"
+                                : strcmp(want->name, "rcuc") == 0 || strcmp(want->name, "rcub") == 0
+                                ? "PREEMPT_RT or rcutree.use_softirq=0 kernels have them"
+                                : "not created by this kernel");
         else if (nbad)
-            rv_check_add(c, RV_CHECK_FAIL, "kthread.priority", NULL, w, wrong->str,
-                         "rtvirt host apply PROFILE", "%u of %u %s threads do not run at %s: %s%s",
-                         nbad, n, want->name, w, wrong->str, nbad > 8 ? " ..." : "");
+            rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "kthread.priority", NULL, w, wrong->str,
+                            "rtvirt host apply PROFILE", "%u of %u %s threads do not run at %s: %s%s",
+                            nbad, n, want->name, w, wrong->str, nbad > 8 ? " ..." : "");
         else
-            rv_check_add(c, RV_CHECK_PASS, "kthread.priority", NULL, w, w, NULL,
-                         "all %u %s threads run at %s", n, want->name, w);
+            rv_findings_add(c->rep->findings, RV_FINDING_PASS, "kthread.priority", NULL, w, w, NULL,
+                            "all %u %s threads run at %s", n, want->name, w);
     }
 }

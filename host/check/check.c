@@ -44,36 +44,13 @@
  * makes the QEMU driver refuse qemu.conf), tuned v2.28 realtime profiles.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "host/check/check-priv.h"
 #include "host/facts/report.h"
 #include "host/facts/threads.h"
 #include "util/error.h"
-
-static const char * const level_names[] = { "PASS", "NOTE", "WARN", "FAIL" };
-
-const char *
-rv_host_check_level_name(RvCheckLevel level)
-{
-    return level <= RV_CHECK_FAIL ? level_names[level] : "?";
-}
-
-void
-rv_host_check_finding_free(gpointer data)
-{
-    RvCheckFinding *f = data;
-
-    if (!f)
-        return;
-    g_free(f->id);
-    g_free(f->message);
-    g_free(f->fix);
-    g_free(f->expected);
-    g_free(f->actual);
-    g_free(f);
-}
+#include "util/json.h"
 
 void
 rv_host_check_report_free(RvCheckReport *rep)
@@ -84,48 +61,8 @@ rv_host_check_report_free(RvCheckReport *rep)
     g_free(rep->profile_name);
     g_free(rep->root);
     g_free(rep->kernel_release);
-    if (rep->findings)
-        g_ptr_array_unref(rep->findings);
+    rv_findings_free(rep->findings);
     g_free(rep);
-}
-
-RvCheckFinding *
-rv_check_add(RvCheckCtx *c, RvCheckLevel level, const char *id, const RvCpuSet *cpus,
-             const char *expected, const char *actual, const char *fix, const char *fmt, ...)
-{
-    RvCheckFinding *f = g_new0(RvCheckFinding, 1);
-    va_list ap;
-
-    f->level = level;
-    f->id = g_strdup(id);
-    va_start(ap, fmt);
-    f->message = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    f->fix = g_strdup(fix);
-    if (cpus) {
-        f->has_cpus = true;
-        f->cpus = *cpus;
-    }
-    f->expected = g_strdup(expected);
-    f->actual = g_strdup(actual);
-    g_ptr_array_add(c->rep->findings, f);
-    c->rep->counts[level]++;
-    return f;
-}
-
-void
-rv_host_check_report_add(RvCheckReport *rep, RvCheckLevel level, const char *id,
-                         const RvCpuSet *cpus, const char *expected, const char *actual,
-                         const char *fix, const char *fmt, ...)
-{
-    RvCheckCtx c = { .rep = rep };
-    g_autofree char *msg = NULL;
-    va_list ap;
-
-    va_start(ap, fmt);
-    msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    rv_check_add(&c, level, id, cpus, expected, actual, fix, "%s", msg);
 }
 
 char *
@@ -246,18 +183,18 @@ judge(RvCheckCtx *c)
     rv_check_knobs(c);
     rv_check_libvirt(c);
     for (guint i = 0; i < c->st->problems->len; i++)
-        rv_check_add(c, RV_CHECK_WARN, "state.problem", NULL, NULL, NULL, NULL, "%s",
-                     (char *) c->st->problems->pdata[i]);
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "state.problem", NULL, NULL, NULL, NULL, "%s",
+                        (char *) c->st->problems->pdata[i]);
     /* a profile read from another format (host/tuned/tuned.h): what it could not map */
     for (guint i = 0; c->p->notes && i < c->p->notes->len; i++) {
         const RvHostKnob *k = c->p->notes->pdata[i];
 
         if (k->line)
-            rv_check_add(c, RV_CHECK_NOTE, k->key, NULL, NULL, NULL, NULL, "%s:%u: %s",
-                         k->file, k->line, k->value);
+            rv_findings_add(c->rep->findings, RV_FINDING_NOTE, k->key, NULL, NULL, NULL, NULL, "%s:%u: %s",
+                            k->file, k->line, k->value);
         else
-            rv_check_add(c, RV_CHECK_NOTE, k->key, NULL, NULL, NULL, NULL, "%s: %s",
-                         k->file ? k->file : c->p->path, k->value);
+            rv_findings_add(c->rep->findings, RV_FINDING_NOTE, k->key, NULL, NULL, NULL, NULL, "%s: %s",
+                            k->file ? k->file : c->p->path, k->value);
     }
 }
 
@@ -283,7 +220,7 @@ rv_host_check_run(RvRoot *root, const RvHostProfile *profile, RvCheckReport **re
     rep->live = rv_host_root_is_live(root);
     rep->kernel_release = g_strdup(facts.st->kernel_release);
     rep->online = facts.topo->online;
-    rep->findings = g_ptr_array_new_with_free_func(rv_host_check_finding_free);
+    rep->findings = rv_findings_new();
 
     c.p = profile;
     c.facts = &facts;
@@ -305,97 +242,37 @@ rv_host_check_run(RvRoot *root, const RvHostProfile *profile, RvCheckReport **re
 }
 
 
-RvCheckLevel
-rv_host_check_worst(const RvCheckReport *rep)
-{
-    for (int l = RV_CHECK_FAIL; l > RV_CHECK_PASS; l--)
-        if (rep->counts[l])
-            return l;
-    return RV_CHECK_PASS;
-}
-
 bool
 rv_host_check_trusted(const RvCheckReport *rep)
 {
-    return rep->counts[RV_CHECK_FAIL] == 0;
-}
-
-const RvCheckFinding *
-rv_host_check_find(const RvCheckReport *rep, const char *id)
-{
-    for (guint i = 0; i < rep->findings->len; i++) {
-        const RvCheckFinding *f = rep->findings->pdata[i];
-
-        if (strcmp(f->id, id) == 0)
-            return f;
-    }
-    return NULL;
-}
-
-static void
-json_str_or_null(JsonBuilder *b, const char *member, const char *v)
-{
-    json_builder_set_member_name(b, member);
-    if (v)
-        json_builder_add_string_value(b, v);
-    else
-        json_builder_add_null_value(b);
+    return rep->findings->counts[RV_FINDING_FAIL] == 0;
 }
 
 JsonNode *
 rv_host_check_to_json(const RvCheckReport *rep)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
-    static const char * const lower[] = { "pass", "note", "warn", "fail" };
 
     json_builder_begin_object(b);
-    json_builder_set_member_name(b, "schema_version");
-    json_builder_add_int_value(b, RV_HOST_CHECK_SCHEMA_VERSION);
-    json_str_or_null(b, "profile", rep->profile_path);
-    json_str_or_null(b, "profile_name", rep->profile_name);
-    json_str_or_null(b, "root", rep->root);
-    json_builder_set_member_name(b, "live");
-    json_builder_add_boolean_value(b, rep->live);
-    json_str_or_null(b, "kernel_release", rep->kernel_release);
+    rv_json_add_int(b, "schema_version", RV_HOST_CHECK_SCHEMA_VERSION);
+    rv_json_add_string_or_null(b, "profile", rep->profile_path);
+    rv_json_add_string_or_null(b, "profile_name", rep->profile_name);
+    rv_json_add_string_or_null(b, "root", rep->root);
+    rv_json_add_bool(b, "live", rep->live);
+    rv_json_add_string_or_null(b, "kernel_release", rep->kernel_release);
     json_builder_set_member_name(b, "partition");
     if (rep->has_partition) {
-        g_autofree char *i = rv_cpulist_format(&rep->isolated);
-        g_autofree char *h = rv_cpulist_format(&rep->housekeeping);
-
         json_builder_begin_object(b);
-        json_str_or_null(b, "isolated", i);
-        json_str_or_null(b, "housekeeping", h);
+        rv_json_add_cpuset(b, "isolated", &rep->isolated);
+        rv_json_add_cpuset(b, "housekeeping", &rep->housekeeping);
         json_builder_end_object(b);
     } else {
         json_builder_add_null_value(b);
     }
-    json_builder_set_member_name(b, "summary");
-    json_builder_begin_object(b);
-    for (int l = RV_CHECK_PASS; l <= RV_CHECK_FAIL; l++) {
-        json_builder_set_member_name(b, lower[l]);
-        json_builder_add_int_value(b, rep->counts[l]);
-    }
-    json_builder_end_object(b);
-    json_str_or_null(b, "verdict", rv_host_check_level_name(rv_host_check_worst(rep)));
-    json_builder_set_member_name(b, "trusted");
-    json_builder_add_boolean_value(b, rv_host_check_trusted(rep));
-    json_builder_set_member_name(b, "findings");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < rep->findings->len; i++) {
-        const RvCheckFinding *f = rep->findings->pdata[i];
-        g_autofree char *cpus = f->has_cpus ? rv_cpulist_format(&f->cpus) : NULL;
-
-        json_builder_begin_object(b);
-        json_str_or_null(b, "level", rv_host_check_level_name(f->level));
-        json_str_or_null(b, "id", f->id);
-        json_str_or_null(b, "message", f->message);
-        json_str_or_null(b, "fix", f->fix);
-        json_str_or_null(b, "cpus", cpus);
-        json_str_or_null(b, "expected", f->expected);
-        json_str_or_null(b, "actual", f->actual);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
+    rv_findings_summary_to_json(b, rep->findings->counts);
+    rv_json_add_string_or_null(b, "verdict", rv_finding_level_name(rv_findings_worst(rep->findings)));
+    rv_json_add_bool(b, "trusted", rv_host_check_trusted(rep));
+    rv_findings_to_json(b, rep->findings);
     json_builder_end_object(b);
     return json_builder_get_root(b);
 }
@@ -404,7 +281,6 @@ char *
 rv_host_check_format(const RvCheckReport *rep, bool verbose)
 {
     GString *s = g_string_new(NULL);
-    RvCheckLevel worst = rv_host_check_worst(rep);
 
     g_string_append_printf(s, "Host check: profile %s (%s) on %s%s\n", rep->profile_name,
                            rep->profile_path, rep->live ? "this host" : "root ", rep->live ? "" : rep->root);
@@ -413,24 +289,9 @@ rv_host_check_format(const RvCheckReport *rep, bool verbose)
         g_string_append_printf(s, "Partition: isolated %s, housekeeping %s\n", i, h);
     }
     g_string_append_c(s, '\n');
-    for (guint i = 0; i < rep->findings->len; i++) {
-        const RvCheckFinding *f = rep->findings->pdata[i];
-
-        if (f->level == RV_CHECK_PASS && !verbose)
-            continue;
-        g_string_append_printf(s, "%-4s  %s: %s\n", rv_host_check_level_name(f->level), f->id,
-                               f->message);
-        if (f->expected && f->actual)
-            g_string_append_printf(s, "      wanted: %s   found: %s\n", f->expected, f->actual);
-        else if (f->expected)
-            g_string_append_printf(s, "      wanted: %s\n", f->expected);
-        if (f->fix && f->level != RV_CHECK_PASS)
-            g_string_append_printf(s, "      fix: %s\n", f->fix);
-    }
-    g_string_append_printf(s, "\n%s: %u fail, %u warn, %u note, %u pass%s\n",
-                           rv_host_check_level_name(worst), rep->counts[RV_CHECK_FAIL],
-                           rep->counts[RV_CHECK_WARN], rep->counts[RV_CHECK_NOTE],
-                           rep->counts[RV_CHECK_PASS],
-                           verbose || !rep->counts[RV_CHECK_PASS] ? "" : " (--verbose lists PASS)");
+    rv_findings_format(s, rep->findings, verbose);
+    g_string_append_c(s, '\n');
+    rv_findings_format_summary(s, rv_finding_level_name(rv_findings_worst(rep->findings)),
+                               rep->findings->counts, verbose);
     return rv_host_text_printable(g_string_free(s, FALSE));
 }

@@ -16,8 +16,9 @@
  *  - RT group scheduling on a cgroup v1 cpu hierarchy, so libvirt cannot
  *    make vCPUs SCHED_FIFO ("rtgroup.trap").
  *
- * Finding ids are stable (tests, JSON consumers and results records match
- * on them); the list of ids is in check.c's header comment and rtvirt(1).
+ * Findings are util/finding.h's; their ids are stable (tests, JSON
+ * consumers and results records match on them); the list of ids is in
+ * check.c's header comment and rtvirt(1).
  */
 #pragma once
 
@@ -26,39 +27,12 @@
 #include <json-glib/json-glib.h>
 
 #include "util/cpulist.h"
+#include "util/finding.h"
 #include "host/fsroot.h"
 #include "host/profile/profile.h"
 
 /* JSON schema of rv_host_check_to_json(); bumped on incompatible change. */
 #define RV_HOST_CHECK_SCHEMA_VERSION 1
-
-typedef enum {
-    RV_CHECK_PASS = 0,   /* the host does what the profile wants */
-    RV_CHECK_NOTE,       /* worth knowing, no effect on RT latency expected */
-    RV_CHECK_WARN,       /* likely to cost latency or to surprise */
-    RV_CHECK_FAIL,       /* the profile's intent is not met: exit 1 */
-} RvCheckLevel;
-
-typedef struct {
-    RvCheckLevel level;
-    char *id;            /* stable id, e.g. "isolation.sibling-housekeeping" */
-    char *message;       /* one sentence: what was found */
-    char *fix;           /* how to fix it; NULL for PASS (and some NOTEs) */
-    bool has_cpus;
-    RvCpuSet cpus;       /* the CPUs involved (valid when has_cpus) */
-    char *expected;      /* value the profile wants, or NULL */
-    char *actual;        /* value found on the host, or NULL ("unknown" when unreadable) */
-} RvCheckFinding;
-
-/**
- * rv_host_check_finding_free:
- * @data: (nullable): an RvCheckFinding (a gpointer, so that it serves as a
- *        GPtrArray's free function for every findings list: host check,
- *        guest check)
- *
- * Frees the finding and its strings.
- */
-void rv_host_check_finding_free(gpointer data);
 
 typedef struct {
     char *profile_path;
@@ -72,8 +46,7 @@ typedef struct {
     RvCpuSet isolated;
     RvCpuSet housekeeping;
     RvCpuSet online;
-    GPtrArray *findings;     /* RvCheckFinding *, in check order */
-    unsigned counts[RV_CHECK_FAIL + 1];
+    RvFindings *findings;    /* in check order */
 } RvCheckReport;
 
 void rv_host_check_report_free(RvCheckReport *report);
@@ -94,35 +67,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvCheckReport, rv_host_check_report_free)
  * guessed and never an error.
  *
  * Returns: 0 or -errno.  A failing host is not an error: see
- * rv_host_check_worst().
+ * rv_findings_worst(report->findings) and rv_host_check_trusted().
  */
 int rv_host_check_run(RvRoot *root, const RvHostProfile *profile,
                       RvCheckReport **ret_report, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
-/**
- * rv_host_check_report_add:
- * @rep: a report of rv_host_check_run()
- * @cpus: (nullable): @expected, @actual, @fix: (nullable)
- *
- * Appends a finding (judges outside the engine: host/tuned/tuned.h's tuned
- * interop) and counts it.
- */
-void rv_host_check_report_add(RvCheckReport *rep, RvCheckLevel level, const char *id,
-                              const RvCpuSet *cpus, const char *expected, const char *actual,
-                              const char *fix, const char *fmt, ...) G_GNUC_PRINTF(8, 9);
-
-/* The worst level among the findings (PASS when there are none). */
-RvCheckLevel rv_host_check_worst(const RvCheckReport *report);
-
 /* True when no finding is FAIL: results measured on this host can be
  * trusted to have run under the profile (helper for results records). */
 bool rv_host_check_trusted(const RvCheckReport *report);
-
-/* The first finding with @id, or NULL. */
-const RvCheckFinding *rv_host_check_find(const RvCheckReport *report, const char *id);
-
-/* "PASS", "NOTE", "WARN", "FAIL". */
-const char *rv_host_check_level_name(RvCheckLevel level);
 
 /**
  * rv_host_check_to_json:
@@ -131,10 +83,8 @@ const char *rv_host_check_level_name(RvCheckLevel level);
  * "profile_name": NAME, "root": DIR, "live": BOOL, "kernel_release": STR|null,
  * "partition": {"isolated": CPULIST, "housekeeping": CPULIST} | null,
  * "summary": {"pass": N, "note": N, "warn": N, "fail": N},
- * "verdict": "PASS"|"NOTE"|"WARN"|"FAIL",
- * "findings": [{"level": "WARN", "id": ID, "message": STR, "fix": STR|null,
- *               "cpus": CPULIST|null, "expected": STR|null,
- *               "actual": STR|null}, ...]}
+ * "verdict": "PASS"|"NOTE"|"WARN"|"FAIL", "trusted": BOOL,
+ * "findings": [...]} (util/finding.h's JSON form)
  */
 JsonNode *rv_host_check_to_json(const RvCheckReport *report);
 
@@ -142,8 +92,8 @@ JsonNode *rv_host_check_to_json(const RvCheckReport *report);
  * rv_host_check_format:
  * @verbose: include PASS findings
  *
- * Returns: (transfer full): the human report, one block per finding:
- * "WARN  irqaffinity.missing  CPUs 1-23: ...\n      fix: ...\n", then a
- * summary line.
+ * Returns: (transfer full): the human report: a header, one block per
+ * finding in util/finding.h's text form ("WARN  irqaffinity.missing: CPUs
+ * 1-23 ...\n      fix: ...\n"), then a summary line.
  */
 char *rv_host_check_format(const RvCheckReport *report, bool verbose);

@@ -14,6 +14,7 @@
 
 #include "host/tuned/tuned.h"
 #include "host/tuned/tuned-priv.h"
+#include "util/json.h"
 #include "util/runner.h"
 
 #define PID_FILE "/run/tuned/tuned.pid"
@@ -338,7 +339,7 @@ rv_host_tuned_judge(RvCheckReport *rep, const RvHostProfile *p, const RvTunedSta
     if (!st->running && !st->active)
         return;
     if (st->running)
-        rv_host_check_report_add(rep, RV_CHECK_NOTE, "tuned.running", NULL, NULL,
+        rv_findings_add(rep->findings, RV_FINDING_NOTE, "tuned.running", NULL, NULL,
                                  st->active ? st->active : "(no profile)",
                                  "rtvirt host apply refuses to run beside it without --force; "
                                  "rtvirt host export-tuned PROFILE -o /etc/tuned/NAME makes the "
@@ -349,13 +350,13 @@ rv_host_tuned_judge(RvCheckReport *rep, const RvHostProfile *p, const RvTunedSta
                                  st->tuned_adm ? "; tuned-adm: " : "",
                                  st->tuned_adm ? st->tuned_adm : "");
     else
-        rv_host_check_report_add(rep, RV_CHECK_NOTE, "tuned.active-profile", NULL, NULL,
+        rv_findings_add(rep->findings, RV_FINDING_NOTE, "tuned.active-profile", NULL, NULL,
                                  st->active, NULL,
                                  "tuned does not run; its active profile is %s (applied when "
                                  "tuned starts)", st->active);
     if (!st->profile) {
         if (st->profile_error)
-            rv_host_check_report_add(rep, RV_CHECK_NOTE, "tuned.active-profile", NULL, NULL,
+            rv_findings_add(rep->findings, RV_FINDING_NOTE, "tuned.active-profile", NULL, NULL,
                                      NULL, NULL, "tuned's active profile was not read: %s",
                                      st->profile_error);
         return;
@@ -380,7 +381,7 @@ rv_host_tuned_judge(RvCheckReport *rep, const RvHostProfile *p, const RvTunedSta
             g_string_append_printf(same, "%s%s", n_same++ ? ", " : "", key);
             continue;
         }
-        rv_host_check_report_add(rep, RV_CHECK_WARN, "tuned.conflict", NULL, a->value, b->value,
+        rv_findings_add(rep->findings, RV_FINDING_WARN, "tuned.conflict", NULL, a->value, b->value,
                                  "leave the knob to one tool: drop it from one profile, or run "
                                  "the rtvirt profile through tuned (rtvirt host export-tuned)",
                                  "%s: the profile wants %s, tuned's active profile %s sets %s%s%s%s",
@@ -388,19 +389,9 @@ rv_host_tuned_judge(RvCheckReport *rep, const RvHostProfile *p, const RvTunedSta
                                  b->at ? b->at : "", b->at ? ")" : "");
     }
     if (n_same)
-        rv_host_check_report_add(rep, RV_CHECK_NOTE, "tuned.overlap", NULL, NULL, NULL, NULL,
+        rv_findings_add(rep->findings, RV_FINDING_NOTE, "tuned.overlap", NULL, NULL, NULL, NULL,
                                  "tuned's active profile %s also sets %u of the profile's knobs "
                                  "to the same values: %s", st->active, n_same, same->str);
-}
-
-static void
-member_str(JsonBuilder *b, const char *name, const char *v)
-{
-    json_builder_set_member_name(b, name);
-    if (v)
-        json_builder_add_string_value(b, v);
-    else
-        json_builder_add_null_value(b);
 }
 
 JsonNode *
@@ -409,18 +400,17 @@ rv_host_tuned_state_to_json(const RvTunedState *st)
     g_autoptr(JsonBuilder) b = json_builder_new();
 
     json_builder_begin_object(b);
-    json_builder_set_member_name(b, "running");
-    json_builder_add_boolean_value(b, st->running);
+    rv_json_add_bool(b, "running", st->running);
     json_builder_set_member_name(b, "pid");
     if (st->pid)
         json_builder_add_int_value(b, st->pid);
     else
         json_builder_add_null_value(b);
-    member_str(b, "how", st->how);
-    member_str(b, "active_profile", st->active);
-    member_str(b, "profile_mode", st->mode);
-    member_str(b, "tuned_adm", st->tuned_adm);
-    member_str(b, "profile_dir", st->active_path);
+    rv_json_add_string_or_null(b, "how", st->how);
+    rv_json_add_string_or_null(b, "active_profile", st->active);
+    rv_json_add_string_or_null(b, "profile_mode", st->mode);
+    rv_json_add_string_or_null(b, "tuned_adm", st->tuned_adm);
+    rv_json_add_string_or_null(b, "profile_dir", st->active_path);
     json_builder_end_object(b);
     return json_builder_get_root(b);
 }
