@@ -27,3 +27,4 @@ int rv_cmd_pert(int argc, char **argv);
 int rv_cmd_setup(int argc, char **argv);
 int rv_cmd_status(int argc, char **argv);
 int rv_cmd_profiles(int argc, char **argv);
+int rv_cmd_rules(int argc, char **argv);

@@ -68,6 +68,8 @@ static const RvCommand commands[] = {
       "Start virtlogd and libvirtd where no service manager runs" },
     { NULL, "profiles", rv_cmd_profiles,
       "List the host, guest and matrix profiles found by name, and where" },
+    { NULL, "rules", rv_cmd_rules,
+      "List every finding id the checks print: levels, meaning, source, fix" },
 };
 
 static const char exit_statuses[] =

@@ -9,7 +9,7 @@
  *
  * Findings are util/finding.h's: a stable id, a level, one sentence, where
  * (FILE:LINE), a fix, the CPUs involved.
- * Stable ids:
+ * Stable ids (each declared in the rule catalogue, util/rules.c):
  *   input.multiple-runs        NOTE  several invocations in one file
  *   input.note                 NOTE  what the parser noticed (elided rows...)
  *   output.histogram-absent    WARN  -h N asked, no histogram: output cut
@@ -22,6 +22,7 @@
  *   rt.kthread-above           WARN  an RT kthread allowed on a measured CPU
  *                                    preempts the measurement
  *   cpus.not-measured          FAIL  CPUs that should have been measured were not
+ *   cpus.outside               WARN  threads also ran outside those CPUs
  *   cpus.unpinned              WARN  threads not pinned: the CPUs are unknown
  *   cpus.unknown               NOTE  the measured CPUs cannot be told
  *   smt.sibling-main-thread    WARN  main thread on a measured CPU or its sibling

@@ -117,6 +117,7 @@ json_case() {
         "${RV_CASES:-$top/tests/data/cases}"/cyclictest/lava-cyclictest-2threads-prio48-linaro642.txt ;;
     "pert") "$rtvirt" pert -c "$cpu" -d 1s --json ;;
     "profiles") "$rtvirt" profiles --json ;;
+    "rules") "$rtvirt" rules --json ;;
     "status") "$rtvirt" status --root "$fixture" --json ;;
     *) return 200 ;;
     esac
@@ -222,6 +223,9 @@ check "completion: 'guest run --' offers guest run's options (--virt), not run's
 check "completion: 'host apply --' offers only its option lines (--dry-run, not --install from a description)" \
     eval '[[ " $c2 " == *" --dry-run "* && " $c2 " != *" --install "* ]]'
 check "completion: 'run --' offers --plan" eval '[[ " $c3 " == *" --plan "* ]]'
+c4=$(comp rtvirt rules smt.s)
+check "completion: 'rules smt.s' offers the rule ids of that prefix" \
+    eval '[[ " $c4 " == *" smt.shared-cores "* && " $c4 " == *" smt.sibling-load "* && " $c4 " != *" smt.off "* ]]'
 
 echo "1..$n"
 exit $fail

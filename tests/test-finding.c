@@ -4,7 +4,8 @@
  * (counts, a PASS keeps no fix), where, worst, find, the stable sort by
  * level, the text renderer (wanted/found, where, fix, escaping, the
  * summary line) and the JSON writer (every key, in order), and the json
- * adders of util/json.h it uses.
+ * adders of util/json.h it uses; the rule catalogue (util/rules.h): one
+ * complete line per id, and the strict adder that refuses an id it lacks.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 
 #include "util/finding.h"
 #include "util/json.h"
+#include "util/rules.h"
 
 static RvFindings *
 sample(void)
@@ -199,15 +201,80 @@ test_json_adders(void)
         "  \"unknown\" : null\n}\n");
 }
 
+/* RV_RULES_STRICT=1: an id the catalogue lacks, or a level its line does
+ * not allow, aborts naming it; a known id at an allowed level is added;
+ * without strictness the finding is kept as given. */
+static void
+test_strict(void)
+{
+    if (g_test_subprocess()) {
+        g_autoptr(RvFindings) fs = rv_findings_new();
+        const char *mode = g_getenv("RV_TEST_STRICT_MODE");
+
+        g_setenv("RV_RULES_STRICT", "1", TRUE);
+        rv_findings_add(fs, RV_FINDING_FAIL, "smt.active", NULL, "off", "on", "fix", "known");
+        if (g_strcmp0(mode, "unknown") == 0)
+            rv_findings_add(fs, RV_FINDING_WARN, "no.such-rule", NULL, NULL, NULL, NULL, "x");
+        else
+            rv_findings_add(fs, RV_FINDING_PASS, "smt.active", NULL, NULL, NULL, NULL, "x");
+        return;
+    }
+    g_setenv("RV_TEST_STRICT_MODE", "unknown", TRUE);
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr("*finding id 'no.such-rule' is not in the rule catalogue*util/rules.c*");
+    g_setenv("RV_TEST_STRICT_MODE", "level", TRUE);
+    g_test_trap_subprocess(NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+    g_test_trap_assert_failed();
+    g_test_trap_assert_stderr("*finding 'smt.active' at level PASS*does not allow*");
+    g_unsetenv("RV_TEST_STRICT_MODE");
+}
+
+static void
+test_catalogue(void)
+{
+    guint n;
+    const RvRule *rules = rv_rules(&n);
+    g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+    g_assert_cmpuint(n, >, 100);
+    for (guint i = 0; i < n; i++) {
+        const RvRule *r = &rules[i];
+
+        /* one line per id, each complete */
+        if (!g_hash_table_add(seen, (gpointer) r->id))
+            g_error("rule '%s' declared twice", r->id);
+        g_assert_true(r->levels && !(r->levels & ~((1u << RV_FINDING_N_LEVELS) - 1)));
+        g_assert_true(r->commands && !(r->commands & ~((1u << RV_RULE_N_COMMANDS) - 1)));
+        g_assert_true(r->meaning && *r->meaning && r->source && *r->source);
+        /* a rule that can warn or fail says how to fix it */
+        if (r->levels & (RV_RULE_LEVEL(RV_FINDING_WARN) | RV_RULE_LEVEL(RV_FINDING_FAIL)) &&
+            !r->fix && strcmp(r->id, "placement.rule") != 0)
+            g_error("rule '%s' can warn or fail and has no fix", r->id);
+        g_assert_true(rv_rule_find(r->id) == r);
+    }
+    g_assert_true(rv_rule_check("latency.budget", RV_FINDING_FAIL));
+    g_assert_false(rv_rule_check("latency.budget", RV_FINDING_WARN));
+    g_assert_false(rv_rule_check("no.such-rule", RV_FINDING_NOTE));
+    g_assert_null(rv_rule_find(NULL));
+    g_assert_cmpstr(rv_rule_command_name(RV_RULE_GUEST_XML), ==, "guest xml --check");
+    g_assert_null(rv_rule_command_name((RvRuleCommand) 64));
+}
+
 int
 main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
+    /* the samples use ids of their own, outside the catalogue */
+    if (!g_test_subprocess())
+        g_unsetenv("RV_RULES_STRICT");
     g_test_add_func("/util/finding/add", test_add);
     g_test_add_func("/util/finding/worst-and-sort", test_worst_and_sort);
     g_test_add_func("/util/finding/levels", test_levels);
     g_test_add_func("/util/finding/format", test_format);
     g_test_add_func("/util/finding/json", test_json);
     g_test_add_func("/util/finding/json-adders", test_json_adders);
+    g_test_add_func("/util/finding/strict", test_strict);
+    g_test_add_func("/util/finding/catalogue", test_catalogue);
     return g_test_run();
 }

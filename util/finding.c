@@ -9,6 +9,7 @@
 #include "util/escape.h"
 #include "util/finding.h"
 #include "util/json.h"
+#include "util/rules.h"
 
 static const char *const level_names[RV_FINDING_N_LEVELS] = { "PASS", "NOTE", "WARN", "FAIL" };
 
@@ -61,6 +62,23 @@ rv_findings_free(RvFindings *fs)
     g_free(fs);
 }
 
+/* RV_RULES_STRICT=1 (`make check`): an id the catalogue lacks, or a level
+ * its line does not allow, aborts naming it, so that a test that reaches
+ * the check fails. */
+static void
+check_rule(const char *id, RvFindingLevel level)
+{
+    const RvRule *r;
+
+    if (g_strcmp0(g_getenv("RV_RULES_STRICT"), "1") != 0 || rv_rule_check(id, level))
+        return;
+    r = rv_rule_find(id);
+    if (!r)
+        g_error("finding id '%s' is not in the rule catalogue: add its line to util/rules.c", id);
+    g_error("finding '%s' at level %s: its line in util/rules.c does not allow that level", id,
+            rv_finding_level_name(level));
+}
+
 RvFinding *
 rv_findings_addv(RvFindings *fs, RvFindingLevel level, const char *id, const RvCpuSet *cpus,
                  const char *expected, const char *actual, const char *fix, const char *fmt,
@@ -69,6 +87,7 @@ rv_findings_addv(RvFindings *fs, RvFindingLevel level, const char *id, const RvC
     RvFinding *f = g_new0(RvFinding, 1);
 
     g_assert((unsigned) level < RV_FINDING_N_LEVELS);
+    check_rule(id, level);
     f->level = level;
     f->id = g_strdup(id);
     f->message = g_strdup_vprintf(fmt, ap);

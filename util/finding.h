@@ -10,7 +10,8 @@
  * names the values, and optionally where it was seen ("FILE:LINE"), how to
  * fix it, the CPUs involved (a cpulist), the value wanted and the value
  * found.  Ids are stable: tests, JSON consumers and results records match
- * on them.
+ * on them; every id is declared once in the rule catalogue (util/rules.h),
+ * which `rtvirt rules` prints.
  *
  * Levels:
  *   PASS  the check holds;
@@ -79,14 +80,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvFindings, rv_findings_free)
  * rv_findings_add:
  * @fs: the list
  * @level: PASS, NOTE, WARN or FAIL
- * @id: a stable id
+ * @id: a stable id of the rule catalogue (util/rules.h)
  * @cpus: (nullable): the CPUs involved
  * @expected: (nullable): the value wanted
  * @actual: (nullable): the value found
  * @fix: (nullable): how to fix it; dropped for PASS (nothing to fix)
  * @fmt: printf format of the message (one sentence)
  *
- * The one adder of findings: appends a finding and counts it.
+ * The one adder of findings: appends a finding and counts it.  An @id the
+ * rule catalogue (util/rules.h) lacks, or a @level its line does not
+ * allow, is a programming error: with RV_RULES_STRICT=1 in the environment
+ * (set by `make check`) the process aborts naming the id (g_error());
+ * otherwise the finding is kept as given.
  *
  * Returns: (transfer none): the finding, owned by @fs (set its where with
  * rv_finding_set_where()).

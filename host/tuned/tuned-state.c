@@ -340,25 +340,25 @@ rv_host_tuned_judge(RvCheckReport *rep, const RvHostProfile *p, const RvTunedSta
         return;
     if (st->running)
         rv_findings_add(rep->findings, RV_FINDING_NOTE, "tuned.running", NULL, NULL,
-                                 st->active ? st->active : "(no profile)",
-                                 "rtvirt host apply refuses to run beside it without --force; "
-                                 "rtvirt host export-tuned PROFILE -o /etc/tuned/NAME makes the "
-                                 "profile a tuned profile",
-                                 "tuned runs (%s)%s%s%s%s", st->how,
-                                 st->active ? " with profile " : " without a profile",
-                                 st->active ? st->active : "",
-                                 st->tuned_adm ? "; tuned-adm: " : "",
-                                 st->tuned_adm ? st->tuned_adm : "");
+                        st->active ? st->active : "(no profile)",
+                        "rtvirt host apply refuses to run beside it without --force; "
+                        "rtvirt host export-tuned PROFILE -o /etc/tuned/NAME makes the "
+                        "profile a tuned profile",
+                        "tuned runs (%s)%s%s%s%s", st->how,
+                        st->active ? " with profile " : " without a profile",
+                        st->active ? st->active : "",
+                        st->tuned_adm ? "; tuned-adm: " : "",
+                        st->tuned_adm ? st->tuned_adm : "");
     else
         rv_findings_add(rep->findings, RV_FINDING_NOTE, "tuned.active-profile", NULL, NULL,
-                                 st->active, NULL,
-                                 "tuned does not run; its active profile is %s (applied when "
-                                 "tuned starts)", st->active);
+                        st->active, NULL,
+                        "tuned does not run; its active profile is %s (applied when "
+                        "tuned starts)", st->active);
     if (!st->profile) {
         if (st->profile_error)
             rv_findings_add(rep->findings, RV_FINDING_NOTE, "tuned.active-profile", NULL, NULL,
-                                     NULL, NULL, "tuned's active profile was not read: %s",
-                                     st->profile_error);
+                            NULL, NULL, "tuned's active profile was not read: %s",
+                            st->profile_error);
         return;
     }
     /* tuned's own profile, by its directory or its tuned.conf */
@@ -382,16 +382,16 @@ rv_host_tuned_judge(RvCheckReport *rep, const RvHostProfile *p, const RvTunedSta
             continue;
         }
         rv_findings_add(rep->findings, RV_FINDING_WARN, "tuned.conflict", NULL, a->value, b->value,
-                                 "leave the knob to one tool: drop it from one profile, or run "
-                                 "the rtvirt profile through tuned (rtvirt host export-tuned)",
-                                 "%s: the profile wants %s, tuned's active profile %s sets %s%s%s%s",
-                                 key, a->value, st->active, b->value, b->at ? " (" : "",
-                                 b->at ? b->at : "", b->at ? ")" : "");
+                        "leave the knob to one tool: drop it from one profile, or run "
+                        "the rtvirt profile through tuned (rtvirt host export-tuned)",
+                        "%s: the profile wants %s, tuned's active profile %s sets %s%s%s%s",
+                        key, a->value, st->active, b->value, b->at ? " (" : "",
+                        b->at ? b->at : "", b->at ? ")" : "");
     }
     if (n_same)
         rv_findings_add(rep->findings, RV_FINDING_NOTE, "tuned.overlap", NULL, NULL, NULL, NULL,
-                                 "tuned's active profile %s also sets %u of the profile's knobs "
-                                 "to the same values: %s", st->active, n_same, same->str);
+                        "tuned's active profile %s also sets %u of the profile's knobs "
+                        "to the same values: %s", st->active, n_same, same->str);
 }
 
 JsonNode *
