@@ -21,16 +21,9 @@
 
 #include "util/cpulist.h"
 #include "results/cyclictest.h"
+#include "results/cyclictest-priv.h"
 #include "results/store.h"
 #include "util/error.h"
-#include "util/json.h"
-
-/* Bounds that keep a hostile or corrupt file from costing memory out of
- * proportion to its size. */
-#define MAX_THREADS  4096
-#define MAX_BUCKETS  (1u << 20)       /* 1 s of 1-us buckets per thread */
-#define MAX_CELLS    (1u << 24)       /* buckets of all threads of a run: 128 MiB */
-#define MAX_FILE     (256u << 20)
 
 static void
 thread_free(RvCyclictestThread *t)
@@ -75,8 +68,8 @@ rv_result_cyclictest_run_free(RvCyclictestRun *run)
     g_free(run);
 }
 
-static RvCyclictestRun *
-run_new(int first_line)
+RvCyclictestRun *
+rv_result_cyclictest_run_new(int first_line)
 {
     RvCyclictestRun *run = g_new0(RvCyclictestRun, 1);
 
@@ -90,16 +83,16 @@ run_new(int first_line)
     return run;
 }
 
-static RvCyclictestThread *
-run_thread(RvCyclictestRun *run, int index)
+RvCyclictestThread *
+rv_result_cyclictest_run_thread(RvCyclictestRun *run, int index)
 {
     while ((int) run->threads->len <= index)
         g_ptr_array_add(run->threads, thread_new(run->threads->len));
     return run->threads->pdata[index];
 }
 
-static void G_GNUC_PRINTF(2, 3)
-run_note(RvCyclictestRun *run, const char *fmt, ...)
+void
+rv_result_cyclictest_run_note(RvCyclictestRun *run, const char *fmt, ...)
 {
     va_list ap;
 
@@ -117,8 +110,8 @@ skip_ws(const char **p)
         (*p)++;
 }
 
-static gboolean
-scan_u64(const char **p, guint64 *ret)
+gboolean
+rv_result_cyclictest_scan_u64(const char **p, guint64 *ret)
 {
     const char *s = *p;
     guint64 v = 0;
@@ -150,7 +143,7 @@ scan_i64(const char **p, gint64 *ret)
         neg = TRUE;
         s++;
     }
-    if (!scan_u64(&s, &v) || v > G_MAXINT64)
+    if (!rv_result_cyclictest_scan_u64(&s, &v) || v > G_MAXINT64)
         return FALSE;
     *p = s;
     *ret = neg ? -(gint64) v : (gint64) v;
@@ -195,7 +188,7 @@ scan_u64_list(const char *p, GArray *out)
     guint64 v;
 
     while (!at_end(p)) {
-        if (!scan_u64(&p, &v))
+        if (!rv_result_cyclictest_scan_u64(&p, &v))
             return FALSE;
         if (*p && *p != ' ' && *p != '\t')
             return FALSE;
@@ -307,7 +300,7 @@ hist_finish(Parser *ps, GError **error)
                     "larger than rtvirt accepts", nthreads, n_buckets);
 
     for (guint j = 0; j < nthreads; j++) {
-        RvCyclictestThread *t = run_thread(run, j);
+        RvCyclictestThread *t = rv_result_cyclictest_run_thread(run, j);
         RvHistogram *h = rv_result_histogram_new(n_buckets);
         guint64 sum = 0;
 
@@ -343,12 +336,12 @@ hist_finish(Parser *ps, GError **error)
         rv_result_histogram_free(t->histogram);
         t->histogram = h;
         if (!t->histogram_complete)
-            run_note(run, "thread %u: histogram incomplete: its rows add up to "
+            rv_result_cyclictest_run_note(run, "thread %u: histogram incomplete: its rows add up to "
                      "%" G_GUINT64_FORMAT " of %" G_GINT64_FORMAT " samples"
                      " (rows elided)", j, sum, t->histogram_total);
     }
     if (ps->hist_elided)
-        run_note(run, "histogram rows elided at line %d (non-numeric line "
+        rv_result_cyclictest_run_note(run, "histogram rows elided at line %d (non-numeric line "
                  "inside the histogram)", ps->elided_line);
     run->form = RV_CYCLICTEST_FORM_HISTOGRAM;
     ps->hstate = H_DONE;
@@ -378,7 +371,7 @@ run_finish(Parser *ps, GError **error)
         run->histogram_requested = ps->hist_requested;
         if (ps->hist_requested > 0 && !has_hist) {
             run->histogram_absent = TRUE;
-            run_note(run, "histogram requested (-h %d) but absent: output cut "
+            rv_result_cyclictest_run_note(run, "histogram requested (-h %d) but absent: output cut "
                      "or run interrupted", ps->hist_requested);
         }
         g_ptr_array_add(ps->runs, run);
@@ -396,7 +389,7 @@ static RvCyclictestRun *
 cur_run(Parser *ps)
 {
     if (!ps->cur)
-        ps->cur = run_new(ps->lineno);
+        ps->cur = rv_result_cyclictest_run_new(ps->lineno);
     return ps->cur;
 }
 
@@ -453,8 +446,8 @@ find_cmdline_prefix(const char *line)
 
 /* -h N / -hN / --histogram=N / --histogram N and -H likewise; sets
  * *ret_nsecs for -N / --nsecs. */
-static int
-cmdline_histogram(const char *cmdline, gboolean *ret_nsecs)
+int
+rv_result_cyclictest_cmdline_histogram(const char *cmdline, gboolean *ret_nsecs)
 {
     g_auto(GStrv) argv = g_strsplit_set(cmdline, " \t", -1);
     int hist = 0;
@@ -525,7 +518,7 @@ parse_status(Parser *ps, const char *line, GError **error)
             return r;
     }
     run = cur_run(ps);
-    t = run_thread(run, idx);
+    t = rv_result_cyclictest_run_thread(run, idx);
     t->tid = tid;
     t->priority = prio;
     t->interval_us = interval;
@@ -558,7 +551,7 @@ parse_verbose(Parser *ps, int idx, gint64 lat, GError **error)
     if (lat < 0 || lat >= MAX_BUCKETS)
         return PERR(ps, error, ps->lineno, "sample latency %" G_GINT64_FORMAT
                     " us out of range", lat);
-    t = run_thread(cur_run(ps), idx);
+    t = rv_result_cyclictest_run_thread(cur_run(ps), idx);
     if (t->tid >= 0)
         return 0;   /* a status line says it better */
     if ((guint64) (lat + 1) * ps->cur->threads->len > MAX_CELLS)
@@ -632,12 +625,12 @@ parse_hist_comment(Parser *ps, const char *line, GError **error)
         g_ptr_array_add(ps->outliers, list);
         while (!at_end(p)) {
             if (scan_lit(&p, "#")) {
-                if (!scan_u64(&p, &others) || !scan_lit(&p, "others") || !at_end(p))
+                if (!rv_result_cyclictest_scan_u64(&p, &others) || !scan_lit(&p, "others") || !at_end(p))
                     return PERR(ps, error, ps->lineno,
                                 "malformed '# NNNNN others' in: '%s'", line);
                 break;
             }
-            if (!scan_u64(&p, &v))
+            if (!rv_result_cyclictest_scan_u64(&p, &v))
                 return PERR(ps, error, ps->lineno,
                             "malformed overflow cycle number at column %d: '%s'",
                             (int) (p - line) + 1, line);
@@ -841,7 +834,7 @@ parse_line(Parser *ps, const char *line, GError **error)
         int idx, iv;
         if (scan_int(&p, &idx) && scan_lit(&p, "Interval:") && scan_int(&p, &iv) &&
             at_end(p) && idx >= 0 && idx < MAX_THREADS) {
-            run_thread(cur_run(ps), idx)->interval_us = iv;
+            rv_result_cyclictest_run_thread(cur_run(ps), idx)->interval_us = iv;
             return 0;
         }
     }
@@ -849,7 +842,7 @@ parse_line(Parser *ps, const char *line, GError **error)
         g_autofree char *cmd = find_cmdline(line);
         if (cmd) {
             gboolean nsecs;
-            int hist = cmdline_histogram(cmd, &nsecs);
+            int hist = rv_result_cyclictest_cmdline_histogram(cmd, &nsecs);
             if (nsecs)
                 return PERR(ps, error, ps->lineno,
                             "cyclictest ran with -N/--nsecs: values are ns, "
@@ -925,340 +918,6 @@ out:
     return r;
 }
 
-/* ---- --json form ---- */
-
-/* rt_write_json() prints cmdline with "%s" (no escaping) and avg with
- * "%.2f" (nan/-nan for 0 cycles): make such a file valid JSON.  The cmdline
- * is kept aside verbatim and the line becomes "cmdline:": null; bare nan /
- * inf outside strings become null.  A line that does not end the way
- * rt_write_json ends it is left alone so that a truncated file stays
- * invalid. */
-static char *
-json_sanitize(const char *data, gsize len, char **ret_cmdline)
-{
-    GString *out = g_string_sized_new(len + 16);
-    gboolean in_str = FALSE;
-    gsize i = 0;
-
-    *ret_cmdline = NULL;
-    while (i < len) {
-        const char *nl = memchr(data + i, '\n', len - i);
-        gsize n = nl ? (gsize) (nl - (data + i)) : len - i;
-        g_autofree char *line = g_strndup(data + i, n);
-        const char *s = line;
-        gsize sl;
-
-        while (*s == ' ' || *s == '\t')
-            s++;
-        sl = strlen(s);
-        if (!in_str && g_str_has_prefix(s, "\"cmdline:\": \"")) {
-            const char *v = s + strlen("\"cmdline:\": \"");
-            const char *e = s + sl;
-            while (e > v && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-                e--;
-            gboolean comma = e > v && e[-1] == ',';
-            if (comma)
-                e--;
-            if (e > v && e[-1] == '"') {
-                g_free(*ret_cmdline);
-                *ret_cmdline = g_strndup(v, e - 1 - v);
-                g_string_append_len(out, line, s - line);
-                g_string_append(out, comma ? "\"cmdline:\": null," : "\"cmdline:\": null");
-                if (nl)
-                    g_string_append_c(out, '\n');
-                i += n + 1;
-                continue;
-            }
-        }
-        for (gsize k = 0; k < n; k++) {
-            char c = line[k];
-            if (c == '\0')
-                c = ' ';
-            if (in_str) {
-                if (c == '\\' && k + 1 < n) {
-                    g_string_append_c(out, c);
-                    c = line[++k];
-                } else if (c == '"') {
-                    in_str = FALSE;
-                }
-                g_string_append_c(out, c);
-                continue;
-            }
-            if (c == '"') {
-                in_str = TRUE;
-            } else if ((c == '-' || c == 'n' || c == 'N' || c == 'i' || c == 'I')) {
-                const char *w = line + k + (c == '-');
-                size_t wl = g_ascii_strncasecmp(w, "nan", 3) == 0 ? 3
-                          : g_ascii_strncasecmp(w, "inf", 3) == 0 ? 3 : 0;
-                if (wl && !g_ascii_isalnum(w[wl]) && (k == 0 || !g_ascii_isalnum(line[k - 1]))) {
-                    g_string_append(out, "null");
-                    k = (w - line) + wl - 1;
-                    continue;
-                }
-            }
-            g_string_append_c(out, c);
-        }
-        if (nl)
-            g_string_append_c(out, '\n');
-        i += n + 1;
-    }
-    return g_string_free(out, FALSE);
-}
-
-/* util/json.h's rule for an untrusted integer; the caller names the key
- * in its own message (the callers' ranges are checked by the record adder
- * against the store's rules) */
-static gboolean
-json_get_int(JsonObject *o, const char *key, gint64 *ret)
-{
-    return rv_json_node_get_int(json_object_get_member(o, key), key, G_MININT64, G_MAXINT64,
-                                ret, NULL) == 0;
-}
-
-#define JERR(error, name, fmt, ...) \
-    rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: " fmt, (name), ##__VA_ARGS__)
-
-/* The basename of a command line's first word ("/usr/bin/oslat" -> "oslat"). */
-static char *
-cmdline_tool(const char *cmdline)
-{
-    g_auto(GStrv) w = g_strsplit_set(cmdline, " \t", 2);
-
-    return w[0] && *w[0] ? g_path_get_basename(w[0]) : NULL;
-}
-
-/* rt_write_json()'s "sysinfo": {"release": uname -r, "realtime": 0|1, ...} */
-static gboolean
-is_pert_json(JsonObject *root)
-{
-    JsonNode *node = json_object_get_member(root, "tool");
-
-    return node && JSON_NODE_HOLDS_VALUE(node) &&
-           json_node_get_value_type(node) == G_TYPE_STRING &&
-           g_strcmp0(json_node_get_string(node), "rtvirt pert") == 0;
-}
-
-/* ...and the tool: oslat writes the same document (rt_write_json()) */
-static void
-json_sysinfo(RvCyclictestRun *run, JsonObject *root, const char *cmdline)
-{
-    JsonNode *node = json_object_get_member(root, "sysinfo");
-    g_autofree char *tool = cmdline ? cmdline_tool(cmdline) : NULL;
-    JsonObject *si;
-    gint64 rt;
-
-    if (tool && g_str_equal(tool, "oslat")) {
-        g_free(run->tool);
-        run->tool = g_steal_pointer(&tool);
-    }
-
-    if (!node || !JSON_NODE_HOLDS_OBJECT(node))
-        return;
-    si = json_node_get_object(node);
-    if (json_get_int(si, "realtime", &rt) && (rt == 0 || rt == 1))
-        run->realtime = (int) rt;
-    if ((node = json_object_get_member(si, "release")) && JSON_NODE_HOLDS_VALUE(node) &&
-        json_node_get_value_type(node) == G_TYPE_STRING)
-        run->kernel_release = g_strdup(json_node_get_string(node));
-}
-
-/* `rtvirt pert --json` (harness/cmd-pert.c): one probe thread on "cpu";
- * its "summary" (results/pert.h) gives the longest perturbation. */
-static int
-parse_pert_json(const char *name, JsonObject *root, GPtrArray **ret_runs, GError **error)
-{
-    g_autoptr(GPtrArray) runs =
-        g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_cyclictest_run_free);
-    g_autoptr(RvCyclictestRun) run = run_new(1);
-    RvCyclictestThread *t = run_thread(run, 0);
-    JsonNode *node = json_object_get_member(root, "summary");
-    JsonObject *sum;
-    gint64 v;
-    double d;
-
-    if (!node || !JSON_NODE_HOLDS_OBJECT(node))
-        return JERR(error, name, "rtvirt pert JSON has no \"summary\" object");
-    sum = json_node_get_object(node);
-    g_free(run->tool);
-    run->tool = g_strdup("rtvirt pert");
-    run->form = RV_CYCLICTEST_FORM_JSON;
-    if (json_get_int(root, "cpu", &v) && v >= 0 && v <= G_MAXINT)
-        t->cpu = (int) v;
-    if (json_get_int(sum, "count", &v) && v >= 0)
-        t->cycles = v;
-    if (rv_json_node_get_double(json_object_get_member(sum, "max_us"), "summary.max_us",
-                                0, 1e12, &d, NULL) == 0)
-        t->max_us = (gint64) ceil(d);
-    if (rv_json_node_get_double(json_object_get_member(sum, "min_us"), "summary.min_us",
-                                0, 1e12, &d, NULL) == 0)
-        t->min_us = (gint64) floor(d);
-    if (rv_json_node_get_double(json_object_get_member(sum, "avg_us"), "summary.avg_us",
-                                0, 1e12, &d, NULL) == 0)
-        t->avg_us = d;
-    if ((node = json_object_get_member(root, "warnings")) && JSON_NODE_HOLDS_ARRAY(node)) {
-        JsonArray *a = json_node_get_array(node);
-        for (guint i = 0; i < json_array_get_length(a); i++) {
-            JsonNode *w = json_array_get_element(a, i);
-            if (JSON_NODE_HOLDS_VALUE(w) && json_node_get_value_type(w) == G_TYPE_STRING)
-                run_note(run, "rtvirt pert: %s", json_node_get_string(w));
-        }
-    }
-    g_ptr_array_add(runs, g_steal_pointer(&run));
-    *ret_runs = g_steal_pointer(&runs);
-    return 1;
-}
-
-static int
-parse_json(const char *name, const char *data, gsize len, GPtrArray **ret_runs,
-           GError **error)
-{
-    g_autofree char *cmdline = NULL;
-    g_autofree char *clean = json_sanitize(data, len, &cmdline);
-    g_autoptr(JsonParser) parser = json_parser_new();
-    g_autoptr(GError) jerr = NULL;
-    g_autoptr(GPtrArray) runs =
-        g_ptr_array_new_with_free_func((GDestroyNotify) rv_result_cyclictest_run_free);
-    g_autoptr(RvCyclictestRun) run = run_new(1);
-    JsonObject *root, *threads;
-    JsonNode *node;
-    gint64 num_threads, rc;
-    int hist_req = 0;
-
-    /* the text comes from inside a guest: refuse nesting that would
-     * overflow json-glib's recursive parser */
-    if (rv_json_check_untrusted(name, clean, strlen(clean), RV_JSON_MAX_DEPTH, error) < 0)
-        return -EINVAL;
-    if (!json_parser_load_from_data(parser, clean, -1, &jerr)) {
-        const char *m = jerr->message;
-        if (g_str_has_prefix(m, "<data>:"))
-            m += strlen("<data>:");
-        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                            "%s:%s (truncated or invalid cyclictest JSON, %"
-                            G_GSIZE_FORMAT " bytes)", name, m, len);
-    }
-    node = json_parser_get_root(parser);
-    if (!node || !JSON_NODE_HOLDS_OBJECT(node))
-        return JERR(error, name, "cyclictest JSON is not an object");
-    root = json_node_get_object(node);
-
-    run->form = RV_CYCLICTEST_FORM_JSON;
-    if ((node = json_object_get_member(root, "rt_test_version:")) ||
-        (node = json_object_get_member(root, "rt_test_version"))) {
-        if (JSON_NODE_HOLDS_VALUE(node) && json_node_get_value_type(node) == G_TYPE_STRING)
-            run->version = g_strdup(json_node_get_string(node));
-    }
-    if (is_pert_json(root))
-        return parse_pert_json(name, root, ret_runs, error);
-    json_sysinfo(run, root, cmdline);
-    if (cmdline) {
-        gboolean nsecs;
-        hist_req = cmdline_histogram(cmdline, &nsecs);
-        if (nsecs)
-            return JERR(error, name, "cyclictest ran with -N/--nsecs: values "
-                        "are ns, not supported: '%s'", cmdline);
-        run->cmdline = g_steal_pointer(&cmdline);
-    }
-    if (json_get_int(root, "return_code", &rc) && rc != 0)
-        run_note(run, "cyclictest return_code %" G_GINT64_FORMAT, rc);
-
-    node = json_object_get_member(root, "thread");
-    if (!node || !JSON_NODE_HOLDS_OBJECT(node))
-        return JERR(error, name, "cyclictest JSON has no \"thread\" object");
-    threads = json_node_get_object(node);
-    if (!json_get_int(root, "num_threads", &num_threads) ||
-        num_threads < 1 || num_threads > MAX_THREADS)
-        return JERR(error, name, "cyclictest JSON: missing or bad \"num_threads\"");
-    if (json_object_get_size(threads) != (guint) num_threads)
-        return JERR(error, name, "cyclictest JSON: num_threads %" G_GINT64_FORMAT
-                    " but %u thread objects", num_threads,
-                    json_object_get_size(threads));
-
-    guint64 cells = 0;
-
-    for (int i = 0; i < num_threads; i++) {
-        char key[16];
-        JsonObject *to, *ho = NULL;
-        RvCyclictestThread *t = run_thread(run, i);
-        gint64 cycles, min, max, v;
-
-        g_snprintf(key, sizeof(key), "%d", i);
-        node = json_object_get_member(threads, key);
-        if (!node || !JSON_NODE_HOLDS_OBJECT(node))
-            return JERR(error, name, "cyclictest JSON: thread \"%s\" missing", key);
-        to = json_node_get_object(node);
-        /* oslat's write_summary_json() has no cycle count: its histogram
-         * counts every sample */
-        if (!json_get_int(to, "cycles", &cycles))
-            cycles = g_str_equal(run->tool, "oslat") ? -1 : -2;
-        if (cycles < -1 ||
-            !json_get_int(to, "min", &min) || !json_get_int(to, "max", &max))
-            return JERR(error, name, "%s JSON: thread %d lacks cycles/min/max",
-                        run->tool, i);
-        t->cycles = cycles;
-        if (cycles > 0 || cycles == -1) {
-            t->min_us = min;
-            t->max_us = max;
-        } else {
-            run_note(run, "thread %d ran 0 cycles", i);
-        }
-        node = json_object_get_member(to, "avg");
-        if (node && JSON_NODE_HOLDS_VALUE(node) &&
-            (json_node_get_value_type(node) == G_TYPE_DOUBLE ||
-             json_node_get_value_type(node) == G_TYPE_INT64))
-            t->avg_us = json_node_get_double(node);
-        if (json_get_int(to, "cpu", &v) && v >= 0 && v <= G_MAXINT)
-            t->cpu = (int) v;
-        if (json_get_int(to, "node", &v) && v >= 0 && v <= G_MAXINT)
-            t->node = (int) v;
-
-        node = json_object_get_member(to, "histogram");
-        if (node && JSON_NODE_HOLDS_OBJECT(node))
-            ho = json_node_get_object(node);
-        if (ho && (json_object_get_size(ho) > 0 || hist_req > 0)) {
-            g_autoptr(GList) members = json_object_get_members(ho);
-            guint64 sum = 0;
-            guint top = 0;
-            RvHistogram *h;
-
-            for (GList *l = members; l; l = l->next) {
-                const char *k = l->data, *e = k;
-                guint64 b;
-                if (!scan_u64(&e, &b) || *e || b >= MAX_BUCKETS)
-                    return JERR(error, name, "cyclictest JSON: thread %d: bad "
-                                "histogram bucket \"%s\"", i, k);
-                top = MAX(top, (guint) b + 1);
-            }
-            cells += MAX(top, (guint) hist_req);
-            if (cells > MAX_CELLS)
-                return JERR(error, name, "cyclictest JSON: histograms larger than "
-                            "rtvirt accepts (thread %d)", i);
-            h = rv_result_histogram_new(MAX(top, (guint) hist_req));
-            t->histogram = h;
-            for (GList *l = members; l; l = l->next) {
-                guint64 b = g_ascii_strtoull(l->data, NULL, 10);
-                if (!json_get_int(ho, l->data, &v) || v < 0)
-                    return JERR(error, name, "cyclictest JSON: thread %d: bad "
-                                "count for histogram bucket \"%s\"", i,
-                                (const char *) l->data);
-                h->buckets[b] = v;
-                sum += v;
-            }
-            /* write_stats() prints no overflow count: every cycle lands in a
-             * bucket or in hist_overflow, so the difference is the overflows. */
-            if (cycles == -1)
-                t->cycles = cycles = sum;
-            h->overflows = (guint64) cycles > sum ? (guint64) cycles - sum : 0;
-            h->max_us = t->max_us;
-            t->histogram_total = sum;
-            t->histogram_complete = TRUE;
-        }
-    }
-    run->histogram_requested = hist_req;
-    g_ptr_array_add(runs, g_steal_pointer(&run));
-    *ret_runs = g_steal_pointer(&runs);
-    return 1;
-}
-
 int
 rv_result_cyclictest_parse(const char *name, const char *data, gsize len,
                            GPtrArray **ret_runs, GError **error)
@@ -1268,7 +927,7 @@ rv_result_cyclictest_parse(const char *name, const char *data, gsize len,
     while (i < len && g_ascii_isspace(data[i]))
         i++;
     if (i < len && data[i] == '{')
-        return parse_json(name, data, len, ret_runs, error);
+        return rv_result_cyclictest_parse_json(name, data, len, ret_runs, error);
     return parse_text(name, data, len, ret_runs, error);
 }
 
@@ -1511,154 +1170,5 @@ rv_result_cyclictest_record_add(RvStoreRecord *rec,
         rv_result_store_record_add_histogram(rec, "latency", merged);
     details = json_builder_get_root(b);
     rv_result_store_record_set_details(rec, details);
-    return 0;
-}
-
-/* ---- the command line that ran ---- */
-
-void
-rv_result_cyclictest_args_clear(RvCyclictestArgs *a)
-{
-    if (!a)
-        return;
-    g_free(a->priority_arg);
-    g_free(a->affinity_list);
-    g_free(a->main_affinity);
-    g_free(a->taskset_list);
-    g_free(a->policy);
-    g_free(a->tool);
-    memset(a, 0, sizeof(*a));
-}
-
-/* atoi() as cyclictest applies it: leading digits, else 0 */
-static int
-args_atoi(const char *s)
-{
-    guint64 v = 0;
-
-    if (!s || !g_ascii_isdigit(*s))
-        return 0;
-    while (g_ascii_isdigit(*s) && v < 100000000)
-        v = v * 10 + (guint64) (*s++ - '0');
-    return (int) v;
-}
-
-/* One option of interest with its value (NULL: none). */
-static void
-args_set(RvCyclictestArgs *a, const char *opt, const char *val)
-{
-    if (g_str_equal(opt, "p") || g_str_equal(opt, "priority")) {
-        a->priority = args_atoi(val);
-        g_free(a->priority_arg);
-        a->priority_arg = g_strdup(val ? val : "");
-    } else if (g_str_equal(opt, "t") || g_str_equal(opt, "threads")) {
-        a->threads = val ? args_atoi(val) : 0;
-    } else if (g_str_equal(opt, "a") || g_str_equal(opt, "affinity")) {
-        a->affinity = TRUE;
-        g_free(a->affinity_list);
-        a->affinity_list = g_strdup(val);
-    } else if (g_str_equal(opt, "mainaffinity")) {
-        g_free(a->main_affinity);
-        a->main_affinity = g_strdup(val);
-    } else if (g_str_equal(opt, "S") || g_str_equal(opt, "smp")) {
-        a->smp = TRUE;
-    } else if (g_str_equal(opt, "i") || g_str_equal(opt, "interval")) {
-        a->interval_us = args_atoi(val);
-    } else if (g_str_equal(opt, "policy")) {
-        g_free(a->policy);
-        a->policy = g_strdup(val);
-    } else if (g_str_equal(opt, "h") || g_str_equal(opt, "H") ||
-               g_str_equal(opt, "histogram") || g_str_equal(opt, "histofall")) {
-        a->histogram = args_atoi(val);
-    }
-}
-
-int
-rv_result_cyclictest_args_parse(const char *cmdline, RvCyclictestArgs *ret, GError **error)
-{
-    /* rt-tests 2.x cyclictest: options taking a value, and the two whose
-     * value is optional (a::, t::) */
-    static const char short_req[] = "AbcdDFhHilop";
-    static const char short_opt[] = "at";
-    static const char *const long_req[] = {
-        "priority", "interval", "mainaffinity", "policy", "histogram", "histofall",
-        "duration", "distance", "breaktrace", "loops", "latency", "clock", "json",
-        "spike", "spike-nodes", "tracemark", NULL,
-    };
-    g_auto(GStrv) argv = NULL;
-    int argc = 0, i = 0;
-
-    memset(ret, 0, sizeof(*ret));
-    ret->priority = ret->threads = ret->interval_us = -1;
-    if (!g_shell_parse_argv(cmdline, &argc, &argv, NULL)) {
-        argv = g_strsplit_set(cmdline, " \t", -1);
-        argc = (int) g_strv_length(argv);
-    }
-    /* words before the program: taskset -c LIST, cgexec, sudo, chrt ... */
-    for (; i < argc; i++) {
-        g_autofree char *base = g_path_get_basename(argv[i]);
-
-        if (g_str_equal(base, "cyclictest") || g_str_equal(base, "oslat")) {
-            ret->tool = g_steal_pointer(&base);
-            break;
-        }
-        if ((g_str_equal(argv[i], "-c") || g_str_equal(argv[i], "--cpu-list")) &&
-            i + 1 < argc && i > 0 && strstr(argv[i - 1], "taskset")) {
-            g_free(ret->taskset_list);
-            ret->taskset_list = g_strdup(argv[++i]);
-        }
-    }
-    if (!ret->tool) {
-        rv_result_cyclictest_args_clear(ret);
-        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                            "'%s' is not a cyclictest or oslat command line", cmdline);
-    }
-    for (i++; i < argc; i++) {
-        const char *w = argv[i];
-
-        if (g_str_equal(w, "--"))
-            break;
-        if (g_str_has_prefix(w, "--")) {
-            g_autofree char *name = g_strdup(w + 2);
-            char *eq = strchr(name, '=');
-            const char *val = NULL;
-
-            if (eq) {
-                *eq = '\0';
-                val = eq + 1;
-            } else if (g_strv_contains(long_req, name) && i + 1 < argc) {
-                val = argv[++i];
-            } else if ((g_str_equal(name, "affinity") || g_str_equal(name, "threads")) &&
-                       i + 1 < argc && g_ascii_isdigit(argv[i + 1][0])) {
-                val = argv[++i];
-            }
-            if (g_str_equal(name, "prio"))
-                args_set(ret, "priority", val);
-            else
-                args_set(ret, name, val);
-            continue;
-        }
-        if (w[0] != '-' || w[1] == '\0')
-            continue;
-        /* a bundle of short options, getopt's way */
-        for (const char *c = w + 1; *c; c++) {
-            char opt[2] = { *c, '\0' };
-
-            if (strchr(short_req, *c)) {
-                const char *val = c[1] ? c + 1 : i + 1 < argc ? argv[++i] : NULL;
-                args_set(ret, opt, val);
-                break;
-            }
-            if (strchr(short_opt, *c)) {
-                const char *val = c[1] ? c + 1
-                                : i + 1 < argc && g_ascii_isdigit(argv[i + 1][0]) ? argv[++i]
-                                : NULL;
-                args_set(ret, opt, val);
-                break;
-            }
-            args_set(ret, opt, NULL);
-        }
-    }
-    ret->histogram = ret->histogram > 0 ? ret->histogram : 0;
     return 0;
 }
