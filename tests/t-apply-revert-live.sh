@@ -33,10 +33,7 @@ fi
 
 tmp=$(mktemp -d)
 J=$tmp/journal
-n=0
-ok()    { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$1"; then ok "$2"; else notok "$2"; fi; }
+. "${RV_TOP:?}/tests/tap.sh"
 
 # Safety net: whatever happens below, leave the host reverted.
 cleanup() {
@@ -98,23 +95,23 @@ if [ $rc -eq 2 ] && grep -q "holds" "$tmp/apply.out"; then
     exit 0
 fi
 sed 's/^/# apply: /' "$tmp/apply.out" | grep -v ' already ' | head -60
-check '[ $rc -eq 0 ] || [ $rc -eq 1 ]' "host apply ran (rc=$rc)"
-check '! grep -q "^failed " "$tmp/apply.out"' "no knob failed"
+check_expr '[ $rc -eq 0 ] || [ $rc -eq 1 ]' "host apply ran (rc=$rc)"
+check_expr '! grep -q "^failed " "$tmp/apply.out"' "no knob failed"
 snap_files >"$tmp/files.applied"
-check '! cmp -s "$tmp/files.before" "$tmp/files.applied"' "apply changed the host"
-check 'grep -qx -- -1 /proc/sys/kernel/sched_rt_runtime_us' "RT throttling off while applied"
+check_expr '! cmp -s "$tmp/files.before" "$tmp/files.applied"' "apply changed the host"
+check_expr 'grep -qx -- -1 /proc/sys/kernel/sched_rt_runtime_us' "RT throttling off while applied"
 
 # every path apply recorded is covered by the snapshot
 missing=0
 for p in $(grep -o '"path":"[^"]*"' "$J" 2>/dev/null | sed 's/"path":"//; s/"$//'); do
     grep -q "^$p: " "$tmp/files.before" || { echo "# not in snapshot: $p"; missing=$((missing + 1)); }
 done
-check '[ -s "$J" ] && [ $missing -eq 0 ]' "the snapshot covers every journaled path"
+check_expr '[ -s "$J" ] && [ $missing -eq 0 ]' "the snapshot covers every journaled path"
 
 "$RTVIRT" host revert --journal "$J" >"$tmp/revert.out" 2>&1
 rc=$?
 sed 's/^/# revert: /' "$tmp/revert.out"
-check '[ $rc -eq 0 ] && [ ! -e "$J" ]' "host revert succeeded and removed the journal (rc=$rc)"
+check_expr '[ $rc -eq 0 ] && [ ! -e "$J" ]' "host revert succeeded and removed the journal (rc=$rc)"
 
 snap_files >"$tmp/files.after"
 snap_kthreads >"$tmp/kthreads.after"

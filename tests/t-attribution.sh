@@ -19,18 +19,13 @@
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+. "${RV_TOP:?}/tests/tap.sh"
 
-for need in qemu-system-x86_64 virsh python3 chrt taskset cc; do
-    command -v "$need" >/dev/null 2>&1 || { echo "1..0 # SKIP $need is not installed"; exit 0; }
-done
-if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP qemu:///system needs root"; exit 0; fi
+need_cmds qemu-system-x86_64 virsh python3 chrt taskset cc
+need_root
 export PATH=$PATH:/usr/sbin
-if ! grep -qw tracefs /proc/filesystems; then echo "1..0 # SKIP no tracefs in this kernel"; exit 0; fi
-if ! "$rtvirt" setup >/dev/null 2>&1; then echo "1..0 # SKIP rtvirt setup failed: no libvirtd"; exit 0; fi
+if ! grep -qw tracefs /proc/filesystems; then skip_all "no tracefs in this kernel"; fi
+need_libvirt "$rtvirt"
 
 T=/sys/kernel/tracing
 tmp=$(mktemp -d)
@@ -49,10 +44,10 @@ trap cleanup EXIT
 rt_runtime=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 
 if ! mountpoint -q $T; then
-    mount -t tracefs nodev $T || { echo "1..0 # SKIP cannot mount tracefs"; exit 0; }
+    mount -t tracefs nodev $T || skip_all "cannot mount tracefs"
     mounted=1
 fi
-cc -O2 -o "$tmp/rv-busy" "$top/tests/rv-busy.c" || { echo "1..0 # SKIP cannot build rv-busy"; exit 0; }
+cc -O2 -o "$tmp/rv-busy" "$top/tests/rv-busy.c" || skip_all "cannot build rv-busy"
 
 echo "1..15"
 RTVIRT_TEST_SMT_PAIRS=0:1 "$rtvirt" run --out "$tmp/results" "$top/tests/data/attribution/attr.ini" >"$tmp/out" 2>"$tmp/err" &

@@ -11,13 +11,10 @@
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
-n=0 fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+. "${RV_TOP:?}/tests/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fixture=$top/tests/data/hosts/debian12-2cpu-nosmt-rtgroup
-command -v jq >/dev/null || { echo "1..0 # SKIP jq is not installed"; exit 0; }
+command -v jq >/dev/null || skip_all "jq is not installed"
 
 mapfile -t cmds < <("$rtvirt" --list-commands)
 "$rtvirt" --help >"$tmp/top-help"

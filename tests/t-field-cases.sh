@@ -5,9 +5,7 @@
 # a missing key or a fixture that does not exist.  TAP.
 set -u
 top=${RV_TOP:?}
-n=0 fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+. "${RV_TOP:?}/tests/tap.sh"
 echo "1..3"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

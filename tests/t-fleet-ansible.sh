@@ -16,18 +16,13 @@
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+. "${RV_TOP:?}/tests/tap.sh"
 
-for need in ansible-playbook ansible-lint qemu-system-x86_64 virsh python3 git; do
-    command -v "$need" >/dev/null 2>&1 || { echo "1..0 # SKIP $need is not installed"; exit 0; }
-done
-if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP qemu:///system needs root"; exit 0; fi
+need_cmds ansible-playbook ansible-lint qemu-system-x86_64 virsh python3 git
+need_root
 export PATH=$PATH:/usr/sbin
-if ! "$rtvirt" setup >/dev/null 2>&1; then echo "1..0 # SKIP rtvirt setup failed: no libvirtd"; exit 0; fi
-git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "1..0 # SKIP not a git checkout (make dist)"; exit 0; }
+need_libvirt "$rtvirt"
+git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || skip_all "not a git checkout (make dist)"
 
 domains() { virsh -c qemu:///system list --all --name 2>/dev/null | grep -E '^rtvirt-ci-' || true; }
 tmp=$(mktemp -d /tmp/rtvirt-fleet.XXXXXX)

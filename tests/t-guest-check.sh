@@ -13,17 +13,12 @@
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; for f in "$tmp"/*.txt; do [ -f "$f" ] && sed "s/^/# $(basename "$f"): /" "$f" | head -40; done; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+. "${RV_TOP:?}/tests/tap.sh"
+# a failing point shows what the commands printed
+tap_on_fail() { for f in "$tmp"/*.txt; do [ -f "$f" ] && sed "s/^/# $(basename "$f"): /" "$f" | head -40; done; }
 
-for need in qemu-system-x86_64 libvirtd virsh; do
-    if ! command -v "$need" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$need" ]; then
-        echo "1..0 # SKIP $need is not installed"; exit 0
-    fi
-done
-if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP qemu:///system needs root"; exit 0; fi
+need_cmds qemu-system-x86_64 libvirtd virsh
+need_root
 if ! ls /boot/vmlinuz-* >/dev/null 2>&1; then
     echo "1..0 # SKIP no packaged kernel in /boot (linux-image-amd64)"; exit 0
 fi

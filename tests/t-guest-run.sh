@@ -12,17 +12,14 @@ set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
 profile=$top/profiles/guests/rt-demo.ini
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+. "${RV_TOP:?}/tests/tap.sh"
 
 for need in qemu-system-x86_64 libvirtd virtlogd virsh; do
     if ! command -v "$need" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$need" ]; then
         echo "1..0 # SKIP $need is not installed"; exit 0
     fi
 done
-if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP qemu:///system needs root"; exit 0; fi
+need_root
 if [ ! -e /boot/vmlinuz-* ] 2>/dev/null && ! ls /boot/vmlinuz-* >/dev/null 2>&1; then
     echo "1..0 # SKIP no packaged kernel in /boot (linux-image-amd64)"; exit 0
 fi

@@ -8,9 +8,7 @@ set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
 data=$top/tests/data/domainxml
-n=0 fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+. "${RV_TOP:?}/tests/tap.sh"
 echo "1..26"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

@@ -20,18 +20,13 @@
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+. "${RV_TOP:?}/tests/tap.sh"
 
-for need in qemu-system-x86_64 virsh jq mmdebstrap qemu-img guestfish sha256sum; do
-    command -v "$need" >/dev/null 2>&1 || { echo "1..0 # SKIP $need is not installed"; exit 0; }
-done
-if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP mmdebstrap root mode and qemu:///system need root"; exit 0; fi
-if ! apt-get indextargets >/dev/null 2>&1; then echo "1..0 # SKIP apt does not work here"; exit 0; fi
+need_cmds qemu-system-x86_64 virsh jq mmdebstrap qemu-img guestfish sha256sum
+if [ "$(id -u)" != 0 ]; then skip_all "mmdebstrap root mode and qemu:///system need root"; fi
+if ! apt-get indextargets >/dev/null 2>&1; then skip_all "apt does not work here"; fi
 export PATH=$PATH:/usr/sbin
-if ! "$rtvirt" setup >/dev/null 2>&1; then echo "1..0 # SKIP rtvirt setup failed: no libvirtd"; exit 0; fi
+need_libvirt "$rtvirt"
 # this machine's -cpu host aborts in the appliance (issue 13): TCG
 export LIBGUESTFS_BACKEND_SETTINGS=${LIBGUESTFS_BACKEND_SETTINGS:-force_tcg}
 

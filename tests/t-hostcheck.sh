@@ -10,9 +10,7 @@ set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
 cd "$top" || exit 2
-n=0 fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+. "${RV_TOP:?}/tests/tap.sh"
 has() { jq -e --arg l "$1" --arg i "$2" '[.findings[] | select(.level == $l and .id == $i)] | length > 0' "$tmp/live.json" >/dev/null; }
 echo "1..18"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

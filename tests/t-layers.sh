@@ -4,9 +4,7 @@
 # the checker itself catches a violation planted in a copy of the tree.
 set -u
 top=${RV_TOP:?}
-n=0 fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+. "${RV_TOP:?}/tests/tap.sh"
 echo "1..8"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

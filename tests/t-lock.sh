@@ -25,11 +25,8 @@ apid=
 trap '[ -n "$apid" ] && kill -CONT "$apid" 2>/dev/null; rm -rf "$tmp"' EXIT
 R=$tmp/root
 L=$R/var/lib/rtvirt/rtvirt.lock
-n=0
+. "${RV_TOP:?}/tests/tap.sh"
 
-ok()    { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$1"; then ok "$2"; else notok "$2"; fi; }
 
 fresh() { rm -rf "$R"; cp -a "$FIX" "$R"; }
 same() { diff -r -x var "$FIX" "$R" >"$tmp/diff" 2>&1; }
@@ -51,19 +48,19 @@ apply_b() { "$RTVIRT" host apply --no-check --root "$R" "$PROFILE" >"$tmp/b.out"
 for how in removed replaced; do
     fresh
     start_a; srs=$?
-    check '[ $srs -eq 0 ] && [ -s "$L" ]' "A stopped after 3 changes, holding $L"
+    check_expr '[ $srs -eq 0 ] && [ -s "$L" ]' "A stopped after 3 changes, holding $L"
     cp -a "$R" "$tmp/mid"
     if [ $how = removed ]; then rm -f "$L"; else rm -f "$L"; echo other >"$L"; fi
     apply_b; rc=$?
     sed 's/^/# B: /' "$tmp/b.out" | head -3
-    check '[ $rc -eq 2 ] && grep -q "Another rtvirt run (pid $apid) holds the lock directory" "$tmp/b.out"' "lock file $how: B refused, naming A's pid and the lock directory (rc=$rc)"
-    check 'diff -r -x var "$tmp/mid" "$R" >/dev/null' "lock file $how: B changed nothing"
+    check_expr '[ $rc -eq 2 ] && grep -q "Another rtvirt run (pid $apid) holds the lock directory" "$tmp/b.out"' "lock file $how: B refused, naming A's pid and the lock directory (rc=$rc)"
+    check_expr 'diff -r -x var "$tmp/mid" "$R" >/dev/null' "lock file $how: B changed nothing"
     kill -CONT $apid
     wait $apid; rc=$?
     apid=
     sed 's/^/# A: /' "$tmp/a.out" | grep -v "^# A: \(CHANGED\|ALREADY\|SKIPPED\|isolated\|house\)" | head -4
-    check '[ $rc -eq 2 ] && grep -q "Lock file .* was \(removed\|replaced\) while this rtvirt held it: stopping before the next host change" "$tmp/a.out"' "lock file $how: A stops before its next change (rc=$rc)"
-    check 'same && [ ! -e "$R/var/lib/rtvirt/journal" ]' "lock file $how: A reverted its 3 changes, tree as before"
+    check_expr '[ $rc -eq 2 ] && grep -q "Lock file .* was \(removed\|replaced\) while this rtvirt held it: stopping before the next host change" "$tmp/a.out"' "lock file $how: A stops before its next change (rc=$rc)"
+    check_expr 'same && [ ! -e "$R/var/lib/rtvirt/journal" ]' "lock file $how: A reverted its 3 changes, tree as before"
     rm -rf "$tmp/mid"
 done
 
@@ -71,16 +68,16 @@ done
 fresh
 start_a
 apply_b; rc=$?
-check '[ $rc -eq 2 ] && grep -q "Another rtvirt run (pid $apid) since .* holds '"'$L'"'" "$tmp/b.out"' "intact lock: B refused, naming A's pid, command and start (rc=$rc)"
+check_expr '[ $rc -eq 2 ] && grep -q "Another rtvirt run (pid $apid) since .* holds '"'$L'"'" "$tmp/b.out"' "intact lock: B refused, naming A's pid, command and start (rc=$rc)"
 "$RTVIRT" status --root "$R" >"$tmp/status.out" 2>&1; rc=$?
 sed 's/^/# /' "$tmp/status.out"
-check '[ $rc -eq 0 ] && grep -q "^lock: held by pid $apid" "$tmp/status.out" && grep -q "^journal .*: [0-9]* entries" "$tmp/status.out"' "status: who holds the lock, the journal's entries (rc=$rc)"
+check_expr '[ $rc -eq 0 ] && grep -q "^lock: held by pid $apid" "$tmp/status.out" && grep -q "^journal .*: [0-9]* entries" "$tmp/status.out"' "status: who holds the lock, the journal's entries (rc=$rc)"
 "$RTVIRT" status --json --root "$R" >"$tmp/status.json" 2>&1; rc=$?
-check '[ $rc -eq 0 ] && grep -q "\"schema_version\" *: *1" "$tmp/status.json" && grep -q "\"holder\" *: *$apid" "$tmp/status.json"' "status --json: schema_version, holder pid (rc=$rc)"
-check 'grep -q "in use by the command holding the lock" "$tmp/status.out" && ! grep -q "interrupted" "$tmp/status.out" && jq -e "([.journals[] | select(.in_use)] | length) == 1 and ([.journals[] | select(.interrupted)] | length) == 0" "$tmp/status.json" >/dev/null' "status: the journal of the command holding the lock is in use, not interrupted"
+check_expr '[ $rc -eq 0 ] && grep -q "\"schema_version\" *: *1" "$tmp/status.json" && grep -q "\"holder\" *: *$apid" "$tmp/status.json"' "status --json: schema_version, holder pid (rc=$rc)"
+check_expr 'grep -q "in use by the command holding the lock" "$tmp/status.out" && ! grep -q "interrupted" "$tmp/status.out" && jq -e "([.journals[] | select(.in_use)] | length) == 1 and ([.journals[] | select(.interrupted)] | length) == 0" "$tmp/status.json" >/dev/null' "status: the journal of the command holding the lock is in use, not interrupted"
 kill -CONT $apid; wait $apid; apid=
 "$RTVIRT" host revert --root "$R" >/dev/null 2>&1
-check 'same' "reverted"
+check_expr 'same' "reverted"
 
 # a stale lock file: a pid that is gone
 fresh
@@ -89,10 +86,10 @@ sh -c 'exit 0' & dead=$!; wait $dead
 printf '%s\nrtvirt run profiles/matrix/ci.ini\n2026-01-01T00:00:00Z\n' "$dead" >"$L"
 "$RTVIRT" status --root "$R" >"$tmp/status.out" 2>&1; rc=$?
 sed 's/^/# /' "$tmp/status.out"
-check '[ $rc -eq 0 ] && grep -q "^lock: free; .*pid $dead.*stale" "$tmp/status.out" && ! grep -qi "delete\|remove the" "$tmp/status.out"' "status: a dead pid in the lock file is stale, the lock free (rc=$rc)"
+check_expr '[ $rc -eq 0 ] && grep -q "^lock: free; .*pid $dead.*stale" "$tmp/status.out" && ! grep -qi "delete\|remove the" "$tmp/status.out"' "status: a dead pid in the lock file is stale, the lock free (rc=$rc)"
 apply_b; rc=$?
-check '[ $rc -eq 0 ] && grep -q "is stale: the rtvirt it names (pid $dead)" "$tmp/b.out" && ! grep -qi "delete" "$tmp/b.out"' "apply takes a stale lock over, says stale, never 'delete' (rc=$rc)"
+check_expr '[ $rc -eq 0 ] && grep -q "is stale: the rtvirt it names (pid $dead)" "$tmp/b.out" && ! grep -qi "delete" "$tmp/b.out"' "apply takes a stale lock over, says stale, never 'delete' (rc=$rc)"
 "$RTVIRT" host revert --root "$R" >/dev/null 2>&1
-check 'same' "reverted"
+check_expr 'same' "reverted"
 
 echo "1..$n"

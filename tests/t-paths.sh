@@ -14,11 +14,8 @@ set -u
 RTVIRT=${RV_BUILD:?}/rtvirt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
+. "${RV_TOP:?}/tests/tap.sh"
 
-ok()    { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$1"; then ok "$2"; else notok "$2"; fi; }
 export RTVIRT_LOCK_FILE=$tmp/lock
 
 # 1. include of a non-profile: its text is not shown
@@ -26,23 +23,23 @@ printf 'root:$y$SECRETHASH:20228:0:99999:7:::\ndaemon:*:20228:0:99999:7:::\n' >"
 printf '[main]\ninclude = %s\n' "$tmp/shadow" >"$tmp/inc.ini"
 "$RTVIRT" host check --root "$RV_TOP/tests/data/apply-root" "$tmp/inc.ini" >"$tmp/out" 2>&1; rc=$?
 sed 's/^/# /' "$tmp/out"
-check '[ $rc -eq 2 ] && grep -q "inc.ini:2: in include .*shadow:1: " "$tmp/out" && ! grep -q "SECRETHASH\|daemon" "$tmp/out"' "include of a non-profile: refused naming file:line, its text not shown (rc=$rc)"
+check_expr '[ $rc -eq 2 ] && grep -q "inc.ini:2: in include .*shadow:1: " "$tmp/out" && ! grep -q "SECRETHASH\|daemon" "$tmp/out"' "include of a non-profile: refused naming file:line, its text not shown (rc=$rc)"
 printf '[main]\nsummary x\n' >"$tmp/own.ini"
 "$RTVIRT" host check --root "$RV_TOP/tests/data/apply-root" "$tmp/own.ini" >"$tmp/out" 2>&1; rc=$?
-check '[ $rc -eq 2 ] && grep -q "own.ini:2: expected .key = value., got .summary x." "$tmp/out"' "the profile named on the command line still shows its own line (rc=$rc)"
+check_expr '[ $rc -eq 2 ] && grep -q "own.ini:2: expected .key = value., got .summary x." "$tmp/out"' "the profile named on the command line still shows its own line (rc=$rc)"
 
 # 2. --out
 ln -s /etc "$tmp/to-etc"
 for out in "$tmp/to-etc" "$tmp/to-etc/sub" /etc/rtvirt-results /usr/share/rtvirt-x /boot /proc/x /sys; do
     "$RTVIRT" run --out "$out" "$RV_TOP/profiles/matrix/ci.ini" >"$tmp/out" 2>&1; rc=$?
-    check '[ $rc -eq 2 ] && grep -q "^rtvirt: --out '"'$out'"': .*\(symbolic link\|system directory\)" "$tmp/out"' "run --out $out: refused (rc=$rc)"
+    check_expr '[ $rc -eq 2 ] && grep -q "^rtvirt: --out '"'$out'"': .*\(symbolic link\|system directory\)" "$tmp/out"' "run --out $out: refused (rc=$rc)"
 done
-check '[ -z "$(find /etc /usr/share -maxdepth 1 -newer "$tmp/shadow" -name "*-ci" 2>/dev/null)" ] && [ ! -e /etc/rtvirt-results ]' "no store created in /etc or /usr/share"
+check_expr '[ -z "$(find /etc /usr/share -maxdepth 1 -newer "$tmp/shadow" -name "*-ci" 2>/dev/null)" ] && [ ! -e /etc/rtvirt-results ]' "no store created in /etc or /usr/share"
 
 # 3. a matrix name from a hostile file name, at load (--plan)
 mkdir -p "$tmp/m" && cp "$RV_TOP/tests/data/matrix/bad/x;\$(touch P).ini" "$tmp/m/" && cp "$RV_TOP/tests/data/matrix/guest-a.ini" "$tmp/"
 (cd "$tmp" && "$RTVIRT" run --plan "m/x;\$(touch P).ini" >"$tmp/out" 2>&1); rc=$?
 sed 's/^/# /' "$tmp/out"
-check '[ $rc -eq 2 ] && grep -qF "m/x;\$(touch P).ini: invalid matrix name" "$tmp/out" && [ ! -e "$tmp/P" ] && [ ! -e "$tmp/m/P" ]' "run --plan of 'x;\$(touch P).ini': refused at load naming the file, nothing run (rc=$rc)"
+check_expr '[ $rc -eq 2 ] && grep -qF "m/x;\$(touch P).ini: invalid matrix name" "$tmp/out" && [ ! -e "$tmp/P" ] && [ ! -e "$tmp/m/P" ]' "run --plan of 'x;\$(touch P).ini': refused at load naming the file, nothing run (rc=$rc)"
 
 echo "1..$n"

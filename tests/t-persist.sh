@@ -29,11 +29,8 @@ PROFILE=$RV_TOP/profiles/host/realtime-virtual-host.ini
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 R=$tmp/root
-n=0
+. "${RV_TOP:?}/tests/tap.sh"
 
-ok()    { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if eval "$1"; then ok "$2"; else notok "$2"; fi; }
 
 # kvm.kvmclock_periodic_sync is 0444 in the kernel (git keeps no 0444)
 fresh() {
@@ -65,10 +62,10 @@ fresh
 snap >"$tmp/before"
 persist "$PROFILE"; rc=$?
 sed 's/^/# /' "$tmp/apply.out" | grep persist
-check '[ $rc -eq 0 ]' "apply --persist exits 0 (rc=$rc)"
-check '[ -f "$SYSCTL" ] && [ -f "$MODPROBE" ] && [ -f "$UNIT" ] && [ -L "$LINK" ]' "the four files exist"
-check '[ "$(stat -c %a "$SYSCTL" "$MODPROBE" "$UNIT" | sort -u)" = 644 ]' "written 0644"
-check 'grep -q "^# .*realtime-virtual-host" "$SYSCTL" && grep -q "^# .rtvirt host revert. removes this file" "$SYSCTL"' "sysctl.d header names the profile and host revert"
+check_expr '[ $rc -eq 0 ]' "apply --persist exits 0 (rc=$rc)"
+check_expr '[ -f "$SYSCTL" ] && [ -f "$MODPROBE" ] && [ -f "$UNIT" ] && [ -L "$LINK" ]' "the four files exist"
+check_expr '[ "$(stat -c %a "$SYSCTL" "$MODPROBE" "$UNIT" | sort -u)" = 644 ]' "written 0644"
+check_expr 'grep -q "^# .*realtime-virtual-host" "$SYSCTL" && grep -q "^# .rtvirt host revert. removes this file" "$SYSCTL"' "sysctl.d header names the profile and host revert"
 # every sysctl line holds the value apply set in /proc/sys
 # (the fixture has 7 of the 12: apply skips the others, "does not exist")
 lines=0
@@ -87,7 +84,7 @@ while IFS= read -r l; do
         grep -q "^skipped      sysctl $key: .*does not exist" "$tmp/apply.out" || bad="$bad $key(not-skipped)"
     fi
 done <"$SYSCTL"
-check '[ -z "$bad" ] && [ $lines -eq 12 ] && [ $seen -ge 7 ]' "12 sysctl lines; the $seen under /proc/sys equal to the value apply set, the others skipped by apply${bad:+ (differ:$bad)}"
+check_expr '[ -z "$bad" ] && [ $lines -eq 12 ] && [ $seen -ge 7 ]' "12 sysctl lines; the $seen under /proc/sys equal to the value apply set, the others skipped by apply${bad:+ (differ:$bad)}"
 # the profile's own statements: [sched]/[kernel] and rt-base.ini's [sysctl]
 missing=
 for l in "kernel.sched_rt_runtime_us = -1" "kernel.timer_migration = 0" "kernel.numa_balancing = 0" \
@@ -98,27 +95,27 @@ sed -n '/^\[sysctl\]/,/^\[/{/^[a-z]/p}' "$RV_TOP/profiles/host/rt-base.ini" >"$t
 while IFS= read -r l; do
     grep -qxF "$l" "$SYSCTL" || missing="$missing '$l'"
 done <"$tmp/sysctl.want"
-check '[ -z "$missing" ] && [ "$(wc -l <"$tmp/sysctl.want")" -eq 8 ]' "every sysctl of the profile, as it states it${missing:+ (missing:$missing)}"
-check 'grep -qx "options kvm kvmclock_periodic_sync=0" "$MODPROBE" && grep -qx "options kvm nx_huge_pages=0" "$MODPROBE" && grep -qx "options kvm_intel ple_gap=0" "$MODPROBE" && [ "$(grep -c "^options " "$MODPROBE")" -eq 3 ]' "modprobe.d: the 3 options lines"
-check 'grep -B2 "^options kvm kvmclock_periodic_sync=0" "$MODPROBE" | grep -q "^# kvm.kvmclock_periodic_sync is read-only" && ! grep -q "nx_huge_pages is read-only" "$MODPROBE"' "modprobe.d: the read-only parameter (and only it) noted as needing a reload or reboot"
-check 'grep -q "reload or a reboot" "$tmp/apply.out"' "the output says so too"
+check_expr '[ -z "$missing" ] && [ "$(wc -l <"$tmp/sysctl.want")" -eq 8 ]' "every sysctl of the profile, as it states it${missing:+ (missing:$missing)}"
+check_expr 'grep -qx "options kvm kvmclock_periodic_sync=0" "$MODPROBE" && grep -qx "options kvm nx_huge_pages=0" "$MODPROBE" && grep -qx "options kvm_intel ple_gap=0" "$MODPROBE" && [ "$(grep -c "^options " "$MODPROBE")" -eq 3 ]' "modprobe.d: the 3 options lines"
+check_expr 'grep -B2 "^options kvm kvmclock_periodic_sync=0" "$MODPROBE" | grep -q "^# kvm.kvmclock_periodic_sync is read-only" && ! grep -q "nx_huge_pages is read-only" "$MODPROBE"' "modprobe.d: the read-only parameter (and only it) noted as needing a reload or reboot"
+check_expr 'grep -q "reload or a reboot" "$tmp/apply.out"' "the output says so too"
 exe=$(readlink -f "$RTVIRT")
 prof=$(readlink -f "$PROFILE")
-check 'grep -qxF "ExecStart=$exe host apply $prof" "$UNIT"' "unit ExecStart runs this rtvirt on the absolute profile path"
-check 'grep -qx "Type=oneshot" "$UNIT" && grep -qx "WantedBy=multi-user.target" "$UNIT" && [ "$(grep -c "^\[" "$UNIT")" -eq 3 ]' "unit: Type=oneshot, WantedBy=multi-user.target, [Unit] [Service] [Install]"
-check '[ "$(readlink "$LINK")" = /etc/systemd/system/rtvirt-host-apply.service ]' "enable link points to the unit, as systemctl enable makes it"
-check 'grep -q "rtvirt host bootargs --install --root $R $PROFILE" "$tmp/apply.out"' "the boot arguments: the bootargs --install command printed, not run"
-check '[ ! -e "$R/etc/default/grub.d" ]' "no grub drop-in written"
+check_expr 'grep -qxF "ExecStart=$exe host apply $prof" "$UNIT"' "unit ExecStart runs this rtvirt on the absolute profile path"
+check_expr 'grep -qx "Type=oneshot" "$UNIT" && grep -qx "WantedBy=multi-user.target" "$UNIT" && [ "$(grep -c "^\[" "$UNIT")" -eq 3 ]' "unit: Type=oneshot, WantedBy=multi-user.target, [Unit] [Service] [Install]"
+check_expr '[ "$(readlink "$LINK")" = /etc/systemd/system/rtvirt-host-apply.service ]' "enable link points to the unit, as systemctl enable makes it"
+check_expr 'grep -q "rtvirt host bootargs --install --root $R $PROFILE" "$tmp/apply.out"' "the boot arguments: the bootargs --install command printed, not run"
+check_expr '[ ! -e "$R/etc/default/grub.d" ]' "no grub drop-in written"
 for p in /etc/sysctl.d/60-rtvirt.conf /etc/modprobe.d/rtvirt.conf /etc/systemd/system/rtvirt-host-apply.service \
          /etc/systemd/system/multi-user.target.wants/rtvirt-host-apply.service; do
     grep -q "\"kind\":\"file\",\"path\":\"$p\",\"absent\":true" "$J" || missing="$missing $p"
 done
-check '[ -z "$missing" ]' "the journal records each file's absence${missing:+ (missing:$missing)}"
+check_expr '[ -z "$missing" ]' "the journal records each file's absence${missing:+ (missing:$missing)}"
 revert; rc=$?
 snap >"$tmp/after"
-check '[ $rc -eq 0 ] && cmp -s "$tmp/before" "$tmp/after"' "revert: /etc equal to the snapshot (rc=$rc)"
+check_expr '[ $rc -eq 0 ] && cmp -s "$tmp/before" "$tmp/after"' "revert: /etc equal to the snapshot (rc=$rc)"
 diff "$tmp/before" "$tmp/after" | sed 's/^/# /' | head -20
-check 'same_tree "$REF" && [ ! -e "$J" ]' "revert: the whole tree as before, journal gone"
+check_expr 'same_tree "$REF" && [ ! -e "$J" ]' "revert: the whole tree as before, journal gone"
 
 # 2. a 60-rtvirt.conf that was there: its bytes and mode come back
 fresh
@@ -128,11 +125,11 @@ chmod 0600 "$SYSCTL"
 cp "$SYSCTL" "$tmp/old.conf"
 snap >"$tmp/before"
 persist "$PROFILE"; rc=$?
-check '[ $rc -eq 0 ] && grep -qx "vm.swappiness = 10" "$SYSCTL" && ! grep -q "the admin" "$SYSCTL"' "existing 60-rtvirt.conf replaced (rc=$rc)"
-check '[ "$(stat -c %a "$SYSCTL")" = 600 ]' "it keeps its mode 0600"
+check_expr '[ $rc -eq 0 ] && grep -qx "vm.swappiness = 10" "$SYSCTL" && ! grep -q "the admin" "$SYSCTL"' "existing 60-rtvirt.conf replaced (rc=$rc)"
+check_expr '[ "$(stat -c %a "$SYSCTL")" = 600 ]' "it keeps its mode 0600"
 revert; rc=$?
 snap >"$tmp/after"
-check '[ $rc -eq 0 ] && cmp -s "$tmp/old.conf" "$SYSCTL" && [ "$(stat -c %a "$SYSCTL")" = 600 ] && cmp -s "$tmp/before" "$tmp/after"' "revert restores its content and mode, /etc equal to the snapshot (rc=$rc)"
+check_expr '[ $rc -eq 0 ] && cmp -s "$tmp/old.conf" "$SYSCTL" && [ "$(stat -c %a "$SYSCTL")" = 600 ] && cmp -s "$tmp/before" "$tmp/after"' "revert restores its content and mode, /etc equal to the snapshot (rc=$rc)"
 
 # 3. dry run
 fresh
@@ -140,8 +137,8 @@ snap >"$tmp/before"
 "$RTVIRT" host apply --persist --dry-run --root "$R" "$PROFILE" >"$tmp/dry.out" 2>&1
 rc=$?
 snap >"$tmp/after"
-check '[ $rc -eq 0 ] && cmp -s "$tmp/before" "$tmp/after" && same_tree "$REF" && [ ! -e "$J" ]' "--dry-run --persist writes nothing (rc=$rc)"
-check '[ "$(grep -c "^would write  persist /etc/" "$tmp/dry.out")" -eq 4 ]' "--dry-run lists the 4 files it would write"
+check_expr '[ $rc -eq 0 ] && cmp -s "$tmp/before" "$tmp/after" && same_tree "$REF" && [ ! -e "$J" ]' "--dry-run --persist writes nothing (rc=$rc)"
+check_expr '[ "$(grep -c "^would write  persist /etc/" "$tmp/dry.out")" -eq 4 ]' "--dry-run lists the 4 files it would write"
 
 # 4. a second --persist: nothing new
 fresh
@@ -150,9 +147,9 @@ e1=$(grep -c '"kind"' "$J")
 cp -a "$R" "$tmp/root.1"
 persist "$PROFILE"; rc=$?
 e2=$(grep -c '"kind"' "$J")
-check '[ $rc -eq 0 ] && [ "$e1" = "$e2" ] && [ "$(grep -c "^already      persist " "$tmp/apply.out")" -eq 4 ] && same_tree "$tmp/root.1"' "second --persist: 4 already, nothing recorded ($e1 = $e2 entries)"
+check_expr '[ $rc -eq 0 ] && [ "$e1" = "$e2" ] && [ "$(grep -c "^already      persist " "$tmp/apply.out")" -eq 4 ] && same_tree "$tmp/root.1"' "second --persist: 4 already, nothing recorded ($e1 = $e2 entries)"
 revert
-check 'same_tree "$REF"' "reverted"
+check_expr 'same_tree "$REF"' "reverted"
 
 # 5. SIGKILL after each change
 k=1
@@ -176,7 +173,7 @@ while [ $k -le 500 ]; do
 done
 # one kill per journal entry of a full apply (section 4: $e1 lines with
 # "kind", one of them the commit marker): the files and their directories too
-check '[ $rc -eq 0 ] && [ $killed -eq $((e1 - 1)) ] && [ $killed -gt 40 ]' "killed after each of $killed changes, each reverted to the snapshot; apply completes after them (rc=$rc)"
+check_expr '[ $rc -eq 0 ] && [ $killed -eq $((e1 - 1)) ] && [ $killed -gt 40 ]' "killed after each of $killed changes, each reverted to the snapshot; apply completes after them (rc=$rc)"
 
 # 6. an enable link that is not rtvirt's
 fresh
@@ -184,27 +181,27 @@ mkdir -p "$(dirname "$LINK")"
 ln -s /lib/systemd/system/other.service "$LINK"
 cp -a "$R" "$tmp/root.6"
 persist "$PROFILE"; rc=$?
-check '[ $rc -eq 2 ] && grep -q "not made by rtvirt: left alone" "$tmp/apply.out" && [ "$(readlink "$LINK")" = /lib/systemd/system/other.service ]' "a foreign enable link: exit 2, link left (rc=$rc)"
-check 'same_tree "$tmp/root.6" && [ ! -e "$J" ]' "what was applied before is reverted"
+check_expr '[ $rc -eq 2 ] && grep -q "not made by rtvirt: left alone" "$tmp/apply.out" && [ "$(readlink "$LINK")" = /lib/systemd/system/other.service ]' "a foreign enable link: exit 2, link left (rc=$rc)"
+check_expr 'same_tree "$tmp/root.6" && [ ! -e "$J" ]' "what was applied before is reverted"
 
 # 7. a module value modprobe would split
 fresh
 printf '[main]\ninclude = %s\n[modules]\nkvm.halt_poll_ns = 1 2\n' "$PROFILE" >"$tmp/bad.ini"
 persist "$tmp/bad.ini"; rc=$?
-check '[ $rc -eq 2 ] && grep -q "bad.ini:4: " "$tmp/apply.out" && same_tree "$REF" && [ ! -e "$J" ]' "module value with a space: exit 2 naming bad.ini:4, nothing changed (rc=$rc)"
+check_expr '[ $rc -eq 2 ] && grep -q "bad.ini:4: " "$tmp/apply.out" && same_tree "$REF" && [ ! -e "$J" ]' "module value with a space: exit 2 naming bad.ini:4, nothing changed (rc=$rc)"
 sed 's/^/# /' "$tmp/apply.out" | tail -2
 
 # 8. without --persist; --json
 fresh
 "$RTVIRT" host apply --no-check --root "$R" "$PROFILE" >"$tmp/apply.out" 2>&1
 rc=$?
-check '[ $rc -eq 0 ] && [ ! -e "$R/etc/sysctl.d" ] && [ ! -e "$R/etc/systemd" ] && [ ! -e "$R/etc/modprobe.d" ] && grep -q "lost at the next reboot" "$tmp/apply.out"' "without --persist: no boot-time file, the output says the changes are lost at reboot (rc=$rc)"
+check_expr '[ $rc -eq 0 ] && [ ! -e "$R/etc/sysctl.d" ] && [ ! -e "$R/etc/systemd" ] && [ ! -e "$R/etc/modprobe.d" ] && grep -q "lost at the next reboot" "$tmp/apply.out"' "without --persist: no boot-time file, the output says the changes are lost at reboot (rc=$rc)"
 revert
 fresh
 "$RTVIRT" host apply --persist --dry-run --json --root "$R" "$PROFILE" >"$tmp/apply.json" 2>"$tmp/apply.err"
 rc=$?
-check '[ $rc -eq 0 ] && [ "$(jq -r "[.persist[] | select(.changed)] | length" "$tmp/apply.json")" = 4 ] && [ "$(jq -r ".persist[3].target" "$tmp/apply.json")" = /etc/systemd/system/rtvirt-host-apply.service ]' "--json --persist --dry-run: persist lists the 4 files (rc=$rc)"
+check_expr '[ $rc -eq 0 ] && [ "$(jq -r "[.persist[] | select(.changed)] | length" "$tmp/apply.json")" = 4 ] && [ "$(jq -r ".persist[3].target" "$tmp/apply.json")" = /etc/systemd/system/rtvirt-host-apply.service ]' "--json --persist --dry-run: persist lists the 4 files (rc=$rc)"
 "$RTVIRT" host apply --dry-run --json --root "$R" "$PROFILE" >"$tmp/apply.json" 2>"$tmp/apply.err"
-check '[ "$(jq -r ".persist" "$tmp/apply.json")" = null ]' "--json without --persist: persist is null"
+check_expr '[ "$(jq -r ".persist" "$tmp/apply.json")" = null ]' "--json without --persist: persist is null"
 
 echo "1..$n"

@@ -3,9 +3,7 @@
 # tests/t-pert.sh: `rtvirt pert` live on this machine, and its refusals.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
-n=0 fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+. "${RV_TOP:?}/tests/tap.sh"
 echo "1..16"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cpu=$(( $(nproc) - 1 ))

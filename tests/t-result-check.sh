@@ -7,9 +7,7 @@
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 cases=${RV_CASES:?}/cyclictest
-n=0 fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+. "${RV_TOP:?}/tests/tap.sh"
 echo "1..34"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 rc_of() { "$rtvirt" result check "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }

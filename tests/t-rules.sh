@@ -13,9 +13,7 @@
 set -u
 top=${RV_TOP:?}
 rtvirt=${RV_BUILD:?}/rtvirt
-n=0 fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+. "${RV_TOP:?}/tests/tap.sh"
 echo "1..9"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 2

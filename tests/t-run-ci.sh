@@ -14,17 +14,12 @@
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+. "${RV_TOP:?}/tests/tap.sh"
 
-for need in qemu-system-x86_64 virsh python3; do
-    command -v "$need" >/dev/null 2>&1 || { echo "1..0 # SKIP $need is not installed"; exit 0; }
-done
-if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP qemu:///system needs root"; exit 0; fi
+need_cmds qemu-system-x86_64 virsh python3
+need_root
 export PATH=$PATH:/usr/sbin
-if ! "$rtvirt" setup >/dev/null 2>&1; then echo "1..0 # SKIP rtvirt setup failed: no libvirtd"; exit 0; fi
+need_libvirt "$rtvirt"
 
 files="/proc/sys/kernel/timer_migration /proc/sys/kernel/sched_rt_runtime_us"
 snapshot() { for f in $files; do printf '%s=%s\n' "$f" "$(cat "$f")"; done; }

@@ -11,13 +11,10 @@
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
-if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP needs root"; exit 0; fi
-command -v cyclictest >/dev/null || { echo "1..0 # SKIP cyclictest (rt-tests) is not installed"; exit 0; }
-if [ "$(nproc)" -lt 2 ]; then echo "1..0 # SKIP needs CPU 1"; exit 0; fi
+. "${RV_TOP:?}/tests/tap.sh"
+if [ "$(id -u)" != 0 ]; then skip_all "needs root"; fi
+command -v cyclictest >/dev/null || skip_all "cyclictest (rt-tests) is not installed"
+if [ "$(nproc)" -lt 2 ]; then skip_all "needs CPU 1"; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

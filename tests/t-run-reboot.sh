@@ -32,11 +32,8 @@
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
-if [ "$(nproc)" -lt 2 ]; then echo "1..0 # SKIP needs CPU 1"; exit 0; fi
+. "${RV_TOP:?}/tests/tap.sh"
+if [ "$(nproc)" -lt 2 ]; then skip_all "needs CPU 1"; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1

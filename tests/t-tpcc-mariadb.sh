@@ -18,10 +18,7 @@
 #    keeps what was measured until then.
 set -u
 tpcc=${RV_BUILD:?}/rtvirt-tpcc
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+. "${RV_TOP:?}/tests/tap.sh"
 
 mariadbd=/usr/sbin/mariadbd
 if [ ! -x "$mariadbd" ] || ! command -v mariadb-install-db >/dev/null || ! command -v jq >/dev/null; then
