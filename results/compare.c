@@ -695,12 +695,11 @@ json_histogram(JsonBuilder *b, const RvHistogram *h)
         json_builder_add_null_value(b);
     json_builder_set_member_name(b, "counts");
     json_builder_begin_array(b);
-    for (guint i = 0; i < h->n_buckets; i++) {
-        if (!h->buckets[i])
-            continue;
+    for (guint i = 0; i < rv_result_histogram_n_bins(h); i++) {
+        const RvHistogramBin *bin = rv_result_histogram_bin(h, i);
         json_builder_begin_array(b);
-        json_builder_add_int_value(b, i);
-        json_builder_add_int_value(b, MIN(h->buckets[i], (guint64) RV_STORE_COUNT_MAX));
+        json_builder_add_int_value(b, bin->us);
+        json_builder_add_int_value(b, MIN(bin->count, (guint64) RV_STORE_COUNT_MAX));
         json_builder_end_array(b);
     }
     json_builder_end_array(b);
@@ -1201,8 +1200,12 @@ rv_result_compare_within(const RvHistogram *h, double us, gboolean *ret_bound)
     *ret_bound = FALSE;
     if (total == 0)
         return NAN;
-    for (guint i = 0; i < h->n_buckets && i + 1 <= us; i++)
-        under += h->buckets[i];
+    for (guint i = 0; i < rv_result_histogram_n_bins(h); i++) {
+        const RvHistogramBin *bin = rv_result_histogram_bin(h, i);
+        if (bin->us + 1.0 > us)
+            break;
+        under += bin->count;
+    }
     if (h->overflows && us > h->n_buckets) {
         if (h->max_us >= 0 && h->max_us < us)
             under += h->overflows;     /* all of them below the max */
@@ -1432,15 +1435,17 @@ rv_result_compare_histogram_csv(const RvComparison *c)
             const char *label = ((Scen *) c->scens->pdata[s])->label;
             if (!ce->hist)
                 continue;
-            for (guint i = 0; i <= ce->hist->n_buckets; i++) {
-                gboolean ovf = i == ce->hist->n_buckets;
-                guint64 n = ovf ? ce->hist->overflows : ce->hist->buckets[i];
+            /* the non-empty bins, then the overflows in a row of their own */
+            for (guint i = 0; i <= rv_result_histogram_n_bins(ce->hist); i++) {
+                gboolean ovf = i == rv_result_histogram_n_bins(ce->hist);
+                guint64 n = ovf ? ce->hist->overflows : rv_result_histogram_bin(ce->hist, i)->count;
+                guint us = ovf ? ce->hist->n_buckets : rv_result_histogram_bin(ce->hist, i)->us;
                 if (!n)
                     continue;
                 csv_field(o, gr->workload);
                 csv_field(o, gr->target);
                 csv_field(o, label);
-                csv_int(o, i);
+                csv_int(o, us);
                 csv_int(o, MIN(n, (guint64) G_MAXINT64));
                 csv_field(o, ovf ? "1" : "0");
                 g_string_append_c(o, '\n');

@@ -325,14 +325,22 @@ rv_result_cyclictest_parse_json(const char *name, const char *data, gsize len,
                             "rtvirt accepts (thread %d)", i);
             h = rv_result_histogram_new(MAX(top, (guint) hist_req));
             t->histogram = h;
-            for (GList *l = members; l; l = l->next) {
-                guint64 b = g_ascii_strtoull(l->data, NULL, 10);
-                if (!json_get_int(ho, l->data, &v) || v < 0)
-                    return JERR(error, name, "cyclictest JSON: thread %d: bad "
-                                "count for histogram bucket \"%s\"", i,
-                                (const char *) l->data);
-                h->buckets[b] = v;
-                sum += v;
+            {
+                /* members come in any order: sorted once, not inserted one
+                 * by one */
+                g_autoptr(GArray) bins = g_array_new(FALSE, FALSE, sizeof(RvHistogramBin));
+                for (GList *l = members; l; l = l->next) {
+                    RvHistogramBin bin = { .us = (guint) g_ascii_strtoull(l->data, NULL, 10) };
+                    if (!json_get_int(ho, l->data, &v) || v < 0)
+                        return JERR(error, name, "cyclictest JSON: thread %d: bad "
+                                    "count for histogram bucket \"%s\"", i,
+                                    (const char *) l->data);
+                    bin.count = (guint64) v;
+                    g_array_append_val(bins, bin);
+                    sum += v;
+                }
+                rv_result_histogram_add_bins(h, (const RvHistogramBin *) (gpointer) bins->data,
+                                             bins->len);
             }
             /* write_stats() prints no overflow count: every cycle lands in a
              * bucket or in hist_overflow, so the difference is the overflows. */

@@ -225,6 +225,13 @@ typedef struct {
     GArray *total, *min, *avg, *max, *ovf;  /* guint64 per column */
     GPtrArray *outliers;        /* GArray<guint64> per "# Thread N:" */
     GArray *others;             /* guint64 per "# Thread N:" */
+    GPtrArray *vcounts;         /* -v samples: GArray<guint64> by latency, per
+                                 * thread index of the current run (or NULL),
+                                 * dense while parsing (MAX_CELLS bounds it),
+                                 * folded into the sparse histograms at the
+                                 * run's end: adding samples in a hostile
+                                 * order to a sparse histogram would cost
+                                 * a memmove each */
 } Parser;
 
 static void
@@ -307,8 +314,8 @@ hist_finish(Parser *ps, GError **error)
         if (j < ps->cols->len) {
             GArray *col = ps->cols->pdata[j];
             for (guint i = 0; i < col->len; i++) {
-                h->buckets[i] = g_array_index(col, guint64, i);
-                sum += h->buckets[i];
+                rv_result_histogram_add(h, i, g_array_index(col, guint64, i));
+                sum += g_array_index(col, guint64, i);
             }
         }
         if (j < ps->ovf->len)
@@ -354,6 +361,24 @@ run_has_content(const RvCyclictestRun *run)
     return run && run->threads->len > 0;
 }
 
+/* Folds the -v samples of the current run into its threads' histograms,
+ * in ascending order (each an append). */
+static void
+verbose_finish(Parser *ps)
+{
+    for (guint j = 0; j < ps->vcounts->len; j++) {
+        GArray *c = ps->vcounts->pdata[j];
+        RvHistogram *h;
+
+        if (!c)
+            continue;
+        h = run_thread(ps->cur, j)->histogram;
+        for (guint us = 0; h && us < c->len; us++)
+            rv_result_histogram_add(h, us, g_array_index(c, guint64, us));
+    }
+    g_ptr_array_set_size(ps->vcounts, 0);
+}
+
 /* Closes the current run (if it has anything) and starts a new one lazily. */
 static int
 run_finish(Parser *ps, GError **error)
@@ -363,6 +388,7 @@ run_finish(Parser *ps, GError **error)
 
     if (!run)
         return 0;
+    verbose_finish(ps);
     r = hist_finish(ps, error);
     if (r < 0)
         return r;
@@ -567,7 +593,16 @@ parse_verbose(Parser *ps, int idx, gint64 lat, GError **error)
     }
     if ((guint64) lat >= t->histogram->n_buckets)
         rv_result_histogram_grow(t->histogram, MIN(MAX((guint) lat + 1, t->histogram->n_buckets * 2), MAX_BUCKETS));
-    rv_result_histogram_add(t->histogram, lat, 1);
+    {
+        GArray *c;
+        if ((guint) idx >= ps->vcounts->len)
+            g_ptr_array_set_size(ps->vcounts, idx + 1);
+        if (!(c = ps->vcounts->pdata[idx]))
+            c = ps->vcounts->pdata[idx] = g_array_new(FALSE, TRUE, sizeof(guint64));
+        if ((guint) lat >= c->len)
+            g_array_set_size(c, lat + 1);
+        g_array_index(c, guint64, lat)++;
+    }
     t->avg_us = (t->avg_us * t->cycles + lat) / (t->cycles + 1);
     t->cycles++;
     t->histogram_total++;
@@ -880,6 +915,7 @@ parse_text(const char *name, const char *data, gsize len, GPtrArray **ret_runs,
     ps.max = g_array_new(FALSE, FALSE, sizeof(guint64));
     ps.ovf = g_array_new(FALSE, FALSE, sizeof(guint64));
     ps.others = g_array_new(FALSE, FALSE, sizeof(guint64));
+    ps.vcounts = g_ptr_array_new_with_free_func((GDestroyNotify) g_array_unref);
 
     while (pos < len) {
         const char *nl = memchr(data + pos, '\n', len - pos);
@@ -915,6 +951,7 @@ out:
     g_array_unref(ps.max);
     g_array_unref(ps.ovf);
     g_array_unref(ps.others);
+    g_ptr_array_unref(ps.vcounts);
     return r;
 }
 

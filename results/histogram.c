@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * results/histogram.c: 1-us latency histograms (see histogram.h).
+ * results/histogram.c: 1-us latency histograms, sparse (see histogram.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -9,13 +9,15 @@
 #include "results/histogram.h"
 #include "util/error.h"
 
+#define BIN(h, i) g_array_index((h)->bins, RvHistogramBin, (i))
+
 RvHistogram *
 rv_result_histogram_new(guint n_buckets)
 {
     RvHistogram *h = g_new0(RvHistogram, 1);
 
     h->n_buckets = n_buckets;
-    h->buckets = g_new0(guint64, MAX(n_buckets, 1));
+    h->bins = g_array_new(FALSE, FALSE, sizeof(RvHistogramBin));
     h->max_us = -1;
     return h;
 }
@@ -25,7 +27,7 @@ rv_result_histogram_free(RvHistogram *h)
 {
     if (!h)
         return;
-    g_free(h->buckets);
+    g_array_unref(h->bins);
     g_free(h);
 }
 
@@ -34,7 +36,7 @@ rv_result_histogram_copy(const RvHistogram *h)
 {
     RvHistogram *c = rv_result_histogram_new(h->n_buckets);
 
-    memcpy(c->buckets, h->buckets, sizeof(guint64) * h->n_buckets);
+    g_array_append_vals(c->bins, h->bins->data, h->bins->len);
     c->overflows = h->overflows;
     c->max_us = h->max_us;
     return c;
@@ -50,24 +52,113 @@ add_sat(guint64 *into, guint64 n)
         *into = G_MAXUINT64;
 }
 
+/* index of the first bin with us >= @us (bins->len when none) */
+static guint
+lower_bound(const RvHistogram *h, guint64 us)
+{
+    guint lo = 0, hi = h->bins->len;
+
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        if (BIN(h, mid).us < us)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 void
 rv_result_histogram_add(RvHistogram *h, guint64 us, guint64 count)
 {
-    if (us < h->n_buckets)
-        add_sat(&h->buckets[us], count);
-    else
+    guint i;
+
+    if (!count)
+        return;
+    if (us >= h->n_buckets) {
         add_sat(&h->overflows, count);
+        return;
+    }
+    i = h->bins->len && BIN(h, h->bins->len - 1).us < us ? h->bins->len
+        : lower_bound(h, us);
+    if (i < h->bins->len && BIN(h, i).us == us) {
+        add_sat(&BIN(h, i).count, count);
+    } else {
+        RvHistogramBin b = { .us = (guint) us, .count = count };
+        g_array_insert_val(h->bins, i, b);
+    }
+}
+
+static int
+bin_cmp(gconstpointer a, gconstpointer b)
+{
+    guint x = ((const RvHistogramBin *) a)->us, y = ((const RvHistogramBin *) b)->us;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Merges the sorted bins @b (n of them, repeats allowed) into @h's in one
+ * linear pass. */
+static void
+merge_sorted(RvHistogram *h, const RvHistogramBin *b, guint n)
+{
+    GArray *out = g_array_sized_new(FALSE, FALSE, sizeof(RvHistogramBin), h->bins->len + n);
+    guint i = 0, j = 0;
+
+    while (i < h->bins->len || j < n) {
+        RvHistogramBin next;
+
+        if (j >= n || (i < h->bins->len && BIN(h, i).us <= b[j].us))
+            next = BIN(h, i++);
+        else
+            next = b[j++];
+        if (!next.count)
+            continue;
+        if (out->len && g_array_index(out, RvHistogramBin, out->len - 1).us == next.us)
+            add_sat(&g_array_index(out, RvHistogramBin, out->len - 1).count, next.count);
+        else
+            g_array_append_val(out, next);
+    }
+    g_array_unref(h->bins);
+    h->bins = out;
+}
+
+void
+rv_result_histogram_add_bins(RvHistogram *h, const RvHistogramBin *bins, guint n)
+{
+    g_autoptr(GArray) in = g_array_sized_new(FALSE, FALSE, sizeof(RvHistogramBin), n);
+
+    for (guint i = 0; i < n; i++) {
+        if (!bins[i].count)
+            continue;
+        if (bins[i].us >= h->n_buckets)
+            add_sat(&h->overflows, bins[i].count);
+        else
+            g_array_append_val(in, bins[i]);
+    }
+    g_array_sort(in, bin_cmp);
+    merge_sorted(h, (const RvHistogramBin *) (gpointer) in->data, in->len);
+}
+
+guint64
+rv_result_histogram_get(const RvHistogram *h, guint64 us)
+{
+    guint i = lower_bound(h, us);
+
+    return i < h->bins->len && BIN(h, i).us == us ? BIN(h, i).count : 0;
+}
+
+gint64
+rv_result_histogram_last(const RvHistogram *h)
+{
+    return h->bins->len ? (gint64) BIN(h, h->bins->len - 1).us : -1;
 }
 
 void
 rv_result_histogram_grow(RvHistogram *h, guint n_buckets)
 {
-    if (n_buckets <= h->n_buckets)
-        return;
-    h->buckets = g_renew(guint64, h->buckets, n_buckets);
-    memset(h->buckets + h->n_buckets, 0,
-           sizeof(guint64) * (n_buckets - h->n_buckets));
-    h->n_buckets = n_buckets;
+    if (n_buckets > h->n_buckets)
+        h->n_buckets = n_buckets;
 }
 
 void
@@ -78,8 +169,7 @@ rv_result_histogram_merge(RvHistogram *into, const RvHistogram *from)
      * every count, at the price of percentiles landing "beyond" a little
      * more often than with equal ranges. */
     rv_result_histogram_grow(into, from->n_buckets);
-    for (guint i = 0; i < from->n_buckets; i++)
-        add_sat(&into->buckets[i], from->buckets[i]);
+    merge_sorted(into, (const RvHistogramBin *) (gpointer) from->bins->data, from->bins->len);
     add_sat(&into->overflows, from->overflows);
     if (from->max_us > into->max_us)
         into->max_us = from->max_us;
@@ -90,8 +180,8 @@ rv_result_histogram_total(const RvHistogram *h)
 {
     guint64 t = h->overflows;
 
-    for (guint i = 0; i < h->n_buckets; i++)
-        add_sat(&t, h->buckets[i]);
+    for (guint i = 0; i < h->bins->len; i++)
+        add_sat(&t, BIN(h, i).count);
     return t;
 }
 
@@ -124,10 +214,10 @@ rv_result_histogram_percentile(const RvHistogram *h, double p,
     if (rank < 1)
         rank = 1;
 
-    for (guint i = 0; i < h->n_buckets; i++) {
-        cum += h->buckets[i];
+    for (guint i = 0; i < h->bins->len; i++) {
+        add_sat(&cum, BIN(h, i).count);
         if (cum >= rank) {
-            *ret_us = i;
+            *ret_us = BIN(h, i).us;
             if (ret_beyond)
                 *ret_beyond = FALSE;
             return 0;
@@ -145,9 +235,9 @@ rv_result_histogram_mean(const RvHistogram *h)
     long double sum = 0;
     guint64 n = 0;
 
-    for (guint i = 0; i < h->n_buckets; i++) {
-        sum += (long double) i * h->buckets[i];
-        n += h->buckets[i];
+    for (guint i = 0; i < h->bins->len; i++) {
+        sum += (long double) BIN(h, i).us * BIN(h, i).count;
+        n += BIN(h, i).count;
     }
     return n ? (double) (sum / n) : NAN;
 }

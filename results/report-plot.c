@@ -144,16 +144,6 @@ rv_report_plot_scen_label(const Report *rp, const char *label)
     return rv_result_report_plot_label(label);
 }
 
-/* the last bucket that holds a sample, or -1 */
-static gint64
-last_bucket(const RvHistogram *h)
-{
-    for (gint64 i = (gint64) h->n_buckets - 1; i >= 0; i--)
-        if (h->buckets[i])
-            return i;
-    return -1;
-}
-
 static int
 plot_histogram(Report *rp, RGroup *g, RvRunner *runner, GPtrArray *plots, GError **error)
 {
@@ -177,14 +167,19 @@ plot_histogram(Report *rp, RGroup *g, RvRunner *runner, GPtrArray *plots, GError
         if (blocks++)
             g_string_append(d, "\n\n");
         g_string_append_printf(d, "%s\n", lab);
-        last = last_bucket(l->hist);
-        /* zero buckets are missing points: log scale has no 0 */
-        for (gint64 k = 0; k <= last; k++) {
-            if (l->hist->buckets[k])
-                g_string_append_printf(d, "%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT "\n", k,
-                                       l->hist->buckets[k]);
-            else
-                g_string_append_printf(d, "%" G_GINT64_FORMAT " ?\n", k);
+        last = rv_result_histogram_last(l->hist);
+        /* zero buckets are missing points: log scale has no 0.  One "?"
+         * after a bin whose next bucket is empty breaks the line as well as
+         * a "?" per empty bucket would, and keeps the data in proportion to
+         * the bins (a hostile store may declare 2^24 buckets). */
+        for (guint k = 0; k < rv_result_histogram_n_bins(l->hist); k++) {
+            const RvHistogramBin *bin = rv_result_histogram_bin(l->hist, k);
+            if (k == 0 && bin->us > 0)
+                g_string_append(d, "0 ?\n");
+            g_string_append_printf(d, "%u %" G_GUINT64_FORMAT "\n", bin->us, bin->count);
+            if (k + 1 < rv_result_histogram_n_bins(l->hist) &&
+                rv_result_histogram_bin(l->hist, k + 1)->us > bin->us + 1)
+                g_string_append_printf(d, "%u ?\n", bin->us + 1);
         }
         if (last < 0)
             g_string_append(d, "0 ?\n");

@@ -352,17 +352,22 @@ rv_result_store_check_histogram(const RvHistogram *h, GError **error)
         return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
                             "overflows %" G_GUINT64_FORMAT " is outside 0..%" G_GINT64_FORMAT,
                             h->overflows, RV_STORE_COUNT_MAX);
-    for (guint i = 0; i < h->n_buckets; i++) {
-        if (h->buckets[i] > (guint64) RV_STORE_COUNT_MAX)
+    for (guint i = 0; i < rv_result_histogram_n_bins(h); i++) {
+        const RvHistogramBin *bin = rv_result_histogram_bin(h, i);
+        if (bin->us >= h->n_buckets)
+            return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
+                                "bucket %u us is outside the %u buckets", bin->us,
+                                h->n_buckets);
+        if (bin->count > (guint64) RV_STORE_COUNT_MAX)
             return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
                                 "bucket %u us count %" G_GUINT64_FORMAT " is outside 0..%"
-                                G_GINT64_FORMAT, i, h->buckets[i], RV_STORE_COUNT_MAX);
+                                G_GINT64_FORMAT, bin->us, bin->count, RV_STORE_COUNT_MAX);
         /* both addends <= 2^53: the sum cannot wrap a guint64 */
-        total += h->buckets[i];
+        total += bin->count;
         if (total > (guint64) RV_STORE_COUNT_MAX)
             return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
                                 "total of the counts exceeds %" G_GINT64_FORMAT " at bucket %u",
-                                RV_STORE_COUNT_MAX, i);
+                                RV_STORE_COUNT_MAX, bin->us);
     }
     if (h->max_us < -1 || (double) h->max_us > RV_STORE_METRIC_MAX)
         return rv_error_set(error, RV_ERROR_INVALID, ERANGE,
@@ -922,12 +927,11 @@ build_histogram(JsonBuilder *b, const RvHistogram *h)
     /* sparse: a latency histogram is mostly zeros past its tail */
     json_builder_set_member_name(b, "counts");
     json_builder_begin_array(b);
-    for (guint i = 0; i < h->n_buckets; i++) {
-        if (!h->buckets[i])
-            continue;
+    for (guint i = 0; i < rv_result_histogram_n_bins(h); i++) {
+        const RvHistogramBin *bin = rv_result_histogram_bin(h, i);
         json_builder_begin_array(b);
-        json_builder_add_int_value(b, i);
-        json_builder_add_int_value(b, (gint64) h->buckets[i]);
+        json_builder_add_int_value(b, bin->us);
+        json_builder_add_int_value(b, (gint64) bin->count);
         json_builder_end_array(b);
     }
     json_builder_end_array(b);
@@ -1125,6 +1129,7 @@ read_histogram(Reader *rd, const char *where, JsonObject *o, RvHistogram **ret)
     gint64 nb, ovf, max = -1;
     JsonArray *counts;
     g_autoptr(RvHistogram) h = NULL;
+    g_autoptr(GArray) pairs = NULL;
 
     if (!get_int(o, "buckets", &nb) || nb < 0 || nb > RV_STORE_HIST_BUCKETS_MAX ||
         !get_int(o, "overflows", &ovf) || ovf < 0 || ovf > RV_STORE_COUNT_MAX ||
@@ -1135,10 +1140,15 @@ read_histogram(Reader *rd, const char *where, JsonObject *o, RvHistogram **ret)
     h = rv_result_histogram_new(nb);
     h->overflows = ovf;
     h->max_us = max;
+    /* sparse: memory in proportion to the pairs the store holds, never to
+     * the buckets it declares (2^24 declared cost 128 MiB dense) */
+    pairs = g_array_sized_new(FALSE, FALSE, sizeof(RvHistogramBin),
+                              json_array_get_length(counts));
     for (guint i = 0; i < json_array_get_length(counts); i++) {
         JsonNode *pn = json_array_get_element(counts, i);
         JsonArray *pair;
         gint64 us, c;
+        RvHistogramBin bin;
 
         if (!JSON_NODE_HOLDS_ARRAY(pn) || json_array_get_length(pair = json_node_get_array(pn)) != 2)
             return BAD(rd, "%s: histogram counts[%u] is not [us, count]", where, i);
@@ -1148,13 +1158,13 @@ read_histogram(Reader *rd, const char *where, JsonObject *o, RvHistogram **ret)
             return BAD(rd, "%s: histogram counts[%u] = [%" G_GINT64_FORMAT ", %"
                        G_GINT64_FORMAT "] outside %" G_GINT64_FORMAT " buckets",
                        where, i, us, c, nb);
-        /* both <= 2^53: no wrap; the sum is checked against the rule below */
-        h->buckets[us] += c;
-        if (h->buckets[us] > (guint64) RV_STORE_COUNT_MAX)
-            return BAD(rd, "%s: histogram counts[%u]: bucket %" G_GINT64_FORMAT
-                       " us sums to more than %" G_GINT64_FORMAT, where, i, us,
-                       RV_STORE_COUNT_MAX);
+        bin.us = (guint) us;
+        bin.count = (guint64) c;
+        g_array_append_val(pairs, bin);
     }
+    /* repeated buckets add (saturating); a sum over 2^53 - 1 is refused by
+     * the rule check below */
+    rv_result_histogram_add_bins(h, (const RvHistogramBin *) (gpointer) pairs->data, pairs->len);
     {
         g_autoptr(GError) e = NULL;
         if (rv_result_store_check_histogram(h, &e) < 0)

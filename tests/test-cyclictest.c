@@ -87,9 +87,9 @@ test_kvm_guest(void)
     g_assert_cmpint(t->max_us, ==, 1475);
     g_assert_nonnull(t->histogram);
     g_assert_cmpuint(t->histogram->n_buckets, ==, 60);   /* -h60: 0..59 */
-    g_assert_cmpuint(t->histogram->buckets[17], ==, 1248460); /* 7 digits */
-    g_assert_cmpuint(t->histogram->buckets[5], ==, 3);
-    g_assert_cmpuint(t->histogram->buckets[59], ==, 2);
+    g_assert_cmpuint(rv_result_histogram_get(t->histogram, 17), ==, 1248460); /* 7 digits */
+    g_assert_cmpuint(rv_result_histogram_get(t->histogram, 5), ==, 3);
+    g_assert_cmpuint(rv_result_histogram_get(t->histogram, 59), ==, 2);
     g_assert_cmpint(t->histogram_total, ==, 2998821);
     g_assert_true(t->histogram_complete);
     g_assert_cmpuint(t->histogram->overflows, ==, 604);
@@ -121,7 +121,7 @@ test_kvm_guest(void)
     /* rows 14..59 elided with "...": what remains adds up to Total */
     g_assert_true(t->histogram_complete);
     g_assert_cmpuint(t->histogram->n_buckets, ==, 60);
-    g_assert_cmpuint(t->histogram->buckets[8], ==, 2790777);
+    g_assert_cmpuint(rv_result_histogram_get(t->histogram, 8), ==, 2790777);
     g_assert_true(has_note(r2, "elided"));
     g_assert_cmpint(rv_result_cyclictest_run_max_us(r2), ==, 12);
 }
@@ -236,7 +236,7 @@ test_openshift_good(void)
 
     check_openshift("openshift-cnf-16threads-hist-good.txt", max, ovf, total, n_out, out);
     g_assert_cmpint(rv_result_cyclictest_run_max_us(RUN(runs, 0)), ==, 6);
-    g_assert_cmpuint(THR(RUN(runs, 0), 8)->histogram->buckets[2], ==, 582350);
+    g_assert_cmpuint(rv_result_histogram_get(THR(RUN(runs, 0), 8)->histogram, 2), ==, 582350);
 }
 
 static void
@@ -381,9 +381,10 @@ dump_runs(GPtrArray *runs)
                                        " max=%" G_GINT64_FORMAT " total=%" G_GINT64_FORMAT
                                        " complete=%d\n    counts:", h->n_buckets, h->overflows,
                                        h->max_us, t->histogram_total, t->histogram_complete);
-                for (guint b = 0; b < h->n_buckets; b++)
-                    if (h->buckets[b])
-                        g_string_append_printf(s, " %u:%" G_GUINT64_FORMAT, b, h->buckets[b]);
+                for (guint b = 0; b < rv_result_histogram_n_bins(h); b++)
+                    g_string_append_printf(s, " %u:%" G_GUINT64_FORMAT,
+                                           rv_result_histogram_bin(h, b)->us,
+                                           rv_result_histogram_bin(h, b)->count);
                 g_string_append_printf(s, "\n    overflow cycles (%u):", t->overflow_cycles->len);
                 for (guint k = 0; k < t->overflow_cycles->len; k++)
                     g_string_append_printf(s, " %" G_GUINT64_FORMAT,
