@@ -140,7 +140,7 @@ $(O)/rtvirt-pipe: $(O)/guest-tools/pipe.o
 # pure parts (no database in them).
 TPCC_SRCS := $(wildcard tpcc/*.c)
 TPCC_OBJS := $(TPCC_SRCS:%.c=$(O)/%.o)
-TPCC_PURE_OBJS := $(O)/tpcc/rand.o $(O)/tpcc/mix.o $(O)/tpcc/hist.o
+TPCC_PURE_OBJS := $(O)/tpcc/rand.o $(O)/tpcc/mix.o $(O)/tpcc/hist.o $(O)/tpcc/secret.o
 TPCC_LIBS := $(shell pkg-config --libs glib-2.0 json-glib-1.0 libmariadb 2>/dev/null) -lm
 $(TPCC_OBJS): CFLAGS += $(shell pkg-config --cflags libmariadb 2>/dev/null)
 all: $(O)/rtvirt-tpcc

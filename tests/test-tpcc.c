@@ -14,12 +14,20 @@
  *    string lengths and character sets, zip codes, O_C_ID permutations,
  *    C_LAST of the first customers;
  *  - the latency histogram: bucket layout, percentiles against a sorted
- *    array of the raw samples (nearest rank), merge, the empty case.
+ *    array of the raw samples (nearest rank), merge, the empty case;
+ *  - the password off the command line: --password VALUE overwritten in
+ *    argv, the password file's first line, its limits and mode.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tpcc/secret.h"
 #include "tpcc/tpcc.h"
 
 #define DRAWS 1000000
@@ -356,6 +364,67 @@ test_hist_percentiles(void)
     g_assert_cmpuint(h->sum_us, ==, 5050);
 }
 
+/* --password VALUE and --password=VALUE are overwritten in argv (what
+ * /proc/PID/cmdline shows), the last one is returned, "--" ends options */
+static void
+test_password_argv(void)
+{
+    char a0[] = "rtvirt-tpcc", a1[] = "run", a2[] = "--password", a3[] = "s3cret",
+         a4[] = "--password=t0p", a5[] = "--password-file", a6[] = "/f", a7[] = "--",
+         a8[] = "--password=keep";
+    char *argv[] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, NULL };
+    g_autofree char *pw = rv_tpcc_argv_take_password(8 + 1, argv);
+
+    g_assert_cmpstr(pw, ==, "t0p");
+    g_assert_cmpstr(a3, ==, "xxxxxx");
+    g_assert_cmpstr(a4, ==, "--password=xxx");
+    g_assert_cmpstr(a6, ==, "/f");
+    g_assert_cmpstr(a8, ==, "--password=keep");
+    {
+        char b0[] = "rtvirt-tpcc", b1[] = "--password";   /* no value: left to GOption */
+        char *argv2[] = { b0, b1, NULL };
+        g_assert_null(rv_tpcc_argv_take_password(2, argv2));
+    }
+}
+
+/* the password file: first line without \r\n, group/other-readable
+ * flagged, a directory and a huge file refused by name */
+static void
+test_password_file(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("rv-tpcc-XXXXXX", NULL);
+    g_autofree char *f = g_build_filename(dir, "pw", NULL);
+    g_autofree char *big = g_build_filename(dir, "big", NULL);
+    g_autofree char *huge = g_strnfill(RV_TPCC_PASSWORD_FILE_MAX + 1, 'a');
+    g_autoptr(GError) e = NULL;
+    char *pw = NULL;
+    gboolean others = TRUE;
+
+    g_assert_true(g_file_set_contents(f, "p w\u00e9\r\nsecond line\n", -1, NULL));
+    g_assert_cmpint(chmod(f, 0600), ==, 0);
+    g_assert_cmpint(rv_tpcc_password_read(f, &pw, &others, &e), ==, 0);
+    g_assert_cmpstr(pw, ==, "p w\u00e9");
+    g_assert_false(others);
+    g_clear_pointer(&pw, g_free);
+    g_assert_cmpint(chmod(f, 0644), ==, 0);
+    g_assert_cmpint(rv_tpcc_password_read(f, &pw, &others, &e), ==, 0);
+    g_assert_true(others);
+    g_clear_pointer(&pw, g_free);
+
+    g_assert_cmpint(rv_tpcc_password_read(dir, &pw, NULL, &e), ==, -EISDIR);
+    g_assert_nonnull(strstr(e->message, dir));
+    g_clear_error(&e);
+    g_assert_true(g_file_set_contents(big, huge, -1, NULL));
+    g_assert_cmpint(rv_tpcc_password_read(big, &pw, NULL, &e), ==, -EFBIG);
+    g_clear_error(&e);
+    g_assert_cmpint(rv_tpcc_password_read("/nonexistent/pw", &pw, NULL, &e), ==, -ENOENT);
+    g_assert_nonnull(strstr(e->message, "/nonexistent/pw"));
+    g_assert_null(pw);
+    unlink(f);
+    unlink(big);
+    rmdir(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -369,5 +438,7 @@ main(int argc, char **argv)
     g_test_add_func("/tpcc/data-rules", test_data_rules);
     g_test_add_func("/tpcc/hist/layout", test_hist_layout);
     g_test_add_func("/tpcc/hist/percentiles", test_hist_percentiles);
+    g_test_add_func("/tpcc/password/argv", test_password_argv);
+    g_test_add_func("/tpcc/password/file", test_password_file);
     return g_test_run();
 }

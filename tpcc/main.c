@@ -11,8 +11,12 @@
 #include <unistd.h>
 
 #include "tpcc/driver.h"
+#include "tpcc/secret.h"
 
-static char *arg_host, *arg_socket, *arg_user, *arg_password, *arg_database, *arg_scale, *arg_json;
+static char *arg_host, *arg_socket, *arg_user, *arg_password, *arg_password_file, *arg_database;
+static char *arg_scale, *arg_json;
+/* the --password VALUE taken out of argv before it was overwritten */
+static char *argv_password;
 static char *arg_duration, *arg_warmup;
 static int arg_port, arg_warehouses, arg_threads, arg_users = 1;
 static gint64 arg_seed = -1;
@@ -22,7 +26,12 @@ static const GOptionEntry conn_entries[] = {
     { "port", 0, 0, G_OPTION_ARG_INT, &arg_port, "server TCP port (default 3306)", "PORT" },
     { "socket", 0, 0, G_OPTION_ARG_FILENAME, &arg_socket, "server unix socket (wins over --host)", "PATH" },
     { "user", 0, 0, G_OPTION_ARG_STRING, &arg_user, "user name (default: the client library's)", "USER" },
-    { "password", 0, 0, G_OPTION_ARG_STRING, &arg_password, "password", "PASSWORD" },
+    { "password-file", 0, 0, G_OPTION_ARG_FILENAME, &arg_password_file,
+      "read the password from the first line of FILE ('-': standard input); "
+      "else MYSQL_PWD from the environment", "FILE" },
+    { "password", 0, 0, G_OPTION_ARG_STRING, &arg_password,
+      "DEPRECATED: the password on the command line (other users see it in ps "
+      "until it is overwritten); use --password-file or MYSQL_PWD", "PASSWORD" },
     { "database", 0, 0, G_OPTION_ARG_STRING, &arg_database, "database (default tpcc)", "NAME" },
     { "warehouses", 0, 0, G_OPTION_ARG_INT, &arg_warehouses,
       "warehouses to load; run: home warehouses used (default: all loaded)", "W" },
@@ -66,9 +75,44 @@ bad(const char *fmt, ...)
     return 2;
 }
 
+/* The password: --password-file, else the deprecated --password (warned
+ * about; its argv copy is already overwritten), else MYSQL_PWD, else none
+ * (the client library's default). */
+static int
+take_password(char **ret)
+{
+    if (arg_password_file && arg_password)
+        return bad("--password and --password-file: give one (--password-file)");
+    if (arg_password_file) {
+        g_autoptr(GError) e = NULL;
+        gboolean others = FALSE;
+
+        if (rv_tpcc_password_read(arg_password_file, ret, &others, &e) < 0)
+            return bad("%s", e->message);
+        if (others)
+            fprintf(stderr, "rtvirt-tpcc: warning: --password-file '%s' is readable by group "
+                    "or others (chmod 600 it)\n", arg_password_file);
+        return 0;
+    }
+    if (arg_password) {
+        fprintf(stderr, "rtvirt-tpcc: warning: --password is deprecated: a password in the "
+                "command line is visible to every local user (ps, /proc/PID/cmdline) until "
+                "rtvirt-tpcc overwrites it; use --password-file FILE or MYSQL_PWD\n");
+        *ret = g_strdup(argv_password ? argv_password : arg_password);
+        return 0;
+    }
+    *ret = g_strdup(g_getenv("MYSQL_PWD"));
+    return 0;
+}
+
 static int
 check_options(bool load, RvTpccOpts *o)
 {
+    char *password = NULL;
+    int r;
+
+    if ((r = take_password(&password)))
+        return r;
     if (!(o->scale = rv_tpcc_scale_lookup(arg_scale ? arg_scale : "standard")))
         return bad("--scale '%s': expected standard or small", arg_scale);
     if (arg_port < 0 || arg_port > 65535)
@@ -85,7 +129,7 @@ check_options(bool load, RvTpccOpts *o)
     o->warmup_s = parse_time(arg_warmup ? arg_warmup : "30s");
     if (o->warmup_s < 0)
         return bad("--warmup '%s': expected seconds, or a number with s, m or h", arg_warmup);
-    o->conn = (RvTpccConnOpts){ arg_host, arg_port, arg_socket, arg_user, arg_password,
+    o->conn = (RvTpccConnOpts){ arg_host, arg_port, arg_socket, arg_user, password,
                                 arg_database ? arg_database : "tpcc" };
     for (const char *p = o->conn.database; *p; p++)
         if (!g_ascii_isalnum(*p) && *p != '_')
@@ -125,6 +169,9 @@ main(int argc, char **argv)
         "Exit status: 0 done, 2 bad input or a failure (refused connection, no or another\n"
         "schema, a lost connection: the JSON keeps what was measured, with the reason).");
     g_option_context_add_main_entries(ctx, conn_entries, NULL);
+    /* before anything else: the shorter the time the password is in
+     * /proc/PID/cmdline, the better */
+    argv_password = rv_tpcc_argv_take_password(argc, argv);
     if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
         fprintf(stderr, "rtvirt-tpcc: %s\n", e->message);
         return 2;
