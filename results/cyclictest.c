@@ -372,7 +372,7 @@ verbose_finish(Parser *ps)
 
         if (!c)
             continue;
-        h = run_thread(ps->cur, j)->histogram;
+        h = rv_result_cyclictest_run_thread(ps->cur, j)->histogram;
         for (guint us = 0; h && us < c->len; us++)
             rv_result_histogram_add(h, us, g_array_index(c, guint64, us));
     }
