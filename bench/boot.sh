@@ -10,7 +10,7 @@
 #   raw:    QEMU launched -> guest-ping answered over a unix socket chardev
 # The two sides alternate, one boot each per repetition; the verdict is on
 # the median of the paired ratios (robust to the machine's drift).
-# Target: rtvirt/raw <= 1.05 on the 2-CPU build machine (issue 19's bar: 1.10).
+# Target: rtvirt/raw <= 1.05 on the 2-CPU build machine (acceptance bar: 1.10).
 # What the domain keeps and why: doc/domain-xml.md.
 #
 # Usage: bench/boot.sh [PROFILE] [REPETITIONS]    (root; libvirtd running:

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/cosched-trace.sh: the co-scheduling stats' own cost (issue 16
-# part 1): the same repetition shape with the sched_switch trace on every
+# bench/cosched-trace.sh: the co-scheduling stats' own cost:
+# the same repetition shape with the sched_switch trace on every
 # CPU (harness/cosched.h, instances/rtvirt-cosched) and without it
 # ([main] cosched_stats = no), side by side in one run of this script:
 # R repetitions each of the RT demo guest pinned (cyclictest in it) next to

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/intrusion.sh: does rtvirt disturb what it measures? (issue 19
-# part 4).  One repetition of a small matrix, the RT demo guest pinned
+# bench/intrusion.sh: does rtvirt disturb what it measures?
+# One repetition of a small matrix, the RT demo guest pinned
 # (profiles/guests/rt-demo.ini, its RT vCPU alone on a host CPU, as in
 # tests/data/attribution/attr.ini), cyclictest in it for -d SECONDS, while
 # this script traces in its own tracefs instance (instances/rtvirt-

@@ -11,7 +11,7 @@
 #   stolen (%)         time lost to perturbations > 1 us; for oslat summed
 #                      from its 1 us histogram at bucket midpoints, the
 #                      overflow bucket (>= 1024 us) counted at 1024 us
-# Targets (issue 5): pert's loop period <= oslat's; stolen shares within 10 %.
+# Targets: pert's loop period <= oslat's; stolen shares within 10 %.
 # Prints the ratios; never fails on them (speed is reported, not asserted).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/provision.sh: provisioning N guests at once, rtvirt against raw
-# QEMU, side by side (issue 19 part 3).  "Ready" is the same event on both
+# QEMU, side by side.  "Ready" is the same event on both
 # sides, as in bench/boot.sh: qemu-guest-agent inside the guest answers.
 #   rtvirt: a generated matrix of N semi-idle guests (profiles/guests/
 #           semi-idle.ini, count = N), `rtvirt run`, two repetitions; the

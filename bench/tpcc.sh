@@ -13,7 +13,7 @@
 #   server CPU s       user + system CPU of mariadbd over the same interval
 #   client/server      the driver's CPU as a share of the server's
 #   CPU us/txn         client and server CPU per transaction
-# Target (issue 14): rtvirt-tpcc's CPU under 10 % of the server's.
+# Target: rtvirt-tpcc's CPU under 10 % of the server's.
 # SCALE=small (default, CI; NON-STANDARD) or SCALE=standard.  Reports,
 # never asserts: the figures depend on what else the machine runs.
 set -euo pipefail

@@ -3,7 +3,7 @@
 # build-aux/long-functions.sh [-n COUNT] [-m MAX] [TOP]: the longest C
 # functions outside tests/ and bench/ (Universal Ctags' end: field), longest
 # first, as "LINES FILE:LINE NAME".  Exit 1 when one is longer than MAX lines
-# (default 150, ../shared/STYLE.md "Size and direction"), 0 otherwise, 2 when
+# (default 150, doc/hacking.md "Size and direction"), 0 otherwise, 2 when
 # ctags is missing or is not Universal Ctags.
 set -u
 count=20 max=150

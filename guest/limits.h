@@ -2,7 +2,7 @@
 /*
  * guest/limits.h: host limits learned from libvirt start failures, kept
  * per libvirt daemon instance, so that only the first guest start against
- * a daemon pays for them (issue 19 part 1).
+ * a daemon pays for them.
  *
  * On hosts where libvirt cannot give vCPUs SCHED_FIFO (the RT-group trap:
  * CONFIG_RT_GROUP_SCHED with a cgroup v1 cpu hierarchy) or cannot lock

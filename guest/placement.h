@@ -2,7 +2,7 @@
 /*
  * guest/placement.h: where a guest's vCPU and emulator threads run on a host.
  *
- * Rules (issue 3, item 3; libvirt kbase "KVM real time",
+ * Rules (libvirt kbase "KVM real time",
  * https://libvirt.org/kbase/kvm-realtime.html; nova's
  * hw:cpu_realtime_mask / hw:emulator_threads_policy):
  *  - every RT vCPU is pinned 1:1 to its own isolated host CPU and runs
@@ -32,11 +32,11 @@
  * An impossible or unsafe placement is refused with the reason.
  *
  * Unlike the kbase, which pins even the non-RT vCPU 1:1 to an isolated CPU,
- * rtvirt keeps non-RT vCPUs with the emulator threads on housekeeping CPUs
- * (issue 3): an isolated CPU is worth more than a vCPU doing guest I/O.
+ * rtvirt keeps non-RT vCPUs with the emulator threads on housekeeping CPUs:
+ * an isolated CPU is worth more than a vCPU doing guest I/O.
  *
  * The result is also the verification expectation: what libvirt must have
- * applied to each vCPU thread and to the emulator threads (issue 3 item 8).
+ * applied to each vCPU thread and to the emulator threads.
  * guest/domain-xml.h reads a domain's <cputune> back into the same shape.
  */
 #pragma once

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * guest/verify.h: prove that a running guest got the placement its domain
- * XML asked for (issue 3 item 8).
+ * XML asked for.
  *
  * For each vCPU thread (host thread ids from QMP query-cpus-fast) and each
  * other thread of the QEMU process (the emulator threads: main loop, RCU,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * harness/attribution.h: spike attribution of one repetition (issue 16
- * part 2): the host trace (host/trace/attrtrace.h) around the measurement, the
+ * harness/attribution.h: spike attribution of one repetition:
+ * the host trace (host/trace/attrtrace.h) around the measurement, the
  * RT guests' cyclictest -v samples and the stories (results/attribution.h),
  * into the RT guest's record details as "attribution" (DESIGN.md).
  */

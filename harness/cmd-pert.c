@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * harness/cmd-pert.c: `rtvirt pert`, the perturbation probe (issue 5).
+ * harness/cmd-pert.c: `rtvirt pert`, the perturbation probe.
  */
 #include <errno.h>
 #include <signal.h>

@@ -718,7 +718,7 @@ print_summary(Ctx *c)
             printf("; %s SKIPPED", ((RvMatrixScenario *) c->matrix->scenarios->pdata[s])->name);
     printf("\n");
     if (c->failed_starts || c->learned_starts)
-        /* issue 19: the host limit costs one failed start per libvirt
+        /* the host limit costs one failed start per libvirt
          * daemon, not one per guest start (guest/limits.h) */
         printf("Guest starts: %u refused by libvirt for a host limit and retried without "
                "the element; %u started without it right away (limit learned for this "

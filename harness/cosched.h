@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * harness/cosched.h: co-scheduling stats of one repetition (issue 16
- * part 1): sched_switch on every online CPU in the tracefs instance
+ * harness/cosched.h: co-scheduling stats of one repetition:
+ * sched_switch on every online CPU in the tracefs instance
  * "instances/rtvirt-cosched" (host/trace/attrtrace.h) while the workloads run,
  * then per VM the share of its threads' running time during which the SMT
  * sibling ran a thread of the same VM, idle, or a foreign thread

@@ -1526,7 +1526,7 @@ attr_finish(Rep *r)
     }
 }
 
-/* Co-scheduling stats (issue 16 part 1), before the workloads start: every
+/* Co-scheduling stats, before the workloads start: every
  * guest's QEMU, on a host with SMT; the reason why not goes to run.json. */
 static void
 cosched_start(Rep *r)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * results/attribution.h: which host event stood behind an RT guest's worst
- * latencies (issue 16 part 2).  Pure: everything here works on text and
+ * latencies.  Pure: everything here works on text and
  * parsed events, so tests run it on captured files.
  *
  * 1. Samples with time.  cyclictest -v prints one line per sample,

@@ -265,8 +265,8 @@ label_hosts(RvComparison *c, GPtrArray *stores)
 }
 
 /* Two stores of one host name whose contexts differ (another kernel,
- * command line, microcode, BIOS) are not silently "the same host"
- * (issue 15 part 5): one NOTE per such pair. */
+ * command line, microcode, BIOS) are not silently "the same host":
+ * one NOTE per such pair. */
 static void
 note_contexts(RvComparison *c, GPtrArray *stores)
 {

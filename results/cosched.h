@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * results/cosched.h: co-scheduling stats per VM (issue 16 part 1), exact
+ * results/cosched.h: co-scheduling stats per VM, exact
  * interval arithmetic over the per-CPU sched_switch timelines.  Pure: it
  * works on parsed events (results/attribution.h parses the tracefs text),
  * so tests run it on captured and hand-written traces.

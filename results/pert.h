@@ -20,7 +20,7 @@
  * sum/s     total length in us (time stolen in that second)
  * overhead  sum/s as a share of the window
  * (format of the tight TSC-loop probe quoted on the kernel lists for the
- * nohz_full tick cost comparison, see issue 5.)
+ * nohz_full tick cost comparison.)
  */
 #pragma once
 

@@ -3,7 +3,7 @@
 #
 # tests/t-apply-revert-live.sh: `rtvirt host apply
 # profiles/host/realtime-virtual-host.ini` then `rtvirt host revert` on THIS
-# machine leaves /proc and /sys as they were (issue 7, Done when).
+# machine leaves /proc and /sys as they were.
 #
 # Snapshots, before apply and after revert: every sysctl and sysfs file the
 # profile's knobs live in (IRQ affinities, workqueue mask, THP, KSM, module

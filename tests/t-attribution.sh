@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/t-attribution.sh (LIVE): spike attribution (issue 16 part 2, "Done
-# when"): one short repetition of the pinned RT demo guest
+# tests/t-attribution.sh (LIVE): spike attribution:
+# one short repetition of the pinned RT demo guest
 # (tests/data/attribution/attr.ini) while this test spins a SCHED_FIFO 50
 # loop (tests/rv-busy.c: 20 ms busy, 300 ms asleep) pinned with taskset to
 # the host CPU of the guest's RT vCPU.  The cyclictest record's
@@ -9,9 +9,9 @@
 # and its FIFO priority, on that CPU, from the trace taken in
 # instances/rtvirt-attr; the instance is gone afterwards and tracefs is
 # unmounted again if this test mounted it.  While it measures, every
-# rtvirt thread must run off that CPU (issue 19 part 4: /proc and
-# details.confinement).  The co-scheduling stats' pipeline (issue 16
-# part 1: trace in instances/rtvirt-cosched, the VM's threads, the shares)
+# rtvirt thread must run off that CPU(/proc and
+# details.confinement).  The co-scheduling stats' pipeline
+#(trace in instances/rtvirt-cosched, the VM's threads, the shares)
 # runs with CPUs 0 and 1 pretended siblings (RTVIRT_TEST_SMT_PAIRS: this
 # host has no SMT): the VM's running time splits into same / idle /
 # foreign and rv-busy's bursts beside it are foreign.  Needs root, libvirtd, QEMU,
@@ -68,7 +68,7 @@ if [ -n "$cpu" ]; then
     chrt -f 50 taskset -c "$cpu" "$tmp/rv-busy" 20 300 0 >"$tmp/busy.out" &
     busy=$!
 fi
-# issue 19 part 4: while it measures, every rtvirt thread is kept off the
+# while it measures, every rtvirt thread is kept off the
 # RT vCPU's CPU (sampled from /proc; seen = all tasks' masks without it)
 confined_seen=
 while kill -0 $run 2>/dev/null; do
@@ -151,7 +151,7 @@ sys.exit(0 if len(c.get("vms", [])) == 1 and v.get("run_s", 0) > 0 and abs(tot -
          and v.get("unknown_pct") == 0 and v.get("foreign_pct", 0) > 0 and v.get("threads", 0) >= 3
          and c["trace"]["events"] > 0 and c["trace"]["cpus"] == "0-1"
          and "RTVIRT_TEST_SMT_PAIRS" in c.get("siblings", "") else 1)' "$store"
-# issue 16 part 3: the RT threads of the RT vCPU's CPU after boot, read
+# the RT threads of the RT vCPU's CPU after boot, read
 # again here from /proc: every kernel thread at FIFO/RR allowed on that CPU
 # is listed, and the threaded IRQ handlers and rcuc/ktimers among them
 # outrank the SCHED_OTHER vCPU: each an "above" inversion

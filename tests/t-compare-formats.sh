@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/t-compare-formats.sh: `rtvirt compare --json / --csv /
-# --histogram-csv` read by the tools users read them with (issue 15 part 4):
+# --histogram-csv` read by the tools users read them with:
 #  - jq: schema_version, every percentile a number with a boolean bound,
 #    the merged histogram's counts summing with the overflows to the
 #    samples, bucket width 1 us;
@@ -68,8 +68,8 @@ done
 "$rtvirt" compare welch/20261130-140000-demo --histogram-csv "$tmp/no/such/dir/h.csv" >/dev/null 2>"$tmp/err"; rc=$?
 check "--histogram-csv into a missing directory: exit 2 naming it ($(head -c 200 "$tmp/err"))" \
     eval '[ $rc -eq 2 ] && grep -q "no/such/dir/h.csv" "$tmp/err"'
-# Two stores of one host name are not silently "the same host" (issue 15
-# part 5): a copy of the report fixture (a real make demo store with its
+# Two stores of one host name are not silently "the same host":
+# a copy of the report fixture (a real make demo store with its
 # host context) whose kernel release differs gets a NOTE naming both
 # releases; two identical copies get none.
 src=$top/tests/data/report/20261201-231402-demo

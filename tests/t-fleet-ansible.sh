@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/t-fleet-ansible.sh: the rtvirt.fleet Ansible collection for real
-# (issue 18): `ansible-playbook rtvirt.fleet.site` against an inventory of
+# tests/t-fleet-ansible.sh: the rtvirt.fleet Ansible collection for real:
+# `ansible-playbook rtvirt.fleet.site` against an inventory of
 # this machine (ansible_connection=local) with two inventory hosts, each
 # with its own build directory, install prefix, results directory and
 # host profile.  The install role builds rtvirt from a `make dist`

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/t-guestfs.sh (LIVE: boots a guest, run it under the flock): the
-# libguestfs path of `rtvirt guest image` (issue 13 part 2) on a real
+# libguestfs path of `rtvirt guest image` on a real
 # Debian image.  The "user's cloud image" is a copy of the disk image of
 # profiles/guests/tpcc-guest.ini (mmdebstrap, qemu-guest-agent inside;
 # built or found in the cache, as tests/t-guest-image.sh leaves it).  A
@@ -27,7 +27,7 @@ if [ "$(id -u)" != 0 ]; then skip_all "mmdebstrap root mode and qemu:///system n
 if ! apt-get indextargets >/dev/null 2>&1; then skip_all "apt does not work here"; fi
 export PATH=$PATH:/usr/sbin
 need_libvirt "$rtvirt"
-# this machine's -cpu host aborts in the appliance (issue 13): TCG
+# this machine's -cpu host aborts in the appliance: TCG
 export LIBGUESTFS_BACKEND_SETTINGS=${LIBGUESTFS_BACKEND_SETTINGS:-force_tcg}
 
 domains() { virsh -c qemu:///system list --all --name 2>/dev/null | grep -E '^rtvirt-gfs-' || true; }

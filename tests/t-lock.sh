@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/t-lock.sh: the host lock cannot be walked around (issue 11, item
-# 5), with real rtvirt processes on a writable copy of tests/data/apply-root
+# tests/t-lock.sh: the host lock cannot be walked around,
+# with real rtvirt processes on a writable copy of tests/data/apply-root
 # (a fixture root carries its own lock, ROOT/var/lib/rtvirt/rtvirt.lock):
 #  - A: `host apply` stopped (RV_TEST_STOP_AFTER) after its 3rd change,
 #    holding the lock; the lock file is removed; B: a second `host apply`

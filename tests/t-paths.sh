@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# tests/t-paths.sh: path safety (issue 11, item 7), without libvirt:
+# tests/t-paths.sh: path safety, without libvirt:
 #  - an include= of a file that is no profile: refused, naming file and
 #    line, never printing its text;
 #  - rtvirt run --out through a symbolic link, or into /etc, /usr, /boot,

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/t-report.sh: `rtvirt report` on a real store of `make demo`
-# (tests/data/report/, virt=tcg, untrusted), rendered in headless Chromium
-# (issue 15 part 6): every plot of the page is there, is an SVG with drawn
+# (tests/data/report/, virt=tcg, untrusted), rendered in headless Chromium:
+# every plot of the page is there, is an SVG with drawn
 # paths and has no script; the page has no broken link and nothing from the
 # network; it says virt=tcg and untrusted; the screenshot is a PNG; every
 # number of its tables equals `rtvirt compare --json` (data-v attributes,

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/t-run-ci.sh: the short CI matrix for real (issue 4, "Done when"):
+# tests/t-run-ci.sh: the short CI matrix for real:
 # `rtvirt run profiles/matrix/ci.ini` -- 2 scenarios x 2 repetitions of the
 # RT demo guest, one scenario changing runtime knobs through the run
 # journal -- then `rtvirt compare` on its store.  Checks the store (schema,
@@ -68,7 +68,7 @@ say("tcg" not in virt or (d["trusted"] is False and
 hc = [r for r in d["records"] if r["workload"] == "host-counters"]
 say(len(hc) == 4 and all("interrupts" in r["details"] and "cpus" in r["details"] for r in hc),
     "host counter snapshots for every run")
-# co-scheduling stats (issue 16 part 1): computed where the host has SMT,
+# co-scheduling stats: computed where the host has SMT,
 # else skipped with the reason, in every repetition
 try:
     smt = open("/sys/devices/system/cpu/smt/active").read().strip() == "1"
@@ -102,7 +102,7 @@ while read -r word rest; do
     check "run.json: $rest" [ "$word" = ok ]
 done <"$tmp/py"
 
-# the host context (issue 15 part 5): what this machine says, read back
+# the host context: what this machine says, read back
 ctx() { jq -r "$1" "$store/run.json"; }
 check "run.json context: kernel release and command line as /proc says ($(ctx .context.kernel.release))" \
     eval '[ "$(ctx .context.kernel.release)" = "$(cat /proc/sys/kernel/osrelease)" ] &&

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/t-run-faults.sh: a guest that hangs, or that sends garbage instead
 # of cyclictest output, fails its repetition with the reason, and the
-# matrix goes on (issue 4, "Bad input and faults").  Real guests: the RT
+# matrix goes on.  Real guests: the RT
 # demo guest runs `sleep 100000` (hang, ended by the matrix's 20 s timeout)
 # or prints a cyclictest-looking line followed by random bytes, in place of
 # cyclictest, on cue of the RV_TEST_GUEST_HANG / RV_TEST_GUEST_GARBAGE hooks
@@ -50,7 +50,7 @@ PY
     check "$fault: no domain of the run remains" [ -z "$(domains)" ]
 done
 
-# ---- issue 11: SIGPIPE, libvirtd death, full disk, SIGSTOP -------------------
+# ---- SIGPIPE, libvirtd death, full disk, SIGSTOP -------------------
 kill_matrix=$top/tests/data/run/kill.ini
 knobs="/proc/sys/kernel/timer_migration /proc/sys/kernel/sched_rt_runtime_us"
 snapshot() { for f in $knobs; do printf '%s=%s\n' "$f" "$(cat "$f")"; done; }

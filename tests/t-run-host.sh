@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/t-run-host.sh: `rtvirt run` with host-side workloads only (issue 4
-# item 3): `rtvirt pert` and cyclictest on a host CPU, and the pipe
+# tests/t-run-host.sh: `rtvirt run` with host-side workloads only:
+# `rtvirt pert` and cyclictest on a host CPU, and the pipe
 # ping-pong on CPUs 0-1 with the IPIs and timer interrupts it took (issue
 # 13), 2 scenarios x 2 repetitions each, no guest.  Checks the records (one per CPU for pert, with
 # count/max/stolen and the perturbation histogram; cyclictest with

@@ -84,7 +84,7 @@ for p in $points; do
     rc=$(RV_TEST_KILL_AT=$p killed_run)
     after_kill "kill at $p" "$rc"
     case $p in booted|measured)
-        # the store names the repetition the SIGKILL lost (issue 11)
+        # the store names the repetition the SIGKILL lost
         check "kill at $p: run.json says repetition 1 of knobs was running" \
             python3 -c "import json,glob,sys; d=json.load(open(glob.glob('$tmp/results/*/run.json')[0])); v=[x for x in d['verifications'] if x['what']=='repetition' and x['scenario']=='knobs' and x['repetition']==1]; sys.exit(0 if v and v[0]['detail'].startswith('running since') and not [r for r in d['records'] if r['scenario']=='knobs'] else 1)"
         ;;

@@ -145,7 +145,7 @@ RTVIRT_VIRT=kmv "$rtvirt" run --plan profiles/matrix/ci.ini >"$tmp/out" 2>"$tmp/
 check "RTVIRT_VIRT=kmv with --plan: exit 2 as the run ($rc)" \
     eval '[ $rc -eq 2 ] && grep -q "\$RTVIRT_VIRT: invalid virt .kmv." "$tmp/err"'
 
-# host_sibling on SMT hosts (issue 13): on the synthetic fixture and on real
+# host_sibling on SMT hosts: on the synthetic fixture and on real
 # sysfs captures and hwloc exports (2x24x2 EPYC 7451, 2x18x2 Skylake) of
 # tests/data/cases/topology turned into trees (isolated =
 # every online CPU but the first core of each package; smt/control = on and
@@ -313,7 +313,7 @@ for src in smt:tests/data/run/smt-2s4c2t cases:sysfs-2socket-intel-ht-n-n16-offl
         eval '[ $rc -eq 0 ] && [ -z "$why" ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/sib")" = 5 ]'
 done
 
-# count = N (issue 13 part 4): 96 semi-idle VMs beside an RT guest, named
+# count = N: 96 semi-idle VMs beside an RT guest, named
 # semi-01..semi-96, placed by the planner, one block per run of alike
 # placements; host_sibling = shared deals the first three onto the RT
 # vCPUs' siblings; 512 MiB each shrinks to fit half the fixture's 64 GiB
@@ -339,7 +339,7 @@ printf 'MemTotal:       8388608 kB\n' >"$tmp/small/proc/meminfo"
 check "count = 96 on 8 GiB: refused naming the section ($rc $(cut -c1-220 "$tmp/err"))" \
     eval '[ $rc -eq 77 ] && grep -q "semi-idle-count.ini:[0-9]*: \[guest:semi\] count = 96: the 96 count guests of scenario .baseline. need 128 MiB each at least" "$tmp/err"'
 
-# the reference matrices (issue 13 part 6) on the SMT fixture with 256 GiB:
+# the reference matrices on the SMT fixture with 256 GiB:
 # every one plans; all four tpcc-semi-idle scenarios run (the tpcc workload
 # is built in: workloads/tpcc.c), and its CPU lists show neighbours on the RT
 # vCPUs' siblings in baseline and coresched, idle siblings, nosmt on

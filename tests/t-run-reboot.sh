@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/t-run-reboot.sh: reboot-resume (issue 17 part 3, harness/reboot.h)
+# tests/t-run-reboot.sh: reboot-resume (harness/reboot.h)
 # on a throw-away --root: a copy of the captured 2-CPU build machine
 # (tests/data/hosts/debian12-2cpu-nosmt-rtgroup) with Debian 12's
 # /etc/default/grub and its drop-ins, one of them host bootargs' own

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/t-run-throughput.sh: profiles/matrix/throughput-ci.ini for real
-# (issue 13, "Done when"): an RT guest with cyclictest beside a linpack, a
+# tests/t-run-throughput.sh: profiles/matrix/throughput-ci.ini for real:
+# an RT guest with cyclictest beside a linpack, a
 # sysbench, two semi-idle guests and a TPC-C guest (the tpcc-guest disk
 # image, its database loaded when the image was built: t-guest-image.sh
 # builds the same image first, so it is cached here) under TCG, then

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/t-tuned-live.sh: rtvirt beside a REAL tuned daemon on THIS machine
-# (issue 17 part 2, Done when).  The test starts /usr/sbin/tuned itself, the
+# (its acceptance test).  The test starts /usr/sbin/tuned itself, the
 # way a host without systemd or a D-Bus system bus runs it:
 #   tuned --daemon --no-dbus --log FILE --profile NAME
 # (PID file /run/tuned/tuned.pid, tuned's default; profile switches by

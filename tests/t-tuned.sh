@@ -202,7 +202,7 @@ echo 999999 >"$A/run/tuned/tuned.pid"
 ! has "$tmp/stale.json" NOTE tuned.running && has "$tmp/stale.json" NOTE tuned.active-profile \
     && ok "a stale PID file: not running, the active profile noted" || nok "stale pid"
 
-# issue 17: a read-only (0444) module parameter is planned as persist +
+# a read-only (0444) module parameter is planned as persist +
 # reload/reboot, never as a runtime write
 O=$tmp/ro; rm -rf "$O"; cp -a tests/data/apply-root "$O"
 f=$O/sys/module/kvm/parameters/kvmclock_periodic_sync

@@ -186,7 +186,7 @@ test_welch_values(void)
     /* CSV marks percentiles beyond the histogram range as the text does */
     {
         g_autofree char *csv = rv_result_compare_format(c, RV_COMPARE_CSV);
-        /* numbers only in numeric columns (issue 15: "<=35725" was
+        /* numbers only in numeric columns("<=35725" was
          * there); the bound column names the bounded percentiles */
         g_assert_nonnull(strstr(csv, ",700,700,p99_9 p99_99,yes\n"));
         g_assert_null(strstr(csv, "<="));
@@ -218,7 +218,7 @@ test_tcg(void)
     g_assert_nonnull(strstr(text, "(1 failed)"));
     /* the latency rows carry the mark as the other rows do */
     /* the latency rows carry the untrusted mark in its column, not a
-     * suffix (issue 15: "(UNTRUSTED store)" ended every row) */
+     * suffix("(UNTRUSTED store)" ended every row) */
     g_assert_nonnull(strstr(text, "  baseline      4 tcg     !        4000        0       30       60       60       60       60\n"));
     g_assert_null(strstr(text, "(UNTRUSTED store)"));
     g_assert_nonnull(strstr(csv, ",tcg,"));
@@ -566,7 +566,7 @@ test_demo(void)
     g_assert_nonnull(strstr(o2, "  n small ?"));
 }
 
-/* ---- budgets (issue 15 part 2) ---- */
+/* ---- budgets ---- */
 
 typedef struct {
     const char *text;
@@ -692,7 +692,7 @@ test_budget_matrix(void)
     g_assert_cmpstr(o5, ==, "");
 }
 
-/* ---- throughput (issue 13 part 7) on a generated store ---- */
+/* ---- throughput on a generated store ---- */
 
 static const double gflops[2][3] = { { 100, 110, 120 }, { 90, 95, 100 } };
 
@@ -770,7 +770,7 @@ test_throughput(void)
     rv_test_rm_rf(parent);
 }
 
-/* --within (issue 16 part 4): shares under thresholds from the merged
+/* --within: shares under thresholds from the merged
  * histograms; by hand from README.source.txt's welch histograms: baseline
  * 0 % < 10 us, 90 % < 20 us, 99.9 % < 50 us; pinned 100 of 101 samples
  * at 5 us and one overflow beyond 30 us with max 700: 99.01 % < 50 us is a
@@ -810,7 +810,7 @@ test_within(void)
     g_assert_nonnull(strstr(e3, "invalid --within '20us,10us'"));
 }
 
-/* ---- many hosts (issue 18 part 2) ---- */
+/* ---- many hosts ---- */
 
 /* a store under PARENT/SUB/ for host @hostname with max_us values @v */
 static char *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/test-confine.c: rtvirt's own threads on the housekeeping CPUs
- * (host/tune/confine.h, issue 19 part 4), on this test's own process: three
+ * (host/tune/confine.h), on this test's own process: three
  * threads that exist before the confinement and one created during it
  * all read back (sched_getaffinity of each TID) inside the housekeeping
  * set, and the original mask everywhere after the restore; a child

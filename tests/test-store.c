@@ -267,7 +267,7 @@ test_bad_stores(void)
     g_assert_cmpint(rv_result_store_create("/tmp", "../evil", NULL, &st, &err), ==, -EINVAL);
 }
 
-/* ---- issue 11 item 1: hostile guest values ---- */
+/* ---- hostile guest values ---- */
 
 /* commit, then the reader compare uses: run.json is valid UTF-8 JSON
  * (parsed by json-glib on its own too) and rv_result_store_open() takes it */
@@ -738,7 +738,7 @@ test_throughput_writer_refuses(void)
     rv_test_rm_rf(tmp);
 }
 
-/* ---- issue 15 part 5: the host context ---- */
+/* ---- the host context ---- */
 
 static RvStoreContext *
 full_context(void)

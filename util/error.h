@@ -22,7 +22,7 @@ typedef enum {
     RV_ERROR_CHECK,        /* a check or budget failed: exit 1 */
 } RvErrorCode;
 
-/* Exit codes (hwloc/automake convention, see ../shared/STYLE.md). */
+/* Exit codes (hwloc/automake convention, see doc/hacking.md). */
 enum {
     RV_EXIT_OK = 0,
     RV_EXIT_CHECK = 1,

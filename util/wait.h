@@ -3,8 +3,8 @@
  * util/wait.h: sleeping that a GCancellable ends at once, without waking
  * up in between.
  *
- * Why: a measurement tool must not disturb what it measures (issue 19
- * part 4).  A "sleep 100 ms, check the flag" loop wakes its thread ten
+ * Why: a measurement tool must not disturb what it measures.
+ *  A "sleep 100 ms, check the flag" loop wakes its thread ten
  * times a second for the whole measured window; these sleep in one
  * ppoll(2) on the cancellable's file descriptor (g_cancellable_make_pollfd(),
  * an eventfd that g_cancellable_cancel() makes readable, from any thread)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * host/facts/rtview.h: the RT priority view across host and guests (issue 16
- * part 3): for each CPU that carries an RT vCPU, the RT threads that may
+ * host/facts/rtview.h: the RT priority view across host and guests:
+ * for each CPU that carries an RT vCPU, the RT threads that may
  * run there with policy and priority, and the inversions the kernel lists
  * keep finding:
  *   above: a kernel thread allowed on the vCPU's CPU at a higher priority

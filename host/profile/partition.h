@@ -3,7 +3,7 @@
  * host/profile/partition.h: the CPU partition of a host profile on a topology:
  * housekeeping CPUs and isolated CPUs, by WHOLE cores.
  *
- * Rules (the point of the module, see issue 7 and
+ * Rules (the point of the module, see
  * Documentation/admin-guide/kernel-per-CPU-kthreads.rst):
  *  - an isolated CPU's SMT sibling is never a housekeeping CPU: isolation
  *    is decided per core (RvCore.threads, host/facts/topology.h);

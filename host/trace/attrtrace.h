@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * host/trace/attrtrace.h: the host trace behind spike attribution (issue 16
- * part 2), in the tracefs instance "instances/rtvirt-attr" so it never
+ * host/trace/attrtrace.h: the host trace behind spike attribution,
+ * in the tracefs instance "instances/rtvirt-attr" so it never
  * touches the top-level buffer or another helper's instance
  * (Documentation/trace/ftrace.rst "Instances": mkdir creates a private
  * buffer with its own events/, tracing_cpumask, buffer_size_kb and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * host/trace/pert.h: the perturbation probe of `rtvirt pert` (issue 5).
+ * host/trace/pert.h: the perturbation probe of `rtvirt pert`.
  *
  * A tight loop pinned alone to one CPU reads a clock (the TSC where it is
  * usable, else clock_gettime(CLOCK_MONOTONIC_RAW)) and records every gap

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * host/tune/confine.h: keep rtvirt's own threads off the CPUs it measures
- * (issue 19 part 4).  During a repetition's measurement every thread of
+ * host/tune/confine.h: keep rtvirt's own threads off the CPUs it measures.
+ * During a repetition's measurement every thread of
  * this process (the tasks of /proc/self/task: the run thread, the
  * workload and agent threads, GLib's and libvirt's event threads, the
  * trace reader) gets the housekeeping CPUs as its affinity

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tests/fuzz/fuzz-store-roundtrip.c: libFuzzer target for the whole path of
- * an untrusted workload output into the run store and back (issue 11 item
- * 1): the input is what a guest printed, taken as cyclictest output (text
+ * an untrusted workload output into the run store and back:
+ * the input is what a guest printed, taken as cyclictest output (text
  * or --json) and as an `rtvirt pert --json` document; every parsed run is
  * recorded as rtvirt run records it (rv_result_cyclictest_record_add(),
  * rv_result_pert_record_add(); an error fails that repetition with the

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # lab-persist-tests.sh: `rtvirt host apply --persist` across a real reboot
-# of the lab VM (issue 17 part 1, "after --persist a reboot of the lab VM
-# comes up tuned"; part 4's kexec reboot).  Sourced by lab-tests.sh as its
+# of the lab VM ("after --persist a reboot of the lab VM
+# comes up tuned"; and the kexec reboot).  Sourced by lab-tests.sh as its
 # last step (boot 1), run by /init after the reboot (boot 2).  busybox sh.
 #
 # Boot 1: /etc's tree is recorded, `host apply --persist /lab/persist.ini`

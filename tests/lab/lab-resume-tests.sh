@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # lab-resume-tests.sh: `rtvirt run` of a matrix whose scenarios differ in
-# boot arguments, across a real reboot of the lab VM (issue 17 part 4).
+# boot arguments, across a real reboot of the lab VM.
 # Sourced at the end of boot 2 (lab-persist-tests.sh), run by /init at
 # boot 3.  busybox sh.
 #
