@@ -214,7 +214,11 @@ assert_facts(const char *name, const RvHostProfile *p)
     assert_kthread(p, "ktimersoftd", 3);
     if (strcmp(name, "realtime-virtual-host") == 0) {
         g_assert_true(p->ksm_run.set && p->ksm_run.value == 2);
-        g_assert_true(has_note(p, "tuned.unmapped", "script.sh"));
+        /* script.sh: setup_kvm_mod_low_latency read as the kvm module parameters */
+        g_assert_true(has_note(p, "tuned.approximated", "setup_kvm_mod_low_latency"));
+        g_assert_cmpuint(p->module_params->len, ==, 3);
+        g_assert_cmpstr(((RvHostKnob *) p->module_params->pdata[2])->key, ==, "kvm_intel.ple_gap");
+        g_assert_cmpstr(((RvHostKnob *) p->module_params->pdata[2])->value, ==, "0");
     } else {
         g_assert_false(p->ksm_run.set);
     }

@@ -266,18 +266,33 @@ expand_profile_dir(const char *value, const char *dir)
 }
 
 /* merger.py _merge_two(): units of the newer profile update the older ones
- * (replace=true replaces the whole unit); [main] options likewise. */
+ * (replace=true replaces the whole unit); [main] options likewise.  A
+ * unit's drop= (unit.py: split on ',' or ';') removes those options of the
+ * parent's unit before the child's own are merged, and is no option itself
+ * (OpenShift's openshift-node-performance-rt drops network-latency's
+ * kernel.numa_balancing this way). */
 static void
 merge_into(RvTunedConf *dst, const RvTunedConf *src)
 {
     for (guint i = 0; i < src->units->len; i++) {
         const RvTunedUnit *su = src->units->pdata[i];
         const RvTunedOpt *rep = rv_tuned_opt(su, "replace");
+        const RvTunedOpt *drop;
         RvTunedUnit *du = rv_tuned_unit(dst, su->name);
 
         if (du && rep && rep->value &&
             (g_ascii_strcasecmp(rep->value, "true") == 0 || strcmp(rep->value, "1") == 0))
             g_ptr_array_set_size(du->opts, 0);
+        if (du && (drop = rv_tuned_opt(su, "drop")) && drop->value) {
+            g_auto(GStrv) names = g_regex_split_simple("\\s*[,;]\\s*", drop->value, 0, 0);
+
+            for (int k = 0; names[k]; k++) {
+                const RvTunedOpt *gone = rv_tuned_opt(du, g_strstrip(names[k]));
+
+                if (gone)
+                    g_ptr_array_remove(du->opts, (gpointer) gone);
+            }
+        }
         du = unit_get(dst, su->name, su->file, su->line);
         g_free(du->file);
         du->file = g_strdup(su->file);
@@ -285,7 +300,8 @@ merge_into(RvTunedConf *dst, const RvTunedConf *src)
         for (guint j = 0; j < su->opts->len; j++) {
             const RvTunedOpt *o = su->opts->pdata[j];
 
-            unit_set(du, o->key, o->value, o->file, o->line);
+            if (strcmp(o->key, "drop") != 0)
+                unit_set(du, o->key, o->value, o->file, o->line);
         }
     }
 }

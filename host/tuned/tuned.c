@@ -537,13 +537,16 @@ map_group(Map *m, const RvTunedOpt *o, const char *v)
 {
     g_auto(GStrv) f = g_strsplit(v, ":", 5);
     g_autoptr(GMatchInfo) mi = NULL;
-    g_autoptr(GRegex) re = g_regex_new("^\\^?\\\\\\[([A-Za-z0-9_-]+)(\\.\\*)?$", 0, 0, NULL);
+    /* "^\[ksoftirqd" (tuned's realtime profiles) or "ksoftirqd.*"
+     * (OpenShift's openshift-node-performance): plugin_scheduler.py
+     * re.search()es the regex in the "[name]" ps shows for a kthread */
+    g_autoptr(GRegex) re = g_regex_new("^(\\^?\\\\\\[)?([A-Za-z0-9_-]+)(\\.\\*)?$", 0, 0, NULL);
     RvHostKthreadPrio *k;
     gint64 prio = 0;
     int policy;
 
     if (g_strv_length(f) != 5 || !g_regex_match(re, f[4], 0, &mi)) {
-        note(m, UNMAPPED, o, "%s = %s: only kernel thread groups '^\\[NAME' map to [kthreads]; "
+        note(m, UNMAPPED, o, "%s = %s: only kernel thread groups '^\\[NAME' or 'NAME.*' map to [kthreads]; "
              "not mapped", o->key, v);
         return;
     }
@@ -566,7 +569,7 @@ map_group(Map *m, const RvTunedOpt *o, const char *v)
         note(m, APPROX, o, "%s: the affinity '%s' is not mapped (rtvirt sets the policy and "
              "priority of these threads only)", o->key, f[3]);
     k = g_new0(RvHostKthreadPrio, 1);
-    k->name = g_match_info_fetch(mi, 1);
+    k->name = g_match_info_fetch(mi, 2);
     k->policy = policy;
     k->priority = (int) prio;
     k->file = g_strdup(o->file);
@@ -727,6 +730,69 @@ map_irqbalance(Map *m, const RvTunedUnit *u, GError **error)
     return 0;
 }
 
+/* [script] script = FILE: what tuned's own profile scripts do through
+ * /usr/lib/tuned/functions, where rtvirt has a key for it.  Sources:
+ * tuned profiles/realtime-virtual-host/script.sh and cpu-partitioning/
+ * script.sh start(); functions setup_kvm_mod_low_latency() (writes
+ * "options kvm kvmclock_periodic_sync=0", "options kvm nx_huge_pages=0"
+ * and "options kvm_intel ple_gap=0" to /etc/modprobe.d/kvm.rt.tuned.conf
+ * for the parameters the modules have: in effect once the modules are
+ * reloaded; realtime-virtual-host's verify() checks the same three) and
+ * disable_ksm() (masks ksm/ksmtuned, writes 2 to /sys/kernel/mm/ksm/run).
+ * Any other script is a NOTE tuned.unmapped. */
+static void
+map_script_file(Map *m, const RvTunedOpt *o, const char *path)
+{
+    static const char * const kvm[][2] = {
+        { "kvm.kvmclock_periodic_sync", "0" }, { "kvm.nx_huge_pages", "0" }, { "kvm_intel.ple_gap", "0" },
+    };
+    g_autofree char *text = NULL;
+    bool known = false;
+
+    if (rv_file_read(path, RV_FILE_READ_MAX, &text, NULL) < 0) {
+        note(m, UNMAPPED, o, "[script] %s could not be read: what it does is not mapped", path);
+        return;
+    }
+    if (strstr(text, "setup_kvm_mod_low_latency")) {
+        for (size_t i = 0; i < G_N_ELEMENTS(kvm); i++)
+            add_knob(m->p->module_params, kvm[i][0], kvm[i][1], o);
+        note(m, APPROX, o, "[script] %s calls setup_kvm_mod_low_latency: read as [modules] "
+             "kvm.kvmclock_periodic_sync = 0, kvm.nx_huge_pages = 0, kvm_intel.ple_gap = 0 (tuned "
+             "writes them to /etc/modprobe.d/kvm.rt.tuned.conf: in effect after the modules reload)",
+             path);
+        known = true;
+    }
+    if (strstr(text, "disable_ksm")) {
+        if (!m->p->ksm_run.set) {
+            m->p->ksm_run.set = true;
+            m->p->ksm_run.value = 2;
+        }
+        note(m, APPROX, o, "[script] %s calls disable_ksm: read as [mm] ksm_run = 2 (tuned also "
+             "masks the ksm and ksmtuned services)", path);
+        known = true;
+    }
+    if (!known)
+        note(m, UNMAPPED, o, "[script] %s: a script rtvirt does not know; not mapped", path);
+}
+
+static int
+map_script(Map *m, const RvTunedUnit *u, GError **error)
+{
+    for (guint i = 0; i < u->opts->len; i++) {
+        const RvTunedOpt *o = u->opts->pdata[i];
+        g_autofree char *v = expand(m, o, error);
+
+        if (!v)
+            return -EINVAL;
+        g_strstrip(v);
+        if (strcmp(o->key, "script") == 0 && g_path_is_absolute(v))
+            map_script_file(m, o, v);
+        else if (strcmp(o->key, "priority") != 0)
+            note(m, UNMAPPED, o, "[script] %s = %s has no rtvirt key; not mapped", o->key, v);
+    }
+    return 0;
+}
+
 /* [modules] MODULE = [+r[,]] PARAM=VALUE ... (plugin_modules.py) */
 static int
 map_modules(Map *m, const RvTunedUnit *u, GError **error)
@@ -842,7 +908,7 @@ map_unit(Map *m, const RvTunedUnit *u, GError **error)
     } maps[] = {
         { "bootloader", map_bootloader }, { "sysctl", map_sysctl }, { "sysfs", map_sysfs },
         { "scheduler", map_scheduler }, { "cpu", map_cpu }, { "vm", map_vm },
-        { "irqbalance", map_irqbalance }, { "modules", map_modules },
+        { "irqbalance", map_irqbalance }, { "modules", map_modules }, { "script", map_script },
     };
     const RvTunedOpt *en = rv_tuned_opt(u, "enabled");
     RvTunedOpt head = { .file = u->file, .line = u->line };
