@@ -231,6 +231,12 @@ rv_guest_domain_load(const char *xml, const char *source, RvGuestDomain **ret, G
         return r;
     d->hugepages = child(child(dom, "memoryBacking"), "hugepages") != NULL;
     d->locked = child(child(dom, "memoryBacking"), "locked") != NULL;
+    d->nosharepages = child(child(dom, "memoryBacking"), "nosharepages") != NULL;
+    {
+        g_autofree char *pmu = prop(child(child(dom, "features"), "pmu"), "state");
+
+        d->pmu_off = pmu && strcmp(pmu, "off") == 0;
+    }
     read_guest_isolated(d, dom);
     if (status)
         read_status(d, status);
@@ -477,6 +483,54 @@ check_guest_isolated(RvFindings *out, const RvGuestDomain *d)
     }
 }
 
+/* What OpenStack Nova and KubeVirt write into the domain of every real-time
+ * guest, judged where the domain has RT vCPUs (FIFO/RR <vcpusched>):
+ * - the virtual PMU off: KubeVirt pkg/virt-launcher/virtwrap/converter/
+ *   vcpu/vcpu.go (realtime: Features.PMU state off); Nova's hw:pmu extra
+ *   spec (nova/api/validation/extra_specs/hw.py) exists for the same
+ *   latency reason.  With a vPMU the guest's perf counters are host perf
+ *   events programmed around every VM entry and exit of the RT vCPUs, and
+ *   their overflow NMIs interrupt them;
+ * - no KSM merging of guest memory: Nova nova/virt/libvirt/driver.py
+ *   _get_guest_memory_backing_config() (real-time: locked, sharedpages off);
+ *   KubeVirt (realtime with hugepages: NoSharePages).  A merged page is
+ *   copied on the guest's next write to it (a copy-on-write fault on an RT
+ *   vCPU).  Hugepage memory is never merged by KSM (Documentation/
+ *   admin-guide/mm/ksm.rst: anonymous private pages only), so hugepages
+ *   alone are enough. */
+static void
+check_rt_features(RvFindings *out, const RvGuestDomain *d)
+{
+    g_autoptr(GString) rt = g_string_new(NULL);
+
+    for (unsigned i = 0; i < d->placement->n_vcpus; i++)
+        if (d->placement->vcpus[i].rt)
+            g_string_append_printf(rt, "%s%u", rt->len ? "," : "", i);
+    if (!rt->len)
+        return;
+    if (d->pmu_off)
+        rv_findings_add(out, RV_FINDING_PASS, "features.pmu-rt", NULL, "off", "off", NULL,
+                        "the virtual PMU is off for RT vCPUs %s", rt->str);
+    else
+        rv_findings_add(out, RV_FINDING_WARN, "features.pmu-rt", NULL, "off", "on",
+                        "add <pmu state='off'/> to <features>",
+                        "RT vCPUs %s run with the virtual PMU on (no <features><pmu state='off'/>): "
+                        "guest perf counters are host perf events switched at every VM entry and "
+                        "exit, and their overflow NMIs interrupt the RT vCPUs", rt->str);
+    if (d->nosharepages || d->hugepages)
+        rv_findings_add(out, RV_FINDING_PASS, "memory.rt-shared-pages", NULL, NULL,
+                        d->hugepages ? "hugepages" : "nosharepages", NULL,
+                        "the RT guest's memory is not merged by KSM (%s)",
+                        d->hugepages ? "hugepages" : "<nosharepages/>");
+    else
+        rv_findings_add(out, RV_FINDING_WARN, "memory.rt-shared-pages", NULL, "nosharepages", NULL,
+                        "add <memoryBacking><nosharepages/></memoryBacking> (or back the guest with "
+                        "hugepages), or stop KSM on the host (/sys/kernel/mm/ksm/run = 2)",
+                        "RT vCPUs %s have memory KSM may merge (no <nosharepages/>, no hugepages): "
+                        "the first write to a merged page is a copy-on-write fault on an RT vCPU",
+                        rt->str);
+}
+
 /* ------------------------------------------------------------------ */
 /* Live threads                                                        */
 
@@ -595,6 +649,7 @@ rv_guest_check_judge(const RvGuestDomain *dom, const RvGuestHostCpus *host,
     check_topology(out, dom, host);
     check_neighbours(out, dom, host, neighbours);
     check_guest_isolated(out, dom);
+    check_rt_features(out, dom);
     if (live) {
         if ((r = judge_live(out, dom, host, live, &rep->qemu_pid, error)) < 0)
             return r;

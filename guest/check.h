@@ -75,6 +75,8 @@ typedef struct {
     guint64 memory_bytes;      /* <memory> (unit attribute honoured), 0 unknown */
     bool hugepages;            /* <memoryBacking><hugepages> */
     bool locked;               /* <memoryBacking><locked> */
+    bool nosharepages;         /* <memoryBacking><nosharepages> */
+    bool pmu_off;              /* <features><pmu state='off'/> */
     GArray *iothreadpins;      /* RvGuestIothreadPin */
     RvCpuSet guest_isolated;   /* vCPUs isolcpus=/nohz_full= of <os><cmdline> name */
     int status_pid;            /* libvirt status file: <domstatus pid>, else 0 */

@@ -81,6 +81,7 @@ void rv_check_coresched(RvCheckCtx *c);
  * only for such profiles; an absent key means "does not care". */
 bool rv_check_profile_wants_rt(const RvHostProfile *p);
 void rv_check_irqs(RvCheckCtx *c);
+void rv_check_rps(RvCheckCtx *c);
 void rv_check_kernel(RvCheckCtx *c);
 void rv_check_runtime(RvCheckCtx *c);
 void rv_check_knobs(RvCheckCtx *c);

@@ -9,7 +9,7 @@
  *   kernel.not-preempt-rt  kernel.preempt-rt
  *   rt-throttling  timer_migration  numa_balancing  nmi_watchdog  ksm  mce.ignore_ce
  *   thp  workqueue.cpumask  governor  governor.no-cpufreq  idle.deep-states  idle.no-cpuidle
- *   sysctl  sysctl.absent  module.param  module.absent
+ *   sysctl  sysctl.absent  module.param  module.absent  rps.on-isolated
  *
  * Sources: Documentation/admin-guide/hw-vuln/core-scheduling.rst,
  * Documentation/core-api/irq/irq-affinity.rst,
@@ -396,6 +396,18 @@ check_idle(RvCheckCtx *c, const char *apply)
     if (idle && strcmp(idle, "poll") == 0) {
         rv_findings_add(c->rep->findings, RV_FINDING_PASS, "idle.deep-states", NULL, w, "idle=poll", NULL,
                         "idle=poll: CPUs never enter idle states");
+    } else if (!rv_cpuset_is_empty(&bad) && c->st->cpu_dma_latency_us.known &&
+               c->st->cpu_dma_latency_us.value <= p->idle_max_latency_us.value) {
+        /* the cpuidle governors skip states whose exit latency is above
+         * the CPU latency QoS target (drivers/cpuidle/governors/menu.c,
+         * teo.c: cpuidle_governor_latency_req()): how tuned's
+         * force_latency holds every CPU while it runs */
+        g_autofree char *q = g_strdup_printf("/dev/cpu_dma_latency = %" G_GINT64_FORMAT " us",
+                                             c->st->cpu_dma_latency_us.value);
+
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "idle.deep-states", NULL, w, q, NULL,
+                        "idle states %s are enabled but the CPU latency QoS target (%s) keeps the "
+                        "cpuidle governor out of them while its holder runs", states->str, q);
     } else if (!rv_cpuset_is_empty(&bad)) {
         g_autofree char *b = rv_check_fmt_cpus(&bad);
         rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "idle.deep-states", &bad, w, states->str, apply,
@@ -439,6 +451,54 @@ rv_check_runtime(RvCheckCtx *c)
         check_governor(c, apply);
     if (p->idle_max_latency_us.set)
         check_idle(c, apply);
+}
+
+/* Receive packet steering onto isolated CPUs: a queue whose rps_cpus
+ * names an isolated CPU has its packets processed there in NET_RX softirq,
+ * whatever the IRQ affinity.  OpenShift's performance profile steers RPS to
+ * the reserved CPUs (cluster-node-tuning-operator assets/performanceprofile/
+ * configs/99-default-rps-mask.conf, scripts/set-rps-mask.sh); Documentation/
+ * networking/scaling.rst (RPS Configuration: rps_cpus, 0 = off). */
+void
+rv_check_rps(RvCheckCtx *c)
+{
+    g_autoptr(GString) hit = g_string_new(NULL);
+    RvCpuSet cpus;
+    unsigned n = 0, on = 0;
+
+    if (rv_cpuset_is_empty(&c->iso_actual) || !c->st->rps || !c->st->rps->len)
+        return;
+    rv_cpuset_zero(&cpus);
+    for (guint i = 0; i < c->st->rps->len; i++) {
+        const RvStateRps *r = c->st->rps->pdata[i];
+        RvCpuSet o;
+
+        if (!rv_cpuset_is_empty(&r->cpus))
+            on++;
+        rv_cpuset_and(&o, &r->cpus, &c->iso_actual);
+        if (rv_cpuset_is_empty(&o))
+            continue;
+        rv_cpuset_or(&cpus, &cpus, &o);
+        if (n++ < 4)
+            g_string_append_printf(hit, "%s%s", hit->len ? ", " : "", r->path);
+    }
+    if (n) {
+        g_autofree char *cs = rv_check_fmt_cpus(&cpus);
+
+        if (n > 4)
+            g_string_append_printf(hit, " and %u more", n - 4);
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "rps.on-isolated", &cpus, NULL, hit->str,
+                        "write a mask of housekeeping CPUs (or 0) to each rps_cpus and to "
+                        "net.core.rps_default_mask, e.g. from a udev rule as OpenShift's performance "
+                        "profile does",
+                        "%u of %u receive packet steering masks include isolated CPUs %s: packets of "
+                        "those queues are processed there in softirq: %s", n, c->st->rps->len, cs,
+                        hit->str);
+    } else {
+        rv_findings_add(c->rep->findings, RV_FINDING_PASS, "rps.on-isolated", NULL, NULL, NULL, NULL,
+                        "no receive packet steering mask includes an isolated CPU (%u masks, %u set)",
+                        c->st->rps->len, on);
+    }
 }
 
 /* sysfs prints bool module parameters as Y/N; profiles write 0/1 too. */

@@ -175,6 +175,7 @@ judge(RvCheckCtx *c)
     rv_check_coresched(c);
     rv_check_bootargs(c);
     rv_check_irqs(c);
+    rv_check_rps(c);
     rv_check_stray_tasks(c);
     rv_check_kernel(c);
     rv_check_rtgroup(c);

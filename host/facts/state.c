@@ -63,6 +63,8 @@ rv_host_state_free(RvHostState *st)
     }
     if (st->mce)
         g_array_unref(st->mce);
+    if (st->rps)
+        g_ptr_array_unref(st->rps);
     if (st->sysctls)
         g_ptr_array_unref(st->sysctls);
     if (st->module_params)
@@ -313,6 +315,92 @@ load_mce(RvHostState *st, RvRoot *root)
     }
 }
 
+/* Documentation/power/pm_qos_interface.rst (CPU latency QoS): a read of
+ * /dev/cpu_dma_latency returns the aggregated target as a binary s32 in
+ * host byte order (kernel/power/qos.c cpu_latency_qos_read()).  A fixture
+ * root may hold it as decimal text instead.  Opening the device adds a
+ * request at the default value, which does not change the target. */
+static void
+read_pm_qos(RvHostState *st, RvRoot *root)
+{
+    g_autofree char *v = NULL;
+    gssize n = rv_host_root_read(root, "/dev/cpu_dma_latency", &v, NULL);
+    gint64 us;
+
+    if (n == 4 && !g_ascii_isdigit(v[0])) {
+        gint32 raw;
+
+        memcpy(&raw, v, sizeof(raw));
+        if (raw >= 0) {
+            st->cpu_dma_latency_us.known = true;
+            st->cpu_dma_latency_us.value = raw;
+        }
+    } else if (n > 0 && g_ascii_string_to_signed(g_strstrip(v), 10, 0, G_MAXINT32, &us, NULL)) {
+        st->cpu_dma_latency_us.known = true;
+        st->cpu_dma_latency_us.value = us;
+    }
+}
+
+static void
+rps_free(gpointer data)
+{
+    RvStateRps *r = data;
+
+    g_free(r->path);
+    g_free(r);
+}
+
+static void
+add_rps(RvHostState *st, RvRoot *root, const char *path)
+{
+    g_autofree char *v = read_str(root, path);
+    g_autoptr(GError) err = NULL;
+    RvStateRps *r;
+    RvCpuSet set;
+
+    if (!v)
+        return;
+    if (rv_cpumask_parse(v, &set, &err) < 0) {
+        add_problem(st, root, path, v, err->message);
+        return;
+    }
+    r = g_new0(RvStateRps, 1);
+    r->path = g_strdup(path);
+    r->cpus = set;
+    g_ptr_array_add(st->rps, r);
+}
+
+/* Documentation/networking/scaling.rst (RPS Configuration): rps_cpus of
+ * each receive queue, a hex CPU mask, 0 (off) by default; Documentation/
+ * admin-guide/sysctl/net.rst: rps_default_mask.  Bounded: a host with more
+ * devices or queues is read in part. */
+static void
+load_rps(RvHostState *st, RvRoot *root)
+{
+    g_autoptr(GPtrArray) devs = NULL;
+
+    st->rps = g_ptr_array_new_with_free_func(rps_free);
+    add_rps(st, root, "/proc/sys/net/core/rps_default_mask");
+    if (rv_host_root_list(root, "/sys/class/net", &devs, NULL) < 0)
+        return;
+    for (guint i = 0; i < devs->len && i < 256; i++) {
+        g_autofree char *qdir = g_strdup_printf("/sys/class/net/%s/queues", (char *) devs->pdata[i]);
+        g_autoptr(GPtrArray) queues = NULL;
+
+        if (rv_host_root_list(root, qdir, &queues, NULL) < 0)
+            continue;
+        for (guint k = 0, n = 0; k < queues->len && n < 256; k++) {
+            g_autofree char *f = NULL;
+
+            if (!g_str_has_prefix(queues->pdata[k], "rx-"))
+                continue;
+            n++;
+            f = g_strdup_printf("%s/%s/rps_cpus", qdir, (char *) queues->pdata[k]);
+            add_rps(st, root, f);
+        }
+    }
+}
+
 int
 rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError **error)
 {
@@ -446,6 +534,8 @@ rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError 
         st->cpuidle_governor = read_str(root, SYSCPU "/cpuidle/current_governor");
     load_power(st, root);
     load_mce(st, root);
+    load_rps(st, root);
+    read_pm_qos(st, root);
 
     *ret = g_steal_pointer(&st);
     return 0;

@@ -77,6 +77,16 @@ typedef struct {
     bool module_loaded;    /* module parameters: /sys/module/MODULE exists */
 } RvStateKnob;
 
+/* The receive packet steering mask of one receive queue
+ * (/sys/class/net/DEV/queues/rx-N/rps_cpus), or the default one new
+ * devices start with (/proc/sys/net/core/rps_default_mask, Linux 6.2+):
+ * the CPUs the kernel hands that queue's packets to, in softirq context
+ * (Documentation/networking/scaling.rst, RPS Configuration). */
+typedef struct {
+    char *path;            /* host path */
+    RvCpuSet cpus;         /* the mask; empty = RPS off for the queue */
+} RvStateRps;
+
 /* Power management of one CPU. */
 typedef struct {
     unsigned cpu;
@@ -122,12 +132,18 @@ typedef struct {
     char *thp_enabled;           /* selected [value] of transparent_hugepage/enabled */
     char *thp_defrag;            /* selected [value] of transparent_hugepage/defrag */
     RvStateInt ksm_run;          /* /sys/kernel/mm/ksm/run */
+    RvStateInt cpu_dma_latency_us; /* /dev/cpu_dma_latency: the CPU latency PM QoS target
+                                  * in effect (the smallest request of every holder, e.g.
+                                  * tuned's force_latency), us; 2000000000 = no request */
     char *cpuidle_driver;        /* /sys/devices/system/cpu/cpuidle/current_driver */
     char *cpuidle_governor;      /* .../cpuidle/current_governor(_ro) */
 
     GArray *cpus;                /* RvCpuPower per online CPU, by cpu */
     GArray *mce;                 /* RvStateMce per readable machinecheckN/ignore_ce, in
                                   * directory order; empty without x86 MCE */
+    GPtrArray *rps;              /* RvStateRps * of every readable rps_cpus (at most 256
+                                  * devices x 256 queues, in directory order) and of
+                                  * rps_default_mask; empty without /sys/class/net */
 
     /* filled by rv_host_state_load_knobs() only */
     GPtrArray *sysctls;          /* RvStateKnob * */
