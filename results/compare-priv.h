@@ -15,6 +15,11 @@ typedef struct {
     guint store;              /* index into cmp->stores */
     char *status;             /* planned / ran / skipped (from the store) */
     char *reason;
+    char *base;               /* the matrix scenario: @name without "@LOAD" */
+    char *load;               /* the load level of a "SCENARIO@LOAD" cell, or NULL */
+    char *description;        /* the store's description of @base, or NULL */
+    guint order;              /* position of @base among the store's declared
+                               * scenarios (G_MAXUINT: not declared) */
 } Scen;
 
 typedef struct {
@@ -113,6 +118,38 @@ GPtrArray *rv_result_compare_cosched(const RvComparison *c, guint s, const char 
 /** rv_result_compare_row: @metric of group @g, scenario @s, into @row. */
 void rv_result_compare_row(const RvComparison *c, guint g, guint s,
                            const char *metric, Row *row);
+
+/**
+ * rv_result_compare_baseline_of:
+ * The baseline scenario @s is compared with: for a cell "NAME@LOAD" of a
+ * matrix with load levels, the baseline's cell at the same load level
+ * ("BASE@LOAD" of the baseline's store) where it exists, else the baseline.
+ */
+guint rv_result_compare_baseline_of(const RvComparison *c, guint s);
+
+/** rv_result_compare_is_baseline: @s is its own baseline (a "(base)" row). */
+gboolean rv_result_compare_is_baseline(const RvComparison *c, guint s);
+
+/**
+ * rv_result_compare_row_vs:
+ * As rv_result_compare_row() against scenario @ref instead of the baseline
+ * (the answer sentences compare two options with each other).
+ */
+void rv_result_compare_row_vs(const RvComparison *c, guint g, guint s, guint ref,
+                              const char *metric, Row *row);
+
+/**
+ * rv_result_compare_test:
+ * @v, @b: per-repetition values of a scenario and of its reference
+ * @ret: (out): the test's result against the reference, when tested
+ * @ret_too_small: (out): the test cannot reach alpha at these n
+ *
+ * The comparison's test (Welch or Mann-Whitney, two-sided), scenario first.
+ *
+ * Returns: TRUE when tested.
+ */
+gboolean rv_result_compare_test(const RvComparison *c, const GArray *v, const GArray *b,
+                                RvStatsTestResult *ret, gboolean *ret_too_small);
 
 /** rv_result_compare_sig_mark: "***", "**", "*", "~", "?" (n too small) or "". */
 const char *rv_result_compare_sig_mark(const Row *row);

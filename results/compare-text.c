@@ -388,7 +388,7 @@ text_summary(GString *o, Text *t, guint g)
                 g_autofree char *ch = NULL;
                 rv_result_compare_row(c, g, s, gr->metrics->pdata[m], &row);
                 fmt_num(o, SUM_VALUE, row.has ? row.agg : NAN);
-                ch = s == c->baseline ? g_strdup("base")
+                ch = rv_result_compare_is_baseline(c, s) ? g_strdup("base")
                    : isfinite(row.change) ? g_strdup_printf("%+.1f%%", row.change) : g_strdup("-");
                 g_string_append_printf(o, " (%*s) %-3s", SUM_CHANGE, ch,
                                        rv_result_compare_sig_mark(&row));
@@ -452,7 +452,7 @@ text_metric(GString *o, Text *t, guint g, const char *metric, gboolean qualify)
             fmt_num(o, 9, row.sum.min);
             fmt_num(o, 9, row.sum.max);
         }
-        if (s == c->baseline)
+        if (rv_result_compare_is_baseline(c, s))
             g_string_append_printf(o, " %8s", "(base)");
         else
             fmt_pct(o, 8, row.change, TRUE);
@@ -461,7 +461,7 @@ text_metric(GString *o, Text *t, guint g, const char *metric, gboolean qualify)
         else if (row.too_small)
             g_string_append_printf(o, " %9s %-3s", "n small", "?");
         else
-            g_string_append_printf(o, " %9s %-3s", s == c->baseline ? "" : row.untested, "");
+            g_string_append_printf(o, " %9s %-3s", rv_result_compare_is_baseline(c, s) ? "" : row.untested, "");
         end_line(o);
     }
     if (notes->len)
@@ -693,7 +693,7 @@ overview_cell(GString *o, const RvComparison *c, const OvCol *col, guint s, int 
             v = g_strdup("-");
         else if (!col->change)
             v = g_strdup_printf("%.1f", row.agg);
-        else if (s == c->baseline)
+        else if (rv_result_compare_is_baseline(c, s))
             v = g_strdup("base");
         else
             v = isfinite(row.change) ? g_strdup_printf("%+.1f%%%s", row.change,

@@ -23,6 +23,9 @@ scen_free(Scen *s)
     g_free(s->name);
     g_free(s->status);
     g_free(s->reason);
+    g_free(s->base);
+    g_free(s->load);
+    g_free(s->description);
     g_free(s);
 }
 
@@ -107,6 +110,7 @@ add_scen(RvComparison *c, guint store, const char *name, const char *status,
          const char *reason)
 {
     Scen *s;
+    const char *at = strchr(name, '@');
 
     if (find_scen(c, store, name) >= 0)
         return;
@@ -115,7 +119,49 @@ add_scen(RvComparison *c, guint store, const char *name, const char *status,
     s->store = store;
     s->status = g_strdup(status);
     s->reason = g_strdup(reason);
+    /* harness/plan.h: a cell of a matrix with load levels is SCENARIO@LOAD */
+    s->base = at ? g_strndup(name, at - name) : g_strdup(name);
+    s->load = at && at[1] ? g_strdup(at + 1) : NULL;
+    s->order = G_MAXUINT;
     g_ptr_array_add(c->scens, s);
+}
+
+/* each scenario's declared description and position in its store */
+static void
+describe_scenarios(RvComparison *c, GPtrArray *stores)
+{
+    for (guint i = 0; i < c->scens->len; i++) {
+        Scen *s = c->scens->pdata[i];
+        GPtrArray *decl = rv_result_store_get_scenarios(stores->pdata[s->store]);
+
+        for (guint k = 0; k < decl->len; k++) {
+            const RvStoreScenario *d = decl->pdata[k];
+
+            if (g_str_equal(d->name, s->base)) {
+                s->order = k;
+                s->description = g_strdup(d->description);
+                break;
+            }
+        }
+    }
+}
+
+static int
+cmp_by_cell(gconstpointer a, gconstpointer b)
+{
+    const Scen *x = *(Scen * const *) a, *y = *(Scen * const *) b;
+    g_autofree char *kx = NULL, *ky = NULL;
+
+    if (x->store != y->store)
+        return x->store < y->store ? -1 : 1;
+    if (x->order != y->order)
+        return x->order < y->order ? -1 : 1;
+    if (!x->load || !y->load)
+        return (x->load != NULL) - (y->load != NULL);
+    /* t2 before t16: the file-name collation orders the numbers in names */
+    kx = g_utf8_collate_key_for_filename(x->load, -1);
+    ky = g_utf8_collate_key_for_filename(y->load, -1);
+    return strcmp(kx, ky);
 }
 
 static int
@@ -441,6 +487,13 @@ find_baseline(const RvComparison *c, const char *baseline, GError **error)
                             matches ? "ambiguous (in several stores)" : "not a scenario",
                             names->str);
     }
+    /* NAME of a matrix with load levels: its first cell that ran */
+    for (guint i = 0; !scen_ran(c, base) && i < c->scens->len; i++) {
+        const Scen *s = c->scens->pdata[i], *b = c->scens->pdata[base];
+
+        if (s->load && s->store == b->store && g_str_equal(s->base, b->name) && scen_ran(c, i))
+            base = i;
+    }
     if (!scen_ran(c, base)) {
         const Scen *s = c->scens->pdata[base];
         if (g_strcmp0(s->status, "skipped") == 0)
@@ -505,6 +558,10 @@ rv_result_compare_build_by(GPtrArray *stores, const char *baseline, RvStatsTest 
                             stores->len);
     label_hosts(c, stores);
     note_contexts(c, stores);
+    describe_scenarios(c, stores);
+    /* the cells of a matrix with load levels come in the run's (random)
+     * order: in the matrix's scenario order, each by load level */
+    g_ptr_array_sort(c->scens, cmp_by_cell);
     order_scenarios(c);
     label_scenarios(c, stores);
     fill_cells(c, stores);
@@ -566,12 +623,62 @@ aggregate_of(const RvComparison *c, guint g, const char *metric, const GArray *v
     return aggregate_values(a ? GPOINTER_TO_INT(a) - 1 : RV_STORE_AGGREGATE_MEAN, v);
 }
 
+guint
+rv_result_compare_baseline_of(const RvComparison *c, guint s)
+{
+    const Scen *sc = c->scens->pdata[s], *b = c->scens->pdata[c->baseline];
+
+    if (!sc->load)
+        return c->baseline;
+    for (guint i = 0; i < c->scens->len; i++) {
+        const Scen *o = c->scens->pdata[i];
+
+        if (o->store == b->store && g_strcmp0(o->load, sc->load) == 0 &&
+            g_str_equal(o->base, b->base))
+            return i;
+    }
+    return c->baseline;
+}
+
+gboolean
+rv_result_compare_is_baseline(const RvComparison *c, guint s)
+{
+    return rv_result_compare_baseline_of(c, s) == s;
+}
+
+gboolean
+rv_result_compare_test(const RvComparison *c, const GArray *v, const GArray *b,
+                       RvStatsTestResult *ret, gboolean *ret_too_small)
+{
+    *ret_too_small = FALSE;
+    if (!v || !b || !v->len || !b->len)
+        return FALSE;
+    /* a test that cannot go below alpha at these n says nothing: with
+     * 2 + 2 repetitions Mann-Whitney's smallest p is 0.333 */
+    if (rv_result_stats_min_p(c->test, v->len, b->len) >= RV_COMPARE_ALPHA) {
+        *ret_too_small = TRUE;
+        return FALSE;
+    }
+    if (c->test == RV_STATS_WELCH)
+        return rv_result_stats_welch((double *) v->data, v->len, (double *) b->data,
+                                     b->len, ret, NULL) == 0;
+    return rv_result_stats_mann_whitney((double *) v->data, v->len, (double *) b->data,
+                                        b->len, ret, NULL) == 0;
+}
+
 void
 rv_result_compare_row(const RvComparison *c, guint g, guint s, const char *metric, Row *row)
 {
+    rv_result_compare_row_vs(c, g, s, rv_result_compare_baseline_of(c, s), metric, row);
+}
+
+void
+rv_result_compare_row_vs(const RvComparison *c, guint g, guint s, guint ref,
+                         const char *metric, Row *row)
+{
     gpointer metric_agg;
     GArray *v = values_of(c, g, s, metric);
-    GArray *b = values_of(c, g, c->baseline, metric);
+    GArray *b = values_of(c, g, ref, metric);
     RvStatsSummary bs;
     int r;
 
@@ -590,7 +697,7 @@ rv_result_compare_row(const RvComparison *c, guint g, guint s, const char *metri
         row->std_pct = 100 * row->sum.stddev / fabs(row->sum.mean);
         row->sem_pct = 100 * row->sum.sem / fabs(row->sum.mean);
     }
-    if (s == c->baseline) {
+    if (s == ref) {
         row->untested = "baseline";
         return;
     }
@@ -1269,159 +1376,6 @@ rv_result_compare_outliers(const RvComparison *c)
 }
 
 /* ---- budgets ---- */
-
-const char *
-rv_result_compare_verdict_name(RvVerdictStatus st)
-{
-    return st == RV_VERDICT_PASS ? "PASS" : st == RV_VERDICT_FAIL ? "FAIL" : "NOT JUDGED";
-}
-
-static void
-verdict_free(Verdict *v)
-{
-    g_free(v->what);
-    g_free(v->reason);
-    g_free(v);
-}
-
-static gboolean
-budget_matches(const RvBudget *b, const Group *gr, const Scen *sc)
-{
-    if (b->guest) {
-        g_autofree char *t = g_strdup_printf("guest:%s", b->guest);
-        if (!g_str_equal(gr->target, t))
-            return FALSE;
-    }
-    if (b->host && !g_str_equal(gr->target, "host"))
-        return FALSE;
-    return !b->scenario || g_str_equal(sc->name, b->scenario) || g_str_equal(sc->label, b->scenario);
-}
-
-/* why a store that is not trusted cannot judge: its first cause (virt=tcg
- * when it is one: the clearest) and how many more the head lists */
-static char *
-untrusted_why(const RvStore *st)
-{
-    GPtrArray *why = rv_result_store_get_untrusted_reasons(st);
-    const char *first = why->len ? why->pdata[0] : "(no reason recorded)";
-
-    for (guint i = 0; i < why->len; i++)
-        if (strstr(why->pdata[i], "virt=tcg"))
-            first = "virt=tcg";
-    if (why->len > 1)
-        return g_strdup_printf("the store is not trusted: %s (and %u more reason(s), listed "
-                               "with UNTRUSTED at the top)", first, why->len - 1);
-    return g_strdup_printf("the store is not trusted: %s", first);
-}
-
-/* the value budget @b judges in cell (g, s): FALSE when the cell has none */
-static gboolean
-budget_value(const RvComparison *c, const RvBudget *b, guint g, guint s, double *ret,
-             char **ret_what)
-{
-    const Group *gr = c->groups->pdata[g];
-    const Cell *ce = rv_result_compare_cell(c, g, s);
-    GArray *v;
-
-    if (b->pct >= 0 && !g_hash_table_contains(gr->units, b->metric)) {
-        gint64 us;
-        gboolean beyond;
-        if (!ce->hist || rv_result_histogram_percentile(ce->hist, b->pct, &us, &beyond, NULL) < 0)
-            return FALSE;
-        *ret = us;
-        *ret_what = g_strdup_printf("p%g of the merged histogram of %u repetition(s)%s",
-                                    b->pct, ce->hist_reps,
-                                    beyond ? ", beyond its range: the max, an upper bound" : "");
-        return TRUE;
-    }
-    v = g_hash_table_lookup(ce->values, b->metric);
-    if (!v || v->len == 0)
-        return FALSE;
-    if (b->relative) {
-        Row row;
-        if (s == c->baseline)
-            return FALSE;    /* the baseline's change against itself */
-        rv_result_compare_row(c, g, s, b->metric, &row);
-        if (!isfinite(row.change))
-            return FALSE;
-        *ret = row.change;
-        *ret_what = g_strdup_printf("of %g against the baseline", row.agg);
-        return TRUE;
-    } else {
-        gboolean higher = GPOINTER_TO_INT(g_hash_table_lookup(gr->better, b->metric)) - 1 ==
-                          RV_STORE_BETTER_HIGHER;
-        double worst = g_array_index(v, double, 0);
-        for (guint i = 1; i < v->len; i++)
-            worst = higher ? MIN(worst, g_array_index(v, double, i))
-                           : MAX(worst, g_array_index(v, double, i));
-        *ret = worst;
-        *ret_what = g_strdup_printf("the worst of %u repetition(s)", v->len);
-        return TRUE;
-    }
-}
-
-guint
-rv_result_compare_judge(RvComparison *c, GPtrArray *budgets)
-{
-    guint bad = 0;
-
-    if (c->verdicts)
-        g_ptr_array_unref(c->verdicts);
-    if (c->budgets)
-        g_ptr_array_unref(c->budgets);
-    c->budgets = g_ptr_array_ref(budgets);
-    c->verdicts = g_ptr_array_new_with_free_func((GDestroyNotify) verdict_free);
-    for (guint i = 0; i < budgets->len; i++) {
-        const RvBudget *b = budgets->pdata[i];
-        guint judged = 0;
-
-        for (guint g = 0; g < c->groups->len; g++)
-            for (guint s = 0; s < c->scens->len; s++) {
-                const Scen *sc = c->scens->pdata[s];
-                const RvStore *st = c->stores->pdata[sc->store];
-                Verdict *v;
-                double value;
-                char *what = NULL;
-
-                if (!budget_matches(b, c->groups->pdata[g], sc) ||
-                    rv_result_compare_skipped(c, g, s) ||
-                    !budget_value(c, b, g, s, &value, &what))
-                    continue;
-                v = g_new0(Verdict, 1);
-                v->budget = b;
-                v->group = g;
-                v->scen = s;
-                v->value = value;
-                v->what = what;
-                if (!rv_result_store_get_trusted(st)) {
-                    /* never a PASS on a store that is not trusted */
-                    v->status = RV_VERDICT_NOT_JUDGED;
-                    v->reason = untrusted_why(st);
-                } else {
-                    v->status = rv_result_budget_holds(b, value) ? RV_VERDICT_PASS
-                                                                 : RV_VERDICT_FAIL;
-                }
-                bad += v->status != RV_VERDICT_PASS;
-                g_ptr_array_add(c->verdicts, v);
-                judged++;
-            }
-        if (!judged) {
-            Verdict *v = g_new0(Verdict, 1);
-            v->budget = b;
-            v->group = v->scen = -1;
-            v->value = NAN;
-            v->status = RV_VERDICT_NOT_JUDGED;
-            v->reason = g_strdup_printf("no %s%s%s value to judge in any scenario that ran%s",
-                                        b->relative ? "change of " : "", b->metric,
-                                        b->pct >= 0 ? " (percentile of a latency histogram)" : "",
-                                        b->guest || b->host || b->scenario
-                                        ? " where the budget applies" : "");
-            g_ptr_array_add(c->verdicts, v);
-            bad++;
-        }
-    }
-    return bad;
-}
 
 char *
 rv_result_compare_histogram_csv(const RvComparison *c)
