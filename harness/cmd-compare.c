@@ -68,7 +68,7 @@ rv_cmd_compare(int argc, char **argv)
 {
     static char *arg_baseline, *arg_test, *arg_hist_csv, *arg_within, *arg_by;
     static char **arg_budget;
-    static gboolean arg_csv, arg_wide;
+    static gboolean arg_csv, arg_wide, arg_per_guest;
     const GOptionEntry entries[] = {
         { "baseline", 'b', 0, G_OPTION_ARG_STRING, &arg_baseline,
           "Scenario the others are compared with (default: the first)", "NAME" },
@@ -84,6 +84,8 @@ rv_cmd_compare(int argc, char **argv)
           "Share of samples under each threshold, e.g. 10us,20us,50us (us, or ms)", "LIST" },
         { "wide", 0, 0, G_OPTION_ARG_NONE, &arg_wide,
           "Do not fit the table into 120 columns (one block of metric columns)", NULL },
+        { "per-guest", 0, 0, G_OPTION_ARG_NONE, &arg_per_guest,
+          "The answer's RT p99.99 and max per RT guest, not of all RT guests merged", NULL },
         { "test", 0, 0, G_OPTION_ARG_STRING, &arg_test,
           "Significance test: welch (default) or mann-whitney", "TEST" },
         { NULL },
@@ -174,6 +176,7 @@ rv_cmd_compare(int argc, char **argv)
     opts.within_us = within ? (const double *) within->data : NULL;
     opts.n_within = within ? within->len : 0;
     opts.wide = arg_wide;
+    opts.per_guest = arg_per_guest;
     out = rv_result_compare_format_opts(cmp, arg_json ? RV_COMPARE_JSON
                                              : arg_csv ? RV_COMPARE_CSV : RV_COMPARE_TEXT,
                                         &opts);

@@ -191,3 +191,94 @@ typedef struct {
 
 /** rv_result_compare_outliers: Returns: (transfer full): Outlier* (g_free). */
 GPtrArray *rv_result_compare_outliers(const RvComparison *c);
+
+/* ---- the summary the output opens with (compare-summary.c) ---- */
+
+typedef enum {
+    SUM_RT_P9999,             /* p99.99 of the RT guests' latency histograms */
+    SUM_RT_MAX,               /* their max (always right after its p99.99 column) */
+    SUM_METRIC,               /* a metric of one group: a throughput, or cpu% */
+} SumKind;
+
+typedef struct {
+    SumKind kind;
+    int group;                /* SUM_METRIC: its group; RT: -1 = every RT guest
+                               * merged, else that guest's group */
+    const char *metric;       /* SUM_METRIC: borrowed from the group */
+    char *title;              /* "RT p99.99", "rt1 max", "sb events_per_s", "host cpu%" */
+    char *who;                /* its first word: "RT", "rt1", "sb", "host" */
+    char *what;               /* the rest: "p99.99", "max", "events_per_s", "cpu%" */
+    char *key;                /* the title with '_' for ' ': JSON */
+    char *unit;               /* "us", the metric's unit, "%" */
+    gboolean higher_better;
+    gboolean change_pct;      /* the change in % of the reference (throughput),
+                               * else in the unit (latency us, cpu% points) */
+} SumCol;
+
+/* one RT column's repetitions of one scenario */
+typedef struct {
+    GArray *p9999;            /* double per repetition: p99.99 of its merged histogram */
+    GArray *max;              /* double per repetition: its max */
+    RvHistogram *merged;      /* every repetition merged, or NULL */
+} SumSeries;
+
+typedef struct {
+    gboolean has;             /* a value */
+    double value;             /* latency: of the merged histogram; metric: the aggregate */
+    gboolean beyond;          /* the percentile lies beyond the histogram range */
+    guint n;                  /* repetitions */
+    gboolean is_ref;          /* the reference row itself */
+    double change;            /* against the reference (SumCol.change_pct), NAN: none */
+    int direction;            /* +1 better, -1 worse, 0 the same or unknown */
+    gboolean tested, too_small, significant;
+    double p;                 /* NAN when not tested */
+} SumCell;
+
+typedef struct RvCompareSummary RvCompareSummary;
+
+/**
+ * rv_result_compare_summary_new:
+ * @per_guest: one p99.99 and max column per RT guest instead of one for
+ *             all RT guests merged
+ *
+ * The columns: RT p99.99 and max (the "latency" histograms of the guest
+ * targets, merged per repetition), every metric whose better is "higher"
+ * per target, and the host cpu% (RV_STORE_METRIC_CPU_PCT of the first
+ * group that has it).
+ */
+RvCompareSummary *rv_result_compare_summary_new(const RvComparison *c, gboolean per_guest);
+void rv_result_compare_summary_free(RvCompareSummary *sum);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvCompareSummary, rv_result_compare_summary_free)
+
+/** rv_result_compare_summary_cols: (element-type SumCol) (transfer none) */
+GPtrArray *rv_result_compare_summary_cols(const RvCompareSummary *sum);
+
+/** rv_result_compare_summary_cell: column @k of scenario @s against @ref. */
+void rv_result_compare_summary_cell(const RvComparison *c, const RvCompareSummary *sum,
+                                    guint k, guint s, guint ref, SumCell *cell);
+
+/** "better", "worse", "same", or "" (no change: the reference, no value). */
+const char *rv_result_compare_summary_word(const SumCell *cell);
+/** "***", "**", "*", "~" (within the noise), "?" (n too small) or "". */
+const char *rv_result_compare_summary_mark(const SumCell *cell);
+/** "p=0.01", "p<0.001", "p=0.41, within the noise", "too few repetitions for a test". */
+char *rv_result_compare_summary_p(const SumCell *cell);
+
+/**
+ * rv_result_compare_answers:
+ * One sentence per option: every scenario against the baseline at its
+ * load level, then every core-scheduling scenario (its description says
+ * coresched=vm|vcpu|libvirt) against each smt=off scenario of its store
+ * and load level: "coresched vs nosmt: RT p99.99 4 us better (p=0.01),
+ * gm gflops 22 % better (p<0.001)".
+ *
+ * Returns: (transfer full) (element-type utf8): the sentences.
+ */
+GPtrArray *rv_result_compare_answers(const RvComparison *c, const RvCompareSummary *sum);
+
+/** rv_result_compare_summary_json: the "summary" member {columns, rows, answers}. */
+void rv_result_compare_summary_json(JsonBuilder *b, const RvComparison *c,
+                                    const RvCompareSummary *sum);
+
+/** rv_result_compare_json_num: @key: a number, or null when not finite. */
+void rv_result_compare_json_num(JsonBuilder *b, const char *key, double v);

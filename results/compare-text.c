@@ -32,7 +32,8 @@ typedef struct {
 /* a summary column group: " %10s (%7s) %-3s" */
 #define SUM_VALUE 10
 #define SUM_CHANGE 8
-#define SUM_GROUP (1 + SUM_VALUE + 2 + SUM_CHANGE + 1 + 1 + 3)
+#define SUM_WORD 6
+#define SUM_GROUP (1 + SUM_VALUE + 2 + SUM_CHANGE + 1 + 1 + 3 + 1 + SUM_WORD)
 
 /* the row prefix: "  LABEL    n virt    !" */
 static int
@@ -138,6 +139,20 @@ untrusted(const RvComparison *c, guint s)
     return !rv_result_store_get_trusted(c->stores->pdata[sc->store]);
 }
 
+static gboolean
+is_throughput(const Group *gr, const char *metric)
+{
+    return GPOINTER_TO_INT(g_hash_table_lookup(gr->better, metric)) - 1 == RV_STORE_BETTER_HIGHER;
+}
+
+static gboolean
+values_any(const RvComparison *c, guint g, guint s, const char *metric)
+{
+    GArray *v = g_hash_table_lookup(rv_result_compare_cell(c, g, s)->values, metric);
+
+    return v && v->len;
+}
+
 static char *
 metric_title(const Group *gr, const char *metric)
 {
@@ -226,30 +241,98 @@ text_stores(GString *o, Text *t)
             rv_result_store_get_trusted(st) ? "" : ", UNTRUSTED");
         wrapped(o, t, first, what, 4);
     }
-    /* each cause once, naming the stores it concerns when there are several */
+}
+
+static void
+gstring_free(gpointer s)
+{
+    g_string_free(s, TRUE);
+}
+
+/* The kind of an untrusted reason: the same words with another guest's
+ * name or another number (a PID, a size) are the same kind. */
+static char *
+reason_kind(const char *reason)
+{
+    const char *cause = reason_cause(reason);
+    GString *o = g_string_new(NULL);
+
+    for (const char *p = cause; *p; ) {
+        if (g_str_has_prefix(p, "guest ") && (p == cause || p[-1] == ' ')) {
+            g_string_append(o, "guest *");
+            p += 6;
+            while (*p && *p != ' ' && *p != ':')
+                p++;
+        } else if (g_ascii_isdigit(*p)) {
+            g_string_append_c(o, '#');
+            while (g_ascii_isdigit(*p))
+                p++;
+        } else {
+            g_string_append_c(o, *p++);
+        }
+    }
+    return g_string_free(o, FALSE);
+}
+
+/* Each kind of untrusted reason once, the first of its kind as written,
+ * with how many reasons of the stores it stands for; the stores it
+ * concerns where there are several. */
+static void
+text_untrusted(GString *o, Text *t)
+{
+    const RvComparison *c = t->c;
+    g_autoptr(GPtrArray) kinds = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) firsts = g_ptr_array_new();
+    g_autoptr(GArray) counts = g_array_new(FALSE, TRUE, sizeof(guint));
+    g_autoptr(GPtrArray) which = g_ptr_array_new_with_free_func(gstring_free);
+    guint total = 0;
+
     for (guint i = 0; i < c->stores->len; i++) {
         GPtrArray *why = rv_result_store_get_untrusted_reasons(c->stores->pdata[i]);
-        for (guint k = 0; k < why->len; k++) {
-            const char *cause = reason_cause(why->pdata[k]);
-            g_autoptr(GString) which = g_string_new(NULL);
-            g_autofree char *key = g_strconcat("untrusted:", cause, NULL);
-            g_autofree char *text = NULL;
 
-            if (g_hash_table_contains(t->seen, key))
-                continue;
-            g_hash_table_add(t->seen, g_steal_pointer(&key));
-            for (guint j = i; c->stores->len > 1 && j < c->stores->len; j++) {
-                GPtrArray *w2 = rv_result_store_get_untrusted_reasons(c->stores->pdata[j]);
-                for (guint l = 0; l < w2->len; l++)
-                    if (g_str_equal(reason_cause(w2->pdata[l]), cause)) {
-                        g_string_append_printf(which, "%s%u", which->len ? ", " : "", j + 1);
-                        break;
-                    }
+        for (guint k = 0; k < why->len; k++) {
+            g_autofree char *kind = reason_kind(why->pdata[k]);
+            guint j;
+
+            total++;
+            for (j = 0; j < kinds->len && !g_str_equal(kinds->pdata[j], kind); j++)
+                ;
+            if (j == kinds->len) {
+                guint zero = 0;
+
+                g_ptr_array_add(kinds, g_steal_pointer(&kind));
+                g_ptr_array_add(firsts, (gpointer) reason_cause(why->pdata[k]));
+                g_array_append_val(counts, zero);
+                g_ptr_array_add(which, g_string_new(NULL));
             }
-            text = which->len ? g_strdup_printf("%s (store %s)", cause, which->str)
-                              : g_strdup(cause);
-            wrapped(o, t, "  UNTRUSTED: ", text, 4);
+            g_array_index(counts, guint, j)++;
+            if (c->stores->len > 1) {
+                GString *w = which->pdata[j];
+                g_autofree char *num = g_strdup_printf("%u", i + 1);
+                g_autofree char *tail = g_strdup_printf(", %s", num);
+
+                if (!w->len)
+                    g_string_append(w, num);
+                else if (!g_str_has_suffix(w->str, tail) && !g_str_equal(w->str, num))
+                    g_string_append(w, tail);
+            }
         }
+    }
+    if (!total)
+        return;
+    if (kinds->len < total)
+        g_string_append_printf(o, "untrusted: %u reasons of %u kinds, each kind once:\n", total,
+                               kinds->len);
+    for (guint j = 0; j < kinds->len; j++) {
+        guint n = g_array_index(counts, guint, j);
+        GString *w = which->pdata[j];
+        g_autofree char *first = n > 1 ? g_strdup_printf("  UNTRUSTED x%u: ", n)
+                                       : g_strdup("  UNTRUSTED: ");
+        g_autofree char *text = w->len ? g_strdup_printf("%s (store %s)", (char *) firsts->pdata[j],
+                                                         w->str)
+                                       : g_strdup(firsts->pdata[j]);
+
+        wrapped(o, t, first, text, 6);
     }
 }
 
@@ -262,7 +345,7 @@ text_head(GString *o, Text *t)
                                             "~ not significant (the difference is inside the noise)");
     gboolean small = any_row(c, cell_too_small);
 
-    text_stores(o, t);
+    text_untrusted(o, t);
     for (guint i = 0; i < c->context_notes->len; i++)
         wrapped(o, t, "NOTE: ", c->context_notes->pdata[i], 6);
     g_string_append_printf(o, "baseline: %s\n", bs->label);
@@ -358,8 +441,8 @@ text_group_head(GString *o, Text *t, guint g)
     }
 }
 
-/* the summary: scenarios as rows, a column group "mean (change%) mark"
- * per metric, in blocks that fit the width */
+/* the summary: scenarios as rows, a column group "mean (change%) better|worse
+ * mark" per metric, in blocks that fit the width */
 static void
 text_summary(GString *o, Text *t, guint g)
 {
@@ -374,7 +457,8 @@ text_summary(GString *o, Text *t, guint g)
         head_prefix(o, t, gr->target);
         for (guint m = m0; m < m1; m++) {
             g_autofree char *title = metric_title(gr, gr->metrics->pdata[m]);
-            g_string_append_printf(o, " %*s    ", SUM_GROUP - 5, title);
+            g_string_append_printf(o, " %*s%*s", SUM_GROUP - 5 - 1 - SUM_WORD, title,
+                                   4 + 1 + SUM_WORD, "");
         }
         end_line(o);
         for (guint s = 0; s < c->scens->len; s++) {
@@ -390,7 +474,10 @@ text_summary(GString *o, Text *t, guint g)
                 fmt_num(o, SUM_VALUE, row.has ? row.agg : NAN);
                 ch = rv_result_compare_is_baseline(c, s) ? g_strdup("base")
                    : isfinite(row.change) ? g_strdup_printf("%+.1f%%", row.change) : g_strdup("-");
-                g_string_append_printf(o, " (%*s) %-3s", SUM_CHANGE, ch,
+                g_string_append_printf(o, " (%*s) %-*s %-3s", SUM_CHANGE, ch, SUM_WORD,
+                                       !row.has || !isfinite(row.change) || row.change == 0 ? ""
+                                       : (row.change > 0) == row.higher_better ? "better"
+                                                                               : "worse",
                                        rv_result_compare_sig_mark(&row));
             }
             end_line(o);
@@ -619,135 +706,289 @@ label_width(const RvComparison *c)
     return MIN(w, 40);
 }
 
-/* ---- the overview: latency and throughput side by side ---- */
+/* ---- the answer: the summary table, the sentences, the scenarios ---- */
 
-typedef struct {
-    guint group;
-    const char *metric;       /* NULL: a latency column of the merged histogram */
-    double pct;               /* latency: the percentile, 100 = the max */
-    gboolean change;          /* the change against the baseline, not the value */
-    char *title;
-} OvCol;
+/* one summary cell: "41", "44 +3 worse ~", "123.4 -2.1% better *" */
+static char *
+answer_cell(const SumCol *col, const SumCell *cell)
+{
+    GString *o = g_string_new(NULL);
+
+    if (!cell->has)
+        return g_string_free(o, TRUE), g_strdup("-");
+    if (col->kind != SUM_METRIC)
+        g_string_append_printf(o, "%s%.0f", cell->beyond ? "<=" : "", cell->value);
+    else
+        g_string_append_printf(o, "%.*f", fabs(cell->value) >= 1000 ? 0 : 1, cell->value);
+    if (cell->is_ref) {
+        g_string_append(o, " (base)");
+    } else if (isfinite(cell->change)) {
+        if (col->change_pct)
+            g_string_append_printf(o, " %+.1f%%", cell->change);
+        else if (col->kind == SUM_METRIC)
+            g_string_append_printf(o, " %+.1f", cell->change);
+        else
+            g_string_append_printf(o, " %+.0f", cell->change);
+        g_string_append_printf(o, " %s", rv_result_compare_summary_word(cell));
+        if (*rv_result_compare_summary_mark(cell))
+            g_string_append_printf(o, " %s", rv_result_compare_summary_mark(cell));
+    }
+    return g_string_free(o, FALSE);
+}
 
 static gboolean
-is_throughput(const Group *gr, const char *metric)
+answer_row(const RvComparison *c, guint s)
 {
-    return GPOINTER_TO_INT(g_hash_table_lookup(gr->better, metric)) - 1 == RV_STORE_BETTER_HIGHER;
-}
-
-/* the columns: per RT target p99.99 and max of its merged histogram, per
- * throughput metric (better = higher) its change, and the host cpu% */
-static GArray *
-overview_columns(const RvComparison *c, gboolean *ret_throughput)
-{
-    GArray *cols = g_array_new(FALSE, TRUE, sizeof(OvCol));
-    gboolean thr = FALSE;
+    gboolean all_skipped = TRUE;
+    guint ok = 0;
 
     for (guint g = 0; g < c->groups->len; g++) {
-        const Group *gr = c->groups->pdata[g];
-        gboolean hist = FALSE;
-        const char *who = g_str_has_prefix(gr->target, "guest:") ? gr->target + 6 : gr->target;
-
-        for (guint s = 0; s < c->scens->len; s++)
-            hist |= rv_result_compare_cell(c, g, s)->hist != NULL;
-        if (hist) {
-            OvCol a = { g, NULL, 99.99, FALSE, g_strdup_printf("%s p99.99", who) };
-            OvCol b = { g, NULL, 100, FALSE, g_strdup_printf("%s max", who) };
-            g_array_append_val(cols, a);
-            g_array_append_val(cols, b);
-        }
-        for (guint m = 0; m < gr->metrics->len; m++) {
-            const char *metric = gr->metrics->pdata[m];
-            if (is_throughput(gr, metric)) {
-                OvCol t = { g, metric, -1, TRUE, g_strdup_printf("%s %s", who, metric) };
-                g_array_append_val(cols, t);
-                thr = TRUE;
-            } else if (g_str_equal(metric, RV_STORE_METRIC_CPU_PCT)) {
-                OvCol t = { g, metric, -1, FALSE, g_strdup_printf("%s cpu%%", who) };
-                g_array_append_val(cols, t);
-            }
-        }
+        ok = MAX(ok, rv_result_compare_cell(c, g, s)->ok);
+        all_skipped &= rv_result_compare_skipped(c, g, s);
     }
-    *ret_throughput = thr;
-    return cols;
+    return !all_skipped && ok > 0;
 }
 
-static void
-overview_cell(GString *o, const RvComparison *c, const OvCol *col, guint s, int width)
-{
-    const Cell *ce = rv_result_compare_cell(c, col->group, s);
-    g_autofree char *v = NULL;
-
-    if (!col->metric) {
-        gint64 us = -1;
-        gboolean beyond = FALSE;
-        if (ce->hist && col->pct >= 100)
-            us = ce->hist->max_us;
-        else if (ce->hist && rv_result_histogram_percentile(ce->hist, col->pct, &us, &beyond, NULL) < 0)
-            us = -1;
-        v = us >= 0 ? g_strdup_printf("%s%" G_GINT64_FORMAT, beyond ? "<=" : "", us) : g_strdup("-");
-    } else {
-        Row row;
-        rv_result_compare_row(c, col->group, s, col->metric, &row);
-        if (!row.has)
-            v = g_strdup("-");
-        else if (!col->change)
-            v = g_strdup_printf("%.1f", row.agg);
-        else if (rv_result_compare_is_baseline(c, s))
-            v = g_strdup("base");
-        else
-            v = isfinite(row.change) ? g_strdup_printf("%+.1f%%%s", row.change,
-                                                       row.tested && row.t.p < RV_COMPARE_ALPHA ? "*" : "")
-                                     : g_strdup("-");
-    }
-    g_string_append_printf(o, " %*s", width, v);
-}
-
-/* rows: scenarios; columns: overview_columns(); only where a throughput
- * metric is (the latency-only table is the section's summary) */
-static void
-text_overview(GString *o, Text *t)
+/* Returns: whether a cell is marked "?" (n too small). */
+static gboolean
+text_answer_table(GString *o, Text *t, const RvCompareSummary *sum)
 {
     const RvComparison *c = t->c;
-    gboolean thr;
-    g_autoptr(GArray) cols = overview_columns(c, &thr);
-    g_autofree int *widths = g_new0(int, cols->len + 1);
-    guint c0 = 0;
+    GPtrArray *cols = rv_result_compare_summary_cols(sum);
+    guint nc = cols->len, c0 = 0;
+    g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func(g_free);
+    g_autofree int *widths = g_new0(int, nc + 1);
+    g_autofree char **titles = g_new0(char *, nc + 1);
+    gboolean small = FALSE;
 
-    if (!thr)
-        goto out;
-    for (guint k = 0; k < cols->len; k++)
-        widths[k] = MAX(9, (int) strlen(g_array_index(cols, OvCol, k).title));
-    g_string_append(o, "\n== latency and throughput (us; change vs the baseline, * significant) ==\n");
-    while (c0 < cols->len) {
+    for (guint k = 0; k < nc; k++) {
+        const SumCol *col = cols->pdata[k];
+
+        /* one word a header cell, the guest above it (tests/test-compare.c
+         * reads a header's words as its cells) */
+        titles[k] = col->unit && *col->unit && !g_str_equal(col->unit, "%")
+                    ? g_strdup_printf("%s [%s]", col->what, col->unit) : g_strdup(col->what);
+        widths[k] = MAX(strlen(titles[k]), strlen(col->who));
+    }
+    for (guint s = 0; s < c->scens->len; s++)
+        for (guint k = 0; k < nc; k++) {
+            SumCell cell;
+            char *txt;
+
+            rv_result_compare_summary_cell(c, sum, k, s, rv_result_compare_baseline_of(c, s), &cell);
+            txt = answer_cell(cols->pdata[k], &cell);
+            small |= answer_row(c, s) && g_str_equal(rv_result_compare_summary_mark(&cell), "?");
+            widths[k] = MAX(widths[k], (int) strlen(txt));
+            g_ptr_array_add(texts, txt);
+        }
+    while (c0 < nc) {
         int used = prefix_width(t);
         guint c1 = c0;
-        while (c1 < cols->len && (c1 == c0 || used + 1 + widths[c1] <= (int) t->width))
-            used += 1 + widths[c1++];
+
+        while (c1 < nc && (c1 == c0 || used + 2 + widths[c1] <= (int) t->width))
+            used += 2 + widths[c1++];
         g_string_append_c(o, '\n');
+        g_string_append_printf(o, "%*s", prefix_width(t), "");
+        for (guint k = c0; k < c1; k++)
+            g_string_append_printf(o, "  %*s", widths[k],
+                                   ((SumCol *) cols->pdata[k])->who);
+        end_line(o);
         head_prefix(o, t, "scenario");
         for (guint k = c0; k < c1; k++)
-            g_string_append_printf(o, " %*s", widths[k], g_array_index(cols, OvCol, k).title);
+            g_string_append_printf(o, "  %*s", widths[k], titles[k]);
         end_line(o);
         for (guint s = 0; s < c->scens->len; s++) {
             guint ok = 0;
-            gboolean all_skipped = TRUE;
-            for (guint g = 0; g < c->groups->len; g++) {
-                ok = MAX(ok, rv_result_compare_cell(c, g, s)->ok);
-                all_skipped &= rv_result_compare_skipped(c, g, s);
-            }
-            if (all_skipped || ok == 0)
+
+            if (!answer_row(c, s))
                 continue;
+            for (guint g = 0; g < c->groups->len; g++)
+                ok = MAX(ok, rv_result_compare_cell(c, g, s)->ok);
             row_prefix(o, t, ((Scen *) c->scens->pdata[s])->label, ok, "", untrusted(c, s));
             for (guint k = c0; k < c1; k++)
-                overview_cell(o, c, &g_array_index(cols, OvCol, k), s, widths[k]);
+                g_string_append_printf(o, "  %*s", widths[k],
+                                       (char *) texts->pdata[s * nc + k]);
             end_line(o);
         }
         c0 = c1;
     }
-out:
-    for (guint k = 0; k < cols->len; k++)
-        g_free(g_array_index(cols, OvCol, k).title);
+    for (guint k = 0; k < nc; k++)
+        g_free(titles[k]);
+    return small;
+}
+
+/* The head of the output: the answer first (the summary, the sentences,
+ * what each scenario is), the details after it. */
+static void
+text_answer(GString *o, Text *t)
+{
+    const RvComparison *c = t->c;
+    g_autoptr(RvCompareSummary) sum = rv_result_compare_summary_new(c, t->opts->per_guest);
+    g_autoptr(GPtrArray) answers = NULL;
+    g_autoptr(GString) legend = g_string_new(
+        "better / worse: the change against the baseline (lower latency and cpu% are better, "
+        "higher throughput is better; latency in us, cpu% in points, throughput in %); * p<0.05, "
+        "** p<0.01, *** p<0.001: significant; ~ within the noise");
+    gboolean any = FALSE;
+
+    if (!rv_result_compare_summary_cols(sum)->len)
+        return;
+    g_string_append(o, "\n== the answer: each scenario against the baseline at its load level ==\n");
+    if (text_answer_table(o, t, sum))
+        g_string_append(legend, "; ? too few repetitions for the test");
+    for (guint s = 0; s < c->scens->len; s++)
+        if (answer_row(c, s) && untrusted(c, s)) {
+            g_string_append(legend, "; ! an untrusted store");
+            break;
+        }
+    g_string_append_c(o, '\n');
+    wrapped(o, t, "marks: ", legend->str, 7);
+    answers = rv_result_compare_answers(c, sum);
+    for (guint i = 0; i < answers->len; i++)
+        wrapped(o, t, "  ", answers->pdata[i], 4);
+    /* what each scenario of the matrix is, once */
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        g_autofree char *first = NULL, *key = NULL;
+
+        if (!sc->description || sc->load)
+            continue;
+        if (!any)
+            g_string_append(o, "scenarios:\n");
+        any = TRUE;
+        first = g_strdup_printf("  %-*s ", t->w, sc->name);
+        /* the settings rtvirt run adds, "(smt=on coresched=vm ...)", are in
+         * --json and `run --plan`; here the author's words */
+        key = g_strdup(sc->description);
+        if (strstr(key, " (smt=") && g_str_has_suffix(key, ")"))
+            *strstr(key, " (smt=") = '\0';
+        once(o, t, first, key, 6);
+    }
+}
+
+/* ---- per load level: mean [std% / sem%] change cpu% ---- */
+
+static gboolean
+any_load(const RvComparison *c)
+{
+    for (guint s = 0; s < c->scens->len; s++)
+        if (((Scen *) c->scens->pdata[s])->load)
+            return TRUE;
+    return FALSE;
+}
+
+/* the cell of scenario @base at load @load of store @store, or -1 */
+static int
+cell_at(const RvComparison *c, guint store, const char *base, const char *load)
+{
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+
+        if (sc->store == store && g_strcmp0(sc->load, load) == 0 && g_str_equal(sc->base, base))
+            return (int) s;
+    }
+    return -1;
+}
+
+/* one metric: rows the load levels, per scenario "mean [std% / sem%]
+ * change cpu%" (the layout of the core-scheduling series' sysbench/gemm
+ * tables) */
+static void
+text_levels_metric(GString *o, Text *t, guint g, const char *metric, int cpu_group)
+{
+    const RvComparison *c = t->c;
+    const Group *gr = c->groups->pdata[g];
+    g_autoptr(GPtrArray) bases = g_ptr_array_new();   /* Scen* of each scenario, first cell */
+    g_autoptr(GPtrArray) loads = g_ptr_array_new();   /* char* */
+    const Scen *ref0 = c->scens->pdata[c->baseline];
+    g_autofree char *title = metric_title(gr, metric);
+    const int cw = 34;
+    guint per = MAX(1, ((int) t->width - t->w - 2) / (cw + 2));
+
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+        gboolean seen_b = FALSE, seen_l = FALSE;
+
+        if (!sc->load || sc->store != ref0->store || !values_any(c, g, s, metric))
+            continue;
+        for (guint i = 0; i < bases->len; i++)
+            seen_b |= g_str_equal(((Scen *) bases->pdata[i])->base, sc->base);
+        for (guint i = 0; i < loads->len; i++)
+            seen_l |= g_str_equal(loads->pdata[i], sc->load);
+        if (!seen_b)
+            g_ptr_array_add(bases, (gpointer) sc);
+        if (!seen_l)
+            g_ptr_array_add(loads, sc->load);
+    }
+    if (!bases->len)
+        return;
+    g_string_append_printf(o, "\n%s of %s per load level: mean [std%% / sem%%] change cpu%%\n",
+                           title, gr->target);
+    for (guint b0 = 0; b0 < bases->len; b0 += per) {
+        guint b1 = MIN(bases->len, b0 + per);
+
+        g_string_append_printf(o, "  %-*s", t->w, "level");
+        for (guint i = b0; i < b1; i++)
+            g_string_append_printf(o, "  %*s", cw, ((Scen *) bases->pdata[i])->base);
+        end_line(o);
+        for (guint l = 0; l < loads->len; l++) {
+            g_string_append_printf(o, "  %-*s", t->w, (char *) loads->pdata[l]);
+            for (guint i = b0; i < b1; i++) {
+                const Scen *bs = bases->pdata[i];
+                int s = cell_at(c, bs->store, bs->base, loads->pdata[l]);
+                g_autoptr(GString) cell = g_string_new(NULL);
+                Row row, cpu;
+
+                if (s < 0) {
+                    g_string_append_printf(o, "  %*s", cw, "-");
+                    continue;
+                }
+                rv_result_compare_row(c, g, (guint) s, metric, &row);
+                if (!row.has) {
+                    g_string_append_printf(o, "  %*s", cw, "-");
+                    continue;
+                }
+                g_string_append_printf(cell, "%.1f [%4.1f%%/%4.1f%%]", row.agg,
+                                       isfinite(row.std_pct) ? row.std_pct : 0,
+                                       isfinite(row.sem_pct) ? row.sem_pct : 0);
+                if (rv_result_compare_is_baseline(c, (guint) s))
+                    g_string_append(cell, "    base");
+                else if (isfinite(row.change))
+                    g_string_append_printf(cell, " %+6.1f%%%-3s", row.change,
+                                           rv_result_compare_sig_mark(&row));
+                if (cpu_group >= 0) {
+                    rv_result_compare_row(c, (guint) cpu_group, (guint) s,
+                                          RV_STORE_METRIC_CPU_PCT, &cpu);
+                    if (cpu.has)
+                        g_string_append_printf(cell, " %5.1f%%", cpu.agg);
+                }
+                g_string_append_printf(o, "  %*s", cw, cell->str);
+            }
+            end_line(o);
+        }
+    }
+}
+
+static void
+text_levels(GString *o, Text *t)
+{
+    const RvComparison *c = t->c;
+    int cpu_group = -1;
+
+    if (!any_load(c))
+        return;
+    for (guint g = 0; g < c->groups->len && cpu_group < 0; g++)
+        if (g_hash_table_contains(((Group *) c->groups->pdata[g])->units, RV_STORE_METRIC_CPU_PCT))
+            cpu_group = (int) g;
+    g_string_append(o, "\n== per load level (change against the baseline at the level; "
+                       "cpu%: the host's) ==\n");
+    for (guint g = 0; g < c->groups->len; g++) {
+        const Group *gr = c->groups->pdata[g];
+
+        for (guint m = 0; m < gr->metrics->len; m++)
+            if (is_throughput(gr, gr->metrics->pdata[m]))
+                text_levels_metric(o, t, g, gr->metrics->pdata[m], cpu_group);
+    }
 }
 
 /* hosts outside the others' spread, one line each */
@@ -922,8 +1163,10 @@ rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opt
         .seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
     };
 
+    text_stores(o, &t);
+    text_answer(o, &t);
     text_head(o, &t);
-    text_overview(o, &t);
+    text_levels(o, &t);
     for (guint g = 0; g < c->groups->len; g++) {
         const Group *gr = c->groups->pdata[g];
 

@@ -749,8 +749,8 @@ const char *const rv_result_compare_pct_names[RV_COMPARE_N_PCTS] = { "p50", "p99
 
 /* ---- JSON ---- */
 
-static void
-j_num(JsonBuilder *b, const char *key, double v)
+void
+rv_result_compare_json_num(JsonBuilder *b, const char *key, double v)
 {
     json_builder_set_member_name(b, key);
     rv_result_store_json_add_double(b, v);
@@ -768,7 +768,7 @@ json_percentiles(JsonBuilder *b, const RvHistogram *h)
         gint64 us;
         gboolean beyond = FALSE;
         json_builder_begin_object(b);
-        j_num(b, "p", rv_result_compare_pcts[k]);
+        rv_result_compare_json_num(b, "p", rv_result_compare_pcts[k]);
         json_builder_set_member_name(b, "value_us");
         if (rv_result_histogram_percentile(h, rv_result_compare_pcts[k], &us, &beyond, NULL) < 0)
             json_builder_add_null_value(b);
@@ -825,8 +825,8 @@ json_within(JsonBuilder *b, const RvHistogram *h, const RvCompareOptions *opts)
         gboolean bound;
         double pct = rv_result_compare_within(h, opts->within_us[k], &bound);
         json_builder_begin_object(b);
-        j_num(b, "us", opts->within_us[k]);
-        j_num(b, "pct", pct);
+        rv_result_compare_json_num(b, "us", opts->within_us[k]);
+        rv_result_compare_json_num(b, "pct", pct);
         json_builder_set_member_name(b, "bound");
         json_builder_add_boolean_value(b, bound);
         json_builder_end_object(b);
@@ -852,9 +852,9 @@ json_outliers(JsonBuilder *b, const RvComparison *c)
         rv_json_add_string_or_null(b, "target", ((Group *) c->groups->pdata[o->group])->target);
         rv_json_add_string_or_null(b, "scenario", sc->name);
         rv_json_add_string_or_null(b, "metric", o->metric);
-        j_num(b, "value", o->value);
-        j_num(b, "others_min", o->lo);
-        j_num(b, "others_max", o->hi);
+        rv_result_compare_json_num(b, "value", o->value);
+        rv_result_compare_json_num(b, "others_min", o->lo);
+        rv_result_compare_json_num(b, "others_max", o->hi);
         json_builder_set_member_name(b, "other_hosts");
         json_builder_add_int_value(b, o->others);
         json_builder_end_object(b);
@@ -977,14 +977,14 @@ json_budgets(JsonBuilder *b, const RvComparison *c)
         rv_json_add_string_or_null(b, "source", bu->source);
         rv_json_add_string_or_null(b, "metric", bu->metric);
         rv_json_add_string_or_null(b, "op", rv_result_budget_op_name(bu->op));
-        j_num(b, "limit", bu->limit);
+        rv_result_compare_json_num(b, "limit", bu->limit);
         json_builder_set_member_name(b, "relative");
         json_builder_add_boolean_value(b, bu->relative);
         rv_json_add_string_or_null(b, "target", v->group >= 0
                                    ? ((Group *) c->groups->pdata[v->group])->target : NULL);
         rv_json_add_string_or_null(b, "scenario", v->scen >= 0
                                    ? ((Scen *) c->scens->pdata[v->scen])->label : NULL);
-        j_num(b, "value", v->value);
+        rv_result_compare_json_num(b, "value", v->value);
         rv_json_add_string_or_null(b, "what", v->what);
         rv_json_add_string_or_null(b, "verdict", rv_result_compare_verdict_name(v->status));
         rv_json_add_string_or_null(b, "reason", v->reason);
@@ -1010,18 +1010,18 @@ json_metric_rows(JsonBuilder *b, const RvComparison *c, guint g, const char *met
         json_builder_add_int_value(b, row.has ? row.sum.n : 0);
         json_builder_set_member_name(b, "failed");
         json_builder_add_int_value(b, ce->failed);
-        j_num(b, "mean", row.has ? row.sum.mean : NAN);
-        j_num(b, "stddev", row.has ? row.sum.stddev : NAN);
-        j_num(b, "sem", row.has ? row.sum.sem : NAN);
-        j_num(b, "min", row.has ? row.sum.min : NAN);
-        j_num(b, "max", row.has ? row.sum.max : NAN);
-        j_num(b, "aggregate", row.agg);
-        j_num(b, "std_pct", row.std_pct);
-        j_num(b, "sem_pct", row.sem_pct);
-        j_num(b, "change_pct", row.change);
-        j_num(b, "statistic", row.tested ? row.t.statistic : NAN);
-        j_num(b, "df", row.tested ? row.t.df : NAN);
-        j_num(b, "p", row.tested ? row.t.p : NAN);
+        rv_result_compare_json_num(b, "mean", row.has ? row.sum.mean : NAN);
+        rv_result_compare_json_num(b, "stddev", row.has ? row.sum.stddev : NAN);
+        rv_result_compare_json_num(b, "sem", row.has ? row.sum.sem : NAN);
+        rv_result_compare_json_num(b, "min", row.has ? row.sum.min : NAN);
+        rv_result_compare_json_num(b, "max", row.has ? row.sum.max : NAN);
+        rv_result_compare_json_num(b, "aggregate", row.agg);
+        rv_result_compare_json_num(b, "std_pct", row.std_pct);
+        rv_result_compare_json_num(b, "sem_pct", row.sem_pct);
+        rv_result_compare_json_num(b, "change_pct", row.change);
+        rv_result_compare_json_num(b, "statistic", row.tested ? row.t.statistic : NAN);
+        rv_result_compare_json_num(b, "df", row.tested ? row.t.df : NAN);
+        rv_result_compare_json_num(b, "p", row.tested ? row.t.p : NAN);
         json_builder_set_member_name(b, "significant");
         if (row.tested)
             json_builder_add_boolean_value(b, row.t.p < RV_COMPARE_ALPHA);
@@ -1050,7 +1050,7 @@ format_json(const RvComparison *c, const RvCompareOptions *opts)
     rv_json_add_string_or_null(b, "test_name", rv_result_stats_test_name(c->test));
     json_builder_set_member_name(b, "test_min_n");
     json_builder_add_int_value(b, rv_result_stats_min_n(c->test, RV_COMPARE_ALPHA));
-    j_num(b, "alpha", RV_COMPARE_ALPHA);
+    rv_result_compare_json_num(b, "alpha", RV_COMPARE_ALPHA);
     rv_json_add_string_or_null(b, "baseline", ((Scen *) c->scens->pdata[c->baseline])->label);
     rv_json_add_string_or_null(b, "baseline_note", c->baseline_note);
     json_builder_set_member_name(b, "context_notes");
@@ -1058,6 +1058,11 @@ format_json(const RvComparison *c, const RvCompareOptions *opts)
     for (guint i = 0; i < c->context_notes->len; i++)
         json_builder_add_string_value(b, c->context_notes->pdata[i]);
     json_builder_end_array(b);
+    {
+        g_autoptr(RvCompareSummary) sum = rv_result_compare_summary_new(c, opts && opts->per_guest);
+
+        rv_result_compare_summary_json(b, c, sum);
+    }
 
     json_builder_set_member_name(b, "stores");
     json_builder_begin_array(b);
@@ -1092,6 +1097,10 @@ format_json(const RvComparison *c, const RvCompareOptions *opts)
         json_builder_add_int_value(b, s->store);
         rv_json_add_string_or_null(b, "status", s->status);
         rv_json_add_string_or_null(b, "reason", s->reason);
+        rv_json_add_string_or_null(b, "description", s->description);
+        rv_json_add_string_or_null(b, "load", s->load);
+        rv_json_add_string_or_null(b, "baseline",
+                                   ((Scen *) c->scens->pdata[rv_result_compare_baseline_of(c, i)])->label);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

@@ -142,6 +142,7 @@ typedef struct {
     guint width;              /* 0: RV_COMPARE_WIDTH */
     const double *within_us;  /* --within thresholds in us, ascending, or NULL */
     guint n_within;
+    gboolean per_guest;       /* the summary's RT columns per RT guest, not merged */
 } RvCompareOptions;
 
 /**

@@ -555,7 +555,7 @@ test_demo(void)
     g_assert_null(strstr(o1, "UNTRUSTED store"));
     g_assert_nonnull(strstr(o1, "! a store that is not trusted"));
     g_assert_null(strstr(o1, "n too small"));
-    if (!g_regex_match_simple("^  pinned +2 tcg +! +10612\\.00 \\( +-12\\.6%\\) ~", o1,
+    if (!g_regex_match_simple("^  pinned +2 tcg +! +10612\\.00 \\( +-12\\.6%\\) better ~", o1,
                               G_REGEX_MULTILINE, 0))
         g_error("no summary row for pinned in '%s'", o1);
 
@@ -746,15 +746,21 @@ test_throughput(void)
 
     g_assert_cmpint(run_compare(args, &out, &err), ==, 0);
     check_layout("throughput", out, 120);
-    /* the overview: RT p99.99 and max beside the throughput change and cpu% */
-    g_assert_nonnull(strstr(out, "== latency and throughput"));
-    if (!g_regex_match_simple("^scenario +n virt +! +rt0 p99.99 +rt0 max +lp0 gflops +lp0 cpu%$", out,
-                              G_REGEX_MULTILINE, 0))
-        g_error("no overview header in '%s'", out);
-    row = g_strdup_printf("^  coresched +3 +%s +%s +%+.1f%%\\*? +60\\.0$", "6", "33",
-                          change);
+    /* the answer: RT p99.99 and max beside the throughput and cpu%, each
+     * change with its direction, and the sentence */
+    g_assert_nonnull(strstr(out, "== the answer: each scenario against the baseline"));
+    if (!g_regex_match_simple("^ +RT +RT +lp0 +host\n"
+                              "scenario +n virt +! +p99.99 \\[us\\] +max \\[us\\] +gflops \\[GFLOPS\\] +cpu%$",
+                              out, G_REGEX_MULTILINE, 0))
+        g_error("no answer header in '%s'", out);
+    row = g_strdup_printf("^  coresched +3 +6 \\+1 worse.* +33 \\+10 worse.* +%.1f %+.1f%% worse [~*]* +60\\.0 \\+10\\.0 worse",
+                          hc, change);
     if (!g_regex_match_simple(row, out, G_REGEX_MULTILINE, 0))
-        g_error("no overview row '%s' in '%s'", row, out);
+        g_error("no answer row '%s' in '%s'", row, out);
+    if (!g_regex_match_simple("^  coresched vs baseline: RT p99.99 1 us worse \\(.*\\), RT max 10 us "
+                              "worse \\(.*\\), lp0 gflops 13\\.[0-9] % worse \\(p", out,
+                              G_REGEX_MULTILINE, 0))
+        g_error("no answer sentence in '%s'", out);
     /* the detail table of a rate shows its harmonic mean */
     if (!g_regex_match_simple("^gflops \\[GFLOPS\\] +n virt +! +hmean +stddev", out, G_REGEX_MULTILINE, 0))
         g_error("no hmean column in '%s'", out);
