@@ -92,6 +92,21 @@ rv_cmd_host_check(int argc, char **argv)
         rv_host_tuned_state_load(root, &tuned);
         rv_host_tuned_judge(rep, profile, tuned);
     }
+    /* fixes that run as pasted: the profile as given, or tuned-adm */
+    {
+        g_autofree char *tuned_name = NULL;
+
+        if (rv_host_tuned_is_profile(argv[1])) {
+            g_autofree char *dir = g_str_has_suffix(argv[1], "tuned.conf") ? g_path_get_dirname(argv[1])
+                                                                           : g_strdup(argv[1]);
+            g_autofree char *trimmed = g_strdup(dir);
+
+            while (strlen(trimmed) > 1 && g_str_has_suffix(trimmed, "/"))
+                trimmed[strlen(trimmed) - 1] = '\0';
+            tuned_name = g_path_get_basename(trimmed);
+        }
+        rv_host_check_name_fixes(rep, argv[1], tuned_name);
+    }
 
     if (rv_cmd_common.json) {
         g_autoptr(JsonNode) node = rv_host_check_to_json(rep);
@@ -100,8 +115,12 @@ rv_cmd_host_check(int argc, char **argv)
             return RV_EXIT_ERROR;
     } else {
         g_autofree char *text = rv_host_check_format(rep, rv_cmd_common.verbose > 0);
+        g_autoptr(GString) fixes = g_string_new(NULL);
 
         fputs(text, stdout);
+        rv_findings_format_fixes(fixes, rep->findings);
+        if (fixes->len)
+            printf("\n%s", fixes->str);
     }
     fflush(stdout);
     /* a malformed sysfs/proc value: the host could not be read as it is

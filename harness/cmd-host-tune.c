@@ -253,6 +253,7 @@ check_after_apply(const Setup *s, const char *profile, JsonNode **ret_json)
         rv_log_warn("host check after apply: %s", cerr->message);
         return RV_EXIT_OK;
     }
+    rv_host_check_name_fixes(check, profile, NULL);
     if (ret_json) {
         *ret_json = rv_host_check_to_json(check);
     } else {
@@ -634,7 +635,21 @@ bootargs_remove(void)
 
     if (rv_host_root_open(rv_cmd_common.root, &root, &err) < 0)
         return rv_log_gerror(err, "bootargs --remove failed");
-    runner = rv_runner_new(arg_dry_run || !rv_host_root_is_live(root));
+    if (arg_dry_run) {
+        /* -n writes nothing anywhere: the journal is not even opened (that
+         * would create its lock file) */
+        g_autofree char *j = arg_journal ? g_strdup(arg_journal)
+                                         : rv_host_root_resolve(root, RV_HOST_JOURNAL_BOOTARGS_PATH);
+        bool installed = g_file_test(j, G_FILE_TEST_EXISTS);
+
+        if (rv_cmd_common.json)
+            return print_bootargs_json(NULL, NULL, "remove", NULL, NULL, 0);
+        printf(installed ? "dry-run (nothing written): would restore the boot configuration recorded "
+                           "in %s and run update-grub (or grubby)\n"
+                         : "dry-run: nothing installed (no %s)\n", j);
+        return RV_EXIT_OK;
+    }
+    runner = rv_runner_new(!rv_host_root_is_live(root));
     r = rv_host_bootargs_remove(root, arg_journal, runner, &err);
     if (r < 0)
         return rv_log_gerror(err, "bootargs --remove failed");
@@ -662,7 +677,7 @@ rv_cmd_host_bootargs(int argc, char **argv)
           "Journal of the install (default " RV_HOST_JOURNAL_BOOTARGS_PATH " inside the root)",
           "FILE" },
         { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &arg_dry_run,
-          "Print the commands update-grub/grubby would run instead of running them", NULL },
+          "With --install or --remove: print what would be written and run, write nothing", NULL },
         { NULL }
     };
     g_auto(Setup) s = { 0 };
@@ -692,8 +707,16 @@ rv_cmd_host_bootargs(int argc, char **argv)
     joined = g_strjoinv(" ", args);
     if (!rv_cmd_common.json)
         printf("%s\n", joined);
-    if (arg_install) {
-        runner = rv_runner_new(arg_dry_run || !rv_host_root_is_live(s.root));
+    if (arg_install && arg_dry_run) {
+        /* -n writes nothing anywhere: no drop-in, no journal */
+        g_autoptr(GString) what = g_string_new(NULL);
+
+        if (rv_host_bootargs_describe_install(s.root, args, s.profile->name, what, &method, &err) < 0)
+            return rv_log_gerror(err, "bootargs --install --dry-run failed");
+        if (!rv_cmd_common.json)
+            printf("dry-run (nothing written):\n%s", what->str);
+    } else if (arg_install) {
+        runner = rv_runner_new(!rv_host_root_is_live(s.root));
         if (rv_host_bootargs_install(s.root, arg_journal, args, s.profile->name, runner, &method,
                                      &err) < 0)
             return rv_log_gerror(err, "bootargs --install failed");

@@ -118,11 +118,23 @@ fresh
 mkdir -p "$R/etc/default"
 cp "$RV_TOP/tests/data/grub/debian12/etc/default/grub" "$R/etc/default/grub"
 cp -a "$R" "$tmp/root.grub"
+# -n first: it says what it would write and writes nothing at all (not
+# the drop-in, not the journal, not its lock file)
+"$RTVIRT" host bootargs --install -n --root "$R" "$PROFILE" >"$tmp/ba.out" 2>&1
+rc=$?
+check_expr '[ $rc -eq 0 ] && grep -q "^would write /etc/default/grub.d/rtvirt.cfg" "$tmp/ba.out" && grep -qx "would run: update-grub" "$tmp/ba.out" && diff -r "$tmp/root.grub" "$R" >/dev/null' "bootargs --install -n: what it would write, and nothing written, journal included (rc=$rc)"
+"$RTVIRT" host bootargs --remove -n --root "$R" >"$tmp/ba.out" 2>&1
+rc=$?
+check_expr '[ $rc -eq 0 ] && grep -q "nothing installed" "$tmp/ba.out" && diff -r "$tmp/root.grub" "$R" >/dev/null' "bootargs --remove -n: nothing installed, nothing written (rc=$rc)"
 "$RTVIRT" host bootargs --install --root "$R" "$PROFILE" >"$tmp/ba.out" 2>&1
 rc=$?
 sed 's/^/# /' "$tmp/ba.out"
 check_expr '[ $rc -eq 0 ] && grep -qx "dry-run: update-grub" "$tmp/ba.out" && grep -q "reboot" "$tmp/ba.out"' "bootargs --install: update-grub (dry-run), reboot needed (rc=$rc)"
 check_expr 'grep -q "^GRUB_CMDLINE_LINUX_DEFAULT=\"\$GRUB_CMDLINE_LINUX_DEFAULT isolcpus=managed_irq,domain,1 nohz=on nohz_full=1 rcu_nocbs=1 irqaffinity=0 " "$R/etc/default/grub.d/rtvirt.cfg"' "drop-in holds the 2-CPU arguments"
+cp -a "$R" "$tmp/root.installed"
+"$RTVIRT" host bootargs --remove -n --root "$R" >"$tmp/ba.out" 2>&1
+rc=$?
+check_expr '[ $rc -eq 0 ] && grep -q "would restore" "$tmp/ba.out" && diff -r "$tmp/root.installed" "$R" >/dev/null' "bootargs --remove -n after --install: would restore, nothing written (rc=$rc)"
 "$RTVIRT" host bootargs --remove --root "$R" >"$tmp/ba.out" 2>&1
 rc=$?
 check_expr '[ $rc -eq 0 ] && grep -qx "dry-run: update-grub" "$tmp/ba.out" && diff -r -x var "$tmp/root.grub" "$R" >/dev/null' "bootargs --remove: tree as before (rc=$rc)"

@@ -12,7 +12,6 @@ top=${RV_TOP:?}
 cd "$top" || exit 2
 . "${RV_TOP:?}/tests/tap.sh"
 has() { jq -e --arg l "$1" --arg i "$2" '[.findings[] | select(.level == $l and .id == $i)] | length > 0' "$tmp/live.json" >/dev/null; }
-echo "1..18"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 prof=profiles/host/realtime-virtual-host.ini
 
@@ -141,4 +140,39 @@ done
 mkdir -p "$tmp/empty"
 "$rtvirt" host check --root "$tmp/empty" "$prof" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && ok "root without CPUs: exit 2 ($(head -c 80 "$tmp/err"))" || nok "empty root: rc=$rc $(cat "$tmp/err")"
+
+# Fixes that run as pasted: the profile as the user named it (never the
+# word PROFILE), "&& reboot", one grouped line per fix; a path that needs
+# quoting is quoted; a tuned profile gets tuned-adm.
+fx=tests/data/hosts/debian12-2cpu-nosmt-rtgroup
+"$rtvirt" host check realtime-virtual-host --root "$fx" >"$tmp/fix.txt" 2>&1
+"$rtvirt" host check realtime-virtual-host --root "$fx" --json >"$tmp/fix.json" 2>/dev/null
+check "host check realtime-virtual-host: no fix says PROFILE, in text or --json" \
+    eval '! grep -q "PROFILE" "$tmp/fix.txt" && [ "$(jq "[.findings[] | select((.fix // \"\") | test(\"PROFILE\"))] | length" "$tmp/fix.json")" = 0 ]'
+bootfix=$(sed -n 's/^  [0-9]* findings\{0,1\} ([^)]*bootarg\.missing[^)]*): \(rtvirt .*\)/\1/p' "$tmp/fix.txt" | head -1)
+check "one grouped fix for the missing boot arguments: '$bootfix'" \
+    [ "$bootfix" = "rtvirt host bootargs realtime-virtual-host --install && reboot" ]
+check "the grouped line counts them (11 or more)" \
+    eval '[ "$(sed -n "s/^  \([0-9]*\) findings (.*bootarg.missing.*/\1/p" "$tmp/fix.txt")" -ge 2 ]'
+# the pasted fix runs (dry run on a copy with Debian 12's grub, reboot left out)
+mkdir -p "$tmp/groot" && cp -a "$fx/." "$tmp/groot/" && mkdir -p "$tmp/groot/etc/default" &&
+    cp tests/data/grub/debian12/etc/default/grub "$tmp/groot/etc/default/grub"
+cmd=${bootfix% && reboot}
+eval "\"\$rtvirt\"${cmd#rtvirt} -n --root \"\$tmp/groot\"" >"$tmp/paste.out" 2>&1; rc=$?
+check "the fix as pasted runs (rc=$rc): $(head -c 120 "$tmp/paste.out" | tr '\n' ' ')" \
+    eval '[ $rc -eq 0 ] && grep -q "would write /etc/default/grub.d/rtvirt.cfg" "$tmp/paste.out"'
+mkdir -p "$tmp/my profiles" && cp profiles/host/*.ini "$tmp/my profiles/"
+"$rtvirt" host check "$tmp/my profiles/realtime-virtual-host.ini" --root "$fx" >"$tmp/fix2.txt" 2>&1
+check "a profile path with a space is quoted in the fix" \
+    grep -qF "rtvirt host bootargs '$tmp/my profiles/realtime-virtual-host.ini' --install && reboot" "$tmp/fix2.txt"
+if [ -f /usr/lib/tuned/realtime-virtual-host/tuned.conf ]; then
+    "$rtvirt" host check /usr/lib/tuned/realtime-virtual-host --root "$fx" >"$tmp/fix3.txt" 2>&1
+    check "a tuned profile: the fix is tuned-adm profile realtime-virtual-host, not rtvirt host apply" \
+        eval 'grep -q "^  .*: tuned-adm profile realtime-virtual-host && reboot$" "$tmp/fix3.txt" && ! grep -q "rtvirt host apply /usr\\|rtvirt host bootargs" "$tmp/fix3.txt"'
+else
+    skip "tuned is not installed"
+fi
+check "no CONFIG_NO_HZ_FULL in the fixture's kernel: the fix says to boot a kernel with it" \
+    grep -q "fix: boot a kernel built with CONFIG_NO_HZ_FULL=y" "$tmp/fix.txt"
+tap_plan
 exit $fail

@@ -209,6 +209,89 @@ rv_findings_format_summary(GString *s, const char *verdict,
 }
 
 void
+rv_findings_replace_in_fixes(RvFindings *fs, const char *from, const char *to)
+{
+    g_return_if_fail(from && *from && to);
+    for (guint i = 0; i < fs->items->len; i++) {
+        RvFinding *f = fs->items->pdata[i];
+        g_auto(GStrv) parts = NULL;
+
+        if (!f->fix || !strstr(f->fix, from))
+            continue;
+        parts = g_strsplit(f->fix, from, -1);
+        g_free(f->fix);
+        f->fix = g_strjoinv(to, parts);
+    }
+}
+
+typedef struct {
+    const char *fix;
+    GPtrArray *ids;      /* const char *, distinct, first-seen order */
+    unsigned n;
+} FixGroup;
+
+static gint
+fix_group_cmp(gconstpointer a, gconstpointer b)
+{
+    const FixGroup *x = *(FixGroup * const *)a, *y = *(FixGroup * const *)b;
+
+    return x->n != y->n ? (x->n < y->n ? 1 : -1) : 0;
+}
+
+static void
+fix_group_free(gpointer p)
+{
+    FixGroup *g = p;
+
+    g_ptr_array_unref(g->ids);
+    g_free(g);
+}
+
+void
+rv_findings_format_fixes(GString *s, const RvFindings *fs)
+{
+    g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func(fix_group_free);
+    GString *t;
+    char *text;
+
+    for (guint i = 0; i < fs->items->len; i++) {
+        const RvFinding *f = fs->items->pdata[i];
+        FixGroup *g = NULL;
+
+        if (!f->fix || f->level < RV_FINDING_WARN)
+            continue;
+        for (guint j = 0; j < groups->len && !g; j++)
+            if (strcmp(((FixGroup *)groups->pdata[j])->fix, f->fix) == 0)
+                g = groups->pdata[j];
+        if (!g) {
+            g = g_new0(FixGroup, 1);
+            g->fix = f->fix;
+            g->ids = g_ptr_array_new();
+            g_ptr_array_add(groups, g);
+        }
+        g->n++;
+        if (!g_ptr_array_find_with_equal_func(g->ids, f->id, g_str_equal, NULL))
+            g_ptr_array_add(g->ids, f->id);
+    }
+    if (!groups->len)
+        return;
+    /* stable: equal counts keep the findings' order */
+    g_ptr_array_sort(groups, fix_group_cmp);
+    t = g_string_new("Fixes:\n");
+    for (guint j = 0; j < groups->len; j++) {
+        const FixGroup *g = groups->pdata[j];
+
+        g_string_append_printf(t, "  %u finding%s (", g->n, g->n == 1 ? "" : "s");
+        for (guint k = 0; k < g->ids->len; k++)
+            g_string_append_printf(t, "%s%s", k ? ", " : "", (const char *)g->ids->pdata[k]);
+        g_string_append_printf(t, "): %s\n", g->fix);
+    }
+    text = rv_escape_text(g_string_free(t, FALSE));
+    g_string_append(s, text);
+    g_free(text);
+}
+
+void
 rv_findings_to_json(JsonBuilder *b, const RvFindings *fs)
 {
     json_builder_set_member_name(b, "findings");

@@ -159,6 +159,30 @@ void rv_findings_format_summary(GString *s, const char *verdict,
  *
  * Adds the member "findings": the JSON form above, every finding, in order.
  */
+/**
+ * rv_findings_replace_in_fixes:
+ * @fs: findings whose fix texts are rewritten in place
+ * @from: a literal text (non-empty), e.g. "rtvirt host apply PROFILE"
+ * @to: what replaces every occurrence of @from
+ *
+ * The judges write fixes with the placeholder PROFILE (they see a parsed
+ * profile, not the words the user typed); the command that knows them
+ * names the profile with this, so the fix can be pasted as printed.
+ */
+void rv_findings_replace_in_fixes(RvFindings *fs, const char *from, const char *to);
+
+/**
+ * rv_findings_format_fixes:
+ * @s: appended to
+ * @fs: findings
+ *
+ * Appends the fixes of the WARN and FAIL findings grouped by their text,
+ * the largest group first: "Fixes:\n" then one line per distinct fix,
+ * "  N finding(s) (ID, ID...): FIX\n", ids in first-seen order.  Nothing
+ * when no WARN/FAIL finding has a fix.  Escaped like rv_findings_format().
+ */
+void rv_findings_format_fixes(GString *s, const RvFindings *fs);
+
 void rv_findings_to_json(JsonBuilder *b, const RvFindings *fs);
 
 /**

@@ -268,9 +268,19 @@ check_cpulist_arg(RvCheckCtx *c, const char *name, const RvCmdlineCpus *arg, boo
     if (!wanted)
         return;
     if (!arg->present) {
+        /* /sys/devices/system/cpu/nohz_full exists only in a kernel built
+         * with CONFIG_NO_HZ_FULL (drivers/base/cpu.c): on one without it
+         * the boot argument alone changes nothing (timers/no_hz.rst) */
+        bool no_config = strcmp(name, "nohz_full") == 0 && !c->st->nohz_full.known;
+
         rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "bootarg.missing", want, expect, NULL,
-                        "rtvirt host bootargs PROFILE --install, then reboot",
-                        "%s= is not on the kernel command line", name);
+                        no_config ? "boot a kernel built with CONFIG_NO_HZ_FULL=y (Debian's linux-image-amd64 "
+                                    "and linux-image-rt-amd64 are), then rtvirt host bootargs PROFILE "
+                                    "--install, then reboot"
+                                  : "rtvirt host bootargs PROFILE --install, then reboot",
+                        "%s= is not on the kernel command line%s", name,
+                        no_config ? " and this kernel has no CONFIG_NO_HZ_FULL "
+                                    "(/sys/devices/system/cpu/nohz_full is absent)" : "");
         return;
     }
     if (arg->parse_error || arg->ignored) {

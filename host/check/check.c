@@ -278,6 +278,33 @@ rv_host_check_to_json(const RvCheckReport *rep)
     return json_builder_get_root(b);
 }
 
+/* @arg as one shell word: unchanged when it is made of characters no
+ * shell treats specially, else single-quoted (g_shell_quote()) */
+static char *
+shell_word(const char *arg)
+{
+    for (const char *c = arg; *c; c++)
+        if (!g_ascii_isalnum(*c) && !strchr("_./:=+-,@%", *c))
+            return g_shell_quote(arg);
+    return *arg ? g_strdup(arg) : g_shell_quote(arg);
+}
+
+void
+rv_host_check_name_fixes(RvCheckReport *rep, const char *profile_arg, const char *tuned_name)
+{
+    g_autofree char *word = shell_word(profile_arg);
+
+    rv_findings_replace_in_fixes(rep->findings, ", then reboot", " && reboot");
+    if (tuned_name) {
+        g_autofree char *name = shell_word(tuned_name);
+        g_autofree char *adm = g_strdup_printf("tuned-adm profile %s", name);
+
+        rv_findings_replace_in_fixes(rep->findings, "rtvirt host bootargs PROFILE --install", adm);
+        rv_findings_replace_in_fixes(rep->findings, "rtvirt host apply PROFILE", adm);
+    }
+    rv_findings_replace_in_fixes(rep->findings, "PROFILE", word);
+}
+
 char *
 rv_host_check_format(const RvCheckReport *rep, bool verbose)
 {

@@ -89,6 +89,23 @@ bool rv_host_check_trusted(const RvCheckReport *report);
 JsonNode *rv_host_check_to_json(const RvCheckReport *report);
 
 /**
+ * rv_host_check_name_fixes:
+ * @report: a report of rv_host_check_run(); its fixes are rewritten
+ * @profile_arg: the profile as the user gave it (a name or a path)
+ * @tuned_name: (nullable): the tuned profile's name when @profile_arg is a
+ *              tuned profile, else NULL
+ *
+ * The judges write fixes with the placeholder PROFILE and "then reboot";
+ * this names the profile (shell-quoted where it needs it) and joins the
+ * reboot with "&&", so a fix runs as pasted.  For a tuned profile the
+ * tool is tuned's: `tuned-adm profile NAME` applies its runtime knobs and,
+ * through tuned's bootloader plugin, its boot arguments (tuned
+ * plugins/plugin_bootloader.py), so "rtvirt host apply PROFILE" and
+ * "rtvirt host bootargs PROFILE --install" both become it.
+ */
+void rv_host_check_name_fixes(RvCheckReport *report, const char *profile_arg, const char *tuned_name);
+
+/**
  * rv_host_check_format:
  * @verbose: include PASS findings
  *

@@ -245,6 +245,46 @@ rv_host_bootargs_install_dropin(RvRoot *root, const char *journal_path, const ch
 }
 
 int
+rv_host_bootargs_describe_install(RvRoot *root, char **args, const char *profile_name, GString *out,
+                                  const char **ret_method, GError **error)
+{
+    g_autofree char *joined = NULL;
+    int r;
+
+    r = rv_host_bootargs_check(args, error);
+    if (r < 0)
+        return r;
+    joined = g_strjoinv(" ", args);
+    if (use_grubby(root)) {
+        g_string_append_printf(out, "would record the arguments grubby replaces in the journal, then run: "
+                               "grubby --update-kernel=ALL --args=%s\n", joined);
+        if (ret_method)
+            *ret_method = "grubby";
+        return 0;
+    }
+    if (!rv_host_root_exists(root, "/etc/default/grub")) {
+        g_autofree char *where = rv_host_root_resolve(root, "/etc/default/grub");
+        return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOENT,
+                            "Cannot install boot arguments: neither '%s' nor grubby found; "
+                            "add them to the boot loader by hand", where);
+    }
+    {
+        g_autofree char *content = rv_host_bootargs_dropin(args, profile_name);
+        g_auto(GStrv) lines = g_strsplit(content, "\n", -1);
+
+        g_string_append_printf(out, "would write %s (its previous state journaled first):\n",
+                               RV_HOST_BOOTARGS_DROPIN);
+        for (char **l = lines; *l; l++)
+            if (**l)
+                g_string_append_printf(out, "    %s\n", *l);
+        g_string_append(out, "would run: update-grub\n");
+    }
+    if (ret_method)
+        *ret_method = "grub.d drop-in + update-grub";
+    return 0;
+}
+
+int
 rv_host_bootargs_remove(RvRoot *root, const char *journal_path, RvRunner *runner,
                         GError **error)
 {

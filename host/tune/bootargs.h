@@ -97,6 +97,26 @@ int rv_host_bootargs_install_dropin(RvRoot *root, const char *journal_path, cons
                                     GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
+ * rv_host_bootargs_describe_install:
+ * @root: the host
+ * @args: the arguments (checked as by rv_host_bootargs_install())
+ * @profile_name: for the drop-in comment
+ * @out: appended with what --install would do, one "would ..." line per
+ *       step: the drop-in's path and text, or the grubby command, and
+ *       update-grub
+ * @ret_method: (out) (optional): as for rv_host_bootargs_install()
+ * @error: (optional): as for rv_host_bootargs_install(), but no tool runs
+ *
+ * The dry run of rv_host_bootargs_install(): reads the root to pick the
+ * boot loader and writes nothing anywhere (no drop-in, no journal, no
+ * lock file).
+ *
+ * Returns: 0 or -errno.
+ */
+int rv_host_bootargs_describe_install(RvRoot *root, char **args, const char *profile_name, GString *out,
+                                      const char **ret_method, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
  * rv_host_bootargs_remove:
  *
  * @journal_path: (nullable): as for rv_host_bootargs_install()
