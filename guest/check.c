@@ -12,6 +12,7 @@
 #include <libxml/tree.h>
 
 #include "guest/check.h"
+#include "guest/check-priv.h"
 #include "guest/domain-xml.h"
 #include "host/facts/cmdline.h"
 #include "util/error.h"
@@ -34,6 +35,11 @@ rv_guest_domain_free(RvGuestDomain *d)
     rv_guest_placement_free(d->placement);
     if (d->iothreadpins)
         g_array_unref(d->iothreadpins);
+    if (d->iothreads)
+        g_array_unref(d->iothreads);
+    if (d->pages)
+        g_array_unref(d->pages);
+    g_free(d->numa_mode);
     if (d->status_tids)
         g_array_unref(d->status_tids);
     g_free(d);
@@ -68,33 +74,56 @@ text_of(xmlNodePtr n)
     return s;
 }
 
+/* libvirt's virScaleInteger() (src/util/virutil.c); guest/check.h. */
+int
+rv_guest_libvirt_scale(guint64 value, const char *unit, guint64 *ret)
+{
+    guint64 scale = 1, base;
+
+    if (!unit || !*unit) {
+        scale = 1024;
+    } else if (g_ascii_strcasecmp(unit, "b") == 0 || g_ascii_strcasecmp(unit, "byte") == 0 ||
+               g_ascii_strcasecmp(unit, "bytes") == 0) {
+        scale = 1;
+    } else {
+        const char *order = "kmgtpe", *at;
+
+        if (!unit[1] || g_ascii_strcasecmp(unit + 1, "iB") == 0)
+            base = 1024;
+        else if (g_ascii_tolower(unit[1]) == 'b' && !unit[2])
+            base = 1000;
+        else
+            return -EINVAL;
+        at = strchr(order, g_ascii_tolower(unit[0]));
+        if (!unit[0] || !at)
+            return -EINVAL;
+        for (const char *o = order; o <= at; o++)
+            scale *= base;
+    }
+    if (value && value > G_MAXUINT64 / scale)
+        return -ERANGE;
+    *ret = value * scale;
+    return 0;
+}
+
 /* <memory unit='...'>N</memory> in bytes (formatdomain "Memory
- * Allocation": b/bytes, KB, k/KiB (default), MB, M/MiB, GB, G/GiB, TB,
- * T/TiB). */
+ * Allocation"; rv_guest_libvirt_scale()). */
 static int
 read_memory(xmlNodePtr dom, const char *source, guint64 *ret, GError **error)
 {
-    static const struct { const char *unit; guint64 mul; } units[] = {
-        { "b", 1 }, { "bytes", 1 }, { "KB", 1000 }, { "k", 1024 }, { "KiB", 1024 },
-        { "MB", 1000000 }, { "M", 1u << 20 }, { "MiB", 1u << 20 },
-        { "GB", 1000000000 }, { "G", 1u << 30 }, { "GiB", 1u << 30 },
-        { "TB", 1000000000000ull }, { "T", 1ull << 40 }, { "TiB", 1ull << 40 },
-    };
     xmlNodePtr m = child(dom, "memory");
     g_autofree char *v = text_of(m), *unit = m ? prop(m, "unit") : NULL;
-    guint64 n, mul = 0;
+    guint64 n;
 
     *ret = 0;
     if (!m)
         return 0;
-    for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
-        if (strcmp(unit ? unit : "KiB", units[i].unit) == 0)
-            mul = units[i].mul;
-    if (!mul || !v || !g_ascii_string_to_unsigned(v, 10, 0, G_MAXUINT64 / mul, &n, NULL))
+    if (!v || !g_ascii_string_to_unsigned(v, 10, 0, G_MAXUINT64, &n, NULL) ||
+        rv_guest_libvirt_scale(n, unit, ret) < 0)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                            "%s: line %ld: invalid <memory unit='%s'>%s</memory>", source,
+                            "%s: line %ld: invalid <memory unit='%s'>%s</memory> (units as libvirt's "
+                            "virScaleInteger: b, KiB/k, KB, MiB/M, MB, ... case-insensitive)", source,
                             (long) xmlGetLineNo(m), unit ? unit : "", v ? v : "");
-    *ret = n * mul;
     return 0;
 }
 
@@ -125,30 +154,162 @@ read_topology(RvGuestDomain *d, xmlNodePtr dom, GError **error)
     return 0;
 }
 
-static int
-read_iothreadpins(RvGuestDomain *d, xmlNodePtr dom, GError **error)
+/* The domain's I/O thread ids: <iothreadids><iothread id>, filled up to
+ * <iothreads>N</iothreads> with the lowest unused ids (libvirt
+ * src/conf/domain_conf.c virDomainIOThreadIDDefArrayInit()). */
+static void
+read_iothread_ids(RvGuestDomain *d, xmlNodePtr dom)
 {
-    d->iothreadpins = g_array_new(FALSE, TRUE, sizeof(RvGuestIothreadPin));
-    for (xmlNodePtr n = child(dom, "cputune") ? child(dom, "cputune")->children : NULL; n;
+    g_autofree char *count = text_of(child(dom, "iothreads"));
+    guint64 want = 0, next = 1;
+
+    d->iothreads = g_array_new(FALSE, TRUE, sizeof(RvGuestIothread));
+    for (xmlNodePtr n = child(dom, "iothreadids") ? child(dom, "iothreadids")->children : NULL; n;
          n = n->next) {
-        g_autofree char *id = NULL, *cs = NULL;
-        g_autoptr(GError) local = NULL;
-        RvGuestIothreadPin pin = { 0 };
+        g_autofree char *id = NULL;
+        RvGuestIothread t = { 0 };
         guint64 v;
 
-        if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_X("iothreadpin")) != 0)
+        if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_X("iothread")) != 0)
             continue;
-        id = prop(n, "iothread");
-        cs = prop(n, "cpuset");
-        if (!id || !g_ascii_string_to_unsigned(id, 10, 1, G_MAXUINT, &v, NULL) || !cs ||
-            rv_guest_libvirt_cpuset_parse(cs, &pin.cpuset, &local) < 0)
+        id = prop(n, "id");
+        if (id && g_ascii_string_to_unsigned(id, 10, 1, G_MAXUINT, &v, NULL)) {
+            t.id = (unsigned) v;
+            g_array_append_val(d->iothreads, t);
+        }
+    }
+    if (count)
+        g_ascii_string_to_unsigned(count, 10, 0, 16384, &want, NULL);
+    while (d->iothreads->len < want) {
+        RvGuestIothread t = { .id = (unsigned) next };
+
+        if (!rv_guest_domain_iothread(d, t.id))
+            g_array_append_val(d->iothreads, t);
+        next++;
+    }
+}
+
+RvGuestIothread *
+rv_guest_domain_iothread(const RvGuestDomain *d, unsigned id)
+{
+    for (guint i = 0; d->iothreads && i < d->iothreads->len; i++)
+        if (g_array_index(d->iothreads, RvGuestIothread, i).id == id)
+            return &g_array_index(d->iothreads, RvGuestIothread, i);
+    return NULL;
+}
+
+/* <iothreadpin iothread cpuset>: virDomainIOThreadPinDefParseXML():
+ * the I/O thread must exist and be pinned once. */
+static int
+read_iothreadpin(RvGuestDomain *d, xmlNodePtr n, bool excerpt, GError **error)
+{
+    g_autofree char *id = prop(n, "iothread"), *cs = prop(n, "cpuset");
+    g_autoptr(GError) local = NULL;
+    RvGuestIothreadPin pin = { 0 };
+    RvGuestIothread *t;
+    guint64 v;
+
+    if (!id || !g_ascii_string_to_unsigned(id, 10, 1, G_MAXUINT, &v, NULL) || !cs ||
+        rv_guest_libvirt_cpuset_parse(cs, &pin.cpuset, &local) < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: line %ld: invalid <iothreadpin iothread='%s' cpuset='%s'>",
+                            d->source, (long) xmlGetLineNo(n), id ? id : "", cs ? cs : "");
+    if (!(t = rv_guest_domain_iothread(d, (unsigned) v)) && excerpt) {
+        RvGuestIothread add = { .id = (unsigned) v };
+
+        g_array_append_val(d->iothreads, add);
+        t = rv_guest_domain_iothread(d, (unsigned) v);
+    }
+    if (!t)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: line %ld: <iothreadpin iothread='%s'> names an I/O thread the domain "
+                            "does not have (<iothreads>/<iothreadids>): libvirt refuses it",
+                            d->source, (long) xmlGetLineNo(n), id);
+    if (t->pinned)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: line %ld: a second <iothreadpin iothread='%s'>: libvirt refuses the "
+                            "domain (\"duplicate iothreadpin for same iothread\")",
+                            d->source, (long) xmlGetLineNo(n), id);
+    t->pinned = true;
+    t->cpuset = pin.cpuset;
+    pin.id = (unsigned) v;
+    g_array_append_val(d->iothreadpins, pin);
+    return 0;
+}
+
+/* <iothreadsched iothreads scheduler priority>: as <vcpusched>
+ * (virDomainThreadSchedParseHelper()); an id the domain lacks or named
+ * twice is refused by libvirt. */
+static int
+read_iothreadsched(RvGuestDomain *d, xmlNodePtr n, bool excerpt, GError **error)
+{
+    static const char *const names[] = { "other", "batch", "idle", "fifo", "rr" };
+    g_autofree char *ids = prop(n, "iothreads"), *sched = prop(n, "scheduler");
+    g_autofree char *prio = prop(n, "priority");
+    RvCpuSet set;
+    gint64 pr = 0;
+    int pol = -1;
+
+    for (int i = 0; sched && i < (int) G_N_ELEMENTS(names); i++)
+        if (strcmp(sched, names[i]) == 0)
+            pol = i;
+    if (!ids || rv_guest_libvirt_cpuset_parse(ids, &set, NULL) < 0 || pol < 0 ||
+        ((pol == RV_GUEST_SCHED_FIFO || pol == RV_GUEST_SCHED_RR) &&
+         (!prio || !g_ascii_string_to_signed(prio, 10, G_MININT, G_MAXINT, &pr, NULL))))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: line %ld: invalid <iothreadsched iothreads='%s' scheduler='%s' priority='%s'>",
+                            d->source, (long) xmlGetLineNo(n), ids ? ids : "", sched ? sched : "",
+                            prio ? prio : "");
+    rv_cpuset_foreach(i, &set) {
+        RvGuestIothread *t = rv_guest_domain_iothread(d, (unsigned) i);
+
+        if (!t && excerpt) {
+            RvGuestIothread add = { .id = (unsigned) i };
+
+            g_array_append_val(d->iothreads, add);
+            t = rv_guest_domain_iothread(d, (unsigned) i);
+        }
+        if (!t || t->sched_set)
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                "%s: line %ld: invalid <iothreadpin iothread='%s' cpuset='%s'>",
-                                d->source, (long) xmlGetLineNo(n), id ? id : "", cs ? cs : "");
-        pin.id = (unsigned) v;
-        g_array_append_val(d->iothreadpins, pin);
+                                "%s: line %ld: <iothreadsched iothreads='%s'>: I/O thread %d %s: libvirt "
+                                "refuses the domain", d->source, (long) xmlGetLineNo(n), ids, i,
+                                t ? "named twice" : "does not exist");
+        t->sched_set = true;
+        t->policy = pol;
+        t->priority = (int) pr;
     }
     return 0;
+}
+
+/* A documentation excerpt ("..." text in <domain>) leaves <iothreads>
+ * out: the I/O threads it names exist there. */
+static bool
+is_excerpt(xmlNodePtr dom)
+{
+    for (xmlNodePtr n = dom->children; n; n = n->next)
+        if (n->type == XML_TEXT_NODE && n->content && strstr((const char *) n->content, "..."))
+            return true;
+    return false;
+}
+
+static int
+read_iothreads(RvGuestDomain *d, xmlNodePtr dom, GError **error)
+{
+    bool excerpt = is_excerpt(dom);
+    int r = 0;
+
+    d->iothreadpins = g_array_new(FALSE, TRUE, sizeof(RvGuestIothreadPin));
+    read_iothread_ids(d, dom);
+    for (xmlNodePtr n = child(dom, "cputune") ? child(dom, "cputune")->children : NULL; n && r >= 0;
+         n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (xmlStrcmp(n->name, BAD_X("iothreadpin")) == 0)
+            r = read_iothreadpin(d, n, excerpt, error);
+        else if (xmlStrcmp(n->name, BAD_X("iothreadsched")) == 0)
+            r = read_iothreadsched(d, n, excerpt, error);
+    }
+    return r;
 }
 
 /* The vCPUs the guest kernel isolates: isolcpus= and nohz_full= of
@@ -227,7 +388,9 @@ rv_guest_domain_load(const char *xml, const char *source, RvGuestDomain **ret, G
         return r;
     d->name = text_of(child(dom, "name"));
     if ((r = read_topology(d, dom, error)) < 0 || (r = read_memory(dom, source, &d->memory_bytes, error)) < 0 ||
-        (r = read_iothreadpins(d, dom, error)) < 0)
+        (r = read_iothreads(d, dom, error)) < 0)
+        return r;
+    if ((r = rv_guest_domain_read_memory_tuning(d, dom, error)) < 0)
         return r;
     d->hugepages = child(child(dom, "memoryBacking"), "hugepages") != NULL;
     d->locked = child(child(dom, "memoryBacking"), "locked") != NULL;
@@ -336,10 +499,13 @@ check_topology(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *h
 
     if (!d->has_topology)
         return;
+    /* libvirt refuses to define such a domain (src/qemu/qemu_validate.c
+     * "CPU topology doesn't match maximum vcpu count"): a FAIL, so that the
+     * rest of the domain is judged too */
     if (product != pl->n_vcpus)
         rv_findings_add(out, RV_FINDING_FAIL, "topology.vcpu-count", NULL, NULL, NULL,
-            "make sockets x dies x clusters x cores x threads equal <vcpu> (libvirt refuses "
-            "to start the domain otherwise)",
+            "make sockets x dies x clusters x cores x threads equal <vcpu> (libvirt's QEMU "
+            "driver refuses to define the domain otherwise)",
             "<topology> sockets %u x dies %u x clusters %u x cores %u x threads %u = %" G_GUINT64_FORMAT
             " vCPUs, <vcpu> is %u", d->sockets, d->dies, d->clusters, d->cores, d->threads,
             product, pl->n_vcpus);
@@ -354,12 +520,19 @@ check_topology(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *h
             bool unpinned = false;
             g_autofree char *al = NULL;
 
+            bool rt = false;
+
             rv_cpuset_zero(&all);
             rv_cpuset_zero(&cores);
             for (unsigned v = first; v <= last; v++) {
                 unpinned |= !pl->vcpus[v].pinned;
+                rt |= pl->vcpus[v].rt;
                 rv_cpuset_or(&all, &all, &pl->vcpus[v].cpuset);
             }
+            /* an unpinned guest core without RT vCPUs floats as any
+             * guest's vCPUs do: nothing real-time is promised there */
+            if (unpinned && !rt)
+                continue;
             if (unpinned) {
                 rv_findings_add(out, RV_FINDING_WARN, "topology.smt-siblings", NULL, NULL, NULL,
                     "pin the vCPUs of each guest core to the SMT siblings of one host core",
@@ -531,6 +704,95 @@ check_rt_features(RvFindings *out, const RvGuestDomain *d)
                         rt->str);
 }
 
+/* <vcpupin> past <vcpu>: libvirt ignores them (virDomainVcpuPinDefParseXML()
+ * "Ignoring vcpupin for missing vcpus", a log line nobody reads); rtvirt
+ * warns, since the pin the author meant is not applied. */
+static void
+check_pins_past(RvFindings *out, const RvGuestDomain *d)
+{
+    const RvGuestPlacement *pl = d->placement;
+
+    if (!pl->pins_past_vcpu)
+        return;
+    rv_findings_add(out, RV_FINDING_WARN, "vcpu.pin-past", NULL, NULL, NULL,
+        "drop the <vcpupin> or raise <vcpu>",
+        "%u <vcpupin> name%s a vCPU past <vcpu> %u (the first: vcpu='%u'): libvirt ignores %s, "
+        "so that pin is never applied", pl->pins_past_vcpu, pl->pins_past_vcpu == 1 ? "s" : "",
+        pl->n_vcpus, pl->first_pin_past, pl->pins_past_vcpu == 1 ? "it" : "them");
+}
+
+/* FIFO/RR priority outside 1-99: libvirt reads any integer but cannot
+ * start the domain (src/util/virprocess.c virProcessSetScheduler():
+ * "Scheduler priority %d out of range [1, 99]"); rtvirt says so before. */
+static void
+check_priorities(RvFindings *out, const RvGuestDomain *d)
+{
+    const RvGuestPlacement *pl = d->placement;
+
+    for (unsigned i = 0; i < pl->n_vcpus; i++) {
+        const RvGuestVcpuPlacement *v = &pl->vcpus[i];
+
+        if (!v->rt || (v->priority >= 1 && v->priority <= 99))
+            continue;
+        rv_findings_add(out, RV_FINDING_FAIL, "vcpu.priority-range", NULL, "1-99", NULL,
+            "give <vcpusched> a priority of 1-99 (sched(7) SCHED_FIFO/SCHED_RR)",
+            "vCPU%u: %s priority %d: libvirt accepts the XML but cannot start the domain "
+            "(sched_setscheduler(2) takes 1-99)", i, rv_guest_sched_policy_name(v->policy), v->priority);
+        return;
+    }
+}
+
+/* I/O threads against the RT vCPUs' host CPUs.  An unpinned I/O thread
+ * is not with the emulator: libvirt 9.0 gives it <vcpu cpuset>, else
+ * every online CPU (src/qemu/qemu_process.c qemuProcessSetupPid(),
+ * qemuProcessGetAllCpuAffinity()), which isolcpus= does not stop. */
+static void
+check_iothreads(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *host)
+{
+    const RvGuestPlacement *pl = d->placement;
+
+    if (rv_cpuset_is_empty(&pl->rt_cpus) || !d->iothreads)
+        return;
+    for (guint i = 0; i < d->iothreads->len; i++) {
+        const RvGuestIothread *t = &g_array_index(d->iothreads, RvGuestIothread, i);
+        bool rt = t->policy == RV_GUEST_SCHED_FIFO || t->policy == RV_GUEST_SCHED_RR;
+        g_autofree char *sched = rt ? g_strdup_printf(" at %s %d", rv_guest_sched_policy_name(t->policy),
+                                                      t->priority) : g_strdup("");
+        RvCpuSet cpus, both;
+        const char *how;
+
+        if (t->pinned) {
+            cpus = t->cpuset;
+            how = "pinned to";
+        } else if (pl->has_vcpu_cpuset) {
+            cpus = pl->vcpu_cpuset;
+            how = "unpinned, so on <vcpu cpuset>";
+        } else {
+            if (host)
+                cpus = host->online;
+            else
+                cpus = pl->rt_cpus;
+            how = "unpinned, so on every online CPU (libvirt qemuProcessSetupPid()):";
+        }
+        rv_cpuset_and(&both, &cpus, &pl->rt_cpus);
+        if (rv_cpuset_is_empty(&both)) {
+            g_autofree char *cl = rv_cpulist_format(&cpus);
+
+            rv_findings_add(out, RV_FINDING_PASS, "iothread.rt-cpu", &cpus, NULL, NULL, NULL,
+                            "I/O thread %u%s on CPUs %s, apart from the RT vCPUs", t->id, sched, cl);
+            continue;
+        }
+        {
+            g_autofree char *cl = rv_cpulist_format(&cpus), *bl = rv_cpulist_format(&both);
+
+            rv_findings_add(out, RV_FINDING_FAIL, "iothread.rt-cpu", &both, NULL, NULL,
+                "pin every I/O thread to housekeeping CPUs: <iothreadpin iothread='N' cpuset='CPUS'/>",
+                "I/O thread %u%s %s CPUs %s, which include the RT vCPUs' CPUs %s", t->id, sched, how,
+                cl, bl);
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Live threads                                                        */
 
@@ -612,7 +874,8 @@ judge_live(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *host,
     if (v->qemu_pid <= 0)
         v->qemu_pid = live->qemu_pid;
     *ret_pid = v->qemu_pid;
-    if ((r = rv_guest_verify_iothreads(live->root, v, d->iothreadpins, d->placement, error)) < 0)
+    if ((r = rv_guest_verify_iothreads(live->root, v, d->iothreadpins, d->placement,
+                                       host ? &host->online : NULL, error)) < 0)
         return r;
     if (host) {
         hk = host->housekeeping;
@@ -650,6 +913,10 @@ rv_guest_check_judge(const RvGuestDomain *dom, const RvGuestHostCpus *host,
     check_neighbours(out, dom, host, neighbours);
     check_guest_isolated(out, dom);
     check_rt_features(out, dom);
+    check_pins_past(out, dom);
+    check_priorities(out, dom);
+    check_iothreads(out, dom, host);
+    rv_guest_check_memory(out, dom, host);
     if (live) {
         if ((r = judge_live(out, dom, host, live, &rep->qemu_pid, error)) < 0)
             return r;

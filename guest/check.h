@@ -65,6 +65,23 @@
 
 #define RV_GUEST_CHECK_SCHEMA_VERSION 1
 
+/* One I/O thread of a domain (<iothreads>, <iothreadids>). */
+typedef struct {
+    unsigned id;
+    bool pinned;               /* an <iothreadpin> of its own */
+    RvCpuSet cpuset;           /* its pin, when pinned */
+    bool sched_set;            /* an <iothreadsched> names it */
+    RvGuestSchedPolicy policy;
+    int priority;
+} RvGuestIothread;
+
+/* One <memoryBacking><hugepages><page>. */
+typedef struct {
+    guint64 size_kib;          /* 0: <hugepages/> alone, the host's default size */
+    bool has_nodeset;
+    RvCpuSet nodeset;          /* the guest NUMA cells it backs */
+} RvGuestHugepage;
+
 /* What rtvirt reads of one domain XML. */
 typedef struct {
     char *source;              /* file path, "domain NAME", for messages */
@@ -77,13 +94,36 @@ typedef struct {
     bool locked;               /* <memoryBacking><locked> */
     bool nosharepages;         /* <memoryBacking><nosharepages> */
     bool pmu_off;              /* <features><pmu state='off'/> */
+    GArray *pages;             /* RvGuestHugepage; empty without <hugepages> */
+    char *numa_mode;           /* <numatune><memory mode>, NULL without one */
+    bool numa_auto;            /* its placement='auto' (numad) */
+    bool has_numa_nodeset;
+    RvCpuSet numa_nodeset;     /* its host NUMA nodes */
+    unsigned cachetunes, memorytunes;   /* <cputune><cachetune>, <memorytune> */
     GArray *iothreadpins;      /* RvGuestIothreadPin */
+    GArray *iothreads;         /* RvGuestIothread, every I/O thread */
     RvCpuSet guest_isolated;   /* vCPUs isolcpus=/nohz_full= of <os><cmdline> name */
     int status_pid;            /* libvirt status file: <domstatus pid>, else 0 */
     GArray *status_tids;       /* libvirt status file: int per vCPU, else NULL */
 } RvGuestDomain;
 
 void rv_guest_domain_free(RvGuestDomain *d);
+
+/**
+ * rv_guest_libvirt_scale:
+ * @value: the number
+ * @unit: (nullable): its unit attribute; NULL or "" = KiB (<memory>'s
+ *        default scale 1024)
+ * @ret: (out): @value in bytes, written only on success
+ *
+ * libvirt's virScaleInteger() (src/util/virutil.c), which
+ * virDomainParseMemory() uses: units case-insensitive; "b", "byte",
+ * "bytes" = 1; a letter k, m, g, t, p, e alone or with "iB" = powers of
+ * 1024, with "B" = powers of 1000 ("KB", "mb", "MiB", "g", "TiB", "eb").
+ *
+ * Returns: 0, -EINVAL for an unknown unit, -ERANGE past 2^64-1 bytes.
+ */
+int rv_guest_libvirt_scale(guint64 value, const char *unit, guint64 *ret) G_GNUC_WARN_UNUSED_RESULT;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestDomain, rv_guest_domain_free)
 
 /**
@@ -99,6 +139,21 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestDomain, rv_guest_domain_free)
  */
 int rv_guest_domain_load(const char *xml, const char *source, RvGuestDomain **ret,
                          GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_guest_host_memory_load:
+ * @root: the host or a capture
+ * @host: fills its nodes (/sys/devices/system/node/online; nodes_known
+ *        false when absent) and hugepage_pools (/sys/kernel/mm/hugepages
+ *        and each node's hugepages/, Documentation/admin-guide/mm/
+ *        hugetlbpage.rst); unreadable files leave a pool at 0
+ *
+ * Best effort: never fails.
+ */
+void rv_guest_host_memory_load(RvRoot *root, RvGuestHostCpus *host);
+
+/* The I/O thread @id of @d, or NULL. */
+RvGuestIothread *rv_guest_domain_iothread(const RvGuestDomain *d, unsigned id);
 
 /* The live side of one running domain, for rv_guest_check_judge(). */
 typedef struct {

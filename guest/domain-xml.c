@@ -416,57 +416,85 @@ rv_guest_domain_xml_build(const RvGuestProfile *profile, const RvGuestPlacement 
 
 /* --- reading --------------------------------------------------------------- */
 
+/* libvirt's virSkipSpaces() (src/util/virstring.c): C-locale isspace(). */
+static const char *
+skip_spaces(const char *p)
+{
+    while (g_ascii_isspace(*p))
+        p++;
+    return p;
+}
+
+/* libvirt's virStrToLong_i() as virBitmapParseInternal() uses it: strtol
+ * (leading spaces and a sign allowed), an int, no digits = error. */
+static bool
+str_to_int(const char *p, const char **ret_end, gint64 *ret)
+{
+    char *end;
+    gint64 v;
+
+    errno = 0;
+    v = g_ascii_strtoll(p, &end, 10);
+    if (end == p || errno || v < G_MININT || v > G_MAXINT)
+        return false;
+    *ret_end = end;
+    *ret = v;
+    return true;
+}
+
 int
 rv_guest_libvirt_cpuset_parse(const char *str, RvCpuSet *ret, GError **error)
 {
-    g_auto(GStrv) items = g_strsplit(str, ",", -1);
-    RvCpuSet set, neg;
+    const char *cur = skip_spaces(str);
+    RvCpuSet set;
 
     rv_cpuset_zero(&set);
-    rv_cpuset_zero(&neg);
-    for (int i = 0; items[i]; i++) {
-        char *it = g_strstrip(items[i]);
-        bool exclude = false;
-        guint64 a, b;
-        char *end;
+    if (!*cur)
+        goto bad;
+    /* virBitmapParseInternal() (src/util/virbitmap.c), item by item, left
+     * to right: "N" sets, "N-M" sets a range, "^N" clears N from what the
+     * items before it set; ids bounded by VIR_DOMAIN_CPUMASK_LEN */
+    while (*cur) {
+        bool neg = false;
+        gint64 start, last;
 
-        if (*it == '^') {
-            exclude = true;
-            it++;
+        if (*cur == '^') {
+            cur++;
+            neg = true;
         }
-        if (!g_ascii_isdigit(*it))
+        if (!g_ascii_isdigit(*cur) || !str_to_int(cur, &cur, &start) || start >= RV_CPUSET_MAX)
             goto bad;
-        a = g_ascii_strtoull(it, &end, 10);
-        b = a;
-        while (*end == ' ')
-            end++;
-        if (*end == '-' && !exclude) {
-            char *p = end + 1;
-
-            while (*p == ' ')
-                p++;
-            if (!g_ascii_isdigit(*p))
+        cur = skip_spaces(cur);
+        if (*cur == ',' || !*cur) {
+            if (neg)
+                rv_cpuset_clear(&set, (unsigned) start);
+            else
+                rv_cpuset_set(&set, (unsigned) start);
+        } else if (*cur == '-') {
+            if (neg)
                 goto bad;
-            b = g_ascii_strtoull(p, &end, 10);
-            while (*end == ' ')
-                end++;
+            cur = skip_spaces(cur + 1);
+            if (!str_to_int(cur, &cur, &last) || last < start || last >= RV_CPUSET_MAX)
+                goto bad;
+            rv_cpuset_set_range(&set, (unsigned) start, (unsigned) last);
+            cur = skip_spaces(cur);
         }
-        if (*end || a > b || b >= RV_CPUSET_MAX)
+        if (*cur == ',')
+            cur = skip_spaces(cur + 1);
+        else if (*cur)
             goto bad;
-        if (exclude)
-            rv_cpuset_set(&neg, (unsigned) a);
-        else
-            rv_cpuset_set_range(&set, (unsigned) a, (unsigned) b);
     }
-    rv_cpuset_andnot(&set, &set, &neg);
+    /* the callers (virDomainVcpuPinDefParseXML() and the others) refuse an
+     * empty set: "Invalid value of 'cpuset'" */
     if (rv_cpuset_is_empty(&set))
         goto bad;
     *ret = set;
     return 0;
 bad:
     return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                        "invalid cpuset '%s': expected CPU ids, ranges a-b and ^N exclusions (libvirt virBitmapParse)",
-                        str);
+                        "invalid cpuset '%s': expected CPU ids 0-%d, ranges a-b and ^N exclusions, "
+                        "read left to right, not empty (libvirt virBitmapParse)",
+                        str, RV_CPUSET_MAX - 1);
 }
 
 static xmlNodePtr
@@ -503,14 +531,219 @@ parse_uint_prop(xmlNodePtr n, const char *attr, const char *name, guint64 max,
 
 static const char * const sched_names[] = { "other", "batch", "idle", "fifo", "rr", NULL };
 
+/* What the steps of rv_guest_domain_xml_read_placement() share. */
+typedef struct {
+    const char *name;
+    xmlNodePtr root, vcpu, tune;
+    guint64 n_vcpus;
+    RvGuestPlacement *p;
+    bool *pinned_here;         /* per vCPU: a <vcpupin> of its own */
+    bool *sched_here;          /* per vCPU: a <vcpusched> names it */
+} Reader;
+
+/* A libvirt documentation excerpt: "..." text directly in <domain>. */
+static bool
+is_excerpt(xmlNodePtr root)
+{
+    for (xmlNodePtr n = root->children; n; n = n->next)
+        if (n->type == XML_TEXT_NODE && n->content && strstr((const char *) n->content, "..."))
+            return true;
+    return false;
+}
+
+/* <vcpu>: the vCPU count.  libvirt's virDomainVcpuParse()
+ * (src/conf/domain_conf.c): absent, the domain has 1 vCPU.  A
+ * documentation excerpt ("...") leaves it out while naming more: there,
+ * as many vCPUs as the highest id <cputune> names. */
+static int
+read_vcpu_count(Reader *rd, GError **error)
+{
+    int r;
+
+    if (rd->vcpu) {
+        xmlChar *c = xmlNodeGetContent(rd->vcpu);
+        g_autofree char *s = g_strstrip(g_strdup((const char *) c));
+
+        xmlFree(c);
+        if (!g_ascii_string_to_unsigned(s, 10, 1, 16384, &rd->n_vcpus, NULL))
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s: line %ld: invalid <vcpu> '%s': expected 1-16384 vCPUs", rd->name,
+                                (long) xmlGetLineNo(rd->vcpu), s);
+        return 0;
+    }
+    rd->n_vcpus = 1;
+    if (!is_excerpt(rd->root))
+        return 0;
+    for (xmlNodePtr n = rd->tune ? rd->tune->children : NULL; n; n = n->next) {
+        g_autofree char *v = NULL;
+        RvCpuSet s;
+        guint64 id;
+
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (xmlStrcmp(n->name, BAD_X("vcpupin")) == 0) {
+            if ((r = parse_uint_prop(n, "vcpu", rd->name, 16383, &id, error)) < 0)
+                return r;
+            rd->n_vcpus = MAX(rd->n_vcpus, id + 1);
+        } else if (xmlStrcmp(n->name, BAD_X("vcpusched")) == 0 && (v = get_prop(n, "vcpus")) &&
+                   rv_guest_libvirt_cpuset_parse(v, &s, NULL) == 0) {
+            rd->n_vcpus = MAX(rd->n_vcpus, (guint64) rv_cpuset_last(&s) + 1);
+        }
+    }
+    return 0;
+}
+
+/* <vcpu cpuset='...'>: with placement static (the default), the affinity
+ * of every thread that has no pin of its own (virDomainVcpuParse(); used
+ * by src/qemu/qemu_process.c qemuProcessSetupPid()). */
+static int
+read_vcpu_cpuset(Reader *rd, GError **error)
+{
+    g_autofree char *placement = rd->vcpu ? get_prop(rd->vcpu, "placement") : NULL;
+    g_autofree char *cs = rd->vcpu ? get_prop(rd->vcpu, "cpuset") : NULL;
+    g_autoptr(GError) local = NULL;
+
+    if (!cs || (placement && strcmp(placement, "auto") == 0))
+        return 0;
+    if (rv_guest_libvirt_cpuset_parse(cs, &rd->p->vcpu_cpuset, &local) < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: line %ld: <vcpu cpuset>: %s",
+                            rd->name, (long) xmlGetLineNo(rd->vcpu), local->message);
+    rd->p->has_vcpu_cpuset = true;
+    return 0;
+}
+
+/* <vcpupin vcpu cpuset>: virDomainVcpuPinDefParseXML(): a second one for
+ * a vCPU is refused; one past <vcpu> is ignored (a VIR_WARN). */
+static int
+read_vcpupin(Reader *rd, xmlNodePtr n, GError **error)
+{
+    g_autofree char *cs = NULL;
+    g_autoptr(GError) local = NULL;
+    RvCpuSet set;
+    guint64 id;
+    int r;
+
+    if ((r = parse_uint_prop(n, "vcpu", rd->name, G_MAXUINT, &id, error)) < 0)
+        return r;
+    if (id >= rd->n_vcpus) {
+        if (rd->p->pins_past_vcpu++ == 0)
+            rd->p->first_pin_past = (unsigned) id;
+        return 0;
+    }
+    cs = get_prop(n, "cpuset");
+    if (rd->pinned_here[id])
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: line %ld: a second <vcpupin vcpu='%u'>: libvirt refuses the domain "
+                            "(\"duplicate vcpupin for vcpu\", virDomainVcpuPinDefParseXML)",
+                            rd->name, (long) xmlGetLineNo(n), (unsigned) id);
+    if (!cs || rv_guest_libvirt_cpuset_parse(cs, &set, &local) < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: line %ld: <vcpupin vcpu='%u'>: %s",
+                            rd->name, (long) xmlGetLineNo(n), (unsigned) id,
+                            local ? local->message : "no cpuset");
+    rd->pinned_here[id] = true;
+    rd->p->vcpus[id].pinned = true;
+    rd->p->vcpus[id].cpuset = set;
+    return 0;
+}
+
+/* <emulatorpin cpuset>: libvirt takes one (virDomainDefTunablesParse():
+ * "only one emulatorpin is supported"). */
+static int
+read_emulatorpin(Reader *rd, xmlNodePtr n, GError **error)
+{
+    g_autofree char *cs = get_prop(n, "cpuset");
+    g_autoptr(GError) local = NULL;
+    RvCpuSet set;
+
+    if (rd->p->emulator_pinned)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: line %ld: a second <emulatorpin>: libvirt refuses the domain "
+                            "(\"only one emulatorpin is supported\")", rd->name, (long) xmlGetLineNo(n));
+    if (!cs || rv_guest_libvirt_cpuset_parse(cs, &set, &local) < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: line %ld: <emulatorpin>: %s",
+                            rd->name, (long) xmlGetLineNo(n), local ? local->message : "no cpuset");
+    rd->p->emulator_pinned = true;
+    rd->p->emulator = set;
+    return 0;
+}
+
+/* <vcpusched vcpus scheduler priority>: virDomainThreadSchedParseHelper():
+ * every vCPU named must exist, two elements must not name one vCPU, a
+ * fifo/rr scheduler needs an integer priority (any int: the range is
+ * checked only when the domain starts, virProcessSetScheduler(); the judge
+ * names it, vcpu.priority-range). */
+static int
+read_vcpusched(Reader *rd, xmlNodePtr n, GError **error)
+{
+    g_autofree char *sched = get_prop(n, "scheduler");
+    g_autofree char *prio = get_prop(n, "priority");
+    g_autofree char *cs = get_prop(n, "vcpus");
+    g_autoptr(GError) local = NULL;
+    gint64 pr = 0;
+    RvCpuSet set;
+    int pol = -1;
+
+    if (!cs || rv_guest_libvirt_cpuset_parse(cs, &set, &local) < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: line %ld: <vcpusched>: %s",
+                            rd->name, (long) xmlGetLineNo(n), local ? local->message : "no vcpus");
+    if (rv_cpuset_last(&set) >= (int) rd->n_vcpus)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: line %ld: <vcpusched vcpus='%s'> names vCPU %d, the domain has %u",
+                            rd->name, (long) xmlGetLineNo(n), cs, rv_cpuset_last(&set),
+                            (unsigned) rd->n_vcpus);
+    for (int i = 0; sched && sched_names[i]; i++)
+        if (strcmp(sched, sched_names[i]) == 0)
+            pol = i;
+    if (pol < 0)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: line %ld: invalid scheduler='%s' in <vcpusched>",
+                            rd->name, (long) xmlGetLineNo(n), sched ? sched : "");
+    if ((pol == RV_GUEST_SCHED_FIFO || pol == RV_GUEST_SCHED_RR) &&
+        (!prio || !g_ascii_string_to_signed(prio, 10, G_MININT, G_MAXINT, &pr, NULL)))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: line %ld: invalid priority='%s' in <vcpusched>: expected 1-99",
+                            rd->name, (long) xmlGetLineNo(n), prio ? prio : "");
+    rv_cpuset_foreach(v, &set) {
+        if (rd->sched_here[v])
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s: line %ld: <vcpusched vcpus='%s'> names vCPU %d again: libvirt refuses "
+                                "the domain (\"'vcpusched' attributes 'vcpus' must not overlap\")",
+                                rd->name, (long) xmlGetLineNo(n), cs, v);
+        rd->sched_here[v] = true;
+        rd->p->vcpus[v].policy = pol;
+        rd->p->vcpus[v].priority = (int) pr;
+        rd->p->vcpus[v].rt = pol == RV_GUEST_SCHED_FIFO || pol == RV_GUEST_SCHED_RR;
+    }
+    return 0;
+}
+
+/* What <vcpu cpuset> gives the threads without a pin of their own. */
+static void
+apply_vcpu_cpuset(RvGuestPlacement *p)
+{
+    if (!p->has_vcpu_cpuset)
+        return;
+    for (unsigned i = 0; i < p->n_vcpus; i++)
+        if (!p->vcpus[i].pinned) {
+            p->vcpus[i].pinned = true;
+            p->vcpus[i].cpuset = p->vcpu_cpuset;
+        }
+    if (!p->emulator_pinned) {
+        p->emulator_pinned = true;
+        p->emulator_from_vcpu_cpuset = true;
+        p->emulator = p->vcpu_cpuset;
+    }
+}
+
 int
 rv_guest_domain_xml_read_placement(const char *xml, const char *name, RvGuestPlacement **ret,
                                    GError **error)
 {
     g_autoptr(xmlDoc) doc = NULL;
     g_autoptr(RvGuestPlacement) p = NULL;
-    xmlNodePtr root, vcpu, tune, cpu;
-    guint64 n_vcpus = 0;
+    g_autofree bool *pinned_here = NULL, *sched_here = NULL;
+    Reader rd = { .name = name };
+    xmlNodePtr cpu;
     int r;
 
     doc = xmlReadMemory(xml, strlen(xml), name, NULL,
@@ -521,111 +754,35 @@ rv_guest_domain_xml_read_placement(const char *xml, const char *name, RvGuestPla
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: line %d: not well-formed XML: %s",
                             name, e ? e->line : 0, e && e->message ? g_strchomp(e->message) : "?");
     }
-    root = xmlDocGetRootElement(doc);
-    if (!root || xmlStrcmp(root->name, BAD_X("domain")) != 0)
+    rd.root = xmlDocGetRootElement(doc);
+    if (!rd.root || xmlStrcmp(rd.root->name, BAD_X("domain")) != 0)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "%s: the root element is not <domain>", name);
-    tune = first_child(root, "cputune");
+    rd.tune = first_child(rd.root, "cputune");
+    rd.vcpu = first_child(rd.root, "vcpu");
+    if ((r = read_vcpu_count(&rd, error)) < 0)
+        return r;
 
-    vcpu = first_child(root, "vcpu");
-    if (vcpu) {
-        xmlChar *c = xmlNodeGetContent(vcpu);
-        g_autofree char *s = g_strstrip(g_strdup((const char *) c));
-
-        xmlFree(c);
-        if (!g_ascii_string_to_unsigned(s, 10, 1, 16384, &n_vcpus, NULL))
-            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                "%s: line %ld: invalid <vcpu> '%s'", name,
-                                (long) xmlGetLineNo(vcpu), s);
-    } else {
-        /* documentation excerpts leave <vcpu> out ("..."): as many vCPUs
-         * as the highest id <cputune> names */
-        for (xmlNodePtr n = tune ? tune->children : NULL; n; n = n->next) {
-            g_autofree char *v = NULL;
-            RvCpuSet s;
-            guint64 id;
-
-            if (n->type != XML_ELEMENT_NODE)
-                continue;
-            if (xmlStrcmp(n->name, BAD_X("vcpupin")) == 0) {
-                if ((r = parse_uint_prop(n, "vcpu", name, 16383, &id, error)) < 0)
-                    return r;
-                n_vcpus = MAX(n_vcpus, id + 1);
-            } else if (xmlStrcmp(n->name, BAD_X("vcpusched")) == 0 &&
-                       (v = get_prop(n, "vcpus")) &&
-                       rv_guest_libvirt_cpuset_parse(v, &s, NULL) == 0) {
-                n_vcpus = MAX(n_vcpus, (guint64) rv_cpuset_last(&s) + 1);
-            }
-        }
-        if (n_vcpus == 0)
-            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                "%s: no <vcpu> and no vCPU named in <cputune>", name);
-    }
-
-    p = rv_guest_placement_new((unsigned) n_vcpus);
-    for (xmlNodePtr n = tune ? tune->children : NULL; n; n = n->next) {
-        g_autofree char *cs = NULL;
-        g_autoptr(GError) local = NULL;
-        RvCpuSet set;
-
+    rd.p = p = rv_guest_placement_new((unsigned) rd.n_vcpus);
+    rd.pinned_here = pinned_here = g_new0(bool, rd.n_vcpus);
+    rd.sched_here = sched_here = g_new0(bool, rd.n_vcpus);
+    if ((r = read_vcpu_cpuset(&rd, error)) < 0)
+        return r;
+    for (xmlNodePtr n = rd.tune ? rd.tune->children : NULL; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;
-        if (xmlStrcmp(n->name, BAD_X("vcpupin")) == 0) {
-            guint64 id;
-
-            if ((r = parse_uint_prop(n, "vcpu", name, n_vcpus - 1, &id, error)) < 0)
-                return r;
-            cs = get_prop(n, "cpuset");
-            if (!cs || rv_guest_libvirt_cpuset_parse(cs, &set, &local) < 0)
-                return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: line %ld: <vcpupin vcpu='%u'>: %s",
-                                    name, (long) xmlGetLineNo(n), (unsigned) id,
-                                    local ? local->message : "no cpuset");
-            p->vcpus[id].pinned = true;
-            p->vcpus[id].cpuset = set;
-        } else if (xmlStrcmp(n->name, BAD_X("emulatorpin")) == 0) {
-            cs = get_prop(n, "cpuset");
-            if (!cs || rv_guest_libvirt_cpuset_parse(cs, &set, &local) < 0)
-                return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: line %ld: <emulatorpin>: %s",
-                                    name, (long) xmlGetLineNo(n), local ? local->message : "no cpuset");
-            p->emulator_pinned = true;
-            p->emulator = set;
-        } else if (xmlStrcmp(n->name, BAD_X("vcpusched")) == 0) {
-            g_autofree char *sched = get_prop(n, "scheduler");
-            g_autofree char *prio = get_prop(n, "priority");
-            guint64 pr = 0;
-            int pol = -1;
-
-            cs = get_prop(n, "vcpus");
-            if (!cs || rv_guest_libvirt_cpuset_parse(cs, &set, &local) < 0)
-                return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: line %ld: <vcpusched>: %s",
-                                    name, (long) xmlGetLineNo(n), local ? local->message : "no vcpus");
-            if (rv_cpuset_last(&set) >= (int) n_vcpus)
-                return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                    "%s: line %ld: <vcpusched vcpus='%s'> names vCPU %d, the domain has %u",
-                                    name, (long) xmlGetLineNo(n), cs, rv_cpuset_last(&set),
-                                    (unsigned) n_vcpus);
-            for (int i = 0; sched && sched_names[i]; i++)
-                if (strcmp(sched, sched_names[i]) == 0)
-                    pol = i;
-            if (pol < 0)
-                return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                    "%s: line %ld: invalid scheduler='%s' in <vcpusched>",
-                                    name, (long) xmlGetLineNo(n), sched ? sched : "");
-            if (pol == RV_GUEST_SCHED_FIFO || pol == RV_GUEST_SCHED_RR) {
-                if (!prio || !g_ascii_string_to_unsigned(prio, 10, 1, 99, &pr, NULL))
-                    return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                        "%s: line %ld: invalid priority='%s' in <vcpusched>: expected 1-99",
-                                        name, (long) xmlGetLineNo(n), prio ? prio : "");
-            }
-            rv_cpuset_foreach(v, &set) {
-                p->vcpus[v].policy = pol;
-                p->vcpus[v].priority = (int) pr;
-                p->vcpus[v].rt = pol == RV_GUEST_SCHED_FIFO || pol == RV_GUEST_SCHED_RR;
-            }
-        }
+        if (xmlStrcmp(n->name, BAD_X("vcpupin")) == 0)
+            r = read_vcpupin(&rd, n, error);
+        else if (xmlStrcmp(n->name, BAD_X("emulatorpin")) == 0)
+            r = read_emulatorpin(&rd, n, error);
+        else if (xmlStrcmp(n->name, BAD_X("vcpusched")) == 0)
+            r = read_vcpusched(&rd, n, error);
+        if (r < 0)
+            return r;
     }
+    apply_vcpu_cpuset(p);
 
-    cpu = first_child(first_child(root, "cpu"), "topology");
+    cpu = first_child(first_child(rd.root, "cpu"), "topology");
     if (cpu) {
         g_autofree char *t = get_prop(cpu, "threads");
         guint64 th;

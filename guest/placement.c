@@ -35,6 +35,8 @@ rv_guest_host_cpus_free(RvGuestHostCpus *host)
         g_array_unref(host->cores);
     if (host->groups)
         g_array_unref(host->groups);
+    if (host->hugepage_pools)
+        g_array_unref(host->hugepage_pools);
     g_free(host);
 }
 

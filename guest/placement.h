@@ -75,7 +75,21 @@ typedef struct {
                              * groups, online CPUs only: NUMA nodes where
                              * there are several, else packages; may be empty */
     bool groups_are_nodes;
+    /* memory (rv_guest_host_memory_load(), guest/check.h): */
+    bool nodes_known;       /* /sys/devices/system/node/online was read */
+    RvCpuSet nodes;         /* the host's online NUMA node ids */
+    GArray *hugepage_pools; /* RvGuestHugepagePool; NULL = not read */
 } RvGuestHostCpus;
+
+/* One hugepage pool of the host: /sys/kernel/mm/hugepages/hugepages-SIZEkB
+ * (node -1) or /sys/devices/system/node/nodeN/hugepages/hugepages-SIZEkB
+ * (Documentation/admin-guide/mm/hugetlbpage.rst). */
+typedef struct {
+    int node;               /* -1: the whole host */
+    guint64 size_kib;
+    guint64 nr;             /* nr_hugepages */
+    guint64 free;           /* free_hugepages */
+} RvGuestHugepagePool;
 
 RvGuestHostCpus *rv_guest_host_cpus_new(unsigned nr_cpu_ids);
 void rv_guest_host_cpus_free(RvGuestHostCpus *host);
@@ -151,6 +165,16 @@ typedef struct {
     GPtrArray *notes;            /* "NOTE ..." lines (char *), never NULL */
     bool has_numa_node;          /* the RT vCPUs sit on one host NUMA node of several */
     unsigned numa_node;          /* that node: guest memory comes from it */
+    /* read back from a domain XML (guest/domain-xml.h) only: */
+    bool has_vcpu_cpuset;        /* <vcpu cpuset='...'> (placement static) */
+    RvCpuSet vcpu_cpuset;        /* libvirt's affinity of every vCPU, emulator
+                                  * and I/O thread without a pin of its own
+                                  * (qemuProcessSetupPid()); such vCPUs and
+                                  * the emulator are read as pinned to it */
+    bool emulator_from_vcpu_cpuset; /* emulator pinned by <vcpu cpuset> alone */
+    unsigned pins_past_vcpu;     /* <vcpupin>s naming a vCPU past <vcpu>,
+                                  * which libvirt ignores */
+    unsigned first_pin_past;     /* the vcpu attribute of the first one */
 } RvGuestPlacement;
 
 /* An empty placement of @n_vcpus unpinned SCHED_OTHER vCPUs. */

@@ -313,7 +313,7 @@ rv_guest_verify_hugepages(RvRoot *root, RvGuestVerification *v, guint64 min_byte
 
 int
 rv_guest_verify_iothreads(RvRoot *root, RvGuestVerification *v, const GArray *pins,
-                          const RvGuestPlacement *expect, GError **error)
+                          const RvGuestPlacement *expect, const RvCpuSet *online, GError **error)
 {
     g_autofree char *taskdir = g_strdup_printf("/proc/%d/task", v->qemu_pid);
     g_autoptr(GPtrArray) tasks = NULL;
@@ -342,8 +342,9 @@ rv_guest_verify_iothreads(RvRoot *root, RvGuestVerification *v, const GArray *pi
         for (guint k = 0; pins && k < pins->len; k++)
             if (g_array_index(pins, RvGuestIothreadPin, k).id == id)
                 want = &g_array_index(pins, RvGuestIothreadPin, k).cpuset;
-        if (!want && expect->emulator_pinned)
-            want = &expect->emulator;
+        /* libvirt's qemuProcessSetupPid(): <vcpu cpuset>, else all online CPUs */
+        if (!want)
+            want = expect->has_vcpu_cpuset ? &expect->vcpu_cpuset : online;
         if (want) {
             comm = rv_escape_value(t.comm);
             pass = rv_cpuset_equal(want, &t.allowed);

@@ -99,8 +99,15 @@ typedef struct {
  * @v: a verification whose qemu_pid is known; one check per I/O thread
  * @pins: (nullable): RvGuestIothreadPin per pinned I/O thread
  * @expect: the domain's placement: an I/O thread without iothreadpin is
- *          expected on the emulatorpin CPUs (libvirt places unpinned I/O
- *          threads with the emulator), no check when neither is pinned
+ *          expected on its <vcpu cpuset> when it has one
+ * @online: (nullable): the host's online CPUs: without <vcpu cpuset> an
+ *          unpinned I/O thread is expected on all of them; NULL = no check
+ *          of unpinned I/O threads then.  libvirt 9.0
+ *          src/qemu/qemu_process.c qemuProcessSetupPid(): cpumask = the
+ *          thread's pin, else (placement auto: numad's), else
+ *          def->cpumask (<vcpu cpuset>), else
+ *          qemuProcessGetAllCpuAffinity() = virHostCPUGetOnlineBitmap();
+ *          never the emulator's <emulatorpin>
  * @error: (optional): RV_ERROR_FAILED when /proc/PID/task cannot be listed
  *
  * The I/O threads are the tasks of the QEMU process named "IO iothreadN"
@@ -110,7 +117,7 @@ typedef struct {
  * Returns: the number of FAIL checks added (>= 0), or -errno.
  */
 int rv_guest_verify_iothreads(RvRoot *root, RvGuestVerification *v, const GArray *pins,
-                              const RvGuestPlacement *expect,
+                              const RvGuestPlacement *expect, const RvCpuSet *online,
                               GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**

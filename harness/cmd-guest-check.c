@@ -394,6 +394,7 @@ rv_cmd_guest_check(int argc, char **argv)
     c.live = rv_host_root_is_live(root);
     if (rv_guest_host_cpus_from_root(root, &host, &error) < 0)
         return rv_log_gerror(error, "Failed to read the host CPUs");
+    rv_guest_host_memory_load(root, host);
     for (int i = 1; i < argc; i++) {
         int r = load_target(&c, argv[i], &error);
 

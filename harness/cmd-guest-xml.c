@@ -89,6 +89,7 @@ check_domain(const char *prog, const char *path, const char *root_dir, int argc)
         return rv_log_gerror(error, "Failed to open the host root");
     if (rv_guest_host_cpus_from_root(root, &host, &error) < 0)
         return rv_log_gerror(error, "Failed to read the host CPUs");
+    rv_guest_host_memory_load(root, host);
     if (rv_guest_check_judge(dom, host, NULL, NULL, &rep, &error) < 0)
         return rv_log_gerror(error, "Failed to judge the domain");
     if (rv_cmd_common.json) {

@@ -19,7 +19,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 2
 
 # the judges: where findings are made
-srcs=(host/check/*.c host/tuned/*.c guest/check.c guest/verify.c results/judge.c)
+srcs=(host/check/*.c host/tuned/*.c guest/check*.c guest/verify.c results/judge.c)
 
 "$rtvirt" rules --markdown >"$tmp/rules.md"; rc=$?
 if [ $rc = 0 ] && cmp -s "$tmp/rules.md" doc/rules.md; then

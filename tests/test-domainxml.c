@@ -301,8 +301,13 @@ test_cpuset_parse(void)
     static const struct { const char *in; const char *out; } good[] = {
         { "1-4,^2", "1,3-4" }, { "0,1", "0-1" }, { "0,4", "0,4" }, { "0-4,^3", "0-2,4" },
         { " 3 ", "3" }, { "7", "7" }, { "0-3,^0,^1", "2-3" },
+        /* left to right as virBitmapParseInternal(): a later item sets again */
+        { "^2,1-2", "1-2" }, { "1-3,^2,2", "1-3" },
+        /* ids up to VIR_DOMAIN_CPUMASK_LEN - 1; a trailing comma is fine */
+        { "16383", "16383" }, { "8192-8193", "8192-8193" }, { "1,", "1" }, { "1 - 3 , ^2", "1,3" },
     };
-    static const char * const bad[] = { "", "^2", "a", "1-", "3-1", "1,,2", "^1-2", "1-2-3", "0-99999" };
+    static const char * const bad[] = { "", "^2", "a", "1-", "3-1", "1,,2", "^1-2", "1-2-3", "0-99999",
+                                        "16384", "0-16384", "1,^1", " , 1", "^ 1,2" };
 
     for (guint i = 0; i < G_N_ELEMENTS(good); i++) {
         RvCpuSet s;
@@ -381,6 +386,44 @@ test_libvirt_case(gconstpointer data)
     }
 }
 
+/* libvirt's defaults where the XML is silent (virDomainVcpuParse(),
+ * virDomainVcpuPinDefParseXML(), qemuProcessSetupPid()). */
+static void
+test_read_libvirt_defaults(void)
+{
+    g_autoptr(RvGuestPlacement) one = NULL, past = NULL, cs = NULL, autop = NULL, prio = NULL;
+    g_autoptr(GError) err = NULL;
+
+    /* no <vcpu>: one vCPU */
+    g_assert_cmpint(rv_guest_domain_xml_read_placement("<domain/>", "a.xml", &one, &err), ==, 0);
+    g_assert_cmpuint(one->n_vcpus, ==, 1);
+    /* a pin past <vcpu> is ignored and counted */
+    g_assert_cmpint(rv_guest_domain_xml_read_placement(
+        "<domain><vcpu>2</vcpu><cputune><vcpupin vcpu='5' cpuset='1'/><vcpupin vcpu='7' cpuset='1'/>"
+        "</cputune></domain>", "b.xml", &past, &err), ==, 0);
+    g_assert_cmpuint(past->pins_past_vcpu, ==, 2);
+    g_assert_cmpuint(past->first_pin_past, ==, 5);
+    g_assert_false(past->vcpus[1].pinned);
+    /* <vcpu cpuset>: the affinity of unpinned vCPUs and of the emulator */
+    g_assert_cmpint(rv_guest_domain_xml_read_placement(
+        "<domain><vcpu cpuset='0-1'>2</vcpu><cputune><vcpupin vcpu='0' cpuset='3'/></cputune></domain>",
+        "c.xml", &cs, &err), ==, 0);
+    g_assert_true(cs->has_vcpu_cpuset && cs->emulator_pinned && cs->emulator_from_vcpu_cpuset);
+    g_assert_true(cs->vcpus[1].pinned && rv_cpuset_count(&cs->vcpus[1].cpuset) == 2);
+    g_assert_true(rv_cpuset_isset(&cs->vcpus[0].cpuset, 3) && rv_cpuset_count(&cs->vcpus[0].cpuset) == 1);
+    /* placement='auto': numad decides, the cpuset is not used */
+    g_assert_cmpint(rv_guest_domain_xml_read_placement(
+        "<domain><vcpu placement='auto' cpuset='0-1'>2</vcpu></domain>", "d.xml", &autop, &err), ==, 0);
+    g_assert_false(autop->has_vcpu_cpuset || autop->emulator_pinned);
+    /* priority 0: libvirt reads it (the judge FAILs it, vcpu.priority-range) */
+    g_assert_cmpint(rv_guest_domain_xml_read_placement(
+        "<domain><vcpu>1</vcpu><cputune><vcpusched vcpus='0' scheduler='fifo' priority='0'/></cputune>"
+        "</domain>", "e.xml", &prio, &err), ==, 0);
+    g_assert_true(prio->vcpus[0].rt);
+    g_assert_cmpint(prio->vcpus[0].priority, ==, 0);
+    g_assert_no_error(err);
+}
+
 /* Bad domains are refused with the document and line named. */
 static void
 test_read_bad(void)
@@ -389,9 +432,16 @@ test_read_bad(void)
         { "<domain><vcpu>2</vcpu", "bad.xml: line 1: not well-formed XML" },
         { "<dom/>", "bad.xml: the root element is not <domain>" },
         { "<domain><vcpu>zero</vcpu></domain>", "bad.xml: line 1: invalid <vcpu> 'zero'" },
-        { "<domain/>", "bad.xml: no <vcpu> and no vCPU named in <cputune>" },
-        { "<domain>\n<vcpu>2</vcpu>\n<cputune>\n<vcpupin vcpu='2' cpuset='1'/></cputune></domain>",
-          "bad.xml: line 4: invalid vcpu='2' in <vcpupin>" },
+        /* duplicates libvirt refuses (virDomainVcpuPinDefParseXML(),
+         * "only one emulatorpin", virDomainThreadSchedParseHelper()) */
+        { "<domain>\n<vcpu>2</vcpu>\n<cputune>\n<vcpupin vcpu='1' cpuset='1'/>\n<vcpupin vcpu='1' cpuset='0'/></cputune></domain>",
+          "bad.xml: line 5: a second <vcpupin vcpu='1'>: libvirt refuses the domain" },
+        { "<domain><vcpu>2</vcpu><cputune><emulatorpin cpuset='0'/><emulatorpin cpuset='1'/></cputune></domain>",
+          "bad.xml: line 1: a second <emulatorpin>: libvirt refuses the domain" },
+        { "<domain><vcpu>2</vcpu><cputune><vcpusched vcpus='0-1' scheduler='fifo' priority='1'/>"
+          "<vcpusched vcpus='1' scheduler='batch'/></cputune></domain>",
+          "bad.xml: line 1: <vcpusched vcpus='1'> names vCPU 1 again: libvirt refuses" },
+        { "<domain><vcpu cpuset='0,^0'>2</vcpu></domain>", "bad.xml: line 1: <vcpu cpuset>: invalid cpuset '0,^0'" },
         { "<domain><vcpu>2</vcpu><cputune><vcpupin vcpu='1' cpuset='x'/></cputune></domain>",
           "bad.xml: line 1: <vcpupin vcpu='1'>: invalid cpuset 'x'" },
         { "<domain><vcpu>2</vcpu><cputune><vcpusched vcpus='1' scheduler='fifo'/></cputune></domain>",
@@ -452,5 +502,6 @@ main(int argc, char **argv)
     g_test_add_func("/domainxml/disk-built", test_disk_built);
     g_test_add_func("/domainxml/cpuset-parse", test_cpuset_parse);
     g_test_add_func("/domainxml/read-bad", test_read_bad);
+    g_test_add_func("/domainxml/read-libvirt-defaults", test_read_libvirt_defaults);
     return g_test_run();
 }

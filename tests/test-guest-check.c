@@ -26,8 +26,10 @@ load_domain_file(const char *path)
     RvGuestDomain *d = NULL;
 
     g_assert_true(g_file_get_contents(path, &xml, NULL, &err));
-    g_assert_cmpint(rv_guest_domain_load(xml, base, &d, &err), ==, 0);
+    int r = rv_guest_domain_load(xml, base, &d, &err);
+
     g_assert_no_error(err);
+    g_assert_cmpint(r, ==, 0);
     return d;
 }
 
@@ -175,10 +177,16 @@ test_status_file(void)
             { "<domain><vcpu>2</vcpu><cpu><topology sockets='0'/></cpu></domain>",
               "b.xml: line 1: invalid sockets='0' in <topology>" },
             { "<domain><vcpu>2</vcpu><memory unit='parsec'>1</memory></domain>",
-              "b.xml: line 1: invalid <memory unit='parsec'>1</memory>" },
+              "b.xml: line 1: invalid <memory unit='parsec'>1</memory> (units as libvirt's virScaleInteger" },
             { "<domain><vcpu>2</vcpu><cputune><iothreadpin iothread='1'/></cputune></domain>",
               "b.xml: line 1: invalid <iothreadpin iothread='1' cpuset=''>" },
             { "<domstatus pid='1'/>", "b.xml: a libvirt status file without <domain>" },
+            /* libvirt refuses these (virDomainIOThreadPinDefParseXML()) */
+            { "<domain><iothreads>1</iothreads><cputune><iothreadpin iothread='2' cpuset='0'/></cputune></domain>",
+              "b.xml: line 1: <iothreadpin iothread='2'> names an I/O thread the domain does not have" },
+            { "<domain><iothreads>1</iothreads><cputune><iothreadpin iothread='1' cpuset='0'/>"
+              "<iothreadpin iothread='1' cpuset='1'/></cputune></domain>",
+              "b.xml: line 1: a second <iothreadpin iothread='1'>: libvirt refuses the domain" },
         };
 
         for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
@@ -187,7 +195,8 @@ test_status_file(void)
 
             g_assert_cmpint(rv_guest_domain_load(bad[i].xml, "b.xml", &b, &e), ==, -EINVAL);
             g_assert_error(e, RV_ERROR, RV_ERROR_INVALID);
-            g_assert_cmpstr(e->message, ==, bad[i].msg);
+            if (!g_str_has_prefix(e->message, bad[i].msg))
+                g_assert_cmpstr(e->message, ==, bad[i].msg);
         }
     }
 }

@@ -17,10 +17,13 @@
 #include <stdbool.h>
 #include <glib.h>
 
-/* The kernel's NR_CPUS upper bound on x86_64 (CONFIG_MAXSMP). */
-#define RV_CPUSET_MAX 8192
+/* CPU ids a set can hold: libvirt's VIR_DOMAIN_CPUMASK_LEN
+ * (src/conf/domain_conf.h, 16384), the bound of every cpuset a domain XML
+ * may name; the kernel's own NR_CPUS bound on x86_64 is lower (8192,
+ * CONFIG_MAXSMP), so a host CPU always fits. */
+#define RV_CPUSET_MAX 16384
 
-/* A set of CPU ids 0..RV_CPUSET_MAX-1, plain value type (1 KiB). */
+/* A set of CPU ids 0..RV_CPUSET_MAX-1, plain value type (2 KiB). */
 typedef struct {
     guint64 bits[RV_CPUSET_MAX / 64];
 } RvCpuSet;

@@ -30,6 +30,7 @@
 #define TUNED_RT "tuned profiles/realtime/tuned.conf"
 #define KBASE_RT "libvirt kbase/kvm-realtime.html"
 #define FORMATDOMAIN "libvirt formatdomain.html"
+#define LIBVIRT_SRC "libvirt 9.0 "
 #define CYCLICTEST "rt-tests src/cyclictest/cyclictest.c"
 
 static const RvRule rules[] = {
@@ -140,6 +141,14 @@ static const RvRule rules[] = {
     { "features.pmu-rt", P | W, GUEST, "a domain with RT vCPUs keeps the virtual PMU on (no <features><pmu state='off'/>)", "KubeVirt pkg/virt-launcher/virtwrap/converter/vcpu/vcpu.go (realtime: PMU off); OpenStack Nova hw:pmu (nova/api/validation/extra_specs/hw.py); " FORMATDOMAIN " (Hypervisor features: pmu)", "add <pmu state='off'/> to <features>" },
     { "memory.rt-shared-pages", P | W, GUEST, "a domain with RT vCPUs has memory KSM may merge: no <memoryBacking><nosharepages/> and no hugepages", "OpenStack Nova nova/virt/libvirt/driver.py _get_guest_memory_backing_config() (real-time: locked, no shared pages); KubeVirt vcpu.go (realtime: NoSharePages); Documentation/admin-guide/mm/ksm.rst; " FORMATDOMAIN " (Memory Backing: nosharepages)", "add <memoryBacking><nosharepages/>, back the guest with hugepages, or stop KSM (/sys/kernel/mm/ksm/run = 2)" },
     /* ---- guest check: the running domain's threads (guest/verify.c) ---- */
+    { "vcpu.pin-past", W, GUEST, "a <vcpupin> names a vCPU past <vcpu>: libvirt ignores it (a log warning), so the pin is never applied; rtvirt warns", LIBVIRT_SRC "src/conf/domain_conf.c virDomainVcpuPinDefParseXML() (\"Ignoring vcpupin for missing vcpus\")", "drop the <vcpupin> or raise <vcpu>" },
+    { "vcpu.priority-range", F, GUEST, "a FIFO/RR <vcpusched> priority outside 1-99: libvirt reads any integer but cannot start the domain; rtvirt is stricter and says so before the start", LIBVIRT_SRC "src/util/virprocess.c virProcessSetScheduler() (\"Scheduler priority out of range\"); sched(7)", "give <vcpusched> a priority of 1-99" },
+    { "iothread.rt-cpu", P | F, GUEST, "an I/O thread may run on an RT vCPU's host CPU: pinned there, or unpinned (libvirt 9.0 gives an unpinned I/O thread <vcpu cpuset>, else every online CPU, not the emulator's CPUs)", LIBVIRT_SRC "src/qemu/qemu_process.c qemuProcessSetupPid(), qemuProcessGetAllCpuAffinity(); " FORMATDOMAIN " (iothreadpin)", "pin every I/O thread to housekeeping CPUs: <iothreadpin iothread='N' cpuset='CPUS'/>" },
+    { "memory.numa-node", F, GUEST, "<numatune> binds the guest memory to a NUMA node this host does not have: the domain cannot start", FORMATDOMAIN " (NUMA Node Tuning); Documentation/ABI/stable/sysfs-devices-node (node/online)", "bind the memory to nodes this host has (numactl -H)" },
+    { "memory.numa-rt-node", P | W, GUEST, "<numatune> binds the guest memory to other nodes than the RT vCPUs' node, or interleaves it", KBASE_RT " (memory on the RT vCPUs' node); " FORMATDOMAIN " (NUMA Node Tuning)", "bind the memory to the RT vCPUs' node: <numatune><memory mode='strict' nodeset='N'/>" },
+    { "memory.hugepage-size", P | F, GUEST, "a <hugepages> page size the host has no pool of, or fewer pages reserved (on the bound node) than <memory> needs", FORMATDOMAIN " (Memory Backing: hugepages); Documentation/admin-guide/mm/hugetlbpage.rst", "use a page size the host has, and reserve the pages before starting the domain" },
+    { "memory.not-locked", P | W, GUEST, "a domain with RT vCPUs without <memoryBacking><locked/>", KBASE_RT " (<locked/>); " FORMATDOMAIN " (Memory Backing: locked)", "add <memoryBacking><locked/></memoryBacking>" },
+    { "cputune.resctrl", N, GUEST, "<cachetune>/<memorytune> (resctrl cache and memory bandwidth allocation): noted, not judged", FORMATDOMAIN " (CPU Tuning: cachetune, memorytune)", NULL },
     { "vcpu.isolated-not-fifo", F, LIVE, "a vCPU the guest isolates runs a thread that is not FIFO/RR on the host", KBASE_RT "; Documentation/scheduler/sched-rt-group.rst (the RT-group trap)", "give the vCPU <vcpusched scheduler='fifo'>; when libvirt refuses it, fix the host first (host check rtgroup.trap)" },
     { "vcpu.threads", F, LIVE, "the domain's vCPU thread count differs from its XML", "QEMU QMP query-cpus-fast; libvirt status XML <vcpus>", "check that this is the right domain" },
     { "vcpu.affinity", P | F, LIVE, "a vCPU thread's CPU affinity against <vcpupin>", FORMATDOMAIN " (vcpupin); proc(5) /proc/PID/status Cpus_allowed_list", "virsh vcpupin DOMAIN N CPU, or restart the domain" },
