@@ -42,14 +42,18 @@ static const RvCmdSpec result_check_spec = {
     .params = "FILE...",
     .summary =
         "Judge cyclictest output (status lines, -q, -h histograms, --json of rt-tests\n"
-        "1.x-2.x), oslat --json and rtvirt pert --json files.\n"
+        "1.x-2.x), oslat (text or --json), hwlatdetect, rtla timerlat/osnoise top and\n"
+        "hist (with timerlat's auto-analysis), stress-ng's cyclic report and rtvirt\n"
+        "pert --json files.\n"
         "\n"
         "Each finding is PASS, NOTE, WARN or FAIL with a stable id, where (FILE:LINE)\n"
         "and a fix: a run that was not real-time (P:0, policy other), at another\n"
         "priority than asked or below the threaded IRQs, cyclictest's 'defaulting\n"
         "realtime priority' notice, CPUs that should have been measured and were not\n"
         "(-S on an isolated host), the main thread on a measured CPU or its SMT sibling,\n"
-        "maxima beyond the histogram, a non-RT kernel with timer_migration=1.",
+        "maxima beyond the histogram, a non-RT kernel with timer_migration=1, a run\n"
+        "that stopped early or lasted under a minute, cyclictest without -m, a raised\n"
+        "hwlatdetect threshold, statistics over part of the run, a run in a VM.",
     .description =
         "With --root DIR the files are judged against that host (a capture or /):\n"
         "isolated CPUs, SMT siblings, threaded-IRQ and kthread priorities, PREEMPT_RT,\n"
@@ -77,6 +81,14 @@ load_host(const char *dir, RvJudgeHost *h, GError **error)
         rv_host_topology_load(root, &topo, error) < 0 ||
         rv_host_state_load(root, topo->nr_cpu_ids, &st, error) < 0)
         return -EINVAL;
+    h->virtualized = -1;
+    {
+        /* a guest: the CPU flags carry "hypervisor" (arch/x86 cpuid bit
+         * 31 of ECX, leaf 1, set by every hypervisor) */
+        g_autofree char *cpuinfo = NULL;
+        if (rv_host_root_read(root, "/proc/cpuinfo", &cpuinfo, NULL) >= 0)
+            h->virtualized = strstr(cpuinfo, " hypervisor") != NULL;
+    }
     h->has_online = true;
     h->online = topo->online;
     if (st->isolated.known) {

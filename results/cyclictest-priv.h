@@ -46,3 +46,7 @@ int rv_result_cyclictest_cmdline_histogram(const char *cmdline, gboolean *ret_ns
 int rv_result_cyclictest_parse_json(const char *name, const char *data, gsize len,
                                     GPtrArray **ret_runs, GError **error)
     G_GNUC_WARN_UNUSED_RESULT;
+
+/* cyclictest -D / oslat -D / rtla -d / hwlatdetect --duration: "90",
+ * "10m", "2h", "1d", "1w" in seconds; -1 when not such a value. */
+double rv_result_args_seconds(const char *s);

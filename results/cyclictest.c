@@ -22,6 +22,7 @@
 #include "util/cpulist.h"
 #include "results/cyclictest.h"
 #include "results/cyclictest-priv.h"
+#include "results/latency-readers.h"
 #include "results/store.h"
 #include "util/error.h"
 
@@ -61,6 +62,9 @@ rv_result_cyclictest_run_free(RvCyclictestRun *run)
     g_free(run->tool);
     g_free(run->kernel_release);
     g_free(run->cmdline_prefix);
+    g_free(run->stopped);
+    g_free(run->cpu_list);
+    g_free(run->mode);
     if (run->threads)
         g_ptr_array_unref(run->threads);
     if (run->notes)
@@ -78,6 +82,10 @@ rv_result_cyclictest_run_new(int first_line)
     run->last_line = first_line;
     run->tool = g_strdup("cyclictest");
     run->defaulted_priority = run->dma_latency_us = run->realtime = -1;
+    run->duration_s = run->duration_asked_s = run->coverage = -1;
+    run->threshold_us = run->below_us = run->exceeding = -1;
+    run->window_us = run->width_us = run->samples_kept = -1;
+    run->main_cpu = -1;
     run->threads = g_ptr_array_new_with_free_func((GDestroyNotify) thread_free);
     run->notes = g_ptr_array_new_with_free_func(g_free);
     return run;
@@ -822,6 +830,14 @@ parse_line(Parser *ps, const char *line, GError **error)
             ps->cur->dma_latency_us = us;
         return 0;
     }
+    if (g_str_has_prefix(line, "# Break thread:") && ps->cur) {
+        /* -b USEC: main() prints "# Break thread: %d" and "# Break value:
+         * %llu" when a thread stopped the run above USEC */
+        g_free(ps->cur->stopped);
+        ps->cur->stopped = g_strdup_printf("cyclictest -b stopped the run (%s)", line + 2);
+        ps->cur->stopped_line = ps->lineno;
+        return 0;
+    }
     if (g_str_has_prefix(line, "defaulting realtime priority to ")) {
         /* process_options() on stderr when the policy is FIFO/RR and the
          * priority 0: -p was absent, 0, or not a number */
@@ -965,6 +981,18 @@ rv_result_cyclictest_parse(const char *name, const char *data, gsize len,
         i++;
     if (i < len && data[i] == '{')
         return rv_result_cyclictest_parse_json(name, data, len, ret_runs, error);
+    switch (rv_result_latency_form(data, len)) {
+    case RV_LATENCY_FORM_OSLAT:
+        return rv_result_oslat_parse(name, data, len, ret_runs, error);
+    case RV_LATENCY_FORM_HWLAT:
+        return rv_result_hwlat_parse(name, data, len, ret_runs, error);
+    case RV_LATENCY_FORM_RTLA:
+        return rv_result_rtla_parse(name, data, len, ret_runs, error);
+    case RV_LATENCY_FORM_STRESSNG:
+        return rv_result_stressng_parse(name, data, len, ret_runs, error);
+    case RV_LATENCY_FORM_CYCLICTEST:
+        break;
+    }
     return parse_text(name, data, len, ret_runs, error);
 }
 

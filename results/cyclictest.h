@@ -21,6 +21,8 @@
  *    come back as several #RvCyclictestRun, in file order.
  *  - log prefixes "| " (LAVA) are stripped; wrapper lines ("t0-max-latency
  *    pass 217 us") are not cyclictest lines and are ignored.
+ *  - the text outputs of oslat, hwlatdetect, rtla and stress-ng's cyclic
+ *    stressor, through their readers (results/latency-readers.h).
  * Units: cyclictest's default us.  Output of -N/--nsecs is rejected when the
  * command line shows it (values would be ns).
  */
@@ -79,6 +81,34 @@ typedef struct {
     char *kernel_release;    /* JSON sysinfo "release", NULL unknown */
     char *cmdline_prefix;    /* "taskset -c 3" before the program on the
                               * command line's line, NULL */
+
+    /* What the readers of the other tools (results/latency-readers.h) and
+     * cyclictest's own break lines also tell; unknown: -1, NULL, FALSE. */
+    double duration_s;       /* measured: oslat "Duration:", rtla "Duration:"
+                              * / the top header, hwlatdetect's test duration
+                              * once it finished, stress-ng's run time */
+    double duration_asked_s; /* asked: oslat "Total runtime:", stress-ng -t */
+    gint64 threshold_us;     /* hwlatdetect "Latency threshold:" */
+    gint64 below_us;         /* the max is below this: hwlatdetect "Max
+                              * Latency: Below threshold" */
+    gint64 exceeding;        /* hwlatdetect "Samples exceeding threshold:" */
+    gint64 window_us;        /* hwlatdetect "Sample window:" */
+    gint64 width_us;         /* hwlatdetect "Sample width:" */
+    double coverage;         /* share of the run's time the statistics
+                              * sampled, 0..1 (osnoise Runtime / duration), -1 */
+    gint64 samples_kept;     /* stress-ng cyclic: statistics over only this
+                              * many samples, -1 */
+    char *stopped;           /* why the run ended early: a threshold hit
+                              * (oslat -T, rtla stop tracing, cyclictest -b),
+                              * an interruption; NULL */
+    int stopped_line;        /* its line, 0 */
+    gboolean no_result;      /* the output ends before the tool printed its
+                              * result (a crash, a cut file) */
+    char *cpu_list;          /* the CPUs the tool was told to measure (oslat
+                              * and hwlatdetect "CPU list:"), NULL */
+    int main_cpu;            /* oslat "CPU for main thread:", -1 */
+    char *mode;              /* rtla: "timerlat top", "osnoise hist", ...;
+                              * NULL for the other tools */
 } RvCyclictestRun;
 
 void rv_result_cyclictest_run_free(RvCyclictestRun *run);
@@ -149,17 +179,33 @@ typedef struct {
     int interval_us;       /* -i/--interval, -1 */
     char *policy;          /* --policy NAME, NULL */
     int histogram;         /* -h/-H N, 0 none */
-    char *tool;            /* basename of the program word ("cyclictest", "oslat") */
+    char *tool;            /* basename of the program word ("cyclictest",
+                            * "oslat", "rtla", "hwlatdetect", "stress-ng") */
+    /* the options that decide whether a run is comparable */
+    double duration_s;     /* cyclictest/oslat -D, rtla -d, hwlatdetect
+                            * --duration, stress-ng -t; -1 not given */
+    gint64 loops;          /* cyclictest -l/--loops, -1 */
+    gboolean mlockall;     /* cyclictest -m/--mlockall */
+    gint64 breaktrace_us;  /* cyclictest -b/--breaktrace, -1 */
+    gint64 stop_us;        /* oslat -T, rtla -a/-s/-S/-i/-I/-T: a threshold
+                            * that ends the run, -1 */
+    gint64 threshold_us;   /* hwlatdetect --threshold, -1 */
+    gint64 hardlimit_us;   /* hwlatdetect --hardlimit, -1 */
+    char *mode;            /* rtla "timerlat top" / "osnoise hist" ..., NULL */
 } RvCyclictestArgs;
 
 /**
  * rv_result_cyclictest_args_parse:
- * @cmdline: "cyclictest -p 98 -a 2-5 -t 4" or "taskset -c 3 cyclictest ...";
- *           shell quoting is honoured; words before the program are skipped
- *           except taskset's -c LIST
+ * @cmdline: "cyclictest -p 98 -a 2-5 -t 4" or "taskset -c 3 cyclictest ...",
+ *           or an oslat, rtla timerlat/osnoise (also as "timerlat hist"),
+ *           hwlatdetect or stress-ng command line; shell quoting is
+ *           honoured; words before the program are skipped except
+ *           taskset's -c LIST.  rtla -P o:N/r:N/f:N/d:... gives policy and
+ *           priority, -c the CPUs (affinity_list), -H the housekeeping CPUs
+ *           (main_affinity); oslat -c / -C / -f likewise
  * @ret: (out caller-allocates): cleared first; free with
  *       rv_result_cyclictest_args_clear()
- * @error: RV_ERROR_INVALID when no word is a cyclictest or oslat program
+ * @error: RV_ERROR_INVALID when no word is a program of those tools
  *
  * Returns: 0 or -EINVAL.
  */

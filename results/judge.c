@@ -41,6 +41,12 @@
 #define IRQ_THREAD_DEFAULT_PRIO 50
 /* an idle state exiting slower than this is worth a finding */
 #define IDLE_EXIT_WARN_US 10
+/* a run shorter than this is judged too short to show a worst case */
+#define RUN_SHORT_S 60
+/* kernel/trace/trace_hwlat.c DEFAULT_LAT_THRESHOLD (us) */
+#define HWLAT_DEFAULT_THRESHOLD_US 10
+/* OpenShift cnf-tests hwlatdetect-runner: --threshold 20 --hardlimit 20 */
+#define HWLAT_COMMON_THRESHOLD_US 20
 
 typedef struct {
     const RvCyclictestRun *run;
@@ -310,6 +316,17 @@ find_measured(Judge *j)
     const char *how = NULL;
 
     rv_cpuset_zero(&j->measured);
+    if (g_strcmp0(run->tool, "hwlatdetect") == 0) {
+        /* one kthread that moves across its CPU list (hwlatdetect
+         * --cpu-list, tracing_cpumask): every CPU of it was watched */
+        const char *l = run->cpu_list ? run->cpu_list : j->has_args ? j->args.affinity_list : NULL;
+        if (l && rv_cpulist_parse(l, 0, &j->measured, NULL) == 0) {
+            j->measured_known = j->allowed_known = true;
+            j->allowed = j->measured;
+            j->measured_how = g_strdup_printf("hwlatdetect CPU list %s", l);
+        }
+        return;
+    }
     for (guint i = 0; i < n; i++) {
         const RvCyclictestThread *t = run->threads->pdata[i];
         if (t->cpu >= 0 && t->cpu < RV_CPUSET_MAX) {
@@ -320,7 +337,16 @@ find_measured(Judge *j)
     if (n && with_cpu == n) {
         j->measured_known = j->allowed_known = true;
         j->allowed = j->measured;
-        j->measured_how = g_strdup("the JSON \"cpu\" of each thread");
+        j->measured_how = g_strdup(run->form == RV_CYCLICTEST_FORM_JSON
+                                   ? "the JSON \"cpu\" of each thread"
+                                   : "the CPU of each column or row of the output");
+        return;
+    }
+    if (!n && run->cpu_list && rv_cpulist_parse(run->cpu_list, 0, &j->measured, NULL) == 0) {
+        /* oslat stopped before its summary: the CPU list it was given */
+        j->measured_known = j->allowed_known = true;
+        j->allowed = j->measured;
+        j->measured_how = g_strdup_printf("%s CPU list %s", run->tool, run->cpu_list);
         return;
     }
     if (!j->has_args)
@@ -358,7 +384,7 @@ find_measured(Judge *j)
             return;
         }
     }
-    if (!j->args.smp && !j->args.affinity)
+    if (!j->args.smp && !j->args.affinity && n && g_str_equal(run->tool, "cyclictest"))
         rv_findings_add(j->out, RV_FINDING_WARN, "cpus.unpinned", NULL, NULL, NULL,
             "pin the threads: cyclictest -a LIST -t N (one thread per measured CPU)",
             "the threads were not pinned (no -a, no -S): they ran wherever the scheduler "
@@ -454,7 +480,12 @@ check_smt(Judge *j)
     if (j->has_args && j->args.main_affinity &&
         rv_cpulist_parse(j->args.main_affinity, 0, &main_cpus, NULL) == 0) {
         main_how = "--mainaffinity";
+    } else if (j->run->main_cpu >= 0 && j->run->main_cpu < RV_CPUSET_MAX) {
+        rv_cpuset_zero(&main_cpus);
+        rv_cpuset_set(&main_cpus, j->run->main_cpu);
+        main_how = "oslat 'CPU for main thread'";
     } else if (j->has_args && j->args.affinity_list &&
+               g_strcmp0(j->args.tool, "cyclictest") == 0 &&
                rv_cpulist_parse(j->args.affinity_list, 0, &main_cpus, NULL) == 0) {
         main_how = "-a without --mainaffinity restricts it to the -a mask";
     } else {
@@ -465,14 +496,14 @@ check_smt(Judge *j)
         if (!rv_cpuset_is_empty(&both)) {
             g_autofree char *b = rv_cpulist_format(&both);
             rv_findings_add(j->out, RV_FINDING_WARN, "smt.sibling-main-thread", &both, NULL, NULL,
-                "put the main thread on a housekeeping CPU: --mainaffinity=CPU (rt-tests >= 2.2)",
+                "put the main thread on a housekeeping CPU: cyclictest --mainaffinity=CPU (rt-tests >= 2.2), oslat -C CPU",
                 "the main thread may run on measured CPU(s) %s (%s)", b, main_how);
         }
         rv_cpuset_and(&both, &main_cpus, &sib);
         if (!rv_cpuset_is_empty(&both)) {
             g_autofree char *b = rv_cpulist_format(&both);
             rv_findings_add(j->out, RV_FINDING_WARN, "smt.sibling-main-thread", &both, NULL, NULL,
-                "put the main thread on a CPU of another core: --mainaffinity=CPU",
+                "put the main thread on a CPU of another core: cyclictest --mainaffinity=CPU, oslat -C CPU",
                 "the main thread ran on CPU(s) %s, the SMT sibling of a measured CPU (%s): "
                 "they share the core's execution units", b, main_how);
         }
@@ -594,7 +625,16 @@ check_budget(Judge *j)
         if (t->max_us >= 0 && (!worst || t->max_us > worst->max_us))
             worst = t;
     }
-    if (!worst)
+    if (!worst && run->below_us > 0 && run->below_us <= b)
+        rv_findings_add(j->out, RV_FINDING_PASS, "latency.budget", NULL, NULL, NULL, NULL,
+            "no sample above the %" G_GINT64_FORMAT " us threshold <= budget %" G_GINT64_FORMAT
+            " us", run->below_us, b);
+    else if (!worst && run->below_us > 0)
+        rv_findings_add(j->out, RV_FINDING_FAIL, "latency.budget", NULL, NULL, NULL,
+            "rerun with the threshold at or below the budget (hwlatdetect --threshold)",
+            "the max is only known to be below the %" G_GINT64_FORMAT " us threshold: budget %"
+            G_GINT64_FORMAT " us not verified", run->below_us, b);
+    else if (!worst)
         rv_findings_add(j->out, RV_FINDING_FAIL, "latency.budget", NULL, NULL, NULL,
             "keep the summary lines or '# Max Latencies' in the output",
             "no max latency in the output: budget %" G_GINT64_FORMAT " us not verified", b);
@@ -609,6 +649,210 @@ check_budget(Judge *j)
             worst->max_us, worst->index, b);
 }
 
+/* A measured duration: the tool's own, else cycles x interval (cyclictest
+ * status lines); -1 unknown. */
+static double
+measured_s(const Judge *j)
+{
+    const RvCyclictestRun *run = j->run;
+    double d = -1;
+
+    if (run->duration_s >= 0)
+        return run->duration_s;
+    for (guint i = 0; i < run->threads->len; i++) {
+        const RvCyclictestThread *t = run->threads->pdata[i];
+        int iv = t->interval_us > 0 ? t->interval_us : j->has_args ? j->args.interval_us : -1;
+        /* a quiet histogram has no C:, its "# Total:" counts the cycles */
+        gint64 cycles = t->cycles > 0 ? t->cycles
+                      : t->histogram_total >= 0 && t->histogram
+                        ? t->histogram_total + (gint64) MIN(t->histogram->overflows, (guint64) G_MAXINT32)
+                        : -1;
+        if (iv <= 0 && j->has_args && g_strcmp0(j->args.tool, "cyclictest") == 0)
+            iv = 1000;   /* cyclictest's default -i */
+        if (cycles > 0 && iv > 0)
+            d = MAX(d, (double) cycles * iv / 1e6);
+    }
+    return d;
+}
+
+/* The duration asked: the output's, else -D/-d, else -l x -i; -1 unknown. */
+static double
+asked_s(const Judge *j)
+{
+    if (j->run->duration_asked_s >= 0)
+        return j->run->duration_asked_s;
+    if (!j->has_args)
+        return -1;
+    if (j->args.duration_s > 0)
+        return j->args.duration_s;
+    if (j->args.loops > 0)
+        return (double) j->args.loops * (j->args.interval_us > 0 ? j->args.interval_us : 1000) / 1e6;
+    return -1;
+}
+
+/* run.stopped, run.short: statistics of a run that ended early, or of a
+ * run too short to meet the rare events a worst case is made of, are not
+ * comparable with a full run's. */
+static void
+check_run_length(Judge *j)
+{
+    const RvCyclictestRun *run = j->run;
+    double d = measured_s(j), a = asked_s(j), len;
+
+    if (run->no_result) {
+        at_line(j, rv_findings_add(j->out, RV_FINDING_FAIL, "run.stopped", NULL, NULL, NULL,
+                                   "rerun until the tool prints its result; keep its whole output",
+                                   "no result: %s ended before printing its statistics (%s)",
+                                   run->tool, run->stopped ? run->stopped : "output cut"),
+                run->stopped_line);
+        return;
+    }
+    if (run->stopped)
+        at_line(j, rv_findings_add(j->out, RV_FINDING_WARN, "run.stopped", NULL, NULL, NULL,
+                                   "measure without a stop threshold (cyclictest -b, oslat -T, "
+                                   "rtla -a/-T/-s) for a figure; keep those for tracing a spike",
+                                   "the run ended early: %s; its statistics cover only the time "
+                                   "before the stop and are not comparable with full runs",
+                                   run->stopped),
+                run->stopped_line);
+    /* cycles x interval undercounts a run whose wakeups overran (cyclictest
+     * skips the periods it missed): only a large gap is taken as a cut */
+    else if (a > 0 && d >= 0 && d < (run->duration_s >= 0 ? 0.9 : 0.5) * a)
+        rv_findings_add(j->out, RV_FINDING_WARN, "run.stopped", NULL, NULL, NULL,
+            "let the run reach its duration (no Ctrl-C, no timeout shorter than -D)",
+            "%s measured %.0f s of the %.0f s asked: interrupted or cut, the rest of the "
+            "run is not in these statistics", run->tool, d, a);
+    len = d >= 0 ? d : a;
+    if (len >= 0 && len < RUN_SHORT_S)
+        rv_findings_add(j->out, RV_FINDING_WARN, "run.short", NULL, NULL, NULL,
+            "measure for minutes at least (cyclictest -D 10m, oslat -D 10m, rtla -d 10m); "
+            "hours for a release figure",
+            "%s %s %.1f s: a worst case is made of rare events (SMIs, timer and RCU work, "
+            "housekeeping bursts) that a run under %d s rarely meets", run->tool,
+            d >= 0 ? "measured" : "was asked to run", len, RUN_SHORT_S);
+}
+
+/* mem.not-locked: cyclictest locks its memory only with -m (rt-tests
+ * src/cyclictest/cyclictest.c: mlockall() under "if (lockall)"); oslat
+ * always does (oslat.c main()). */
+static void
+check_memlock(Judge *j)
+{
+    if (!j->has_args || g_strcmp0(j->args.tool, "cyclictest") != 0 || j->args.mlockall)
+        return;
+    rv_findings_add(j->out, RV_FINDING_WARN, "mem.not-locked", NULL, NULL, NULL,
+        "add -m (--mlockall) to the cyclictest command line",
+        "cyclictest ran without -m/--mlockall: its pages were not locked, so page faults "
+        "and reclaim during the run are in these latencies");
+}
+
+/* threshold.raised, hwlat.exceeded: hwlatdetect records only gaps above
+ * tracing_thresh (kernel/trace/trace_hwlat.c DEFAULT_LAT_THRESHOLD, 10
+ * us) and exits non-zero only above --hardlimit (default the threshold). */
+static void
+check_hwlat(Judge *j)
+{
+    const RvCyclictestRun *run = j->run;
+    const RvCyclictestThread *t = run->threads->len ? run->threads->pdata[0] : NULL;
+    gint64 thr = run->threshold_us >= 0 ? run->threshold_us : j->has_args ? j->args.threshold_us : -1;
+
+    if (g_strcmp0(run->tool, "hwlatdetect") != 0)
+        return;
+    /* a threshold above the budget (or, without one, above what RT
+     * deployments use: OpenShift's hwlatdetect runs at 20 us) hides the
+     * gaps that matter */
+    gint64 limit = j->want->budget_us >= 0 ? MAX(j->want->budget_us, HWLAT_DEFAULT_THRESHOLD_US)
+                                           : HWLAT_COMMON_THRESHOLD_US;
+    if (thr > limit)
+        rv_findings_add(j->out, RV_FINDING_WARN, "threshold.raised", NULL, NULL, NULL,
+            "run hwlatdetect with its default threshold (10 us) or the budget, not above it",
+            "hwlatdetect's threshold is %" G_GINT64_FORMAT " us (the kernel's default is %d "
+            "us, %s %" G_GINT64_FORMAT " us): gaps below it were not recorded, so '%s' says only "
+            "that no gap reached %" G_GINT64_FORMAT " us", thr, HWLAT_DEFAULT_THRESHOLD_US,
+            j->want->budget_us >= 0 ? "the budget" : "RT deployments use at most", limit,
+            run->below_us > 0 ? "Below threshold" : "the max", thr);
+    if (j->has_args && j->args.hardlimit_us > MAX(thr, limit))
+        rv_findings_add(j->out, RV_FINDING_WARN, "threshold.raised", NULL, NULL, NULL,
+            "drop --hardlimit: hwlatdetect's exit status is the verdict CI sees",
+            "--hardlimit %" G_GINT64_FORMAT " us: hwlatdetect exits 0 for gaps up to that",
+            j->args.hardlimit_us);
+    if (t && (t->max_us > 0 || run->exceeding > 0))
+        rv_findings_add(j->out, RV_FINDING_FAIL, "hwlat.exceeded", NULL, NULL, NULL,
+            "find the firmware or hardware source (SMIs: BIOS power and thermal settings, "
+            "cyclictest --smi), or use hardware that does not stall",
+            "%" G_GINT64_FORMAT " sample(s) above the %" G_GINT64_FORMAT " us threshold, max %"
+            G_GINT64_FORMAT " us: the CPUs were stalled with interrupts off, by firmware "
+            "(SMIs) or hardware, which no tuning of Linux removes",
+            run->exceeding, thr, t->max_us);
+}
+
+/* stats.partial: statistics that sampled part of the run */
+static void
+check_coverage(Judge *j)
+{
+    const RvCyclictestRun *run = j->run;
+
+    if (g_strcmp0(run->tool, "hwlatdetect") == 0 && run->window_us > 0 && run->width_us > 0 &&
+        run->width_us < run->window_us) {
+        guint ncpu = j->measured_known ? rv_cpuset_count(&j->measured) : 0;
+        double share = (double) run->width_us / run->window_us;
+        g_autofree char *each = ncpu > 1 ? g_strdup_printf("%.1f%%", share * 100 / ncpu) : NULL;
+        /* below hwlatdetect's own 50% (0.5 s of every 1 s) the run sees
+         * too little of the time to bound a stall */
+        rv_findings_add(j->out, share < 0.5 ? RV_FINDING_WARN : RV_FINDING_NOTE, "stats.partial",
+            NULL, NULL, NULL,
+            share < 0.5 ? "sample most of every window: hwlatdetect --window 1000000us --width "
+                          "950000us (width/window >= 0.5)" : NULL,
+            "hwlatdetect sampled %" G_GINT64_FORMAT " us of every %" G_GINT64_FORMAT " us "
+            "window (%.0f%% of the run)%s%s: a stall in the other time was not seen",
+            run->width_us, run->window_us, share * 100,
+            ncpu > 1 ? ", one CPU at a time: each of the CPUs about " : "",
+            each ? each : "");
+    } else if (run->mode && g_str_has_prefix(run->mode, "osnoise") && run->coverage >= 0 &&
+               run->coverage < 0.95) {
+        rv_findings_add(j->out, RV_FINDING_NOTE, "stats.partial", NULL, NULL, NULL, NULL,
+            "osnoise sampled %.0f%% of the run's time (runtime below the period, rtla -r/-p): "
+            "noise in the rest was not measured", run->coverage * 100);
+    } else if (g_strcmp0(run->tool, "stress-ng") == 0 && run->samples_kept > 0) {
+        double cov = run->coverage;
+        const RvCyclictestThread *t = run->threads->pdata[0];
+        double d = measured_s(j) >= 0 && run->duration_s >= 0 ? run->duration_s : asked_s(j);
+
+        double floor_ = 0.99;   /* stress-ng's own count of the samples needed */
+
+        if (cov < 0 && d > 0 && t->interval_us > 0) {
+            /* samples x delay undercounts (each wakeup also takes its
+             * latency): only a large gap is taken for the cap */
+            cov = MIN(1.0, (double) run->samples_kept * t->interval_us / 1e6 / d);
+            floor_ = 0.5;
+        }
+        if (cov >= 0 && cov < floor_)
+            rv_findings_add(j->out, RV_FINDING_WARN, "stats.partial", NULL, NULL, NULL,
+                "raise --cyclic-samples to the run's wakeups (duration / delay), or shorten "
+                "the run to what the samples hold",
+                "stress-ng cyclic kept the first %" G_GINT64_FORMAT " samples only (about %.2g%% "
+                "of the run): its min, max, mean and percentiles say nothing about the rest",
+                run->samples_kept, cov * 100);
+    }
+}
+
+/* vm.guest: a measurement inside a guest includes the host's scheduling
+ * of its vCPUs; hwlatdetect there measures that, not the hardware. */
+static void
+check_vm(Judge *j)
+{
+    bool hw = g_strcmp0(j->run->tool, "hwlatdetect") == 0;
+
+    if (!j->host || j->host->virtualized != 1)
+        return;
+    rv_findings_add(j->out, hw ? RV_FINDING_WARN : RV_FINDING_NOTE, "vm.guest", NULL, NULL, NULL,
+        hw ? "run hwlatdetect on the host (bare metal), not in a guest" : NULL,
+        hw ? "hwlatdetect ran inside a virtual machine: its gaps are the host's preemption of "
+             "the vCPU (exits, host IRQs, other threads), not the hardware's or firmware's"
+           : "measured inside a virtual machine: the latencies include the host's scheduling "
+             "of the vCPUs; compare with guest runs only");
+}
+
 int
 rv_result_judge_run(const RvCyclictestRun *run, const char *file, guint nruns,
                     const RvJudgeWant *want, const RvJudgeHost *host,
@@ -617,7 +861,13 @@ rv_result_judge_run(const RvCyclictestRun *run, const char *file, guint nruns,
     g_autoptr(RvFindings) out = rv_findings_new();
     Judge j = { .run = run, .file = file, .want = want, .host = host, .out = out,
                 .min_prio = -1 };
-    bool pert = g_strcmp0(run->tool, "rtvirt pert") == 0;
+    /* policy and priority are judged for the tools whose measurement is
+     * an RT thread's wakeup: cyclictest, rtla timerlat, stress-ng cyclic;
+     * not for busy loops that count every interruption as noise (oslat,
+     * rtla osnoise, hwlatdetect, rtvirt pert) */
+    bool pert = !(g_str_equal(run->tool, "cyclictest") || g_str_equal(run->tool, "stress-ng") ||
+                  (g_str_equal(run->tool, "rtla") && run->mode &&
+                   g_str_has_prefix(run->mode, "timerlat")));
 
     /* the command line the file shows wins over --cmdline */
     if (run->cmdline) {
@@ -644,6 +894,11 @@ rv_result_judge_run(const RvCyclictestRun *run, const char *file, guint nruns,
     check_histogram(&j);
     check_kernel(&j);
     check_idle(&j);
+    check_run_length(&j);
+    check_memlock(&j);
+    check_hwlat(&j);
+    check_coverage(&j);
+    check_vm(&j);
     check_budget(&j);
 
     /* every finding says where: the run's first line unless it named one */

@@ -35,6 +35,17 @@
  *   idle.deep-states           WARN  a measured CPU may enter an idle state
  *                                    with a long exit latency
  *   latency.budget             FAIL/PASS  max against --budget
+ *   run.stopped                WARN/FAIL  the run ended early (a threshold,
+ *                                    an interruption) or gave no result
+ *   run.short                  WARN  under a minute measured
+ *   mem.not-locked             WARN  cyclictest without -m/--mlockall
+ *   threshold.raised           WARN  hwlatdetect threshold or hardlimit
+ *                                    above the kernel's 10 us
+ *   hwlat.exceeded             FAIL  hwlatdetect recorded samples
+ *   stats.partial              NOTE/WARN  the statistics sampled part of
+ *                                    the run (hwlat width/window, osnoise
+ *                                    runtime/period, stress-ng's sample cap)
+ *   vm.guest                   NOTE/WARN  measured inside a VM
  */
 #pragma once
 
@@ -66,6 +77,8 @@ typedef struct {
     int preempt_rt;           /* 1 PREEMPT_RT, 0 not, -1 unknown */
     int timer_migration;      /* -1 unknown */
     GArray *idle;             /* RvJudgeIdle of CPUs that have cpuidle; NULL */
+    int virtualized;          /* 1 a guest (/proc/cpuinfo "hypervisor" flag),
+                               * 0 not, -1 unknown */
 } RvJudgeHost;
 
 typedef struct {
