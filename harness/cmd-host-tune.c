@@ -228,6 +228,10 @@ static const RvCmdSpec host_apply_spec = {
         "      for sysfs knobs, IRQ affinities and kernel threads: a oneshot unit\n"
         "      running `RTVIRT host apply PROFILE` (absolute paths) at boot, and its\n"
         "      enable link in multi-user.target.wants/ (systemctl is not run).\n"
+        "      The unit runs them as root at every boot, so --persist refuses\n"
+        "      (exit 2) a profile, an included profile or an rtvirt binary that\n"
+        "      root does not own or that group/others can write, or in such a\n"
+        "      directory (a sticky one excepted): copy the profile to /etc/rtvirt/.\n"
         "Boot arguments are never installed by apply: it prints the\n"
         "`rtvirt host bootargs --install` command.  With --dry-run, --persist\n"
         "lists the files it would write.",

@@ -19,7 +19,13 @@
 #  7. a module value modprobe would split: exit 2 naming file:line, nothing
 #     changed;
 #  8. without --persist: no /etc file written, the output says the changes
-#     are lost at reboot; --json --persist lists the files.
+#     are lost at reboot; --json --persist lists the files;
+#  9. what the boot unit would run as root must be root's alone: a profile
+#     owned by nobody, mode 0666, in a 1777 directory; a root-owned one in
+#     a 0777 directory; a world-writable included profile; the rtvirt
+#     binary in a 0777 directory: each exit 2 naming the path and why,
+#     nothing changed; a root-owned 0644 profile in a 1777 directory is
+#     accepted (the sticky bit keeps others from replacing it).
 # TAP output.
 set -u
 
@@ -203,5 +209,37 @@ rc=$?
 check_expr '[ $rc -eq 0 ] && [ "$(jq -r "[.persist[] | select(.changed)] | length" "$tmp/apply.json")" = 4 ] && [ "$(jq -r ".persist[3].target" "$tmp/apply.json")" = /etc/systemd/system/rtvirt-host-apply.service ]' "--json --persist --dry-run: persist lists the 4 files (rc=$rc)"
 "$RTVIRT" host apply --dry-run --json --root "$R" "$PROFILE" >"$tmp/apply.json" 2>"$tmp/apply.err"
 check_expr '[ "$(jq -r ".persist" "$tmp/apply.json")" = null ]' "--json without --persist: persist is null"
+
+# 9. what the unit runs at boot must be root's alone
+refused() {  # $1: what the message names, $2: why; then persist's arguments
+    _what=$1 _why=$2; shift 2
+    fresh
+    persist "$@"; _rc=$?
+    sed 's/^/# /' "$tmp/apply.out" | tail -1
+    check_expr '[ $_rc -eq 2 ] && grep -q "Refusing --persist: $_what" "$tmp/apply.out" && grep -q -- "$_why" "$tmp/apply.out" && same_tree "$REF" && [ ! -e "$J" ]' \
+        "--persist refuses $_what ... $_why: exit 2, nothing changed (rc=$_rc)"
+}
+ww=$tmp/ww
+mkdir -p "$ww" && chmod 1777 "$ww"
+printf '[main]\ninclude = %s\n' "$PROFILE" >"$ww/p.ini" && chmod 0666 "$ww/p.ini" && chown nobody "$ww/p.ini"
+refused "profile '$ww/p.ini'" "is owned by uid $(id -u nobody), not root" "$ww/p.ini"
+chown root "$ww/p.ini"
+refused "profile '$ww/p.ini'" "is writable by others (mode 0666)" "$ww/p.ini"
+chmod 0644 "$ww/p.ini"
+fresh
+persist "$ww/p.ini"; rc=$?
+check_expr '[ $rc -eq 0 ] && [ -f "$UNIT" ]' "a root-owned 0644 profile in a sticky 1777 directory is accepted (rc=$rc)"
+revert
+open=$tmp/open
+mkdir -p "$open" && chmod 0777 "$open" && cp "$ww/p.ini" "$open/p.ini"
+refused "profile '$open/p.ini'" "its directory '$open' is writable by others (mode 0777)" "$open/p.ini"
+cp "$ww/p.ini" "$ww/inc.ini" && chmod 0666 "$ww/inc.ini"
+printf '[main]\ninclude = %s\n' "$ww/inc.ini" >"$tmp/top.ini"
+refused "included profile '$ww/inc.ini'" "is writable by others (mode 0666)" "$tmp/top.ini"
+cp "$RTVIRT" "$open/rtvirt"
+_real=$RTVIRT
+RTVIRT=$open/rtvirt
+refused "rtvirt binary '$open/rtvirt'" "its directory '$open' is writable by others" "$PROFILE"
+RTVIRT=$_real
 
 echo "1..$n"

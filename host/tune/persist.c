@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -303,6 +304,95 @@ rv_host_persist_unit(const RvHostProfile *profile, const char *rtvirt_path,
     return 0;
 }
 
+/* ---- what a boot unit may run ------------------------------------------ */
+
+/* One path component: owned by root, and not writable by group or others,
+ * but for a directory with the sticky bit (as /tmp): there only a file's
+ * owner may rename or remove it, and the file itself is checked too.  A
+ * symbolic link is judged by the directory it sits in and by its target
+ * (the caller checks the resolved path as well). */
+static int
+check_component(const char *what, const char *path, const char *comp, GError **error)
+{
+    struct stat st;
+    const char *why = NULL;
+    g_autofree char *why_buf = NULL;
+
+    if (lstat(comp, &st) < 0)
+        return rv_error_set(error, RV_ERROR_FAILED, errno, "Refusing --persist: cannot check %s "
+                            "'%s': '%s': %s", what, path, comp, g_strerror(errno));
+    if (S_ISLNK(st.st_mode))
+        return 0;
+    if (st.st_uid != 0)
+        why = why_buf = g_strdup_printf("is owned by uid %u, not root", (unsigned) st.st_uid);
+    else if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
+             !(S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX)))
+        why = why_buf = g_strdup_printf("is writable by %s (mode %04o)",
+                                        (st.st_mode & S_IWOTH) ? "others" : "its group",
+                                        (unsigned) (st.st_mode & 07777));
+    if (!why)
+        return 0;
+    if (strcmp(comp, path) != 0) {
+        g_autofree char *in = g_strdup_printf("its directory '%s' %s", comp, why);
+        g_free(why_buf);
+        why = why_buf = g_steal_pointer(&in);
+    }
+    return rv_error_set(error, RV_ERROR_INVALID, EPERM,
+                        "Refusing --persist: %s '%s': %s: the boot unit runs it as root "
+                        "at every boot, so whoever can change it gets root. Keep it root-owned "
+                        "and writable by root alone, in directories that are too (for a "
+                        "profile: copy it to /etc/rtvirt/, mode 0644, and apply that copy)",
+                        what, path, why);
+}
+
+/* @path and every directory above it, up to "/" */
+static int
+check_chain(const char *what, const char *shown, const char *path, GError **error)
+{
+    g_autofree char *p = g_strdup(path);
+    int r;
+
+    for (;;) {
+        char *slash;
+
+        if ((r = check_component(what, shown, p, error)) < 0)
+            return r;
+        if (g_str_equal(p, "/"))
+            return 0;
+        slash = strrchr(p, '/');
+        if (slash == p)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+    }
+}
+
+/*
+ * Why refuse rather than copy: the unit reads the profile from its path at
+ * every boot, and its header tells the user to keep it there: an edit of
+ * the profile is meant to reach the next boot, as tuned's profiles under
+ * /etc/tuned do.  A silent copy would fork it, and still leave the binary
+ * to check.  So, like OpenSSH's StrictModes, sudo's check of sudoers and
+ * systemd-tmpfiles' "unsafe path transition", the path is refused with the
+ * reason, and the message says where a trusted copy goes (/etc/rtvirt/).
+ */
+int
+rv_host_persist_check_trusted(const char *what, const char *path, GError **error)
+{
+    g_autofree char *abs = g_canonicalize_filename(path, NULL);
+    g_autofree char *real = realpath(abs, NULL);
+    int r;
+
+    if ((r = check_chain(what, path, abs, error)) < 0)
+        return r;
+    if (!real)
+        return rv_error_set(error, RV_ERROR_FAILED, errno, "Refusing --persist: cannot resolve "
+                            "%s '%s': %s", what, path, g_strerror(errno));
+    if (!g_str_equal(real, abs) && (r = check_chain(what, path, real, error)) < 0)
+        return r;
+    return 0;
+}
+
 /* ---- writing them, journaled ------------------------------------------- */
 
 bool
@@ -423,6 +513,16 @@ rv_host_persist_apply(RvRoot *root, RvJournal *journal, const RvHostProfile *pro
                                            &n_mod, error)) < 0 ||
         (r = rv_host_persist_unit(profile, rtvirt_path, profile_path, &unit, error)) < 0)
         return r;
+    /* the unit runs the binary on the profile (and what it includes) as
+     * root at every boot: each must be root's alone */
+    if (unit) {
+        if ((r = rv_host_persist_check_trusted("rtvirt binary", rtvirt_path, error)) < 0)
+            return r;
+        for (guint i = 0; profile->files && i < profile->files->len; i++)
+            if ((r = rv_host_persist_check_trusted(i ? "included profile" : "profile",
+                                                   profile->files->pdata[i], error)) < 0)
+                return r;
+    }
     if (sysctl &&
         (r = put_file(root, journal, dry_run, RV_HOST_PERSIST_SYSCTL, sysctl,
                       g_strdup_printf("%u sysctl%s, set at boot by systemd-sysctl", n_sysctl,
@@ -496,6 +596,9 @@ rv_host_persist_resume_install(RvJournal *journal, const char *rtvirt_path,
     int r;
 
     if ((r = rv_host_persist_resume_unit(rtvirt_path, store_dir, &unit, error)) < 0)
+        return r;
+    if ((r = rv_host_persist_check_trusted("rtvirt binary", rtvirt_path, error)) < 0 ||
+        (r = rv_host_persist_check_trusted("results store", store_dir, error)) < 0)
         return r;
     if ((r = rv_host_journal_set_file(journal, RV_HOST_RESUME_UNIT, unit, -1, 0644, error)) < 0 ||
         (r = rv_host_journal_set_symlink(journal, RV_HOST_RESUME_UNIT_LINK, RV_HOST_RESUME_UNIT,

@@ -119,6 +119,24 @@ int rv_host_persist_unit(const RvHostProfile *profile, const char *rtvirt_path,
 bool rv_host_module_param_readonly(RvRoot *root, const char *module, const char *param);
 
 /**
+ * rv_host_persist_check_trusted:
+ * @what: what @path is, for the message ("profile", "rtvirt binary")
+ * @path: a file or directory a boot unit runs or reads as root
+ *
+ * Checks @path and every directory above it, as given and resolved
+ * (realpath(3)): each owned by root, none writable by group or others,
+ * except a directory with the sticky bit (only a file's owner may replace
+ * it there, and the file is checked too).  Reads the real file system
+ * (not a --root tree): the unit runs on this host.
+ *
+ * Returns: 0, or -EPERM (RV_ERROR_INVALID) naming @path, the component and
+ * why, with where a trusted copy goes; -errno (RV_ERROR_FAILED) when a
+ * component cannot be examined.
+ */
+int rv_host_persist_check_trusted(const char *what, const char *path,
+                                  GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
  * rv_host_persist_apply:
  * @root: the host (a writable fixture tree in tests)
  * @journal: (nullable): where each file's old content or absence is
