@@ -547,8 +547,12 @@ rv_cmd_host_revert(int argc, char **argv)
         int r;
 
         if (!arg_journal && !g_file_test(paths[i], G_FILE_TEST_EXISTS)) {
+            /* a journal killed while being created left only its
+             * temporary file: nothing was changed, the file goes */
+            guint swept = rv_host_journal_sweep_temps(paths[i]);
             if (!json)
-                printf("%s: nothing to revert (%s)\n", names[i], paths[i]);
+                printf("%s: nothing to revert (%s)%s\n", names[i], paths[i],
+                       swept ? "; removed the temporary file of a killed journal write" : "");
             continue;
         }
 

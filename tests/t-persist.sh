@@ -9,8 +9,8 @@
 #     this rtvirt on the absolute profile path, and its enable link; then
 #     `host revert` leaves /etc as the snapshot taken before (paths, modes,
 #     types, link targets, sha256 of every file): equal;
-#  2. a 60-rtvirt.conf that existed (other content, mode 0600): revert
-#     restores its bytes and mode;
+#  2. a 60-rtvirt.conf that existed (other content, mode 0600, an old
+#     mtime): revert restores its bytes, mode and mtime;
 #  3. --dry-run --persist lists the files and writes nothing;
 #  4. a second --persist writes nothing new ("already");
 #  5. SIGKILL after each single change (RV_TEST_KILL_AFTER=N), then revert:
@@ -25,7 +25,11 @@
 #     a 0777 directory; a world-writable included profile; the rtvirt
 #     binary in a 0777 directory: each exit 2 naming the path and why,
 #     nothing changed; a root-owned 0644 profile in a 1777 directory is
-#     accepted (the sticky bit keeps others from replacing it).
+#     accepted (the sticky bit keeps others from replacing it);
+# 10. SIGKILL where rtvirt's temporary files exist (RV_TEST_KILL_AT=
+#     temp-created:N and temp-written:N, before the rename), for every N
+#     until apply completes, then revert: the tree as before and no
+#     FILE.rtvirt-XXXXXX left anywhere under the root.
 # TAP output.
 set -u
 
@@ -128,7 +132,8 @@ fresh
 mkdir -p "$R/etc/sysctl.d"
 printf '# the admin'"'"'s own\nvm.swappiness = 60\n' >"$SYSCTL"
 chmod 0600 "$SYSCTL"
-cp "$SYSCTL" "$tmp/old.conf"
+touch -d '2020-01-02 03:04:05.123456789' "$SYSCTL"
+cp -p "$SYSCTL" "$tmp/old.conf"
 snap >"$tmp/before"
 persist "$PROFILE"; rc=$?
 check_expr '[ $rc -eq 0 ] && grep -qx "vm.swappiness = 10" "$SYSCTL" && ! grep -q "the admin" "$SYSCTL"' "existing 60-rtvirt.conf replaced (rc=$rc)"
@@ -136,6 +141,7 @@ check_expr '[ "$(stat -c %a "$SYSCTL")" = 600 ]' "it keeps its mode 0600"
 revert; rc=$?
 snap >"$tmp/after"
 check_expr '[ $rc -eq 0 ] && cmp -s "$tmp/old.conf" "$SYSCTL" && [ "$(stat -c %a "$SYSCTL")" = 600 ] && cmp -s "$tmp/before" "$tmp/after"' "revert restores its content and mode, /etc equal to the snapshot (rc=$rc)"
+check_expr '[ "$(stat -c %y "$SYSCTL")" = "$(stat -c %y "$tmp/old.conf")" ]' "revert restores its mtime too ($(stat -c %y "$SYSCTL"))"
 
 # 3. dry run
 fresh
@@ -241,5 +247,32 @@ _real=$RTVIRT
 RTVIRT=$open/rtvirt
 refused "rtvirt binary '$open/rtvirt'" "its directory '$open' is writable by others" "$PROFILE"
 RTVIRT=$_real
+
+# 10. SIGKILL while a temporary file exists, then revert
+leftovers() { find "$R" -name '*.rtvirt-??????' | sed "s|^$R||" | tr '\n' ' '; }
+for point in temp-created temp-written; do
+    k=1
+    killed=0
+    bad=
+    fresh
+    snap >"$tmp/before"
+    while [ $k -le 100 ]; do
+        fresh
+        RV_TEST_KILL_AT=$point:$k "$RTVIRT" host apply --persist --no-check --root "$R" "$PROFILE" >/dev/null 2>&1
+        rc=$?
+        [ $rc -ne 137 ] && break
+        killed=$((killed + 1))
+        [ -n "$(leftovers)" ] || bad="$bad $k:no-temp-file-at-the-kill"
+        revert; rrc=$?
+        snap >"$tmp/after"
+        left=$(leftovers)
+        if [ $rrc -ne 0 ] || [ -n "$left" ] || ! cmp -s "$tmp/before" "$tmp/after" || ! same_tree "$REF"; then
+            bad="$bad $k:rc=$rrc:${left:-tree-differs}"
+        fi
+        k=$((k + 1))
+    done
+    revert
+    check_expr '[ $killed -ge 2 ] && [ -z "$bad" ]' "SIGKILL at $point (each of $killed points), then revert: tree as before, no FILE.rtvirt-XXXXXX left${bad:+ (bad:$bad)}"
+done
 
 echo "1..$n"

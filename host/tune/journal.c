@@ -52,6 +52,8 @@ typedef struct {
     bool absent;         /* file: did not exist */
     guint mode;          /* file */
     gint64 uid, gid;     /* file, -1 when unknown */
+    bool has_mtime;      /* file: mtime known (journals before it lack it) */
+    struct timespec mtime;
     gint64 pid;          /* sched */
     guint64 starttime;
     int policy, prio;
@@ -150,6 +152,30 @@ journal_note_change(void)
         raise(SIGKILL);
     if (stop_after > 0 && changes == stop_after)
         raise(SIGSTOP);
+}
+
+/* RV_TEST_KILL_AT=POINT:N: raise(SIGKILL) the N-th time the named point
+ * is reached (points: "temp-written", after a temporary file is written
+ * and fsync()ed, before its rename; "temp-created", right after mkstemp),
+ * so tests can crash where rtvirt's temporary files exist. */
+static void
+journal_test_point(const char *point)
+{
+    static char *want;
+    static gint64 at = -1, hits;
+    static gsize once;
+
+    if (g_once_init_enter(&once)) {
+        const char *s = g_getenv("RV_TEST_KILL_AT");
+        const char *colon = s ? strchr(s, ':') : NULL;
+        if (colon) {
+            want = g_strndup(s, colon - s);
+            at = g_ascii_strtoll(colon + 1, NULL, 10);
+        }
+        g_once_init_leave(&once, 1);
+    }
+    if (want && g_str_equal(want, point) && ++hits == at)
+        raise(SIGKILL);
 }
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -261,12 +287,68 @@ write_all(int fd, const char *buf, gsize len)
     return 0;
 }
 
-/* Replace @real atomically: temporary file beside it, fsync, rename. */
+/* The temporary files atomic_replace() makes beside FILE are named
+ * FILE.rtvirt-XXXXXX (mkstemp(3)'s six characters); a kill between their
+ * creation and the rename leaves one.  Revert removes those beside every
+ * file it restores (sweep_temps()). */
+#define TEMP_INFIX ".rtvirt-"
+
+/* Is @name exactly @base + ".rtvirt-" + six mkstemp(3) characters? */
+static bool
+is_temp_of(const char *name, const char *base)
+{
+    gsize bl = strlen(base), il = strlen(TEMP_INFIX);
+
+    if (strncmp(name, base, bl) != 0 || strncmp(name + bl, TEMP_INFIX, il) != 0 ||
+        strlen(name + bl + il) != 6)
+        return false;
+    for (const char *c = name + bl + il; *c; c++)
+        if (!g_ascii_isalnum(*c))
+            return false;
+    return true;
+}
+
+/* Removes the regular files FILE.rtvirt-XXXXXX beside @real (leftovers of
+ * an atomic_replace() that was killed before its rename).  Returns how
+ * many were removed. */
+static guint
+sweep_temps(const char *real)
+{
+    g_autofree char *dir = g_path_get_dirname(real);
+    g_autofree char *base = g_path_get_basename(real);
+    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+    const char *name;
+    guint n = 0;
+
+    while (d && (name = g_dir_read_name(d))) {
+        g_autofree char *p = NULL;
+        struct stat st;
+
+        if (!is_temp_of(name, base))
+            continue;
+        p = g_build_filename(dir, name, NULL);
+        if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && unlink(p) == 0)
+            n++;
+    }
+    if (n)
+        (void) fsync_dir_of(real);
+    return n;
+}
+
+guint
+rv_host_journal_sweep_temps(const char *path)
+{
+    return sweep_temps(path);
+}
+
+/* Replace @real atomically: temporary file beside it, fsync, rename.
+ * @mtime: (nullable): the modification time to give it (a restored file
+ * keeps the one it had). */
 static int
 atomic_replace(const char *real, const char *data, gsize len, guint mode,
-               gint64 uid, gint64 gid, GError **error)
+               gint64 uid, gint64 gid, const struct timespec *mtime, GError **error)
 {
-    g_autofree char *tmp = g_strdup_printf("%s.rtvirt-XXXXXX", real);
+    g_autofree char *tmp = g_strdup_printf("%s" TEMP_INFIX "XXXXXX", real);
     int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, mode & 07777);
     int r;
 
@@ -275,15 +357,23 @@ atomic_replace(const char *real, const char *data, gsize len, guint mode,
         return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to create '%s': %s",
                             tmp, g_strerror(e));
     }
+    journal_test_point("temp-created");
     r = write_all(fd, data, len);
     if (r == 0 && fchmod(fd, mode & 07777) < 0)
         r = -errno;
     if (r == 0 && uid >= 0 && geteuid() == 0 && fchown(fd, (uid_t) uid, (gid_t) gid) < 0)
         r = -errno;
+    if (r == 0 && mtime) {
+        struct timespec times[2] = { { .tv_nsec = UTIME_OMIT }, *mtime };
+        if (futimens(fd, times) < 0)
+            r = -errno;
+    }
     if (r == 0 && fsync(fd) < 0)
         r = -errno;
     if (close(fd) < 0 && r == 0)
         r = -errno;
+    if (r == 0)
+        journal_test_point("temp-written");
     if (r == 0 && rename(tmp, real) < 0)
         r = -errno;
     if (r < 0) {
@@ -456,6 +546,10 @@ entry_to_line(const Entry *e, guint64 seq)
             add_int(b, "mode", e->mode);
             add_int(b, "uid", e->uid);
             add_int(b, "gid", e->gid);
+            if (e->has_mtime) {
+                add_int(b, "mtime-s", (gint64) e->mtime.tv_sec);
+                add_int(b, "mtime-ns", (gint64) e->mtime.tv_nsec);
+            }
         }
         break;
     case ENTRY_DIR:
@@ -553,6 +647,15 @@ entry_from_json(JsonObject *o)
                 e->uid = v;
             if (obj_int(o, "gid", &v))
                 e->gid = v;
+            {
+                gint64 sec, nsec;
+                if (obj_int(o, "mtime-s", &sec) && obj_int(o, "mtime-ns", &nsec) &&
+                    nsec >= 0 && nsec < 1000000000) {
+                    e->has_mtime = true;
+                    e->mtime.tv_sec = (time_t) sec;
+                    e->mtime.tv_nsec = (long) nsec;
+                }
+            }
         }
         break;
     case ENTRY_DIR:
@@ -653,7 +756,7 @@ journal_open_append(RvJournal *j, GError **error)
                             "`rtvirt host revert` first", j->path);
     if (j->version != JOURNAL_VERSION) {
         g_autoptr(GString) all = journal_format(j, j->entries);
-        int r = atomic_replace(j->path, all->str, all->len, 0600, -1, -1, error);
+        int r = atomic_replace(j->path, all->str, all->len, 0600, -1, -1, NULL, error);
 
         if (r < 0)
             return r;
@@ -1223,6 +1326,8 @@ rv_host_journal_set_file(RvJournal *j, const char *path, const char *contents, g
             e->old = g_steal_pointer(&old);
             e->old_len = old_len;
             e->mode = st.st_mode & 07777;
+            e->has_mtime = true;
+            e->mtime = st.st_mtim;
         } else {
             e->absent = true;
         }
@@ -1231,7 +1336,7 @@ rv_host_journal_set_file(RvJournal *j, const char *path, const char *contents, g
             return r;
     }
     if (contents) {
-        r = atomic_replace(real, contents, (gsize) len, use_mode, uid, gid, error);
+        r = atomic_replace(real, contents, (gsize) len, use_mode, uid, gid, NULL, error);
         if (r < 0)
             return r;
     } else {
@@ -1544,6 +1649,12 @@ restore_entry(RvJournal *j, const Entry *e, GPtrArray *notes, GError **error)
         struct stat st;
         int r;
 
+        guint swept = sweep_temps(real);
+
+        if (swept)
+            g_ptr_array_add(notes, g_strdup_printf("removed %u temporary file%s %s" TEMP_INFIX
+                                                   "XXXXXX left by a killed write", swept,
+                                                   swept == 1 ? "" : "s", e->path));
         if (e->absent) {
             if (unlink(real) < 0 && errno != ENOENT) {
                 int e2 = errno;
@@ -1555,9 +1666,12 @@ restore_entry(RvJournal *j, const Entry *e, GPtrArray *notes, GError **error)
         }
         r = read_file(j->root, e->path, &data, &len, &st);
         if (r == 0 && len == e->old_len && memcmp(data, e->old, len) == 0 &&
-            (st.st_mode & 07777) == e->mode)
+            (st.st_mode & 07777) == e->mode &&
+            (!e->has_mtime || (st.st_mtim.tv_sec == e->mtime.tv_sec &&
+                               st.st_mtim.tv_nsec == e->mtime.tv_nsec)))
             return 0;
-        return atomic_replace(real, e->old, e->old_len, e->mode, e->uid, e->gid, error);
+        return atomic_replace(real, e->old, e->old_len, e->mode, e->uid, e->gid,
+                              e->has_mtime ? &e->mtime : NULL, error);
     }
     case ENTRY_DIR: {
         g_autofree char *real = rv_host_root_resolve(j->root, e->path);
@@ -1641,12 +1755,13 @@ journal_rewrite(RvJournal *j, GPtrArray *kept, GError **error)
                                 j->path, g_strerror(e));
         }
         (void) fsync_dir_of(j->path);
+        (void) sweep_temps(j->path);    /* a rewrite of it killed before its rename */
         j->version = 0;
         j->next_seq = 1;
         return 0;
     }
     s = journal_format(j, kept);
-    r = atomic_replace(j->path, s->str, s->len, 0600, -1, -1, error);
+    r = atomic_replace(j->path, s->str, s->len, 0600, -1, -1, NULL, error);
     if (r < 0)
         return r;
     j->version = JOURNAL_VERSION;
@@ -1673,7 +1788,7 @@ save_damaged(RvJournal *j, char **ret_path, GError **error)
                             j->path, local->message);
     if (len == 0)
         return 0;   /* nothing worth keeping */
-    r = atomic_replace(dest, contents, len, 0600, -1, -1, error);
+    r = atomic_replace(dest, contents, len, 0600, -1, -1, NULL, error);
     if (r < 0)
         return r;
     *ret_path = g_steal_pointer(&dest);
@@ -1772,6 +1887,9 @@ rv_host_journal_revert(RvJournal *j, guint *ret_restored, GPtrArray **ret_notes,
     int r;
 
     if (j->entries->len == 0 && !damaged && !g_file_test(j->path, G_FILE_TEST_EXISTS)) {
+        /* a journal whose creation was killed before its rename: nothing
+         * was changed yet, but its temporary file is there */
+        (void) sweep_temps(j->path);
         if (ret_restored)
             *ret_restored = 0;
         if (ret_notes)

@@ -62,6 +62,16 @@
  * after each single change and check that `host revert` restores all.
  * RV_TEST_STOP_AFTER=N raise(SIGSTOP)s instead, so a test can act while
  * the process holds its locks mid-change (tests/t-lock.sh).
+ * RV_TEST_KILL_AT=POINT:N raise(SIGKILL)s the N-th time a named point is
+ * reached: "temp-created" (a temporary file FILE.rtvirt-XXXXXX was just
+ * made beside a file being replaced) and "temp-written" (written and
+ * fsync()ed, before the rename), so tests can crash where temporary files
+ * exist.  Revert removes such leftovers beside every file it restores or
+ * removes, and beside the journal file when it removes that.
+ *
+ * A file entry also records the file's mtime ("mtime-s", "mtime-ns";
+ * journals written before lack them): revert restores content, mode,
+ * owner and mtime.
  */
 #pragma once
 
@@ -173,6 +183,18 @@ GPtrArray *rv_host_journal_damage(const RvJournal *journal);
  * Returns: 1 when written, 0 when there was nothing to commit, -errno.
  */
 int rv_host_journal_commit(RvJournal *journal, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_host_journal_sweep_temps:
+ * @path: a real path (a journal file, or a file a journal restores)
+ *
+ * Removes the regular files PATH.rtvirt-XXXXXX beside @path: what a
+ * write killed between creating its temporary file and renaming it left.
+ * Only that exact name (six mkstemp(3) characters) is touched.
+ *
+ * Returns: how many were removed.
+ */
+guint rv_host_journal_sweep_temps(const char *path);
 
 /* Releases the lock and frees; the file stays (with what is still to be
  * reverted).  Accepts NULL. */
