@@ -11,6 +11,7 @@
 #include "harness/log.h"
 #include "util/error.h"
 #include "util/json.h"
+#include "util/suggest.h"
 
 RvCommonArgs rv_cmd_common;
 
@@ -96,6 +97,53 @@ flag_with_value(const GOptionEntry *entries, int argc, char **argv)
     return false;
 }
 
+/* GOptionContext's errors in rtvirt's words, with "did you mean" for an
+ * unknown option (the candidates: @entries and the common options).  The
+ * GLib texts matched are those of glib/goption.c (2.74): "Unknown option
+ * %s", "Cannot parse integer value “%s” for %s", "Integer value “%s” for
+ * %s out of range", "Cannot parse double value “%s” for %s", "Double value
+ * “%s” for %s out of range", "Missing argument for %s"; anything else is
+ * passed on as GLib said it. */
+static char *
+option_error(const RvCmdSpec *spec, const GOptionEntry *entries, const GError *err)
+{
+    static const struct {
+        const char *pattern;   /* GRegex on GLib's message */
+        const char *format;    /* \1 the value, \2 the option */
+    } words[] = {
+        { "^Cannot parse integer value “(.*)” for (.*)$", "invalid value '\\1' for \\2: expected an integer" },
+        { "^Integer value “(.*)” for (.*) out of range$", "invalid value '\\1' for \\2: out of range" },
+        { "^Cannot parse double value “(.*)” for (.*)$", "invalid value '\\1' for \\2: expected a number" },
+        { "^Double value “(.*)” for (.*) out of range$", "invalid value '\\1' for \\2: out of range" },
+        { "^Missing argument for (.*)$", "option \\1 needs a value" },
+    };
+
+    if (g_error_matches(err, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION) &&
+        g_str_has_prefix(err->message, "Unknown option ")) {
+        const char *opt = err->message + strlen("Unknown option ");
+        g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+        static const char *const common[] = { "json", "root", "duration", "host-profile", "verbose",
+                                              "quiet", "help" };
+        g_autofree char *hint = NULL;
+
+        for (guint i = 0; i < G_N_ELEMENTS(common); i++)
+            g_ptr_array_add(names, g_strdup_printf("--%s", common[i]));
+        for (const GOptionEntry *e = entries; e && e->long_name; e++)
+            g_ptr_array_add(names, g_strdup_printf("--%s", e->long_name));
+        g_ptr_array_add(names, NULL);
+        hint = rv_suggest_hint(opt, (const char * const *) names->pdata);
+        return g_strdup_printf("unknown option %s%s; see --help", opt, hint);
+    }
+    (void) spec;
+    for (guint i = 0; i < G_N_ELEMENTS(words); i++) {
+        g_autoptr(GRegex) re = g_regex_new(words[i].pattern, 0, 0, NULL);
+
+        if (re && g_regex_match(re, err->message, 0, NULL))
+            return g_regex_replace(re, err->message, -1, 0, words[i].format, 0, NULL);
+    }
+    return g_strdup(err->message);
+}
+
 int
 rv_cmd_parse(const RvCmdSpec *spec, const GOptionEntry *entries, int *argc, char ***argv)
 {
@@ -116,7 +164,9 @@ rv_cmd_parse(const RvCmdSpec *spec, const GOptionEntry *entries, int *argc, char
     if (flag_with_value(entries, *argc, *argv))
         return -EINVAL;
     if (!g_option_context_parse(ctx, argc, argv, &err)) {
-        rv_log_error("%s: %s", (*argv)[0], err->message);
+        g_autofree char *msg = option_error(spec, entries, err);
+
+        rv_log_error("%s: %s", (*argv)[0], msg);
         return -EINVAL;
     }
     if (rv_cmd_common.quiet && rv_cmd_common.verbose) {

@@ -9,6 +9,8 @@
 #include "harness/commands.h"
 #include "harness/log.h"
 #include "util/error.h"
+#include "util/escape.h"
+#include "util/json.h"
 #include "util/profile-path.h"
 
 static const RvCmdSpec profiles_spec = {
@@ -24,6 +26,26 @@ static const RvCmdSpec profiles_spec = {
     .exit_status = "0 listed (also when none is found), 2 bad option.",
     .common = RV_COMMON_JSON,
 };
+
+/* The profile's one line of description: [main] description (guest and
+ * matrix profiles) or [main] summary (host profiles, as tuned.conf), read
+ * without its includes; NULL when it has none or cannot be read (the list
+ * still shows it: `rtvirt host check` etc. say what is wrong with it). */
+static char *
+profile_description(const char *path)
+{
+    g_autoptr(GKeyFile) kf = g_key_file_new();
+    char *d;
+
+    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
+        return NULL;
+    d = g_key_file_get_string(kf, "main", "description", NULL);
+    if (!d)
+        d = g_key_file_get_string(kf, "main", "summary", NULL);
+    if (d)
+        g_strstrip(d);
+    return d;
+}
 
 static int
 print_json(GPtrArray *dirs, GPtrArray *list)
@@ -63,6 +85,11 @@ print_json(GPtrArray *dirs, GPtrArray *list)
         json_builder_add_string_value(b, e->source);
         json_builder_set_member_name(b, "shadowed");
         json_builder_add_boolean_value(b, e->shadowed);
+        {
+            g_autofree char *desc = profile_description(e->path);
+
+            rv_json_add_string_or_null(b, "description", desc);
+        }
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
@@ -97,8 +124,13 @@ rv_cmd_profiles(int argc, char **argv)
     for (guint i = 0; i < list->len; i++) {
         const RvProfileEntry *e = list->pdata[i];
 
+        g_autofree char *desc = profile_description(e->path);
+        g_autofree char *safe = desc ? rv_escape_text(g_steal_pointer(&desc)) : NULL;
+
         printf("%-6s %-24s %s (%s)%s\n", rv_profile_kind_name(e->kind), e->name, e->path,
                e->source, e->shadowed ? " (shadowed)" : "");
+        if (safe && *safe)
+            printf("       %s\n", safe);
     }
     if (fflush(stdout) != 0) {
         rv_log_error("Failed to write to stdout");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "harness/log.h"
 #include "util/error.h"
@@ -22,7 +23,14 @@ vlog(const char *level, const char *fmt, va_list ap)
     /* a message may quote a value from the command line, a file, the host
      * or a guest: no raw control byte reaches the terminal (util/escape.h) */
     msg = rv_escape_text(g_strdup_vprintf(fmt, ap));
-    if ((fprintf(stderr, "rtvirt: %s%s\n", level, msg) < 0 || fflush(stderr) == EOF) &&
+    /* one prefix: a message that names its command first ("rtvirt run:
+     * ...", from argv[0]) gets no "rtvirt: " in front of it */
+    const char *colon = g_str_has_prefix(msg, "rtvirt ") ? strstr(msg, ": ") : NULL;
+    int r = colon && colon - msg < 40 && !memchr(msg, '\'', (size_t) (colon - msg))
+                ? fprintf(stderr, "%.*s: %s%s\n", (int) (colon - msg), msg, level, colon + 2)
+                : fprintf(stderr, "rtvirt: %s%s\n", level, msg);
+
+    if ((r < 0 || fflush(stderr) == EOF) &&
         errno == EPIPE) {
         g_atomic_int_set(&stderr_gone, 1);
         clearerr(stderr);

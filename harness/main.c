@@ -10,6 +10,7 @@
 #include "harness/commands.h"
 #include "harness/log.h"
 #include "util/error.h"
+#include "util/suggest.h"
 
 /* The release number comes from one place, RV_RELEASE in the Makefile;
  * RV_GIT is `git describe --always --dirty` when built from a git tree. */
@@ -196,8 +197,26 @@ dispatch(int argc, char **argv)
         g_set_prgname(prog);
         return c->fn(argc - first, argv + first);
     }
-    rv_log_error("Unknown command '%s%s%s'; see 'rtvirt --help'",
-                 group ? group : "", group ? " " : "", argv[first]);
+    {
+        /* did you mean: the commands of @group, or the groups and the
+         * top-level commands */
+        g_autoptr(GPtrArray) names = g_ptr_array_new();
+        g_autofree char *hint = NULL;
+
+        for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+            if (g_strcmp0(commands[i].group, group) == 0)
+                g_ptr_array_add(names, (gpointer) commands[i].name);
+            else if (!group && commands[i].group &&
+                     !g_ptr_array_find_with_equal_func(names, commands[i].group, g_str_equal, NULL))
+                g_ptr_array_add(names, (gpointer) commands[i].group);
+        }
+        if (!group)
+            g_ptr_array_add(names, (gpointer) "help");
+        g_ptr_array_add(names, NULL);
+        hint = rv_suggest_hint(argv[first], (const char * const *) names->pdata);
+        rv_log_error("Unknown command '%s%s%s'%s; see 'rtvirt --help'",
+                     group ? group : "", group ? " " : "", argv[first], hint);
+    }
     return RV_EXIT_ERROR;
 }
 

@@ -150,6 +150,27 @@ check "host show --json -: '-' is an argument (exit 2), no file '-' written" \
 ( cd "$top" && "$rtvirt" profiles ) >"$tmp/prof" 2>&1
 check "rtvirt profiles in the source tree lists host, guest and matrix profiles with their source" \
     eval 'grep -q "^host  *realtime-virtual-host .*(source tree)" "$tmp/prof" && grep -q "^guest  *rt-demo " "$tmp/prof" && grep -q "^matrix  *demo " "$tmp/prof"'
+check "rtvirt profiles prints each profile's description under it" \
+    eval 'grep -A1 "^host  *realtime-virtual-host " "$tmp/prof" | grep -q "^       KVM host for real-time guests" && [ "$("$rtvirt" profiles --json | jq "[.profiles[] | select(.description == null)] | length")" = 0 ]'
+# "did you mean", GLib's wording replaced, one prefix
+"$rtvirt" hots show >/dev/null 2>"$tmp/err"; rc=$?
+check "a mistyped group: exit 2, did you mean 'host'? ($(head -c 120 "$tmp/err"))" \
+    eval '[ $rc -eq 2 ] && grep -q "(did you mean .host.?)" "$tmp/err"'
+"$rtvirt" host chek >/dev/null 2>"$tmp/err"; rc=$?
+check "a mistyped command: did you mean 'check'?" eval '[ $rc -eq 2 ] && grep -q "(did you mean .check.?)" "$tmp/err"'
+"$rtvirt" run --plna >/dev/null 2>"$tmp/err"; rc=$?
+check "a mistyped option: one prefix, did you mean '--plan'? ($(head -c 120 "$tmp/err"))" \
+    eval '[ $rc -eq 2 ] && grep -qx "rtvirt run: unknown option --plna (did you mean .--plan.?); see --help" "$tmp/err"'
+( cd "$top" && "$rtvirt" host check realtime-virtual-hots --root "$fixture" ) >/dev/null 2>"$tmp/err"; rc=$?
+check "a mistyped profile name: did you mean 'realtime-virtual-host'?" \
+    eval '[ $rc -eq 2 ] && grep -q "(did you mean .realtime-virtual-host.?)" "$tmp/err"'
+printf '[main]\nsummary = x\nsumary = typo\n' >"$tmp/typo.ini"
+( cd "$top/profiles/host" && "$rtvirt" host check "$tmp/typo.ini" --root "$fixture" ) >/dev/null 2>"$tmp/err"; rc=$?
+check "a mistyped profile key: file:line, did you mean 'summary'? ($(head -c 160 "$tmp/err"))" \
+    eval '[ $rc -eq 2 ] && grep -q "typo.ini:3: unknown key .sumary. in \[main\] (did you mean .summary.?)" "$tmp/err"'
+"$rtvirt" pert -c 1-x >/dev/null 2>"$tmp/err"; rc=$?
+check "a bad integer: rtvirt's words, not GLib's ($(head -c 120 "$tmp/err"))" \
+    eval '[ $rc -eq 2 ] && grep -qx "rtvirt pert: invalid value .1-x. for -c: expected an integer" "$tmp/err"'
 ( cd "$tmp" && "$rtvirt" host check no-such-profile --root "$fixture" ) >/dev/null 2>"$tmp/err"; rc=$?
 check "an unknown profile name: exit 2, the directories searched named" \
     eval '[ $rc -eq 2 ] && grep -q "No host profile named .no-such-profile.* /etc/rtvirt/host" "$tmp/err"'

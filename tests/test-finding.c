@@ -261,6 +261,33 @@ test_catalogue(void)
     g_assert_null(rv_rule_command_name((RvRuleCommand) 64));
 }
 
+/* the fixes block: WARN/FAIL only, grouped by text, largest group first,
+ * ids in first-seen order; the placeholder rewrite touches fixes only */
+static void
+test_fixes(void)
+{
+    g_autoptr(RvFindings) fs = rv_findings_new();
+    g_autoptr(GString) s = g_string_new(NULL);
+    g_autoptr(GString) none = g_string_new(NULL);
+    g_autoptr(RvFindings) empty = rv_findings_new();
+
+    rv_findings_add(fs, RV_FINDING_FAIL, "x.one", NULL, NULL, NULL, "apply PROFILE", "PROFILE one");
+    rv_findings_add(fs, RV_FINDING_FAIL, "y.two", NULL, NULL, NULL, "boot PROFILE, then reboot", "b");
+    rv_findings_add(fs, RV_FINDING_WARN, "y.three", NULL, NULL, NULL, "boot PROFILE, then reboot", "c");
+    rv_findings_add(fs, RV_FINDING_FAIL, "y.two", NULL, NULL, NULL, "boot PROFILE, then reboot", "d");
+    rv_findings_add(fs, RV_FINDING_NOTE, "z.note", NULL, NULL, NULL, "apply PROFILE", "not counted");
+    rv_findings_replace_in_fixes(fs, ", then reboot", " && reboot");
+    rv_findings_replace_in_fixes(fs, "PROFILE", "'my host.ini'");
+    rv_findings_format_fixes(s, fs);
+    g_assert_cmpstr(s->str, ==,
+        "Fixes:\n"
+        "  3 findings (y.two, y.three): boot 'my host.ini' && reboot\n"
+        "  1 finding (x.one): apply 'my host.ini'\n");
+    g_assert_cmpstr(((RvFinding *) fs->items->pdata[0])->message, ==, "PROFILE one");
+    rv_findings_format_fixes(none, empty);
+    g_assert_cmpstr(none->str, ==, "");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -272,6 +299,7 @@ main(int argc, char **argv)
     g_test_add_func("/util/finding/worst-and-sort", test_worst_and_sort);
     g_test_add_func("/util/finding/levels", test_levels);
     g_test_add_func("/util/finding/format", test_format);
+    g_test_add_func("/util/finding/fixes", test_fixes);
     g_test_add_func("/util/finding/json", test_json);
     g_test_add_func("/util/finding/json-adders", test_json_adders);
     g_test_add_func("/util/finding/strict", test_strict);

@@ -14,6 +14,7 @@
 #include "util/error.h"
 #include "util/file.h"
 #include "util/ini.h"
+#include "util/suggest.h"
 #include "util/units.h"
 
 #define INI_MAX_INCLUDE_DEPTH 16
@@ -23,6 +24,8 @@ struct RvIni {
     char *path;
     GPtrArray *files;    /* char *, load order */
     GPtrArray *entries;  /* RvIniEntry *, load order; later ones override */
+    GHashTable *asked;   /* section -> GPtrArray of the keys a loader looked up
+                          * (for "did you mean" on an unknown key) */
 };
 
 static void
@@ -45,6 +48,8 @@ rv_ini_free(RvIni *ini)
     g_free(ini->path);
     g_ptr_array_unref(ini->files);
     g_ptr_array_unref(ini->entries);
+    if (ini->asked)
+        g_hash_table_unref(ini->asked);
     g_free(ini);
 }
 
@@ -378,7 +383,18 @@ const RvIniEntry *
 rv_ini_lookup(RvIni *ini, const char *section, const char *key)
 {
     RvIniEntry *e = find(ini, section, key);
+    GPtrArray *keys;
 
+    if (!ini->asked)
+        ini->asked = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                           (GDestroyNotify) g_ptr_array_unref);
+    keys = g_hash_table_lookup(ini->asked, section);
+    if (!keys) {
+        keys = g_ptr_array_new_with_free_func(g_free);
+        g_hash_table_insert(ini->asked, g_strdup(section), keys);
+    }
+    if (!g_ptr_array_find_with_equal_func(keys, key, g_str_equal, NULL))
+        g_ptr_array_add(keys, g_strdup(key));
     if (!e)
         return NULL;
     /* every definition of the key counts as read, the overridden ones too */
@@ -591,9 +607,18 @@ rv_ini_check_unused(RvIni *ini, const char * const *sections, GError **error)
 
         if (!section_handled(sections, e->section))
             return rv_ini_entry_error(e, error, "unknown section [%s]", e->section);
-        if (!e->used)
-            return rv_ini_entry_error(e, error, "unknown key '%s' in [%s]", e->key,
-                                      e->section);
+        if (!e->used) {
+            GPtrArray *keys = ini->asked ? g_hash_table_lookup(ini->asked, e->section) : NULL;
+            g_autoptr(GPtrArray) cands = g_ptr_array_new();
+            g_autofree char *hint = NULL;
+
+            for (guint k = 0; keys && k < keys->len; k++)
+                g_ptr_array_add(cands, keys->pdata[k]);
+            g_ptr_array_add(cands, NULL);
+            hint = rv_suggest_hint(e->key, (const char * const *) cands->pdata);
+            return rv_ini_entry_error(e, error, "unknown key '%s' in [%s]%s", e->key,
+                                      e->section, hint);
+        }
     }
     return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "util/error.h"
 #include "util/profile-path.h"
+#include "util/suggest.h"
 
 static const char *const kind_dirs[RV_PROFILE_N_KINDS] = { "host", "guests", "matrix" };
 static const char *const kind_names[RV_PROFILE_N_KINDS] = { "host", "guest", "matrix" };
@@ -90,9 +91,23 @@ rv_profile_find(RvProfileKind kind, const char *name, char **ret_path, GError **
         }
         g_string_append_printf(tried, "%s%s/%s", i ? ", " : "", d->dir, kind_dirs[kind]);
     }
-    return rv_error_set(error, RV_ERROR_INVALID, ENOENT,
-                        "No %s profile named '%s': not a file, and no %s.ini in %s "
-                        "(see 'rtvirt profiles')", kind_names[kind], name, name, tried->str);
+    {
+        g_autoptr(GPtrArray) list = rv_profile_list();
+        g_autoptr(GPtrArray) names = g_ptr_array_new();
+        g_autofree char *hint = NULL;
+
+        for (guint i = 0; i < list->len; i++) {
+            const RvProfileEntry *e = list->pdata[i];
+
+            if (e->kind == kind)
+                g_ptr_array_add(names, e->name);
+        }
+        g_ptr_array_add(names, NULL);
+        hint = rv_suggest_hint(name, (const char * const *) names->pdata);
+        return rv_error_set(error, RV_ERROR_INVALID, ENOENT,
+                            "No %s profile named '%s'%s: not a file, and no %s.ini in %s "
+                            "(see 'rtvirt profiles')", kind_names[kind], name, hint, name, tried->str);
+    }
 }
 
 static void
