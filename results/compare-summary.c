@@ -415,7 +415,8 @@ sentence(const RvComparison *c, const RvCompareSummary *sum, guint s, guint ref)
             g_string_append_printf(o, " %.3g %% %s (%s)", fabs(cell.change),
                                    rv_result_compare_summary_word(&cell), p);
         else
-            g_string_append_printf(o, " %.3g %s %s (%s)", fabs(cell.change),
+            g_string_append_printf(o, fabs(cell.change) >= 100 ? " %.0f %s %s (%s)"
+                                                               : " %.3g %s %s (%s)", fabs(cell.change),
                                    g_str_equal(col->unit, "%") ? "points" : col->unit,
                                    rv_result_compare_summary_word(&cell), p);
     }

@@ -153,6 +153,21 @@ values_any(const RvComparison *c, guint g, guint s, const char *metric)
     return v && v->len;
 }
 
+/* a scenario of a matrix with load levels: its records are its cells' */
+static gboolean
+has_cells(const RvComparison *c, guint s)
+{
+    const Scen *sc = c->scens->pdata[s];
+
+    for (guint i = 0; !sc->load && i < c->scens->len; i++) {
+        const Scen *o = c->scens->pdata[i];
+
+        if (o->load && o->store == sc->store && g_str_equal(o->base, sc->name))
+            return TRUE;
+    }
+    return FALSE;
+}
+
 static char *
 metric_title(const Group *gr, const char *metric)
 {
@@ -348,7 +363,11 @@ text_head(GString *o, Text *t)
     text_untrusted(o, t);
     for (guint i = 0; i < c->context_notes->len; i++)
         wrapped(o, t, "NOTE: ", c->context_notes->pdata[i], 6);
-    g_string_append_printf(o, "baseline: %s\n", bs->label);
+    if (bs->load)
+        g_string_append_printf(o, "baseline: %s at each load level (%s: %s)\n", bs->base,
+                               bs->load, bs->label);
+    else
+        g_string_append_printf(o, "baseline: %s\n", bs->label);
     if (c->baseline_note)
         wrapped(o, t, "NOTE: ", c->baseline_note, 6);
     g_string_append_printf(o, "significance: %s, two-sided, per-repetition values vs the baseline\n",
@@ -457,8 +476,15 @@ text_summary(GString *o, Text *t, guint g)
         head_prefix(o, t, gr->target);
         for (guint m = m0; m < m1; m++) {
             g_autofree char *title = metric_title(gr, gr->metrics->pdata[m]);
-            g_string_append_printf(o, " %*s%*s", SUM_GROUP - 5 - 1 - SUM_WORD, title,
-                                   4 + 1 + SUM_WORD, "");
+            int tw = SUM_GROUP - 5 - 1 - SUM_WORD;
+
+            /* over its value and change: without the unit where it is too
+             * long ("events_per_s [events/s]"), the detail table has it */
+            if ((int) strlen(title) > tw) {
+                g_free(title);
+                title = g_strndup(gr->metrics->pdata[m], tw);
+            }
+            g_string_append_printf(o, " %*s%*s", tw, title, 4 + 1 + SUM_WORD, "");
         }
         end_line(o);
         for (guint s = 0; s < c->scens->len; s++) {
@@ -524,6 +550,8 @@ text_metric(GString *o, Text *t, guint g, const char *metric, gboolean qualify)
         if (rv_result_compare_skipped(c, g, s))
             continue;   /* listed once in the head */
         rv_result_compare_row(c, g, s, metric, &row);
+        if (!row.has && has_cells(c, s))
+            continue;   /* its cells SCENARIO@LOAD are the rows */
         if (!row.has) {
             g_string_append_printf(notes, "  %s: no values of %s%s\n", sc->label, title,
                                    ce->failed ? " (its repetitions failed)" : "");
@@ -718,8 +746,12 @@ answer_cell(const SumCol *col, const SumCell *cell)
         return g_string_free(o, TRUE), g_strdup("-");
     if (col->kind != SUM_METRIC)
         g_string_append_printf(o, "%s%.0f", cell->beyond ? "<=" : "", cell->value);
+    else if (fabs(cell->value) >= 1000)
+        g_string_append_printf(o, "%.0f", cell->value);
+    else if (fabs(cell->value) >= 10)
+        g_string_append_printf(o, "%.1f", cell->value);
     else
-        g_string_append_printf(o, "%.*f", fabs(cell->value) >= 1000 ? 0 : 1, cell->value);
+        g_string_append_printf(o, "%.3g", cell->value);
     if (cell->is_ref) {
         g_string_append(o, " (base)");
     } else if (isfinite(cell->change)) {
@@ -927,7 +959,8 @@ text_levels_metric(GString *o, Text *t, guint g, const char *metric, int cpu_gro
     for (guint b0 = 0; b0 < bases->len; b0 += per) {
         guint b1 = MIN(bases->len, b0 + per);
 
-        g_string_append_printf(o, "  %-*s", t->w, "level");
+        /* the metric heads its level column: no header line twice */
+        g_string_append_printf(o, "  %-*.*s", t->w, t->w, metric);
         for (guint i = b0; i < b1; i++)
             g_string_append_printf(o, "  %*s", cw, ((Scen *) bases->pdata[i])->base);
         end_line(o);
@@ -948,7 +981,8 @@ text_levels_metric(GString *o, Text *t, guint g, const char *metric, int cpu_gro
                     g_string_append_printf(o, "  %*s", cw, "-");
                     continue;
                 }
-                g_string_append_printf(cell, "%.1f [%4.1f%%/%4.1f%%]", row.agg,
+                g_string_append_printf(cell, fabs(row.agg) >= 10 ? "%.1f [%4.1f%%/%4.1f%%]"
+                                                                 : "%.3g [%4.1f%%/%4.1f%%]", row.agg,
                                        isfinite(row.std_pct) ? row.std_pct : 0,
                                        isfinite(row.sem_pct) ? row.sem_pct : 0);
                 if (rv_result_compare_is_baseline(c, (guint) s))
@@ -1162,6 +1196,7 @@ rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opt
         .w = label_width(c),
         .seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
     };
+    gboolean cpu_table_done = FALSE;
 
     text_stores(o, &t);
     text_answer(o, &t);
@@ -1172,9 +1207,16 @@ rv_result_compare_format_text(const RvComparison *c, const RvCompareOptions *opt
 
         text_group_head(o, &t, g);
         text_summary(o, &t, g);
-        for (guint m = 0; m < gr->metrics->len; m++)
-            text_metric(o, &t, g, gr->metrics->pdata[m],
-                        metric_in_other_group(c, g, gr->metrics->pdata[m]));
+        for (guint m = 0; m < gr->metrics->len; m++) {
+            const char *metric = gr->metrics->pdata[m];
+
+            /* every neighbour of a repetition carries the same window's
+             * host cpu%: its table once, under the first */
+            if (g_str_equal(metric, RV_STORE_METRIC_CPU_PCT) && cpu_table_done)
+                continue;
+            cpu_table_done |= g_str_equal(metric, RV_STORE_METRIC_CPU_PCT);
+            text_metric(o, &t, g, metric, metric_in_other_group(c, g, metric));
+        }
         text_latency(o, &t, g);
     }
     text_outliers(o, &t);

@@ -518,7 +518,9 @@ default_baseline(RvComparison *c)
             base = i;
     if (base < 0)
         base = 0;
-    if (base > 0) {
+    /* a matrix with load levels: the first scenario's first cell */
+    if (base > 0 && !g_str_equal(((Scen *) c->scens->pdata[base])->base,
+                                 ((Scen *) c->scens->pdata[0])->name)) {
         const Scen *first = c->scens->pdata[0], *b = c->scens->pdata[base];
         /* the skip reason is listed in each workload section */
         c->baseline_note = g_strdup_printf(
@@ -1030,6 +1032,12 @@ json_metric_rows(JsonBuilder *b, const RvComparison *c, guint g, const char *met
         rv_json_add_string_or_null(b, "untested", row.untested);
         json_builder_set_member_name(b, "n_too_small");
         json_builder_add_boolean_value(b, row.too_small);
+        /* the text's marks: "better"/"worse"/"same" and "*".."~", "?" */
+        rv_json_add_string_or_null(b, "direction",
+                                   !row.has || !isfinite(row.change) ? NULL
+                                   : row.change == 0 ? "same"
+                                   : (row.change > 0) == row.higher_better ? "better" : "worse");
+        rv_json_add_string_or_null(b, "mark", rv_result_compare_sig_mark(&row));
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

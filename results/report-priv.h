@@ -21,6 +21,7 @@ typedef struct {
     guint store;
     char *status;
     char *reason;
+    char *description;        /* the store's description of the scenario, or NULL */
     const char *host;         /* its store's host name (borrowed), or NULL */
 } RScen;
 

@@ -127,6 +127,7 @@ rscen_free(RScen *s)
     g_free(s->name);
     g_free(s->status);
     g_free(s->reason);
+    g_free(s->description);
     g_free(s);
 }
 
@@ -295,6 +296,7 @@ build_model(Report *rp, const RvReportOptions *opts, GError **error)
         s->name = g_strdup(str_member(so, "name"));
         s->status = g_strdup(str_member(so, "status"));
         s->reason = g_strdup(str_member(so, "reason"));
+        s->description = g_strdup(str_member(so, "description"));
         s->store = isfinite(store) && store >= 0 && store < rp->stores->len ? (guint) store : 0;
         s->host = host_str(rv_result_store_get_host(rp->stores->pdata[s->store]), "hostname");
         g_ptr_array_add(rp->scens, s);
@@ -545,6 +547,92 @@ page_same_host_notes(GString *o, const Report *rp)
         }
 }
 
+/* one cell of the answer: "value change word mark", as the text has it */
+static void
+answer_cell(GString *o, JsonObject *col, JsonObject *cell)
+{
+    double v = rv_report_num(cell, "value"), ch = rv_report_num(cell, "change");
+    gboolean pct = g_strcmp0(str_member(col, "change"), "percent") == 0;
+    gboolean lat = g_strcmp0(str_member(col, "unit"), "us") == 0;
+    const char *dir = str_member(cell, "direction"), *mark = str_member(cell, "mark");
+    JsonNode *bn = json_object_get_member(cell, "bound");
+    char exact[G_ASCII_DTOSTR_BUF_SIZE];
+    g_autofree char *val = NULL, *chg = NULL;
+
+    if (!isfinite(v)) {
+        g_string_append(o, "<td class=\"n\">-</td>");
+        return;
+    }
+    g_ascii_formatd(exact, sizeof(exact), "%.17g", v);
+    val = g_strdup_printf(lat || fabs(v) >= 1000 ? "%s%.0f" : fabs(v) >= 10 ? "%s%.1f" : "%s%.3g",
+                          bn && JSON_NODE_HOLDS_VALUE(bn) && json_node_get_boolean(bn) ? "&lt;=" : "",
+                          v);
+    chg = !isfinite(ch) ? g_strdup(dir ? "" : " (base)")
+        : pct ? g_strdup_printf(" %+.1f%%", ch)
+        : lat ? g_strdup_printf(" %+.0f", ch) : g_strdup_printf(" %+.1f", ch);
+    /* val holds no store text: numbers and the escaped "<=" only */
+    g_string_append_printf(o, "<td class=\"n%s\" data-v=\"%s\">%s", g_strcmp0(dir, "worse") == 0
+                           ? " bad" : g_strcmp0(dir, "better") == 0 ? " good" : "", exact, val);
+    add(o, "%s%s%s%s%s</td>", chg, dir ? " " : "", dir ?: "", mark && *mark ? " " : "",
+        mark ?: "");
+}
+
+/* The answer the page opens with (compare's "summary"): per scenario the
+ * RT latency, the neighbours' throughput and cpu% against the baseline,
+ * marked as the text marks them, the sentences, what each scenario is. */
+static void
+page_answer(GString *o, const Report *rp)
+{
+    JsonObject *root = json_node_get_object(rp->cmp);
+    JsonNode *sn = json_object_get_member(root, "summary");
+    JsonObject *sum = sn && JSON_NODE_HOLDS_OBJECT(sn) ? json_node_get_object(sn) : NULL;
+    JsonArray *cols = sum ? arr_member(sum, "columns") : NULL;
+    JsonArray *rows = sum ? arr_member(sum, "rows") : NULL;
+    JsonArray *answers = sum ? arr_member(sum, "answers") : NULL;
+
+    if (!cols || !rows || !json_array_get_length(cols))
+        return;
+    g_string_append(o, "<h2 id=\"answer\">The answer</h2>\n<table class=\"answer\">\n"
+                    "<tr><th>scenario</th>");
+    for (guint k = 0; k < json_array_get_length(cols); k++) {
+        JsonObject *col = json_array_get_object_element(cols, k);
+        const char *unit = str_member(col, "unit");
+
+        add(o, "<th>%s%s%s%s</th>", str_member(col, "title") ?: "?",
+            unit && *unit && g_strcmp0(unit, "%") ? " [" : "",
+            unit && *unit && g_strcmp0(unit, "%") ? unit : "",
+            unit && *unit && g_strcmp0(unit, "%") ? "]" : "");
+    }
+    g_string_append(o, "</tr>\n");
+    for (guint i = 0; i < json_array_get_length(rows); i++) {
+        JsonObject *row = json_array_get_object_element(rows, i);
+        JsonNode *cn = json_object_get_member(row, "cells");
+        JsonObject *cells = cn && JSON_NODE_HOLDS_OBJECT(cn) ? json_node_get_object(cn) : NULL;
+
+        add(o, "<tr data-scenario=\"%s\"><td>%s</td>", str_member(row, "scenario") ?: "?",
+            str_member(row, "scenario") ?: "?");
+        for (guint k = 0; k < json_array_get_length(cols); k++) {
+            JsonObject *col = json_array_get_object_element(cols, k);
+            const char *key = str_member(col, "key");
+            JsonNode *c = cells && key ? json_object_get_member(cells, key) : NULL;
+
+            if (c && JSON_NODE_HOLDS_OBJECT(c))
+                answer_cell(o, col, json_node_get_object(c));
+            else
+                g_string_append(o, "<td class=\"n\">-</td>");
+        }
+        g_string_append(o, "</tr>\n");
+    }
+    g_string_append(o, "</table>\n<p>better / worse: the change against the baseline at the "
+                    "same load level (lower latency and cpu% are better, higher throughput is "
+                    "better; latency in us, cpu% in points, throughput in %); * p&lt;0.05, "
+                    "** p&lt;0.01, *** p&lt;0.001: significant; ~ within the noise; ? too few "
+                    "repetitions for the test.</p>\n<ul class=\"answers\">\n");
+    for (guint i = 0; answers && i < json_array_get_length(answers); i++)
+        add(o, "<li>%s</li>\n", json_array_get_string_element(answers, i));
+    g_string_append(o, "</ul>\n");
+}
+
 static void
 page_head(GString *o, const Report *rp, const RvReportOptions *opts)
 {
@@ -569,6 +657,7 @@ page_head(GString *o, const Report *rp, const RvReportOptions *opts)
             "not real-time latencies.</p>\n", untrusted, rp->stores->len);
     else
         add(o, "<p class=\"good\" id=\"trust\">Every store is trusted.</p>\n");
+    page_answer(o, rp);
     g_string_append(o, "<ul id=\"summary\">\n");
     for (guint i = 0; i < rp->stores->len; i++) {
         RvStore *st = rp->stores->pdata[i];
@@ -588,14 +677,14 @@ page_head(GString *o, const Report *rp, const RvReportOptions *opts)
         page_store(o, rp, i);
     page_same_host_notes(o, rp);
     g_string_append(o, "<h3>Scenarios</h3>\n<table>\n<tr><th>scenario</th><th>store</th>"
-                    "<th>host</th><th>status</th><th>reason</th></tr>\n");
+                    "<th>host</th><th>status</th><th>reason</th><th>description</th></tr>\n");
     for (guint i = 0; i < rp->scens->len; i++) {
         const RScen *s = rp->scens->pdata[i];
 
-        add(o, "<tr><td>%s</td><td>%u</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+        add(o, "<tr><td>%s</td><td>%u</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
             s->label, s->store + 1, s->host ?: "?",
             g_strcmp0(s->status, "skipped") == 0 ? "SKIPPED" : s->status ?: "?",
-            s->reason ?: "");
+            s->reason ?: "", s->description ?: "");
     }
     g_string_append(o, "</table>\n");
 }
@@ -656,7 +745,8 @@ page_metric_table(GString *o, const RGroup *g)
 
     add(o, "<table class=\"metrics\" data-group=\"%s %s\">\n<tr><th>metric</th><th>scenario"
         "</th><th>virt</th><th>n</th><th>failed</th><th>mean</th><th>stddev</th><th>SEM</th>"
-        "<th>min</th><th>max</th><th>change %%</th><th>p</th></tr>\n", g->workload, g->target);
+        "<th>min</th><th>max</th><th>change %%</th><th>p</th><th></th><th>sig</th></tr>\n",
+        g->workload, g->target);
     for (guint m = 0; metrics && m < json_array_get_length(metrics); m++) {
         JsonObject *mo = json_array_get_object_element(metrics, m);
         JsonArray *rows = arr_member(mo, "rows");
@@ -673,7 +763,9 @@ page_metric_table(GString *o, const RGroup *g)
                 str_member(row, "scenario") ?: "?", str_member(row, "virt") ?: "-");
             for (guint k = 0; k < G_N_ELEMENTS(cols); k++)
                 add_num(o, rv_report_num(row, cols[k]), NULL);
-            g_string_append(o, "</tr>\n");
+            add(o, "<td class=\"%s\">%s</td><td>%s</td></tr>\n",
+                g_strcmp0(str_member(row, "direction"), "worse") == 0 ? "bad" : "",
+                str_member(row, "direction") ?: "", str_member(row, "mark") ?: "");
         }
     }
     g_string_append(o, "</table>\n");

@@ -776,6 +776,78 @@ test_throughput(void)
     rv_test_rm_rf(parent);
 }
 
+/* The flagship's CI version run for real under TCG on the 2-CPU build
+ * machine (flagship-ci/, README.source.txt): baseline and siblings-idle at
+ * two load levels beside sysbench and gemm neighbours, nosmt and
+ * coresched SKIPPED.  The answer opens the output: per cell RT latency
+ * and each neighbour's throughput side by side with better/worse and the
+ * noise marks, the sentences, the scenarios' descriptions; the untrusted
+ * reasons come after it, each kind once with its count; the per-level
+ * table keeps mean [std% / sem%] change cpu%. */
+static void
+test_flagship(void)
+{
+    static const char *const args[] = { "flagship-ci/20261204-183604-coresched-vs-nosmt-ci", NULL };
+    static const char *const jargs[] = { "--json", "flagship-ci/20261204-183604-coresched-vs-nosmt-ci",
+                                         NULL };
+    g_autofree char *out = NULL, *err = NULL, *jout = NULL, *jerr = NULL;
+    g_autoptr(JsonParser) p = json_parser_new();
+    const char *answer, *untrusted, *skipped, *levels;
+    JsonObject *sum;
+    JsonArray *rows;
+
+    g_assert_cmpint(run_compare(args, &out, &err), ==, 0);
+    check_layout("flagship-ci", out, 120);
+    answer = strstr(out, "== the answer");
+    untrusted = strstr(out, "\n  UNTRUSTED");
+    skipped = strstr(out, "SKIPPED: smt = off");
+    levels = strstr(out, "events_per_s [events/s] of guest:sb per load level: mean [std% / sem%] change cpu%");
+    g_assert_nonnull(answer);
+    g_assert_nonnull(untrusted);
+    g_assert_nonnull(levels);
+    /* the answer before everything but the store line */
+    g_assert_true(answer < untrusted && answer < skipped && answer < levels);
+    g_assert_null(strstr(out, "NOTE: the first scenario"));
+    if (!g_regex_match_simple("^ +RT +RT +sb$", out, G_REGEX_MULTILINE, 0) ||
+        !g_regex_match_simple("^ +gm +host$", out, G_REGEX_MULTILINE, 0))
+        g_error("no answer columns for RT, sb, gm, host in '%s'", out);
+    if (!g_regex_match_simple("^  baseline@t1 +2 +! +<=[0-9]+ \\(base\\) +[0-9]+ \\(base\\) +[0-9.]+ \\(base\\)$",
+                              out, G_REGEX_MULTILINE, 0))
+        g_error("no baseline@t1 answer row in '%s'", out);
+    if (!g_regex_match_simple("^  siblings-idle@t2 +2 +! +<=[0-9]+ [-+][0-9]+ (better|worse) [~*?]+ .* "
+                              "[0-9.]+ [-+][0-9.]+% (better|worse) [~*?]+$", out, G_REGEX_MULTILINE, 0))
+        g_error("no siblings-idle@t2 answer row in '%s'", out);
+    if (!g_regex_match_simple("^  siblings-idle@t1 vs baseline@t1: RT p99.99 [0-9]+ us (better|worse) \\(p=",
+                              out, G_REGEX_MULTILINE, 0))
+        g_error("no answer sentence in '%s'", out);
+    g_assert_nonnull(strstr(out, "sb events_per_s"));
+    g_assert_nonnull(strstr(out, "gm gflops"));
+    g_assert_nonnull(strstr(out, "\n  siblings-idle         SMT on, no core scheduling, the RT vCPUs' siblings idle\n"));
+    g_assert_nonnull(strstr(out, "  UNTRUSTED x5: virt=tcg\n"));
+    g_assert_nonnull(strstr(out, "SKIPPED: smt = on: the CPU has no SMT"));
+    if (!g_regex_match_simple("^  t1 +[0-9.]+ \\[ *[0-9.]+%/ *[0-9.]+%\\] +base +100\\.0% +[0-9.]+ \\[ *[0-9.]+%/ *[0-9.]+%\\] +[-+][0-9.]+%[~*?]* +100\\.0%$",
+                              levels, G_REGEX_MULTILINE, 0))
+        g_error("no t1 level row in '%s'", levels);
+
+    g_assert_cmpint(run_compare(jargs, &jout, &jerr), ==, 0);
+    g_assert_true(json_parser_load_from_data(p, jout, -1, NULL));
+    sum = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)), "summary");
+    rows = json_object_get_array_member(sum, "rows");
+    g_assert_cmpuint(json_array_get_length(rows), ==, 4);
+    g_assert_cmpuint(json_array_get_length(json_object_get_array_member(sum, "answers")), ==, 2);
+    {
+        JsonObject *r = json_array_get_object_element(rows, 3);
+        JsonObject *cells = json_object_get_object_member(r, "cells");
+
+        g_assert_cmpstr(json_object_get_string_member(r, "scenario"), ==, "siblings-idle@t2");
+        g_assert_cmpstr(json_object_get_string_member(r, "baseline"), ==, "baseline@t2");
+        g_assert_cmpstr(json_object_get_string_member(r, "load"), ==, "t2");
+        g_assert_true(json_object_has_member(cells, "gm_gflops"));
+        g_assert_nonnull(json_object_get_string_member(json_object_get_object_member(cells, "RT_max"),
+                                                       "direction"));
+    }
+}
+
 /* --within: shares under thresholds from the merged
  * histograms; by hand from README.source.txt's welch histograms: baseline
  * 0 % < 10 us, 90 % < 20 us, 99.9 % < 50 us; pinned 100 of 101 samples
@@ -913,6 +985,7 @@ main(int argc, char **argv)
     }
     g_test_add_func("/compare/demo", test_demo);
     g_test_add_func("/compare/throughput", test_throughput);
+    g_test_add_func("/compare/flagship-ci", test_flagship);
     g_test_add_func("/compare/within", test_within);
     g_test_add_func("/compare/by-host", test_by_host);
     g_test_add_func("/compare/budget/parse", test_budget_parse);

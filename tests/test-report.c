@@ -218,6 +218,41 @@ test_budgets(void)
     rv_test_rm_rf(tmp);
 }
 
+/* The flagship's CI store (tests/data/compare/flagship-ci, run for real
+ * under TCG): the page opens with the answer, whose cells carry the
+ * text's figures and marks ("34861 -29077 better ~" is the text's RT max
+ * cell of siblings-idle@t2), the sentences, and the metric tables the
+ * direction and the mark of each row. */
+static void
+test_flagship(void)
+{
+    static const char *const dirs[] = { "flagship-ci/20261204-183604-coresched-vs-nosmt-ci", NULL };
+    g_autoptr(GPtrArray) stores = open_stores(dirs);
+    g_autofree char *tmp = g_dir_make_tmp("rv-report-XXXXXX", NULL);
+    g_autofree char *out = g_build_filename(tmp, "r", NULL);
+    g_autofree char *path = g_build_filename(out, "index.html", NULL);
+    g_autofree char *page = NULL;
+    g_autoptr(RvRunner) runner = rv_runner_new(true);
+    g_autoptr(GError) err = NULL;
+    g_auto(GStrv) halves = NULL;
+
+    g_assert_cmpint(rv_result_report_write(stores, out, NULL, runner, NULL, &err), ==, 0);
+    page = rv_test_read_file(path);
+    /* the answer before what ran */
+    halves = g_strsplit(page, "<h2 id=\"what\">", 2);
+    g_assert_nonnull(halves[0]);
+    g_assert_nonnull(halves[1]);
+    g_assert_nonnull(strstr(halves[0], "<h2 id=\"answer\">"));
+    g_assert_nonnull(strstr(page, "<th>RT p99.99 [us]</th><th>RT max [us]</th><th>sb events_per_s "
+                                  "[events/s]</th><th>gm gflops [GFLOPS]</th><th>host cpu%</th>"));
+    g_assert_nonnull(strstr(page, " data-v=\"34861\">34861 -29077 better ~</td>"));
+    g_assert_nonnull(strstr(page, "<li>siblings-idle@t1 vs baseline@t1: RT p99.99 "));
+    g_assert_nonnull(strstr(page, "<th>change %</th><th>p</th><th></th><th>sig</th>"));
+    g_assert_nonnull(strstr(page, "SMT on, no core scheduling, the RT vCPUs&apos; siblings idle"));
+    g_assert_true(log_has(runner, "tradeoff"));
+    rv_test_rm_rf(tmp);
+}
+
 static void
 test_plot_label(void)
 {
@@ -264,6 +299,7 @@ main(int argc, char **argv)
     g_test_add_func("/report/tcg-two-stores", test_tcg_two_stores);
     g_test_add_func("/report/throughput-and-escaping", test_throughput_and_escaping);
     g_test_add_func("/report/budgets", test_budgets);
+    g_test_add_func("/report/flagship-ci", test_flagship);
     g_test_add_func("/report/plot-label", test_plot_label);
     g_test_add_func("/report/errors", test_errors);
     return g_test_run();
