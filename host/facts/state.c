@@ -467,7 +467,10 @@ rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError 
         const char *model = "none";
 
         for (guint i = 0; w[i]; i++) {
-            if (!strcmp(w[i], "PREEMPT_RT")) model = "PREEMPT_RT";
+            /* RT patch sets of 4.x kernels wrote "PREEMPT RT" (RHEL 8's
+             * kernel-rt: "#1 SMP PREEMPT RT ...") */
+            if (!strcmp(w[i], "PREEMPT_RT") || (!strcmp(w[i], "PREEMPT") && w[i + 1] && !strcmp(w[i + 1], "RT")))
+                model = "PREEMPT_RT";
             else if (!strcmp(w[i], "PREEMPT_DYNAMIC") && strcmp(model, "PREEMPT_RT")) model = "PREEMPT_DYNAMIC";
             else if (!strcmp(w[i], "PREEMPT") && !strcmp(model, "none")) model = "PREEMPT";
         }
