@@ -148,6 +148,7 @@ static void
 args_set_other(RvCyclictestArgs *a, const char *opt, const char *val)
 {
     const char *t = a->tool;
+    gboolean timerlat = a->mode && g_str_has_prefix(a->mode, "timerlat");
 
     if (g_str_equal(t, "oslat")) {
         /* rt-tests src/oslat/oslat.c parse_options() */
@@ -184,11 +185,13 @@ args_set_other(RvCyclictestArgs *a, const char *opt, const char *val)
         } else if (g_str_equal(opt, "d") || g_str_equal(opt, "duration")) {
             a->duration_s = rv_result_args_seconds(val);
         } else if (g_str_equal(opt, "a") || g_str_equal(opt, "auto") ||
-                   g_str_equal(opt, "aa-only") || g_str_equal(opt, "i") ||
-                   g_str_equal(opt, "irq") || g_str_equal(opt, "T") ||
-                   g_str_equal(opt, "thread") || g_str_equal(opt, "s") ||
-                   g_str_equal(opt, "stop") || g_str_equal(opt, "S") ||
-                   g_str_equal(opt, "stop-total")) {
+                   g_str_equal(opt, "aa-only") ||
+                   (timerlat && (g_str_equal(opt, "i") || g_str_equal(opt, "irq") ||
+                                 g_str_equal(opt, "T") || g_str_equal(opt, "thread"))) ||
+                   (!timerlat && (g_str_equal(opt, "s") || g_str_equal(opt, "stop") ||
+                                  g_str_equal(opt, "S") || g_str_equal(opt, "stop-total")))) {
+            /* timerlat -i/-T and osnoise -s/-S stop the session (timerlat's
+             * -s is --stack, osnoise's -T a noise threshold) */
             gint64 us = args_us(val);
             if (us >= 0 && (a->stop_us < 0 || us < a->stop_us))
                 a->stop_us = us;
