@@ -479,19 +479,84 @@ add_placement_findings(RvFindings *out, const RvGuestPlacement *pl, const RvGues
     }
 }
 
-/* The host core holding @cpu, or NULL. */
+/* The host core holding @cpu, or NULL (@idx: rv_guest_host_cpus_core_index()). */
 static const RvCpuSet *
-core_of(const RvGuestHostCpus *host, int cpu)
+core_of(const RvGuestHostCpus *host, const int *idx, int cpu)
 {
-    for (guint k = 0; host && k < host->cores->len; k++)
-        if (rv_cpuset_isset(&g_array_index(host->cores, RvCpuSet, k), cpu))
-            return &g_array_index(host->cores, RvCpuSet, k);
-    return NULL;
+    if (!host || !idx || cpu < 0 || cpu >= RV_CPUSET_MAX || idx[cpu] < 0)
+        return NULL;
+    return &g_array_index(host->cores, RvCpuSet, idx[cpu]);
+}
+
+/* threads = 1: host SMT siblings the guest does not know about.  Per host
+ * CPU the vCPUs pinned to it alone (in vCPU order), so each vCPU looks at
+ * its core's other threads only: O(vCPUs x threads per core). */
+static gint
+uint_cmp(gconstpointer x, gconstpointer y)
+{
+    unsigned a = *(const unsigned *) x, b = *(const unsigned *) y;
+
+    return (a > b) - (a < b);
+}
+
+static void
+check_hidden_siblings(RvFindings *out, const RvGuestPlacement *pl, const RvGuestHostCpus *host,
+                      const int *idx)
+{
+    g_autofree int *first = g_new(int, RV_CPUSET_MAX);
+    g_autofree int *last = g_new(int, RV_CPUSET_MAX);
+    g_autofree int *next = g_new(int, MAX(pl->n_vcpus, 1));
+    g_autofree int *cpu_of = g_new(int, MAX(pl->n_vcpus, 1));
+
+    for (unsigned k = 0; k < RV_CPUSET_MAX; k++)
+        first[k] = last[k] = -1;
+    for (unsigned a = 0; a < pl->n_vcpus; a++) {
+        const RvGuestVcpuPlacement *v = &pl->vcpus[a];
+        int cpu = v->pinned && rv_cpuset_count(&v->cpuset) == 1 ? rv_cpuset_next(&v->cpuset, 0) : -1;
+
+        next[a] = -1;
+        cpu_of[a] = cpu;
+        if (cpu < 0)
+            continue;
+        if (last[cpu] >= 0)
+            next[last[cpu]] = (int) a;
+        else
+            first[cpu] = (int) a;
+        last[cpu] = (int) a;
+    }
+    for (unsigned a = 0; a < pl->n_vcpus; a++) {
+        const RvCpuSet *core = core_of(host, idx, cpu_of[a]);
+        g_autoptr(GArray) partners = NULL;
+
+        if (!core)
+            continue;
+        partners = g_array_new(FALSE, FALSE, sizeof(unsigned));
+        rv_cpuset_foreach(cb, core) {
+            if (cb == cpu_of[a])
+                continue;
+            for (int b = first[cb]; b >= 0; b = next[b])
+                if ((unsigned) b > a) {
+                    unsigned u = (unsigned) b;
+
+                    g_array_append_val(partners, u);
+                }
+        }
+        g_array_sort(partners, uint_cmp);
+        for (guint k = 0; k < partners->len; k++) {
+            unsigned b = g_array_index(partners, unsigned, k);
+
+            rv_findings_add(out, RV_FINDING_NOTE, "topology.hidden-siblings", NULL, NULL, NULL,
+                "set <topology threads='2'> with these vCPUs adjacent, so the guest knows they "
+                "share a core",
+                "vCPU%u (CPU %d) and vCPU%u (CPU %d) are SMT siblings on the host, separate "
+                "cores in the guest (threads=1)", a, cpu_of[a], b, cpu_of[b]);
+        }
+    }
 }
 
 /* <topology> against <vcpu>, and guest SMT siblings on host SMT siblings. */
 static void
-check_topology(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *host)
+check_topology(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *host, const int *idx)
 {
     const RvGuestPlacement *pl = d->placement;
     unsigned T = d->threads;
@@ -544,7 +609,7 @@ check_topology(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *h
             if (!host)
                 continue;
             rv_cpuset_foreach(c, &all) {
-                const RvCpuSet *core = core_of(host, c);
+                const RvCpuSet *core = core_of(host, idx, c);
 
                 if (core)
                     rv_cpuset_set(&cores, rv_cpuset_next(core, 0));
@@ -562,32 +627,14 @@ check_topology(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *h
         }
         return;
     }
-    /* threads = 1: host SMT siblings the guest does not know about */
-    for (unsigned a = 0; host && a < pl->n_vcpus; a++)
-        for (unsigned b = a + 1; b < pl->n_vcpus; b++) {
-            const RvGuestVcpuPlacement *va = &pl->vcpus[a], *vb = &pl->vcpus[b];
-            int ca, cb;
-            const RvCpuSet *core;
-
-            if (!va->pinned || !vb->pinned || rv_cpuset_count(&va->cpuset) != 1 ||
-                rv_cpuset_count(&vb->cpuset) != 1)
-                continue;
-            ca = rv_cpuset_next(&va->cpuset, 0);
-            cb = rv_cpuset_next(&vb->cpuset, 0);
-            core = core_of(host, ca);
-            if (ca != cb && core && rv_cpuset_isset(core, cb))
-                rv_findings_add(out, RV_FINDING_NOTE, "topology.hidden-siblings", NULL, NULL, NULL,
-                    "set <topology threads='2'> with these vCPUs adjacent, so the guest knows they "
-                    "share a core",
-                    "vCPU%u (CPU %d) and vCPU%u (CPU %d) are SMT siblings on the host, separate "
-                    "cores in the guest (threads=1)", a, ca, b, cb);
-        }
+    if (host)
+        check_hidden_siblings(out, pl, host, idx);
 }
 
 /* RT vCPUs beside the pinned vCPUs of other domains. */
 static void
 check_neighbours(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *host,
-                 const GPtrArray *neighbours)
+                 const int *idx, const GPtrArray *neighbours)
 {
     const RvGuestPlacement *pl = d->placement;
 
@@ -620,7 +667,7 @@ check_neighbours(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus 
                 }
                 rv_cpuset_zero(&sib);
                 rv_cpuset_foreach(c, &v->cpuset) {
-                    const RvCpuSet *core = core_of(host, c);
+                    const RvCpuSet *core = core_of(host, idx, c);
 
                     if (core)
                         rv_cpuset_or(&sib, &sib, core);
@@ -901,6 +948,7 @@ rv_guest_check_judge(const RvGuestDomain *dom, const RvGuestHostCpus *host,
                      RvGuestCheckReport **ret, GError **error)
 {
     g_autoptr(RvGuestCheckReport) rep = g_new0(RvGuestCheckReport, 1);
+    g_autofree int *idx = NULL;
     RvFindings *out;
     int r;
 
@@ -909,8 +957,9 @@ rv_guest_check_judge(const RvGuestDomain *dom, const RvGuestHostCpus *host,
     rep->qemu_pid = -1;
     rep->findings = out = rv_findings_new();
     add_placement_findings(out, dom->placement, host);
-    check_topology(out, dom, host);
-    check_neighbours(out, dom, host, neighbours);
+    idx = host ? rv_guest_host_cpus_core_index(host) : NULL;
+    check_topology(out, dom, host, idx);
+    check_neighbours(out, dom, host, idx, neighbours);
     check_guest_isolated(out, dom);
     check_rt_features(out, dom);
     check_pins_past(out, dom);

@@ -53,12 +53,32 @@ rv_guest_host_cpus_add_core(RvGuestHostCpus *host, const RvCpuSet *threads)
 {
     if (rv_cpuset_is_empty(threads))
         return;
-    g_array_append_vals(host->cores, threads, 1);
-    g_array_sort(host->cores, core_cmp);
+    /* cores mostly come in CPU order: sort only when this one does not
+     * (a sort per core made loading an 8192-CPU host quadratic) */
+    if (host->cores->len &&
+        core_cmp(&g_array_index(host->cores, RvCpuSet, host->cores->len - 1), threads) > 0) {
+        g_array_append_vals(host->cores, threads, 1);
+        g_array_sort(host->cores, core_cmp);
+    } else {
+        g_array_append_vals(host->cores, threads, 1);
+    }
     rv_cpuset_or(&host->online, &host->online, threads);
     rv_cpuset_andnot(&host->housekeeping, &host->online, &host->isolated);
     if ((unsigned) rv_cpuset_last(&host->online) >= host->nr_cpu_ids)
         host->nr_cpu_ids = rv_cpuset_last(&host->online) + 1;
+}
+
+int *
+rv_guest_host_cpus_core_index(const RvGuestHostCpus *host)
+{
+    int *idx = g_new(int, RV_CPUSET_MAX);
+
+    for (unsigned c = 0; c < RV_CPUSET_MAX; c++)
+        idx[c] = -1;
+    for (guint k = 0; host && k < host->cores->len; k++)
+        rv_cpuset_foreach(c, &g_array_index(host->cores, RvCpuSet, k))
+            idx[c] = (int) k;
+    return idx;
 }
 
 void
@@ -829,6 +849,7 @@ typedef struct {
     RvCpuSet rt_vcpus;             /* the RT vCPUs */
     RvCpuSet other_work;           /* CPUs of non-RT vCPUs and emulator threads */
     bool rt_exact;                 /* every RT vCPU on exactly one CPU of its own */
+    int *cpu_core;                 /* [RV_CPUSET_MAX]: index into host->cores, -1 */
 } Check;
 
 /* Pins to CPUs the host does not have (not possible or offline): libvirt
@@ -871,16 +892,80 @@ check_online(Check *c)
     }
 }
 
+/* A pair of vCPUs that may share a host CPU, one of them RT (a < b). */
+typedef struct {
+    unsigned a, b;
+} SharedPair;
+
+static gint
+pair_cmp(gconstpointer x, gconstpointer y)
+{
+    const SharedPair *p = x, *q = y;
+
+    if (p->a != q->a)
+        return (p->a > q->a) - (p->a < q->a);
+    return (p->b > q->b) - (p->b < q->b);
+}
+
+/* The pairs of pinned vCPUs that share a host CPU, at least one of them
+ * RT, sorted: each vCPU looks only at the RT vCPUs pinned to its CPUs
+ * (per-CPU lists), so 1:1 pins cost O(vCPUs), not O(vCPUs^2). */
+static GArray *
+shared_pairs(const Check *c)
+{
+    const RvGuestPlacement *pl = c->pl;
+    g_autofree GArray **owners = g_new0(GArray *, RV_CPUSET_MAX);
+    g_autoptr(GHashTable) seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    GArray *pairs = g_array_new(FALSE, FALSE, sizeof(SharedPair));
+
+    for (unsigned i = 0; i < pl->n_vcpus; i++) {
+        const RvGuestVcpuPlacement *v = &pl->vcpus[i];
+
+        if (!v->pinned || !is_rt_policy(v->policy))
+            continue;
+        rv_cpuset_foreach(cpu, &v->cpuset) {
+            if (!owners[cpu])
+                owners[cpu] = g_array_new(FALSE, FALSE, sizeof(unsigned));
+            g_array_append_val(owners[cpu], i);
+        }
+    }
+    for (unsigned j = 0; j < pl->n_vcpus; j++) {
+        const RvGuestVcpuPlacement *w = &pl->vcpus[j];
+        RvCpuSet mine;
+
+        if (!w->pinned)
+            continue;
+        rv_cpuset_and(&mine, &w->cpuset, &c->rt_cpus);
+        rv_cpuset_foreach(cpu, &mine) {
+            for (guint k = 0; owners[cpu] && k < owners[cpu]->len; k++) {
+                unsigned i = g_array_index(owners[cpu], unsigned, k);
+                SharedPair p = { MIN(i, j), MAX(i, j) };
+                gpointer key = GSIZE_TO_POINTER(((gsize) p.a << 32) | p.b);
+
+                if (i == j || g_hash_table_contains(seen, key))
+                    continue;
+                g_hash_table_add(seen, key);
+                g_array_append_val(pairs, p);
+            }
+        }
+    }
+    for (unsigned k = 0; k < RV_CPUSET_MAX; k++)
+        if (owners[k])
+            g_array_unref(owners[k]);
+    g_array_sort(pairs, pair_cmp);
+    return pairs;
+}
+
 /* Every RT vCPU pinned to exactly one host CPU; no host CPU shared by two
  * vCPUs when one of them is RT. */
 static void
 check_rt_pinning(Check *c)
 {
     const RvGuestPlacement *pl = c->pl;
+    g_autoptr(GArray) pairs = NULL;
 
     for (unsigned i = 0; i < pl->n_vcpus; i++) {
         const RvGuestVcpuPlacement *v = &pl->vcpus[i];
-        g_autofree char *l = rv_cpulist_format(&v->cpuset);
 
         if (!is_rt_policy(v->policy)) {
             if (v->pinned)
@@ -894,29 +979,28 @@ check_rt_pinning(Check *c)
             continue;
         }
         if (rv_cpuset_count(&v->cpuset) != 1) {
+            g_autofree char *l = rv_cpulist_format(&v->cpuset);
+
             finding(c->fail, "FAIL vCPU%u pinned to host CPUs %s: an RT vCPU needs exactly one", i, l);
             c->rt_exact = false;
         }
         rv_cpuset_or(&c->rt_cpus, &c->rt_cpus, &v->cpuset);
     }
     /* two vCPUs that may run on one host CPU, at least one of them RT */
-    for (unsigned i = 0; i < pl->n_vcpus; i++)
-        for (unsigned j = i + 1; j < pl->n_vcpus; j++) {
-            const RvGuestVcpuPlacement *a = &pl->vcpus[i], *b = &pl->vcpus[j];
-            RvCpuSet both;
-            g_autofree char *l = NULL;
+    pairs = shared_pairs(c);
+    for (guint k = 0; k < pairs->len; k++) {
+        const SharedPair *p = &g_array_index(pairs, SharedPair, k);
+        const RvGuestVcpuPlacement *a = &pl->vcpus[p->a], *b = &pl->vcpus[p->b];
+        g_autofree char *l = NULL;
+        RvCpuSet both;
 
-            if (!a->pinned || !b->pinned || (!is_rt_policy(a->policy) && !is_rt_policy(b->policy)))
-                continue;
-            rv_cpuset_and(&both, &a->cpuset, &b->cpuset);
-            if (rv_cpuset_is_empty(&both))
-                continue;
-            l = rv_cpulist_format(&both);
-            finding(c->fail, "FAIL host CPU%s %s shared by %svCPU%u and %svCPU%u",
-                    rv_cpuset_count(&both) == 1 ? "" : "s", l,
-                    is_rt_policy(a->policy) ? "RT " : "", i, is_rt_policy(b->policy) ? "RT " : "", j);
-            c->rt_exact = false;
-        }
+        rv_cpuset_and(&both, &a->cpuset, &b->cpuset);
+        l = rv_cpulist_format(&both);
+        finding(c->fail, "FAIL host CPU%s %s shared by %svCPU%u and %svCPU%u",
+                rv_cpuset_count(&both) == 1 ? "" : "s", l,
+                is_rt_policy(a->policy) ? "RT " : "", p->a, is_rt_policy(b->policy) ? "RT " : "", p->b);
+        c->rt_exact = false;
+    }
 }
 
 /* The emulator threads apart from the RT vCPUs. */
@@ -1000,12 +1084,10 @@ check_isolation(Check *c)
             finding(c->fail, "FAIL vCPU%d on CPU %d, which is not isolated (isolated CPUs: %s)",
                     i, cpu, il);
         }
-        for (guint k = 0; k < host->cores->len; k++) {
-            const RvCpuSet *core = &g_array_index(host->cores, RvCpuSet, k);
+        if (cpu >= 0 && c->cpu_core[cpu] >= 0) {
+            const RvCpuSet *core = &g_array_index(host->cores, RvCpuSet, c->cpu_core[cpu]);
             RvCpuSet busy;
 
-            if (!rv_cpuset_isset(core, cpu))
-                continue;
             busy_siblings(c, i, cpu, core, &busy);
             if (!rv_cpuset_is_empty(&busy)) {
                 g_autofree char *bl = rv_cpulist_format(&busy);
@@ -1045,8 +1127,13 @@ rv_guest_placement_check(const RvGuestPlacement *pl, const RvGuestHostCpus *host
         check_online(&c);
     check_rt_pinning(&c);
     check_emulator(&c);
-    if (host && !rv_cpuset_is_empty(&c.rt_vcpus))
+    if (host && !rv_cpuset_is_empty(&c.rt_vcpus)) {
+        g_autofree int *cpu_core = rv_guest_host_cpus_core_index(host);
+
+        c.cpu_core = cpu_core;
         check_isolation(&c);
+        c.cpu_core = NULL;
+    }
 
     /* FAIL first, then WARN, NOTE (the placement's notes), OK */
     for (guint i = 0; i < fail->len; i++)

@@ -99,6 +99,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestHostCpus, rv_guest_host_cpus_free)
  * Cores may be added in any order. */
 void rv_guest_host_cpus_add_core(RvGuestHostCpus *host, const RvCpuSet *threads);
 
+/* A new array of RV_CPUSET_MAX ints: for each CPU the index of its core in
+ * @host->cores, -1 for none (g_free it).  One lookup instead of a scan of
+ * every core per CPU. */
+int *rv_guest_host_cpus_core_index(const RvGuestHostCpus *host);
+
 /* Sets @isolated (and housekeeping = online - isolated) with its source. */
 void rv_guest_host_cpus_set_isolated(RvGuestHostCpus *host, const RvCpuSet *isolated,
                                      const char *source);
