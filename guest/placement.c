@@ -811,7 +811,8 @@ rv_guest_placement_deal(RvGuestPlacement *p, const RvCpuSet *pool, RvCpuSet *dea
     for (unsigned v = 0; v < p->n_vcpus && cpu >= 0; v++) {
         RvGuestVcpuPlacement *vp = &p->vcpus[v];
 
-        if (vp->rt)
+        /* RT vCPUs, and vCPUs a call before dealt alone onto @dealt */
+        if (vp->rt || (rv_cpuset_count(&vp->cpuset) == 1 && rv_cpuset_is_subset(&vp->cpuset, dealt)))
             continue;
         vp->pinned = true;
         rv_cpuset_zero(&vp->cpuset);

@@ -232,6 +232,8 @@ int rv_guest_place_sibling(const RvGuestProfile *profile, RvGuestSiblingPolicy s
  * Pins the guest's vCPUs one each, in vCPU order, to the CPUs of @pool
  * not yet in @dealt, lowest CPU first, until either runs out; the other
  * vCPUs keep their CPUs (the housekeeping CPUs), the emulator threads too.
+ * A vCPU already alone on a CPU of @dealt (an earlier call's) is skipped,
+ * so that a second pool deals the vCPUs the first left.
  * One vCPU per CPU, not a cpuset over all of them: isolated CPUs are
  * outside the scheduler's load balancing (isolcpus=domain,
  * Documentation/admin-guide/kernel-parameters.txt), so a vCPU free to run

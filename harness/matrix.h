@@ -125,7 +125,9 @@
  *                                vCPUs are dealt onto them, one each:
  *                                guest/placement.h), idle keeps them idle;
  *                                refused with smt = off (no sibling online)
- *                                and with placement = unpinned
+ *                                and with placement = unpinned; either way
+ *                                the neighbours get the scenario's CPU
+ *                                budget (RvPlanBudget, harness/plan.h)
  *   bootargs = nosmt isolcpus=2,3   kernel boot arguments this scenario
  *                                runs under, added to the host's own
  *                                (words of letters, digits and _.,=:/+-,

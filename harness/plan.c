@@ -274,8 +274,159 @@ place_one(const RvMatrixScenario *sc, const RvMatrixGuest *g, const RvGuestProfi
     return 0;
 }
 
+/* The budget of @sc on @hc (the primary threads already, for smt = off). */
+static void
+budget_on(const RvMatrix *m, const RvMatrixScenario *sc, GPtrArray *pls,
+          const RvGuestHostCpus *hc, RvPlanBudget *b)
+{
+    RvCpuSet shared, off_balance;
+
+    memset(b, 0, sizeof(*b));
+    rv_cpuset_zero(&shared);
+    b->primaries_only = sc->smt == RV_MATRIX_SMT_OFF;
+    b->unpinned = sc->placement == RV_MATRIX_PLACEMENT_UNPINNED;
+    b->cpus = hc->online;
+    if (b->unpinned) {
+        b->floating = b->cpus;
+        return;
+    }
+    for (guint i = 0; i < pls->len; i++) {
+        const RvGuestPlacement *pl = pls->pdata[i];
+
+        if (!pl || rv_cpuset_is_empty(&pl->rt_cpus))
+            continue;
+        rv_cpuset_or(&b->rt_cpus, &b->rt_cpus, &pl->rt_cpus);
+        rv_cpuset_or(&b->siblings, &b->siblings, &pl->idle_siblings);
+        rv_cpuset_or(&b->siblings, &b->siblings, &pl->shared_siblings);
+        rv_cpuset_or(&shared, &shared, &pl->shared_siblings);
+    }
+    b->siblings_given = !rv_cpuset_is_empty(&shared);
+    rv_cpuset_andnot(&b->cpus, &b->cpus, &b->rt_cpus);
+    rv_cpuset_andnot(&b->cpus, &b->cpus, &b->siblings);
+    rv_cpuset_or(&b->cpus, &b->cpus, &shared);
+    rv_cpuset_andnot(&b->cpus, &b->cpus, &hc->kept_idle);
+    /* a [host] workload's CPUs are the host's, not the neighbours' */
+    if (m->host_workload)
+        rv_cpuset_andnot(&b->cpus, &b->cpus, m->host_cpus_isolated ? &hc->isolated
+                                                                   : &m->host_cpus);
+    /* isolcpus=domain CPUs are outside load balancing: a vCPU free to run
+     * there and on housekeeping CPUs would never be moved there */
+    rv_cpuset_or(&off_balance, &hc->isolated, &shared);
+    rv_cpuset_and(&b->dealt_pool, &b->cpus, &off_balance);
+    rv_cpuset_andnot(&b->floating, &b->cpus, &b->dealt_pool);
+}
+
+void
+rv_harness_plan_budget(const RvMatrix *m, const RvMatrixScenario *sc, GPtrArray *pls,
+                       const RvGuestHostCpus *host, RvPlanBudget *ret)
+{
+    g_autoptr(RvGuestHostCpus) primaries = NULL;
+
+    if (sc->smt == RV_MATRIX_SMT_OFF)
+        primaries = rv_guest_host_cpus_primaries(host);
+    budget_on(m, sc, pls, primaries ? primaries : host, ret);
+}
+
+char *
+rv_harness_plan_budget_text(const RvPlanBudget *b)
+{
+    g_autofree char *cpus = rv_cpulist_format(&b->cpus);
+    g_autofree char *rt = rv_cpulist_format(&b->rt_cpus);
+    g_autofree char *sib = rv_cpulist_format(&b->siblings);
+    g_autofree char *pool = rv_cpulist_format(&b->dealt_pool);
+    GString *o = g_string_new(NULL);
+    unsigned n = rv_cpuset_count(&b->cpus);
+
+    g_string_append_printf(o, "CPU%s %s (%u)", n == 1 ? "" : "s", n ? cpus : "none", n);
+    if (b->unpinned) {
+        g_string_append(o, ": every online CPU, every vCPU floats (placement = unpinned)");
+        return g_string_free(o, FALSE);
+    }
+    if (rv_cpuset_is_empty(&b->rt_cpus))
+        g_string_append(o, ": every online CPU (no RT vCPU)");
+    else
+        g_string_append_printf(o, ": all but the RT vCPUs' CPUs %s", rt);
+    if (!rv_cpuset_is_empty(&b->siblings))
+        g_string_append_printf(o, b->siblings_given ? ", with the RT cores' SMT siblings %s"
+                                                    : ", without the RT cores' SMT siblings %s "
+                                                      "(kept idle)", sib);
+    if (b->primaries_only)
+        g_string_append(o, ", primary threads only (smt = off)");
+    if (!rv_cpuset_is_empty(&b->dealt_pool))
+        g_string_append_printf(o, "; one vCPU each on %s (outside load balancing)", pool);
+    return g_string_free(o, FALSE);
+}
+
+/* Layer @k of @pool: the k-th online thread of every core that is in it
+ * (layer 0 one thread per core, then the second threads...): the order in
+ * which the scheduler fills idle cores, so that no topology numbering
+ * puts two neighbour vCPUs on one core while a whole core is free. */
+static bool
+pool_layer(const RvGuestHostCpus *hc, const RvCpuSet *pool, unsigned k, RvCpuSet *ret)
+{
+    bool more = false;
+
+    rv_cpuset_zero(ret);
+    for (guint i = 0; i < hc->cores->len; i++) {
+        const RvCpuSet *core = &g_array_index(hc->cores, RvCpuSet, i);
+        unsigned t = 0;
+
+        rv_cpuset_foreach(cpu, core) {
+            if (t++ != k)
+                continue;
+            more = true;
+            if (rv_cpuset_isset(pool, cpu))
+                rv_cpuset_set(ret, cpu);
+        }
+    }
+    return more;
+}
+
+/* The neighbours of @sc into its budget: one vCPU each on the CPUs outside
+ * load balancing, the shared siblings first, then the others core by core;
+ * the remaining vCPUs float over the rest of the budget. */
+static void
+deal_neighbours(const RvMatrix *m, const RvMatrixScenario *sc, GPtrArray *pls,
+                const RvGuestHostCpus *hc, const RvCpuSet *shared, RvCpuSet *dealt,
+                int *ret_last)
+{
+    RvPlanBudget b;
+    RvCpuSet rest, layer;
+
+    budget_on(m, sc, pls, hc, &b);
+    rv_cpuset_andnot(&rest, &b.dealt_pool, shared);
+    for (unsigned k = 0; ; k++) {
+        bool more = k == 0 || pool_layer(hc, &rest, k - 1, &layer);
+
+        if (!more)
+            break;
+        for (guint i = 0; i < sc->guests->len; i++) {
+            RvGuestPlacement *pl = pls->pdata[i];
+
+            if (!rv_cpuset_is_empty(&pl->rt_cpus) || !pl->n_vcpus)
+                continue;
+            if (rv_guest_placement_deal(pl, k == 0 ? shared : &layer, dealt) && k == 0)
+                *ret_last = (int) i;
+        }
+    }
+    for (guint i = 0; i < sc->guests->len && !rv_cpuset_is_empty(&b.floating); i++) {
+        RvGuestPlacement *pl = pls->pdata[i];
+
+        if (!rv_cpuset_is_empty(&pl->rt_cpus))
+            continue;
+        for (unsigned v = 0; v < pl->n_vcpus; v++) {
+            RvGuestVcpuPlacement *vp = &pl->vcpus[v];
+
+            if (vp->rt || (rv_cpuset_count(&vp->cpuset) == 1 &&
+                           rv_cpuset_intersects(&vp->cpuset, dealt)))
+                continue;
+            vp->cpuset = b.floating;
+        }
+    }
+}
+
 /* The guests of one scenario: RT ones first (pass 0), then the others,
- * which get the shared siblings dealt. */
+ * which get the neighbour budget dealt. */
 static int
 place_scenario(const RvMatrix *m, const RvMatrixScenario *sc, GPtrArray *profiles,
                RvGuestHostCpus *hc, GPtrArray *pls, GError **error)
@@ -309,22 +460,21 @@ place_scenario(const RvMatrix *m, const RvMatrixScenario *sc, GPtrArray *profile
                 }
             rv_cpuset_or(&hc->reserved, &hc->reserved, &pl->rt_cpus);
             rv_cpuset_or(&shared, &shared, &pl->shared_siblings);
-            if (pass == 1 && !rv_cpuset_is_empty(&shared)) {
-                rv_guest_placement_deal(pl, &shared, &dealt);
-                last_neighbour = (int) i;
-            }
         }
-    if (last_neighbour >= 0 && !rv_cpuset_equal(&shared, &dealt)) {
+    if (sc->placement != RV_MATRIX_PLACEMENT_UNPINNED)
+        deal_neighbours(m, sc, pls, hc, &shared, &dealt, &last_neighbour);
+    if (last_neighbour >= 0 && !rv_cpuset_is_subset(&shared, &dealt)) {
         RvGuestPlacement *pl = pls->pdata[last_neighbour];
-        RvCpuSet idle;
+        RvCpuSet idle, on;
         g_autofree char *l = NULL;
 
         rv_cpuset_andnot(&idle, &shared, &dealt);
+        rv_cpuset_and(&on, &shared, &dealt);
         l = rv_cpulist_format(&idle);
         g_ptr_array_add(pl->notes,
                         g_strdup_printf("NOTE shared SMT siblings %s carry no neighbour vCPU: "
                                         "the neighbours have %u vCPUs for %u siblings", l,
-                                        rv_cpuset_count(&dealt), rv_cpuset_count(&shared)));
+                                        rv_cpuset_count(&on), rv_cpuset_count(&shared)));
     }
     return 0;
 }

@@ -91,11 +91,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvPlan, rv_harness_plan_free)
  *  - guests with RT vCPUs first, in scenario order, each taking its RT
  *    CPUs (and their siblings) away from the next;
  *  - their SMT siblings by the scenario's host_sibling (else each
- *    profile's): idle, or shared, when the guests without RT vCPUs (the
- *    neighbours) get their vCPUs dealt onto the siblings, one each, in
- *    scenario order (rv_guest_placement_deal()); the neighbours' other
- *    vCPUs and every emulator thread stay on the housekeeping CPUs; a
- *    sibling left without a vCPU gets a NOTE on the last neighbour;
+ *    profile's): idle or shared;
+ *  - the guests without RT vCPUs (the neighbours) in the scenario's
+ *    neighbour CPU budget (RvPlanBudget): its CPUs outside load balancing
+ *    (the shared siblings first, then isolated CPUs no RT vCPU owns) get
+ *    their vCPUs dealt, one each, in scenario order
+ *    (rv_guest_placement_deal()); their other vCPUs float over the rest of
+ *    the budget; every emulator thread stays on the housekeeping CPUs; a
+ *    shared sibling left without a vCPU gets a NOTE on the last neighbour;
  *  - placement = unpinned: rv_harness_run_unpin(); vcpu_sched = other:
  *    the RT vCPUs pinned but SCHED_OTHER.
  *
@@ -103,6 +106,56 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvPlan, rv_harness_plan_free)
  */
 int rv_harness_plan_place(const RvMatrix *matrix, GPtrArray *profiles, RvGuestHostCpus *host,
                           GPtrArray **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/*
+ * The neighbours' CPU budget of one scenario: what the guests without RT
+ * vCPUs get in production under the scenario's option.  Everything the RT
+ * vCPUs do not own (their CPUs, and CPUs kept idle for them or by the host
+ * profile); with the RT cores' SMT siblings where host_sibling = shared
+ * (baseline, coresched: the siblings run neighbour vCPUs), without them
+ * where host_sibling = idle (siblings-idle); on the primary threads only
+ * with smt = off (nosmt); the CPUs of a [host] workload stay out.
+ * Within it the CPUs the scheduler does not balance onto (isolated CPUs,
+ * the shared siblings among them first) get one neighbour vCPU each
+ * (rv_guest_placement_deal()), the other vCPUs float over the rest.
+ */
+typedef struct {
+    RvCpuSet cpus;          /* the budget */
+    RvCpuSet dealt_pool;    /* its CPUs outside load balancing: one vCPU each */
+    RvCpuSet floating;      /* cpus - dealt_pool: where the other vCPUs float */
+    RvCpuSet rt_cpus;       /* what the RT vCPUs own */
+    RvCpuSet siblings;      /* the RT cores' SMT siblings (shared or idle) */
+    bool siblings_given;    /* true: @siblings are in the budget (shared) */
+    bool primaries_only;    /* smt = off */
+    bool unpinned;          /* placement = unpinned: every vCPU floats over all */
+} RvPlanBudget;
+
+/**
+ * rv_harness_plan_budget:
+ * @matrix: a loaded matrix (its [host] workload CPUs stay out)
+ * @scenario: the scenario
+ * @placements: its placements, index = position in its guests; only the
+ *              guests with RT vCPUs are read (NULL entries are skipped)
+ * @host: the host CPUs with SMT on (the primary threads are taken here
+ *        for smt = off)
+ * @ret: (out): the budget
+ *
+ * The rule above, computed from the RT guests' placements
+ * (rv_harness_plan_place() deals the neighbours into it; `run --plan`
+ * prints it per scenario).
+ */
+void rv_harness_plan_budget(const RvMatrix *matrix, const RvMatrixScenario *scenario,
+                            GPtrArray *placements, const RvGuestHostCpus *host,
+                            RvPlanBudget *ret);
+
+/**
+ * rv_harness_plan_budget_text:
+ * Returns: (transfer full): the budget in one line, e.g. "CPUs 0,4,8-15
+ * (10): all but the RT vCPUs' CPUs 1-3,5-7, with the RT cores' SMT
+ * siblings 9-11,13-15"; "..., without the RT cores' SMT siblings 9-11 (kept
+ * idle)"; "..., primary threads only (smt = off)".
+ */
+char *rv_harness_plan_budget_text(const RvPlanBudget *budget);
 
 /**
  * rv_harness_plan_node:

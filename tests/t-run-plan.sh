@@ -270,19 +270,44 @@ for sc, g, n, what, cpus, rest in lines:
             cur["busy"] += [cpus] * n
 bad = ["%s: not in the plan" % n for n in ("baseline", "siblings-idle", "nosmt", "coresched")
        if n not in scen]
+def read_set(path):
+    try:
+        t = open(root + path).read().strip()
+    except OSError:
+        return set()
+    return parse(t) if t else set()
+online = read_set("/sys/devices/system/cpu/online") or set(core)
+isolated = read_set("/sys/devices/system/cpu/isolated")
 for name, s in sorted(scen.items()):
     sib = set()
     for c in s["rt"]:
         sib |= core[c] - {c}
-    one = set().union(*[b for b in s["busy"] if len(b) == 1] or [set()])
+    # the neighbours' budget as in production under the option: all but
+    # the RT vCPUs' CPUs, with their siblings where shared, without them
+    # where idle, the primary threads only with SMT off
+    on = {c for c in online if c == min(core.get(c, {c}))} if name == "nosmt" else online
+    shared = name in ("baseline", "coresched", "coresched-vcpu")
+    budget = on - s["rt"] - (set() if shared else sib)
+    pool = budget & (isolated | (sib if shared else set()))
+    singles = [next(iter(b)) for b in s["busy"] if len(b) == 1]
+    one = set(singles)
+    busy = set().union(*s["busy"]) if s["busy"] else set()
     if not s["runs"] or not s["rt"]:
         bad.append("%s: does not run or has no RT vCPU" % name)
-    elif name in ("baseline", "coresched", "coresched-vcpu"):
-        # one busy vCPU alone on each sibling, as far as they go round
-        if s["shared"] != sib or not one <= sib or len(one) != min(len(sib), len(s["busy"])):
+        continue
+    if not busy <= budget:
+        bad.append("%s: busy vCPUs on %s outside the budget %s" % (name, sorted(busy - budget), sorted(budget)))
+    if len(one) != len(singles) or not one <= pool:
+        bad.append("%s: busy vCPUs alone on %s, not one each on the budget's CPUs outside load balancing %s" % (name, sorted(singles), sorted(pool)))
+    if len(one) != min(len(pool), len(s["busy"])):
+        bad.append("%s: %u busy vCPUs alone, the pool %s has %u CPUs for %u vCPUs" % (name, len(one), sorted(pool), len(pool), len(s["busy"])))
+    if any(len(b) > 1 and b != budget - pool for b in s["busy"]):
+        bad.append("%s: floating busy vCPUs on %s, not on the rest of the budget %s" % (name, sorted(set().union(*[b for b in s["busy"] if len(b) > 1])), sorted(budget - pool)))
+    if shared:
+        # one busy vCPU alone on each sibling first, as far as they go round
+        if s["shared"] != sib or len(one & sib) != min(len(sib), len(s["busy"])):
             bad.append("%s: siblings %s, shared %s, busy vCPUs alone on %s" % (name, sorted(sib), sorted(s["shared"]), sorted(one)))
     elif name == "siblings-idle":
-        busy = set().union(*s["busy"])
         if s["idle"] != sib or busy & (sib | s["rt"]):
             bad.append("%s: siblings %s, idle %s, busy on %s" % (name, sorted(sib), sorted(s["idle"]), sorted(busy)))
     elif name == "nosmt":
@@ -316,17 +341,22 @@ done
 # count = N: 96 semi-idle VMs beside an RT guest, named
 # semi-01..semi-96, placed by the planner, one block per run of alike
 # placements; host_sibling = shared deals the first three onto the RT
-# vCPUs' siblings; 512 MiB each shrinks to fit half the fixture's 64 GiB
+# vCPUs' siblings, the next six onto the isolated CPUs no RT vCPU owns
+# (5-7, 13-15: the neighbours' budget is all the RT vCPUs do not own);
+# 512 MiB each shrinks to fit half the fixture's 64 GiB
 f=tests/data/run/semi-idle-count.ini
 "$rtvirt" run --plan --root "$smt" "$f" >"$tmp/semi" 2>"$tmp/err"; rc=$?
-check "count = 96: semi-01..03 alone on the RT siblings 9-11, semi-04..semi-96 one block on housekeeping ($(cut -c1-200 "$tmp/err"))" \
+check "count = 96: semi-01..03 alone on the RT siblings 9-11, semi-04..09 on the free isolated CPUs, semi-10..semi-96 one block on housekeeping ($(cut -c1-200 "$tmp/err"))" \
     eval '[ $rc -eq 0 ] && grep -q "^#   semi-01: vCPU0 -> CPU 9 other$" "$tmp/semi" &&
           grep -q "^#   semi-03: vCPU0 -> CPU 11 other$" "$tmp/semi" &&
-          grep -q "^#   semi-04..semi-96 (93 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/semi"'
-check "count = 96, siblings idle: one block of 96, no semi vCPU on 9-11; guests = semi-01, semi-02 takes two" \
-    eval 'grep -q "^#   semi-01..semi-96 (96 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/semi" &&
-          grep -q "^#   semi-01..semi-02 (2 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/semi" &&
-          [ "$(grep -c "semi-[0-9]*: vCPU0 -> CPU" "$tmp/semi")" = 3 ]'
+          grep -q "^#   semi-04: vCPU0 -> CPU 5 other$" "$tmp/semi" &&
+          grep -q "^#   semi-09: vCPU0 -> CPU 15 other$" "$tmp/semi" &&
+          grep -q "^#   semi-10..semi-96 (87 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/semi"'
+check "count = 96, siblings idle: semi-01..06 on the free isolated CPUs, a block of 90, no semi vCPU on 9-11; guests = semi-01, semi-02 takes two" \
+    eval 'grep -q "^#   semi-07..semi-96 (90 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/semi" &&
+          [ "$(sed -n "/^# scenario siblings-idle/,/^# scenario few/p" "$tmp/semi" | grep -c "semi-0[1-6]: vCPU0 -> CPU \(5\|6\|7\|13\|14\|15\) other$")" = 6 ] &&
+          ! sed -n "/^# scenario siblings-idle/,\$p" "$tmp/semi" | grep -q "vCPU0 -> CPU \(9\|10\|11\) " &&
+          [ "$(sed -n "/^# scenario few/,\$p" "$tmp/semi" | grep -c "semi-0[12]: vCPU0 -> CPU [56] other$")" = 2 ]'
 check "count = 96: memory shrunk to fit, said ($(grep 'guest memory' "$tmp/semi" | cut -c1-160))" \
     grep -q "^# NOTE guest memory: \[guest:semi\] 96 x 288 MiB instead of 512 MiB" "$tmp/semi"
 "$rtvirt" run --plan --json --root "$smt" "$f" >"$tmp/semi.json" 2>/dev/null
@@ -351,7 +381,7 @@ printf 'MemTotal:       268435456 kB\n' >"$big/proc/meminfo"
 why=$(check_siblings "$big" "$tmp/ref" any 2>&1)
 check "tpcc-semi-idle on an SMT fixture: all 4 scenarios run, siblings as the scenario says (rc $rc $(cut -c1-200 "$tmp/err") $why)" \
     eval '[ $rc -eq 0 ] && [ -z "$why" ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/ref")" = 4 ] &&
-          grep -q "^#   semi-02..semi-21 (20 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/ref" &&
+          grep -q "^#   semi-08..semi-21 (14 guests): vCPU0 -> CPUs 0,4,8,12 other$" "$tmp/ref" &&
           grep -q "^#   tpcc: vCPU1 -> CPU 10 other$" "$tmp/ref" &&
           grep -q "^# NOTE guest count: \[guest:semi\] count = node\*8/3: 21 guests (package 0 of this host: 8 online CPUs)$" "$tmp/ref"'
 # on the reference's own topology (2 x Xeon Gold 6140, 18 cores x 2
@@ -372,7 +402,7 @@ check "tpcc-semi-idle on the reference's 2 x 18 x 2 Skylake isolated $iso: 96 se
           grep -q "^#   semi-01..semi-96 (96 guests): vCPU0 -> CPUs 0-29,36-65 other$" "$tmp/ref" && ! grep -q "semi-97" "$tmp/ref" &&
           grep -q "^#   tpcc: vCPU0 -> CPU 66 other$" "$tmp/ref" && grep -q "^#   tpcc: vCPU11 -> CPUs 0-29,36-65 other$" "$tmp/ref" &&
           grep -q "^# NOTE guest count: \[guest:semi\] count = node\*8/3: 96 guests (package 0 of this host: 36 online CPUs)$" "$tmp/ref"'
-for m in linpack-2vm:linpack-01..linpack-02:2 linpack-3vm:linpack-01..linpack-03:2 sysbench-gemm-levels:gemm:4; do
+for m in linpack-2vm:linpack-01:2 linpack-3vm:linpack-01:2 sysbench-gemm-levels:gemm:4; do
     f=profiles/matrix/${m%%:*}.ini; g=${m#*:}; g=${g%:*}
     "$rtvirt" run --plan --seed 1 --root "$big" "$f" >"$tmp/ref" 2>"$tmp/err"; rc=$?
     nv=$(awk -v g="$g" '/^# scenario baseline/ {on=1; next} /^# scenario/ {on=0} on && index($0, "#   " g) == 1 && / vCPU[0-9]+ ->/ {n++} END {print n+0}' "$tmp/ref")
