@@ -508,6 +508,78 @@ test_args(void)
     g_assert_nonnull(strstr(err->message, "not a cyclictest"));
 }
 
+/* the other tools' command lines and cyclictest's options of comparability */
+static void
+test_args_tools(void)
+{
+    RvCyclictestArgs a;
+
+    g_assert_cmpint(rv_result_cyclictest_args_parse(
+        "cyclictest -q -D 12h -p 95 -t 2 -a 2-3 -b 50 -l 1000 -m", &a, NULL), ==, 0);
+    g_assert_true(a.mlockall);
+    g_assert_cmpfloat(a.duration_s, ==, 12 * 3600);
+    g_assert_cmpint(a.breaktrace_us, ==, 50);
+    g_assert_cmpint(a.loops, ==, 1000);
+    rv_result_cyclictest_args_clear(&a);
+
+    /* rtla: tracer and mode, -P policy:priority, -c, -H, -d, stop thresholds;
+     * timerlat's default is FIFO 95, its -s is --stack */
+    g_assert_cmpint(rv_result_cyclictest_args_parse(
+        "rtla timerlat hist -P o:0 -c 1-23 -H 0 -d 10m -T 40 -s 30", &a, NULL), ==, 0);
+    g_assert_cmpstr(a.tool, ==, "rtla");
+    g_assert_cmpstr(a.mode, ==, "timerlat hist");
+    g_assert_cmpstr(a.policy, ==, "other");
+    g_assert_cmpint(a.priority, ==, 0);
+    g_assert_cmpstr(a.affinity_list, ==, "1-23");
+    g_assert_cmpstr(a.main_affinity, ==, "0");
+    g_assert_cmpfloat(a.duration_s, ==, 600);
+    g_assert_cmpint(a.stop_us, ==, 40);
+    rv_result_cyclictest_args_clear(&a);
+    g_assert_cmpint(rv_result_cyclictest_args_parse("timerlat -a 40 -c 1-23 -q", &a, NULL), ==, 0);
+    g_assert_cmpstr(a.mode, ==, "timerlat top");
+    g_assert_cmpstr(a.policy, ==, "fifo");
+    g_assert_cmpint(a.priority, ==, 95);
+    g_assert_cmpint(a.stop_us, ==, 40);
+    rv_result_cyclictest_args_clear(&a);
+    g_assert_cmpint(rv_result_cyclictest_args_parse(
+        "rtla osnoise top -P F:1 -c 0-3 -r 900000 -d 1M -T 5 -s 30", &a, NULL), ==, 0);
+    g_assert_cmpstr(a.mode, ==, "osnoise top");
+    g_assert_cmpstr(a.policy, ==, "fifo");
+    g_assert_cmpint(a.priority, ==, 1);
+    g_assert_cmpfloat(a.duration_s, ==, 60);
+    g_assert_cmpint(a.stop_us, ==, 30);
+    rv_result_cyclictest_args_clear(&a);
+
+    /* hwlatdetect: long options only, values with units */
+    g_assert_cmpint(rv_result_cyclictest_args_parse(
+        "hwlatdetect --threshold 20 --hardlimit=900000 --duration 15s --window 1000000us "
+        "--cpu-list 2-5", &a, NULL), ==, 0);
+    g_assert_cmpint(a.threshold_us, ==, 20);
+    g_assert_cmpint(a.hardlimit_us, ==, 900000);
+    g_assert_cmpfloat(a.duration_s, ==, 15);
+    g_assert_cmpstr(a.affinity_list, ==, "2-5");
+    rv_result_cyclictest_args_clear(&a);
+
+    /* oslat: its own table (-m takes a size there, -f is the FIFO priority) */
+    g_assert_cmpint(rv_result_cyclictest_args_parse(
+        "oslat --cpu-list 1,3 --cpu-main-thread 0 -f 1 -m 4K -D 5m -T 100", &a, NULL), ==, 0);
+    g_assert_cmpstr(a.affinity_list, ==, "1,3");
+    g_assert_cmpstr(a.main_affinity, ==, "0");
+    g_assert_cmpint(a.priority, ==, 1);
+    g_assert_false(a.mlockall);
+    g_assert_cmpfloat(a.duration_s, ==, 300);
+    g_assert_cmpint(a.stop_us, ==, 100);
+    rv_result_cyclictest_args_clear(&a);
+
+    g_assert_cmpint(rv_result_cyclictest_args_parse(
+        "cgexec -g cpuset:rt stress-ng --cyclic 1 --cyclic-policy fifo --cyclic-prio 95 -t 600s",
+        &a, NULL), ==, 0);
+    g_assert_cmpstr(a.tool, ==, "stress-ng");
+    g_assert_cmpint(a.priority, ==, 95);
+    g_assert_cmpfloat(a.duration_s, ==, 600);
+    rv_result_cyclictest_args_clear(&a);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -526,5 +598,6 @@ main(int argc, char **argv)
     g_test_add_func("/judge/kernel-and-idle", test_kernel_and_idle);
     g_test_add_func("/judge/json-forms", test_json_forms);
     g_test_add_func("/judge/args", test_args);
+    g_test_add_func("/judge/args-tools", test_args_tools);
     return g_test_run();
 }
