@@ -10,6 +10,10 @@
 #   must        "LEVEL ID" lines that must be among the findings, "NONE ID"
 #               lines for ids that must not appear at all
 #   source.txt  where the case comes from (a field case's note)
+#   files.dump  optional: `grep -H` lines "/path:value" written into the
+#               root after host.conf (a path repeated appends a line): a
+#               libvirt status file /run/libvirt/qemu/NAME.xml and the
+#               /proc of its threads make the domain a running one
 # TAP.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
@@ -43,10 +47,24 @@ make_root() {
     done
 }
 
+# files.dump -> files under the root, a repeated path appending
+apply_dump() {
+    local dump=$1 root=$2 line path value
+    declare -A seen=()
+    while IFS= read -r line; do
+        case $line in '#'*|'') continue ;; esac
+        path=${line%%:*} value=${line#*:}
+        mkdir -p "$root$(dirname "$path")"
+        if [ -n "${seen[$path]:-}" ]; then printf '%s\n' "$value" >>"$root$path"
+        else printf '%s\n' "$value" >"$root$path"; seen[$path]=1; fi
+    done <"$dump"
+}
+
 for d in $cases; do
     name=$(basename "$d")
     root=$tmp/$name
     make_root "$d/host.conf" "$root"
+    [ -f "$d/files.dump" ] && apply_dump "$d/files.dump" "$root"
     "$rtvirt" guest check "$d/domain.xml" --root "$root" >"$tmp/out" 2>"$tmp/err"
     got=$(tail -n1 "$tmp/out" | sed -n 's/^\([A-Z]*\): .*/\1/p')
     want=$(cat "$d/verdict")
