@@ -6,8 +6,9 @@
 #   2. `rtvirt run profiles/matrix/demo.ini`: the demo matrix on the
 #      embedded guest (unpinned vs pinned here; pinned-fifo, nosmt and
 #      coresched run on a host that can, and are SKIPPED with the reason
-#      elsewhere), results into results/<date>-demo/ (RTVIRT_RESULTS=DIR
-#      elsewhere; git ignores results/*/);
+#      elsewhere), results into stores/<date>-demo/ (RTVIRT_RESULTS=DIR
+#      elsewhere; git ignores stores/: results/ holds the sources of the
+#      results layer);
 #   3. `rtvirt compare` on that store: the comparison table;
 #   4. `rtvirt report` into STORE/report/ (where gnuplot is installed):
 #      the HTML page with the plots, its path printed last.
@@ -21,7 +22,7 @@ set -u
 build=${1:?usage: build-aux/demo.sh BUILD_DIR}
 rtvirt=$build/rtvirt
 top=${RV_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-results=${RTVIRT_RESULTS:-$top/results}
+results=${RTVIRT_RESULTS:-$top/stores}
 PATH=$PATH:/usr/sbin:/sbin
 export PATH
 
