@@ -614,6 +614,8 @@ rv_ini_check_unused(RvIni *ini, const char * const *sections, GError **error)
 
             for (guint k = 0; keys && k < keys->len; k++)
                 g_ptr_array_add(cands, keys->pdata[k]);
+            if (strcmp(e->section, "main") == 0)
+                g_ptr_array_add(cands, (gpointer) "include");   /* read at load */
             g_ptr_array_add(cands, NULL);
             hint = rv_suggest_hint(e->key, (const char * const *) cands->pdata);
             return rv_ini_entry_error(e, error, "unknown key '%s' in [%s]%s", e->key,

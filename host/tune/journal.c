@@ -16,51 +16,9 @@
 #include <json-glib/json-glib.h>
 
 #include "host/tune/journal.h"
+#include "host/tune/journal-entry.h"
 #include "host/tune/journal-priv.h"
 #include "util/error.h"
-
-/* Format written (2: entries with "seq" and "sum", commit markers); 1 is
- * the released format, still read (see host/tune/journal.h). */
-#define JOURNAL_VERSION 2
-#define JOURNAL_VERSION_OLD 1
-/* "sum": the first 16 hex digits (64 bits) of a SHA-256 */
-#define SUM_HEX_LEN 16
-
-typedef enum {
-    ENTRY_VALUE,
-    ENTRY_FILE,
-    ENTRY_DIR,
-    ENTRY_SCHED,
-    ENTRY_CUSTOM,
-    ENTRY_COMMIT,   /* not an entry: the end of a completed transaction */
-} EntryKind;
-
-static const char *const entry_kind_names[] = {
-    [ENTRY_VALUE] = "value",
-    [ENTRY_FILE] = "file",
-    [ENTRY_DIR] = "dir",
-    [ENTRY_SCHED] = "sched",
-    [ENTRY_CUSTOM] = "custom",
-    [ENTRY_COMMIT] = "commit",
-};
-
-typedef struct {
-    EntryKind kind;
-    char *path;          /* value, file, dir */
-    char *old;           /* value: raw old contents; file: old bytes */
-    gsize old_len;
-    bool absent;         /* file: did not exist */
-    guint mode;          /* file */
-    gint64 uid, gid;     /* file, -1 when unknown */
-    bool has_mtime;      /* file: mtime known (journals before it lack it) */
-    struct timespec mtime;
-    gint64 pid;          /* sched */
-    guint64 starttime;
-    int policy, prio;
-    char *affinity;      /* cpulist */
-    char *comm;
-    char *type, *key, *data;  /* custom */
-} Entry;
 
 typedef struct {
     RvJournalCustomRestore fn;
@@ -92,22 +50,6 @@ struct RvJournal {
     GHashTable *keys;       /* identity -> Entry * (borrowed) */
     GHashTable *handlers;   /* type -> Handler * */
 };
-
-static void
-entry_free(Entry *e)
-{
-    if (!e)
-        return;
-    g_free(e->path);
-    g_free(e->old);
-    g_free(e->affinity);
-    g_free(e->comm);
-    g_free(e->type);
-    g_free(e->key);
-    g_free(e->data);
-    g_free(e);
-}
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(Entry, entry_free)
 
 /* The identity that "first original wins" is keyed on. */
 static char *
@@ -158,8 +100,8 @@ journal_note_change(void)
  * is reached (points: "temp-written", after a temporary file is written
  * and fsync()ed, before its rename; "temp-created", right after mkstemp),
  * so tests can crash where rtvirt's temporary files exist. */
-static void
-journal_test_point(const char *point)
+void
+rv_host_journal_test_point(const char *point)
 {
     static char *want;
     static gint64 at = -1, hits;
@@ -255,444 +197,6 @@ rv_host_journal_pid_starttime(RvRoot *root, pid_t pid, guint64 *ret_starttime)
     return 0;
 }
 
-static int
-fsync_dir_of(const char *path)
-{
-    g_autofree char *dir = g_path_get_dirname(path);
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    int r = 0;
-
-    if (fd < 0)
-        return -errno;
-    if (fsync(fd) < 0)
-        r = -errno;
-    close(fd);
-    return r;
-}
-
-static int
-write_all(int fd, const char *buf, gsize len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, buf, len);
-
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        buf += n;
-        len -= n;
-    }
-    return 0;
-}
-
-/* The temporary files atomic_replace() makes beside FILE are named
- * FILE.rtvirt-XXXXXX (mkstemp(3)'s six characters); a kill between their
- * creation and the rename leaves one.  Revert removes those beside every
- * file it restores (sweep_temps()). */
-#define TEMP_INFIX ".rtvirt-"
-
-/* Is @name exactly @base + ".rtvirt-" + six mkstemp(3) characters? */
-static bool
-is_temp_of(const char *name, const char *base)
-{
-    gsize bl = strlen(base), il = strlen(TEMP_INFIX);
-
-    if (strncmp(name, base, bl) != 0 || strncmp(name + bl, TEMP_INFIX, il) != 0 ||
-        strlen(name + bl + il) != 6)
-        return false;
-    for (const char *c = name + bl + il; *c; c++)
-        if (!g_ascii_isalnum(*c))
-            return false;
-    return true;
-}
-
-/* Removes the regular files FILE.rtvirt-XXXXXX beside @real (leftovers of
- * an atomic_replace() that was killed before its rename).  Returns how
- * many were removed. */
-static guint
-sweep_temps(const char *real)
-{
-    g_autofree char *dir = g_path_get_dirname(real);
-    g_autofree char *base = g_path_get_basename(real);
-    g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-    const char *name;
-    guint n = 0;
-
-    while (d && (name = g_dir_read_name(d))) {
-        g_autofree char *p = NULL;
-        struct stat st;
-
-        if (!is_temp_of(name, base))
-            continue;
-        p = g_build_filename(dir, name, NULL);
-        if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && unlink(p) == 0)
-            n++;
-    }
-    if (n)
-        (void) fsync_dir_of(real);
-    return n;
-}
-
-guint
-rv_host_journal_sweep_temps(const char *path)
-{
-    return sweep_temps(path);
-}
-
-/* Replace @real atomically: temporary file beside it, fsync, rename.
- * @mtime: (nullable): the modification time to give it (a restored file
- * keeps the one it had). */
-static int
-atomic_replace(const char *real, const char *data, gsize len, guint mode,
-               gint64 uid, gint64 gid, const struct timespec *mtime, GError **error)
-{
-    g_autofree char *tmp = g_strdup_printf("%s" TEMP_INFIX "XXXXXX", real);
-    int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, mode & 07777);
-    int r;
-
-    if (fd < 0) {
-        int e = errno;
-        return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to create '%s': %s",
-                            tmp, g_strerror(e));
-    }
-    journal_test_point("temp-created");
-    r = write_all(fd, data, len);
-    if (r == 0 && fchmod(fd, mode & 07777) < 0)
-        r = -errno;
-    if (r == 0 && uid >= 0 && geteuid() == 0 && fchown(fd, (uid_t) uid, (gid_t) gid) < 0)
-        r = -errno;
-    if (r == 0 && mtime) {
-        struct timespec times[2] = { { .tv_nsec = UTIME_OMIT }, *mtime };
-        if (futimens(fd, times) < 0)
-            r = -errno;
-    }
-    if (r == 0 && fsync(fd) < 0)
-        r = -errno;
-    if (close(fd) < 0 && r == 0)
-        r = -errno;
-    if (r == 0)
-        journal_test_point("temp-written");
-    if (r == 0 && rename(tmp, real) < 0)
-        r = -errno;
-    if (r < 0) {
-        (void) unlink(tmp);
-        return rv_error_set(error, RV_ERROR_FAILED, -r, "Failed to write '%s': %s",
-                            real, g_strerror(-r));
-    }
-    (void) fsync_dir_of(real);
-    return 0;
-}
-
-/* ---- serialization ----------------------------------------------------- */
-
-/* The "sum" of a line: SHA-256 of @text (the line without its "sum"
- * member), first SUM_HEX_LEN hex digits. */
-static char *
-line_sum(const char *text, gsize len)
-{
-    g_autofree char *full = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
-                                                        (const guchar *) text, len);
-
-    return g_strndup(full, SUM_HEX_LEN);
-}
-
-/* What a sealed line ends with: its "sum" member, last. */
-static char *
-sum_suffix(const char *sum)
-{
-    g_autoptr(JsonGenerator) gen = json_generator_new();
-    g_autoptr(JsonNode) node = json_node_init_string(json_node_alloc(), sum);
-    g_autofree char *quoted = NULL;
-
-    json_generator_set_root(gen, node);
-    quoted = json_generator_to_data(gen, NULL);
-    return g_strdup_printf(",\"sum\":%s}", quoted);
-}
-
-/* Closes the object open in @b (its first member "seq") and returns it as
- * one line with a "sum" member added last.  The sum covers the exact bytes
- * json-glib wrote for the object without "sum": a reader checks the bytes
- * it reads, so a later json-glib that escapes differently still verifies
- * old journals. */
-static char *
-seal_line(JsonBuilder *b)
-{
-    g_autoptr(JsonGenerator) gen = json_generator_new();
-    g_autoptr(JsonNode) root = NULL;
-    g_autofree char *text = NULL;
-    g_autofree char *sum = NULL;
-    g_autofree char *suffix = NULL;
-    g_autofree char *line = NULL;
-    gsize tlen;
-
-    json_builder_end_object(b);
-    root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    text = json_generator_to_data(gen, &tlen);
-    sum = line_sum(text, tlen);
-    json_object_set_string_member(json_node_get_object(root), "sum", sum);
-    line = json_generator_to_data(gen, NULL);
-    suffix = sum_suffix(sum);
-    /* json-glib keeps members in insertion order and writes the same
-     * object the same way twice: the line is the text plus the suffix */
-    g_assert(strlen(line) == tlen - 1 + strlen(suffix) &&
-             strncmp(line, text, tlen - 1) == 0 && g_str_has_suffix(line, suffix));
-    return g_strconcat(line, "\n", NULL);
-}
-
-/* Checks the "sum" of @line (without its newline) whose parsed object is
- * @o.  Returns true when it verifies. */
-static bool
-line_verifies(const char *line, JsonObject *o)
-{
-    JsonNode *n = json_object_get_member(o, "sum");
-    g_autofree char *suffix = NULL;
-    g_autofree char *body = NULL;
-    g_autofree char *want = NULL;
-    const char *sum;
-    gsize len = strlen(line), slen;
-
-    if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
-        return false;
-    sum = json_node_get_string(n);
-    if (strlen(sum) != SUM_HEX_LEN)
-        return false;
-    suffix = sum_suffix(sum);
-    slen = strlen(suffix);
-    if (len < slen + 1 || !g_str_has_suffix(line, suffix))
-        return false;
-    body = g_strdup_printf("%.*s}", (int) (len - slen), line);
-    want = line_sum(body, strlen(body));
-    return strcmp(want, sum) == 0;
-}
-
-static void
-begin_line(JsonBuilder *b, guint64 seq)
-{
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "seq");
-    json_builder_add_int_value(b, (gint64) seq);
-}
-
-static char *
-header_to_line(RvJournal *j)
-{
-    g_autoptr(JsonBuilder) b = json_builder_new();
-
-    begin_line(b, 0);
-    json_builder_set_member_name(b, "rtvirt-journal");
-    json_builder_add_int_value(b, JOURNAL_VERSION);
-    json_builder_set_member_name(b, "root");
-    json_builder_add_string_value(b, rv_host_root_path(j->root));
-    json_builder_set_member_name(b, "live");
-    json_builder_add_boolean_value(b, rv_host_root_is_live(j->root));
-    return seal_line(b);
-}
-
-static void
-add_str(JsonBuilder *b, const char *name, const char *value)
-{
-    json_builder_set_member_name(b, name);
-    json_builder_add_string_value(b, value);
-}
-
-static void
-add_int(JsonBuilder *b, const char *name, gint64 value)
-{
-    json_builder_set_member_name(b, name);
-    json_builder_add_int_value(b, value);
-}
-
-/* A commit marker: the transaction of the @n_entries entries before it
- * completed. */
-static char *
-commit_to_line(guint64 seq, guint n_entries)
-{
-    g_autoptr(JsonBuilder) b = json_builder_new();
-
-    begin_line(b, seq);
-    add_str(b, "kind", entry_kind_names[ENTRY_COMMIT]);
-    add_int(b, "entries", n_entries);
-    return seal_line(b);
-}
-
-static char *
-entry_to_line(const Entry *e, guint64 seq)
-{
-    g_autoptr(JsonBuilder) b = json_builder_new();
-
-    begin_line(b, seq);
-    add_str(b, "kind", entry_kind_names[e->kind]);
-    switch (e->kind) {
-    case ENTRY_VALUE:
-        add_str(b, "path", e->path);
-        if (g_utf8_validate(e->old, e->old_len, NULL)) {
-            add_str(b, "old", e->old);
-        } else {
-            g_autofree char *b64 = g_base64_encode((const guchar *) e->old, e->old_len);
-            add_str(b, "old-b64", b64);
-        }
-        break;
-    case ENTRY_FILE:
-        add_str(b, "path", e->path);
-        if (e->absent) {
-            json_builder_set_member_name(b, "absent");
-            json_builder_add_boolean_value(b, TRUE);
-        } else {
-            g_autofree char *b64 = g_base64_encode((const guchar *) e->old, e->old_len);
-            add_str(b, "old-b64", b64);
-            add_int(b, "mode", e->mode);
-            add_int(b, "uid", e->uid);
-            add_int(b, "gid", e->gid);
-            if (e->has_mtime) {
-                add_int(b, "mtime-s", (gint64) e->mtime.tv_sec);
-                add_int(b, "mtime-ns", (gint64) e->mtime.tv_nsec);
-            }
-        }
-        break;
-    case ENTRY_DIR:
-        add_str(b, "path", e->path);
-        break;
-    case ENTRY_SCHED:
-        add_int(b, "pid", e->pid);
-        add_int(b, "starttime", (gint64) e->starttime);
-        add_str(b, "comm", e->comm ? e->comm : "");
-        add_int(b, "policy", e->policy);
-        add_int(b, "prio", e->prio);
-        add_str(b, "affinity", e->affinity);
-        break;
-    case ENTRY_CUSTOM:
-        add_str(b, "type", e->type);
-        add_str(b, "key", e->key);
-        add_str(b, "data", e->data ? e->data : "");
-        break;
-    case ENTRY_COMMIT:
-        g_assert_not_reached();
-    }
-    return seal_line(b);
-}
-
-static const char *
-obj_str(JsonObject *o, const char *name)
-{
-    JsonNode *n = json_object_get_member(o, name);
-
-    if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_STRING)
-        return NULL;
-    return json_node_get_string(n);
-}
-
-static bool
-obj_int(JsonObject *o, const char *name, gint64 *ret)
-{
-    JsonNode *n = json_object_get_member(o, name);
-
-    if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_INT64)
-        return false;
-    *ret = json_node_get_int(n);
-    return true;
-}
-
-/* NULL when @o is no valid entry. */
-static Entry *
-entry_from_json(JsonObject *o)
-{
-    g_autoptr(Entry) e = g_new0(Entry, 1);
-    const char *kind = obj_str(o, "kind");
-    const char *s, *b64;
-    gint64 v;
-    size_t k;
-
-    if (!kind)
-        return NULL;
-    for (k = 0; k < G_N_ELEMENTS(entry_kind_names); k++)
-        if (strcmp(kind, entry_kind_names[k]) == 0)
-            break;
-    if (k == G_N_ELEMENTS(entry_kind_names))
-        return NULL;
-    e->kind = (EntryKind) k;
-    e->uid = e->gid = -1;
-    switch (e->kind) {
-    case ENTRY_VALUE:
-        if (!(s = obj_str(o, "path")) || s[0] != '/')
-            return NULL;
-        e->path = g_strdup(s);
-        if ((s = obj_str(o, "old"))) {
-            e->old = g_strdup(s);
-            e->old_len = strlen(s);
-        } else if ((b64 = obj_str(o, "old-b64"))) {
-            e->old = (char *) g_base64_decode(b64, &e->old_len);
-            e->old = g_realloc(e->old, e->old_len + 1);
-            e->old[e->old_len] = '\0';
-        } else {
-            return NULL;
-        }
-        break;
-    case ENTRY_FILE:
-        if (!(s = obj_str(o, "path")) || s[0] != '/')
-            return NULL;
-        e->path = g_strdup(s);
-        if (json_object_has_member(o, "absent")) {
-            e->absent = true;
-        } else {
-            if (!(b64 = obj_str(o, "old-b64")) || !obj_int(o, "mode", &v))
-                return NULL;
-            e->mode = (guint) v;
-            e->old = (char *) g_base64_decode(b64, &e->old_len);
-            e->old = g_realloc(e->old, e->old_len + 1);
-            e->old[e->old_len] = '\0';
-            if (obj_int(o, "uid", &v))
-                e->uid = v;
-            if (obj_int(o, "gid", &v))
-                e->gid = v;
-            {
-                gint64 sec, nsec;
-                if (obj_int(o, "mtime-s", &sec) && obj_int(o, "mtime-ns", &nsec) &&
-                    nsec >= 0 && nsec < 1000000000) {
-                    e->has_mtime = true;
-                    e->mtime.tv_sec = (time_t) sec;
-                    e->mtime.tv_nsec = (long) nsec;
-                }
-            }
-        }
-        break;
-    case ENTRY_DIR:
-        if (!(s = obj_str(o, "path")) || s[0] != '/')
-            return NULL;
-        e->path = g_strdup(s);
-        break;
-    case ENTRY_SCHED:
-        if (!obj_int(o, "pid", &e->pid) || !obj_int(o, "starttime", &v))
-            return NULL;
-        e->starttime = (guint64) v;
-        if (!obj_int(o, "policy", &v))
-            return NULL;
-        e->policy = (int) v;
-        if (!obj_int(o, "prio", &v))
-            return NULL;
-        e->prio = (int) v;
-        if (!(s = obj_str(o, "affinity")))
-            return NULL;
-        e->affinity = g_strdup(s);
-        e->comm = g_strdup(obj_str(o, "comm"));
-        break;
-    case ENTRY_CUSTOM:
-        if (!(s = obj_str(o, "type")))
-            return NULL;
-        e->type = g_strdup(s);
-        if (!(s = obj_str(o, "key")))
-            return NULL;
-        e->key = g_strdup(s);
-        e->data = g_strdup(obj_str(o, "data"));
-        break;
-    case ENTRY_COMMIT:
-        return NULL;   /* a marker, read by journal_load() */
-    }
-    return g_steal_pointer(&e);
-}
-
 static void
 journal_add_entry(RvJournal *j, Entry *e)
 {
@@ -727,16 +231,16 @@ static GString *
 journal_format(RvJournal *j, GPtrArray *entries)
 {
     GString *s = g_string_new(NULL);
-    g_autofree char *header = header_to_line(j);
+    g_autofree char *header = rv_host_journal_header_line(rv_host_root_path(j->root), rv_host_root_is_live(j->root));
     g_autofree char *commit = NULL;
 
     g_string_append(s, header);
     for (guint i = 0; i < entries->len; i++) {
-        g_autofree char *line = entry_to_line(entries->pdata[i], i + 1);
+        g_autofree char *line = rv_host_journal_entry_line(entries->pdata[i], i + 1);
         g_string_append(s, line);
     }
     if (entries->len) {
-        commit = commit_to_line(entries->len + 1, entries->len);
+        commit = rv_host_journal_commit_line(entries->len + 1, entries->len);
         g_string_append(s, commit);
     }
     return s;
@@ -756,7 +260,7 @@ journal_open_append(RvJournal *j, GError **error)
                             "`rtvirt host revert` first", j->path);
     if (j->version != JOURNAL_VERSION) {
         g_autoptr(GString) all = journal_format(j, j->entries);
-        int r = atomic_replace(j->path, all->str, all->len, 0600, -1, -1, NULL, error);
+        int r = rv_host_journal_atomic_replace(j->path, all->str, all->len, 0600, -1, -1, NULL, error);
 
         if (r < 0)
             return r;
@@ -781,7 +285,7 @@ journal_write_line(RvJournal *j, const char *line, GError **error)
 
     if (j->fd < 0 && (r = journal_open_append(j, error)) < 0)
         return r;
-    r = write_all(j->fd, line, strlen(line));
+    r = rv_host_journal_write_all(j->fd, line, strlen(line));
     if (r == 0 && fsync(j->fd) < 0)
         r = -errno;
     if (r < 0)
@@ -798,13 +302,13 @@ journal_append(RvJournal *j, Entry *e, GError **error)
     int r;
 
     if (j->fd < 0 && (r = journal_open_append(j, error)) < 0) {
-        entry_free(e);
+        rv_host_journal_entry_free(e);
         return r;
     }
-    line = entry_to_line(e, j->next_seq);
+    line = rv_host_journal_entry_line(e, j->next_seq);
     r = journal_write_line(j, line, error);
     if (r < 0) {
-        entry_free(e);
+        rv_host_journal_entry_free(e);
         return r;
     }
     j->last_seq = j->next_seq++;
@@ -821,7 +325,7 @@ rv_host_journal_commit(RvJournal *j, GError **error)
 
     if (!j->uncommitted)
         return 0;
-    line = commit_to_line(j->next_seq, j->entries->len);
+    line = rv_host_journal_commit_line(j->next_seq, j->entries->len);
     r = journal_write_line(j, line, error);
     if (r < 0)
         return r;
@@ -846,21 +350,21 @@ parse_header(RvJournal *j, const char *line, GError **error)
         !(node = json_parser_get_root(parser)) || !JSON_NODE_HOLDS_OBJECT(node))
         return 0;
     o = json_node_get_object(node);
-    if (!obj_int(o, "rtvirt-journal", &version))
+    if (!rv_host_journal_obj_int(o, "rtvirt-journal", &version))
         return 0;
     if (version != JOURNAL_VERSION && version != JOURNAL_VERSION_OLD)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "%s:1: journal version %" G_GINT64_FORMAT
                             " is not supported (expected %d or %d)",
                             j->path, version, JOURNAL_VERSION_OLD, JOURNAL_VERSION);
-    if (version == JOURNAL_VERSION && !line_verifies(line, o))
+    if (version == JOURNAL_VERSION && !rv_host_journal_line_verifies(line, o))
         damage_add(j, 1, "header checksum mismatch");
     live = json_object_get_member(o, "live");
     if (live && JSON_NODE_HOLDS_VALUE(live) &&
         json_node_get_boolean(live) != rv_host_root_is_live(j->root))
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "%s:1: journal was written for root '%s', not '%s'",
-                            j->path, obj_str(o, "root") ? obj_str(o, "root") : "?",
+                            j->path, rv_host_journal_obj_str(o, "root") ? rv_host_journal_obj_str(o, "root") : "?",
                             rv_host_root_path(j->root));
     return (int) version;
 }
@@ -883,7 +387,7 @@ load_line(RvJournal *j, guint lineno, const char *line)
     }
     o = json_node_get_object(node);
     if (j->version == JOURNAL_VERSION) {
-        if (!obj_int(o, "seq", &seq) || seq < 1 || !line_verifies(line, o)) {
+        if (!rv_host_journal_obj_int(o, "seq", &seq) || seq < 1 || !rv_host_journal_line_verifies(line, o)) {
             damage_add(j, lineno, "checksum mismatch");
             return;
         }
@@ -903,16 +407,16 @@ load_line(RvJournal *j, guint lineno, const char *line)
         }
         j->next_seq = (guint64) seq + 1;
         j->bad_run = 0;
-        kind = obj_str(o, "kind");
-        if (g_strcmp0(kind, entry_kind_names[ENTRY_COMMIT]) == 0) {
+        kind = rv_host_journal_obj_str(o, "kind");
+        if (g_strcmp0(kind, rv_host_journal_entry_kind_names[ENTRY_COMMIT]) == 0) {
             j->last_commit = (guint64) seq;
             return;
         }
         j->last_seq = (guint64) seq;
     }
-    e = entry_from_json(o);
+    e = rv_host_journal_entry_parse(o);
     if (!e) {
-        kind = obj_str(o, "kind");
+        kind = rv_host_journal_obj_str(o, "kind");
         damage_add(j, lineno, "not a journal entry (kind '%s')", kind ? kind : "?");
         return;
     }
@@ -1037,7 +541,7 @@ rv_host_journal_open_flags(RvRoot *root, const char *path, RvJournalOpenFlags fl
     j->fd = -1;
     j->flags = flags;
     j->next_seq = 1;
-    j->entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
+    j->entries = g_ptr_array_new_with_free_func((GDestroyNotify) rv_host_journal_entry_free);
     j->keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     j->handlers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     j->damage = g_ptr_array_new_with_free_func((GDestroyNotify) damage_free);
@@ -1096,7 +600,7 @@ rv_host_journal_peek(RvRoot *root, const char *path, RvJournalSummary *ret, GErr
     j->lock_fd = -1;
     j->fd = -1;
     j->next_seq = 1;
-    j->entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
+    j->entries = g_ptr_array_new_with_free_func((GDestroyNotify) rv_host_journal_entry_free);
     j->keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     j->handlers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
     j->damage = g_ptr_array_new_with_free_func((GDestroyNotify) damage_free);
@@ -1336,7 +840,7 @@ rv_host_journal_set_file(RvJournal *j, const char *path, const char *contents, g
             return r;
     }
     if (contents) {
-        r = atomic_replace(real, contents, (gsize) len, use_mode, uid, gid, NULL, error);
+        r = rv_host_journal_atomic_replace(real, contents, (gsize) len, use_mode, uid, gid, NULL, error);
         if (r < 0)
             return r;
     } else {
@@ -1345,7 +849,7 @@ rv_host_journal_set_file(RvJournal *j, const char *path, const char *contents, g
             return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to remove '%s': %s", real,
                                 g_strerror(e));
         }
-        (void) fsync_dir_of(real);
+        (void) rv_host_journal_fsync_dir(real);
     }
     journal_note_change();
     return 1;
@@ -1399,7 +903,7 @@ rv_host_journal_set_symlink(RvJournal *j, const char *path, const char *target,
         return rv_error_set(error, RV_ERROR_FAILED, e2, "Failed to create the link '%s' -> '%s': %s",
                             real, target, g_strerror(e2));
     }
-    (void) fsync_dir_of(real);
+    (void) rv_host_journal_fsync_dir(real);
     journal_note_change();
     return 1;
 }
@@ -1434,7 +938,7 @@ rv_host_journal_mkdir(RvJournal *j, const char *path, mode_t mode, GError **erro
         return rv_error_set(error, RV_ERROR_FAILED, e2, "Failed to create directory '%s': %s",
                             real, g_strerror(e2));
     }
-    (void) fsync_dir_of(real);
+    (void) rv_host_journal_fsync_dir(real);
     journal_note_change();
     return 1;
 }
@@ -1649,7 +1153,7 @@ restore_entry(RvJournal *j, const Entry *e, GPtrArray *notes, GError **error)
         struct stat st;
         int r;
 
-        guint swept = sweep_temps(real);
+        guint swept = rv_host_journal_sweep_temps(real);
 
         if (swept)
             g_ptr_array_add(notes, g_strdup_printf("removed %u temporary file%s %s" TEMP_INFIX
@@ -1661,7 +1165,7 @@ restore_entry(RvJournal *j, const Entry *e, GPtrArray *notes, GError **error)
                 return rv_error_set(error, RV_ERROR_FAILED, e2, "Failed to remove '%s': %s",
                                     real, g_strerror(e2));
             }
-            (void) fsync_dir_of(real);
+            (void) rv_host_journal_fsync_dir(real);
             return 0;
         }
         r = read_file(j->root, e->path, &data, &len, &st);
@@ -1670,7 +1174,7 @@ restore_entry(RvJournal *j, const Entry *e, GPtrArray *notes, GError **error)
             (!e->has_mtime || (st.st_mtim.tv_sec == e->mtime.tv_sec &&
                                st.st_mtim.tv_nsec == e->mtime.tv_nsec)))
             return 0;
-        return atomic_replace(real, e->old, e->old_len, e->mode, e->uid, e->gid,
+        return rv_host_journal_atomic_replace(real, e->old, e->old_len, e->mode, e->uid, e->gid,
                               e->has_mtime ? &e->mtime : NULL, error);
     }
     case ENTRY_DIR: {
@@ -1754,14 +1258,14 @@ journal_rewrite(RvJournal *j, GPtrArray *kept, GError **error)
             return rv_error_set(error, RV_ERROR_FAILED, e, "Failed to remove journal '%s': %s",
                                 j->path, g_strerror(e));
         }
-        (void) fsync_dir_of(j->path);
-        (void) sweep_temps(j->path);    /* a rewrite of it killed before its rename */
+        (void) rv_host_journal_fsync_dir(j->path);
+        (void) rv_host_journal_sweep_temps(j->path);    /* a rewrite of it killed before its rename */
         j->version = 0;
         j->next_seq = 1;
         return 0;
     }
     s = journal_format(j, kept);
-    r = atomic_replace(j->path, s->str, s->len, 0600, -1, -1, NULL, error);
+    r = rv_host_journal_atomic_replace(j->path, s->str, s->len, 0600, -1, -1, NULL, error);
     if (r < 0)
         return r;
     j->version = JOURNAL_VERSION;
@@ -1788,7 +1292,7 @@ save_damaged(RvJournal *j, char **ret_path, GError **error)
                             j->path, local->message);
     if (len == 0)
         return 0;   /* nothing worth keeping */
-    r = atomic_replace(dest, contents, len, 0600, -1, -1, NULL, error);
+    r = rv_host_journal_atomic_replace(dest, contents, len, 0600, -1, -1, NULL, error);
     if (r < 0)
         return r;
     *ret_path = g_steal_pointer(&dest);
@@ -1856,7 +1360,7 @@ journal_keep(RvJournal *j, GPtrArray *kept)
 {
     g_autoptr(GPtrArray) old = g_steal_pointer(&j->entries);
 
-    j->entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
+    j->entries = g_ptr_array_new_with_free_func((GDestroyNotify) rv_host_journal_entry_free);
     g_hash_table_remove_all(j->keys);
     for (guint i = 0; i < old->len; i++) {
         bool keep = false;
@@ -1889,7 +1393,7 @@ rv_host_journal_revert(RvJournal *j, guint *ret_restored, GPtrArray **ret_notes,
     if (j->entries->len == 0 && !damaged && !g_file_test(j->path, G_FILE_TEST_EXISTS)) {
         /* a journal whose creation was killed before its rename: nothing
          * was changed yet, but its temporary file is there */
-        (void) sweep_temps(j->path);
+        (void) rv_host_journal_sweep_temps(j->path);
         if (ret_restored)
             *ret_restored = 0;
         if (ret_notes)
