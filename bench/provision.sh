@@ -8,7 +8,7 @@
 #           figure is repetition 2's boot phase from run.json (the
 #           host-counters record's details.provision.boot_ms: journal,
 #           image lookup, N domains defined and started and N agents
-#           answering, through the provisioning pool of harness/run.c).
+#           answering, through the provisioning pool of harness/run-pool.c).
 #           Repetition 1 boots its first guest alone to learn the
 #           accelerator and the host's limits; its figure is printed too.
 #   raw:    N `qemu-system-x86_64 -kernel/-initrd` of the same kernel,

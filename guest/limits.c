@@ -186,7 +186,7 @@ rv_guest_limits_learn(const char *run_dir, const char *daemon, RvGuestLimit limi
     g_autoptr(JsonNode) node = NULL;
     g_autofree char *path = NULL, *text = NULL;
     g_autoptr(GError) local = NULL;
-    /* read, add, write back: guests booting in parallel (harness/run.c's
+    /* read, add, write back: guests booting in parallel (harness/run-pool.c's
      * provisioning pool) must not lose each other's limit */
     static GMutex lock;
     g_autoptr(GMutexLocker) locker = NULL;

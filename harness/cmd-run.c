@@ -17,6 +17,9 @@
  * A SIGKILL leaves the run journal behind: `rtvirt host revert` restores
  * it, and the domains die with our libvirt connection (transient,
  * auto-destroyed).
+ * Admission and the plan of --plan are harness/run-plan.c, the reboot
+ * handover harness/run-reboot.c, the state they share
+ * harness/cmd-run-priv.h; one repetition is harness/run.c.
  */
 #include <errno.h>
 #include <signal.h>
@@ -26,10 +29,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "guest/placement.h"
-#include "guest/profile.h"
 #include "guest/session.h"
 #include "harness/cmd-common.h"
+#include "harness/cmd-run-priv.h"
 #include "harness/commands.h"
 #include "harness/lock.h"
 #include "harness/log.h"
@@ -39,13 +41,10 @@
 #include "harness/reboot.h"
 #include "harness/run.h"
 #include "harness/signals.h"
-#include "host/tune/bootargs.h"
 #include "host/facts/context.h"
 #include "host/tune/coresched.h"
 #include "host/fsroot.h"
 #include "host/tune/journal.h"
-#include "host/tune/persist.h"
-#include "host/profile/profile.h"
 #include "host/tune/smt.h"
 #include "host/facts/snapshot.h"
 #include "host/facts/state.h"
@@ -92,41 +91,8 @@ test_kill_point(const char *phase)
     }
 }
 
-typedef struct {
-    RvMatrix *matrix;
-    RvPlan *plan;
-    RvRoot *root;
-    RvJournal *journal;
-    RvStore *store;
-    RvProgress *progress;
-    RvGuestHostCpus *host_cpus;
-    RvRunEnv *env;              /* guests: libvirt connection, image (harness/run.h) */
-    guint failed_starts;        /* from env at the end: rv_harness_run_env_starts() */
-    guint learned_starts;
-    GPtrArray *profiles;        /* RvGuestProfile*, index = matrix guest index */
-    GPtrArray *skip;            /* char* per scenario: skip reason or NULL */
-    GPtrArray *placements;      /* per scenario: GPtrArray of RvGuestPlacement*
-                                 * (index = position in scenario->guests) */
-    bool rt_group_trap;         /* host/facts/state.h rt_group_trap == YES */
-    int coresched_errno;        /* host/facts/state.h coresched probe (or fixture record) */
-    RvCoreSchedState coresched_state;
-    unsigned runnable;          /* scenarios this host can run */
-    unsigned n_runs;            /* runs of the plan that are not SKIPPED */
-    unsigned failed_runs;
-    unsigned ok_runs;
-    unsigned ok_with_fail;      /* of ok_runs: with a verification FAIL (untrusted) */
-    char *virt;                 /* "kvm" | "tcg" once known */
-    char *memory_note;          /* count guests given less memory (harness/plan.h) */
-    char *count_note;           /* count = node... sections sized (harness/matrix.h) */
-    /* reboot-resume (harness/reboot.h), with plan->n_reboots > 0 */
-    unsigned boot;              /* the boot measured now (plan->boots index) */
-    char *cmdline;              /* /proc/cmdline of this boot */
-    char *boot_fail;            /* why this boot did not take its arguments, or NULL */
-    RvRebootState *resume;      /* the state this run carries over its reboots */
-} Ctx;
-
 static void
-ctx_clear(Ctx *c)
+ctx_clear(RvRunCtx *c)
 {
     if (c->journal) {
         g_autoptr(GError) err = NULL;
@@ -161,189 +127,10 @@ ctx_clear(Ctx *c)
     g_free(c->count_note);
 }
 
-static guint
-scenario_index(const RvMatrix *m, const RvMatrixScenario *sc)
-{
-    for (guint i = 0; i < m->scenarios->len; i++)
-        if (m->scenarios->pdata[i] == sc)
-            return i;
-    g_assert_not_reached();
-}
-
-/* MemTotal of /proc/meminfo (proc(5)) in bytes, 0 when unknown (a fixture
- * root without it). */
-static guint64
-host_mem_total(RvRoot *root)
-{
-    g_autofree char *text = NULL;
-    const char *line;
-
-    if (rv_host_root_read(root, "/proc/meminfo", &text, NULL) < 0)
-        return 0;
-    line = strstr(text, "MemTotal:");
-    return line ? g_ascii_strtoull(line + strlen("MemTotal:"), NULL, 10) * 1024 : 0;
-}
-
-/* Step 1: everything that can be wrong with the input, before the host
- * changes: guest profiles load, every scenario's guests fit on this host. */
-static int
-validate(Ctx *c, GError **error)
-{
-    RvMatrix *m = c->matrix;
-    int r;
-
-    r = rv_guest_host_cpus_from_root(c->root, &c->host_cpus, error);
-    if (r < 0)
-        return r;
-    {
-        /* count = node*M/K sections become their guests first: the guest
-         * profiles below are loaded per guest (harness/matrix.h) */
-        RvCpuSet node;
-        g_autofree char *what = rv_harness_plan_node(c->host_cpus, &node);
-
-        r = rv_harness_matrix_size_counts(m, rv_cpuset_count(&node), what, &c->count_note,
-                                          error);
-        if (r < 0)
-            return r;
-    }
-    c->profiles = g_ptr_array_new_with_free_func((GDestroyNotify) rv_guest_profile_free);
-    for (guint i = 0; i < m->guests->len; i++) {
-        const RvMatrixGuest *g = m->guests->pdata[i];
-        RvGuestProfile *p = NULL;
-
-        r = rv_guest_profile_load(g->profile, &p, error);
-        if (r < 0) {
-            /* context only: the loader's code and errno survive */
-            g_prefix_error(error, "%s:%u: [guest:%s]: ", g->file, g->line, g->name);
-            return r;
-        }
-        if (g->role == RV_MATRIX_ROLE_RT && g->workload == &rv_workload_cyclictest &&
-            rv_cpuset_is_empty(&p->rt_vcpus))
-            rv_log_warn("%s:%u: [guest:%s] measures cyclictest on all vCPUs: profile %s has no RT vCPU",
-                        g->file, g->line, g->name, g->profile);
-        g_ptr_array_add(c->profiles, p);
-    }
-
-    /* vcpus = / memory = of the guest sections, count guests' memory,
-     * from this host's topology and memory (harness/plan.h) */
-    r = rv_harness_plan_size_guests(m, c->profiles, c->host_cpus, error);
-    if (r < 0)
-        return r;
-    r = rv_harness_plan_size_memory(m, c->profiles, host_mem_total(c->root), &c->memory_note,
-                                    error);
-    if (r < 0)
-        return r;
-
-    /* The host profile against this host's CPUs ("N", "all", ids beyond
-     * the last possible CPU): refused now, not after the store exists. */
-    if (m->host_profile) {
-        g_autoptr(RvHostProfile) hp = NULL;
-
-        r = rv_host_profile_load_host(m->host_profile, c->host_cpus->nr_cpu_ids, &hp, error);
-        if (r < 0) {
-            /* context only: the loader's code and errno survive */
-            g_prefix_error(error, "%s: host_profile: ", m->host_profile_at);
-            return r;
-        }
-    }
-
-    /* every scenario's guests as they run together (harness/plan.h) */
-    return rv_harness_plan_place(m, c->profiles, c->host_cpus, &c->placements, error);
-}
-
-/* Why this host cannot run scenario @sc, or NULL when it can. */
-static char *
-scenario_skip_reason(Ctx *c, const RvMatrixScenario *sc)
-{
-    g_auto(RvSmtState) smt = { 0 };
-    g_autoptr(GError) err = NULL;
-    bool smt_read = rv_host_smt_state_read(c->root, &smt, &err) == 0;
-
-    if (sc->smt != RV_MATRIX_SMT_KEEP) {
-        bool enable = sc->smt == RV_MATRIX_SMT_ON;
-        const char *why;
-
-        if (!smt_read)
-            return g_strdup_printf("SMT state unreadable: %s", err->message);
-        why = rv_host_smt_unavailable_reason(&smt, enable);
-        if (why)
-            return g_strdup_printf("smt = %s: %s", enable ? "on" : "off", why);
-        if (!enable && smt.control &&
-            (strcmp(smt.control, "off") == 0 || strcmp(smt.control, "forceoff") == 0))
-            return g_strdup_printf("smt = off: SMT is already off on this host "
-                                   "(smt/control = %s): the scenario would measure the "
-                                   "baseline again", smt.control);
-    }
-    for (guint g = 0; g < sc->guests->len; g++) {
-        const RvMatrixGuest *mg = sc->guests->pdata[g];
-
-        if (mg->workload_missing)
-            return g_strdup_printf("guest %s: workload '%s' is not in this rtvirt yet",
-                                   mg->name, mg->workload_missing);
-    }
-    if (sc->coresched == RV_MATRIX_CORESCHED_VM || sc->coresched == RV_MATRIX_CORESCHED_VCPU) {
-        g_autoptr(GError) cs = NULL;
-
-        /* a fixture root has no prctl: its captured record speaks for it */
-        if (!rv_host_root_is_live(c->root)) {
-            if (c->coresched_state == RV_CORESCHED_UNKNOWN)
-                return g_strdup_printf("coresched = %s: the fixture root has no core "
-                                       "scheduling record (rtvirt/coresched)",
-                                       rv_harness_matrix_coresched_name(sc->coresched));
-            if (c->coresched_errno)
-                return g_strdup_printf("coresched = %s: Core scheduling unavailable: %s",
-                                       rv_harness_matrix_coresched_name(sc->coresched),
-                                       rv_host_coresched_reason(c->coresched_errno));
-        } else if (rv_host_coresched_check(c->root, &cs) < 0)
-            return g_strdup_printf("coresched = %s: %s",
-                                   rv_harness_matrix_coresched_name(sc->coresched), cs->message);
-        /* Cookies only matter with an SMT sibling online; a scenario that
-         * turns SMT on makes siblings appear, one that keeps it needs them. */
-        if (smt_read && sc->smt == RV_MATRIX_SMT_KEEP && smt.active == 0)
-            return g_strdup_printf("coresched = %s: SMT is not active on this host "
-                                   "(smt/active = 0): no SMT siblings to keep apart",
-                                   rv_harness_matrix_coresched_name(sc->coresched));
-    }
-    if (sc->coresched == RV_MATRIX_CORESCHED_LIBVIRT) {
-        g_autofree char *why = rv_harness_run_libvirt_sched_core_missing(c->root);
-
-        if (why)
-            return g_strdup_printf("coresched = libvirt: %s", why);
-    }
-    /* libvirt cannot make vCPUs SCHED_FIFO under RT group scheduling on a
-     * cgroup v1 cpu hierarchy: every such guest would fail to start. */
-    if (c->rt_group_trap) {
-        GPtrArray *pls = c->placements->pdata[scenario_index(c->matrix, sc)];
-
-        for (guint g = 0; g < pls->len; g++) {
-            const RvGuestPlacement *pl = pls->pdata[g];
-
-            for (unsigned v = 0; v < pl->n_vcpus; v++)
-                if (pl->vcpus[v].policy == RV_GUEST_SCHED_FIFO ||
-                    pl->vcpus[v].policy == RV_GUEST_SCHED_RR)
-                    return g_strdup_printf(
-                        "guest %s needs SCHED_FIFO vCPUs, which libvirt cannot set on this host: "
-                        "RT group scheduling (CONFIG_RT_GROUP_SCHED) with a cgroup v1 cpu "
-                        "hierarchy gives each new group cpu.rt_runtime_us = 0, so "
-                        "sched_setscheduler() fails with EPERM (use vcpu_sched = other, or "
-                        "qemu.conf cgroup_controllers without \"cpu\")",
-                        ((RvMatrixGuest *) sc->guests->pdata[g])->name);
-        }
-    }
-    if (sc->has_rt_runtime_us &&
-        !rv_host_root_exists(c->root, "/proc/sys/kernel/sched_rt_runtime_us"))
-        return g_strdup("rt_runtime_us: /proc/sys/kernel/sched_rt_runtime_us does not exist");
-    if (sc->timer_migration >= 0 &&
-        !rv_host_root_exists(c->root, "/proc/sys/kernel/timer_migration"))
-        return g_strdup("timer_migration: /proc/sys/kernel/timer_migration does not exist "
-                        "(kernel without CONFIG_NO_HZ_COMMON)");
-    return NULL;
-}
-
 /* Host facts for run.json: what `host show` knows that a reader of the
  * results needs to judge them. */
 static JsonNode *
-host_facts(Ctx *c)
+host_facts(RvRunCtx *c)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     g_autoptr(RvHostState) st = NULL;
@@ -406,7 +193,7 @@ host_facts(Ctx *c)
 
 /* The plan as a raw file, and a NOTE that says how to replay the order. */
 static int
-record_plan(Ctx *c, GError **error)
+record_plan(RvRunCtx *c, GError **error)
 {
     g_autofree char *text = rv_harness_plan_format(c->plan);
     g_autofree char *runs = rv_harness_plan_runs_text(c->plan, c->skip);
@@ -435,7 +222,7 @@ record_plan(Ctx *c, GError **error)
 
 /* Step 4a: the scenario's host settings, each through the journal. */
 static int
-apply_scenario(Ctx *c, const RvMatrixScenario *sc, GError **error)
+apply_scenario(RvRunCtx *c, const RvMatrixScenario *sc, GError **error)
 {
     int r;
 
@@ -464,8 +251,8 @@ apply_scenario(Ctx *c, const RvMatrixScenario *sc, GError **error)
     return r < 0 ? r : 0;
 }
 
-static int
-revert_scenario(Ctx *c, GError **error)
+int
+rv_cmd_run_revert_scenario(RvRunCtx *c, GError **error)
 {
     g_autoptr(GPtrArray) notes = NULL;
     guint n = 0;
@@ -481,29 +268,11 @@ revert_scenario(Ctx *c, GError **error)
     return r;
 }
 
-static const char *
-describe_settings(const RvMatrixScenario *sc, char *buf, size_t len)
-{
-    g_autofree char *boot = sc->bootargs ? g_strjoinv(" ", sc->bootargs) : NULL;
-
-    g_snprintf(buf, len, "smt=%s coresched=%s placement=%s%s%s%s%s",
-               rv_harness_matrix_smt_name(sc->smt),
-               rv_harness_matrix_coresched_name(sc->coresched),
-               rv_harness_matrix_placement_name(sc->placement),
-               sc->placement == RV_MATRIX_PLACEMENT_PINNED && sc->vcpu_sched_other
-                   ? " vcpu_sched=other" : "",
-               sc->host_sibling == RV_MATRIX_SIBLING_PROFILE ? ""
-               : sc->host_sibling == RV_MATRIX_SIBLING_IDLE ? " host_sibling=idle"
-                                                            : " host_sibling=shared",
-               boot ? " bootargs=" : "", boot ? boot : "");
-    return buf;
-}
-
 /* Before a repetition starts, run.json says it runs: a run killed now
  * (SIGKILL) leaves a store that names the repetition it lost.  The NOTE
  * is rewritten when the repetition ends (transfer none: the store's). */
 static RvStoreVerification *
-note_running(Ctx *c, const RvPlanRun *run, GError **error)
+note_running(RvRunCtx *c, const RvPlanRun *run, GError **error)
 {
     GPtrArray *vs;
     g_autoptr(GDateTime) now = g_date_time_new_now_utc();
@@ -533,7 +302,7 @@ note_ran(RvStoreVerification *v, int r, const RvRunRepetition *rep)
 /* The host-counters record of one repetition: the /proc counters taken
  * @before and now, its window (harness/run.h), the diff as a raw file. */
 static void
-record_counters(Ctx *c, const RvPlanRun *run, RvRunRepetition *rep, int r,
+record_counters(RvRunCtx *c, const RvPlanRun *run, RvRunRepetition *rep, int r,
                 const RvHostSnapshot *before, GDateTime *started)
 {
     g_autoptr(RvHostSnapshot) after = NULL;
@@ -568,7 +337,7 @@ record_counters(Ctx *c, const RvPlanRun *run, RvRunRepetition *rep, int r,
  * failure of the host side that must stop the matrix (journal I/O), or
  * of the store (-ENOSPC...: it cannot keep what the next ones measure). */
 static int
-run_one(Ctx *c, const RvPlanRun *run, GError **error)
+run_one(RvRunCtx *c, const RvPlanRun *run, GError **error)
 {
     const RvMatrixScenario *sc = c->matrix->scenarios->pdata[run->scenario];
     const RvMatrixLoad *load = c->matrix->loads->pdata[run->load];
@@ -599,7 +368,7 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
         running->detail = g_strdup("not run: the host settings failed");
         rv_result_store_add_verification(c->store, run->cell_name, run->round + 1,
                                          "host settings", "FAIL", local->message);
-        if (revert_scenario(c, &rev) < 0) {
+        if (rv_cmd_run_revert_scenario(c, &rev) < 0) {
             rv_harness_progress_end(c->progress, status, false);
             g_propagate_error(error, g_steal_pointer(&rev));
             return -EIO;
@@ -638,7 +407,7 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
         g_autoptr(GError) rev = NULL;
 
         rv_harness_progress_phase(c->progress, "reverting host settings", 0);
-        if (revert_scenario(c, &rev) < 0) {
+        if (rv_cmd_run_revert_scenario(c, &rev) < 0) {
             if (!local)
                 local = g_steal_pointer(&rev);
             else
@@ -705,7 +474,7 @@ run_one(Ctx *c, const RvPlanRun *run, GError **error)
 }
 
 static void
-print_summary(Ctx *c)
+print_summary(RvRunCtx *c)
 {
     const char *dir = rv_result_store_get_dir(c->store);
     g_autofree char *runs = rv_harness_run_summary_runs(c->ok_runs, c->failed_runs,
@@ -755,7 +524,7 @@ matrix_has_guests(const RvMatrix *m)
 /* Step 1: the matrix, the command-line overrides, the root and every
  * guest's placement, before anything changes (errors: exit 2). */
 static int
-run_load_inputs(Ctx *c, const char *matrix, GError **error)
+run_load_inputs(RvRunCtx *c, const char *matrix, GError **error)
 {
     const char *arg_duration = rv_cmd_common.duration, *arg_root = rv_cmd_common.root;
     g_autofree char *path = NULL;
@@ -777,7 +546,7 @@ run_load_inputs(Ctx *c, const char *matrix, GError **error)
         c->matrix->warmup_us = c->resume->warmup_us;
         c->matrix->timeout_us = c->resume->timeout_us;
         c->matrix->repetitions = c->resume->repetitions;
-        if (rv_host_root_open(arg_root, &c->root, error) < 0 || validate(c, error) < 0)
+        if (rv_host_root_open(arg_root, &c->root, error) < 0 || rv_cmd_run_validate(c, error) < 0)
             return -EINVAL;
         c->plan = rv_harness_plan_new(c->matrix, c->resume->seed);
         if (c->plan->boots->len != c->resume->boots || !c->plan->n_reboots)
@@ -837,7 +606,7 @@ run_load_inputs(Ctx *c, const char *matrix, GError **error)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "--root %s: a matrix runs guests on the live host; use --root only "
                             "with --plan or a matrix without guests", arg_root);
-    if (validate(c, error) < 0)
+    if (rv_cmd_run_validate(c, error) < 0)
         return -EINVAL;
     c->plan = rv_harness_plan_new(c->matrix, seed);
     if (!arg_plan_only && c->plan->n_reboots) {
@@ -862,8 +631,8 @@ run_load_inputs(Ctx *c, const char *matrix, GError **error)
 }
 
 /* Step 2: one run per host; from here on the host may change. */
-static int
-run_take_lock(RvLock **ret_lock, GError **error)
+int
+rv_cmd_run_take_lock(RvLock **ret_lock, GError **error)
 {
     g_autoptr(GError) busy = NULL;
     int r;
@@ -889,184 +658,8 @@ run_take_lock(RvLock **ret_lock, GError **error)
     return 0;
 }
 
-/* Step 2b: the host facts that decide, per scenario, whether it runs
- * (c->skip: the reason or NULL), and the counts of what does. */
 static void
-run_judge_host(Ctx *c)
-{
-    g_autoptr(RvHostState) st = NULL;
-
-    if (rv_host_state_load(c->root, c->host_cpus->nr_cpu_ids, &st, NULL) == 0) {
-        c->rt_group_trap = st->rt_group_trap == RV_TRI_YES;
-        c->coresched_state = st->coresched;
-        if (st->coresched == RV_CORESCHED_UNSUPPORTED)
-            c->coresched_errno = st->coresched_errno ? st->coresched_errno : EINVAL;
-        else if (st->coresched == RV_CORESCHED_NO_SMT)
-            c->coresched_errno = st->coresched_errno ? st->coresched_errno : ENODEV;
-    }
-    c->skip = g_ptr_array_new_with_free_func(g_free);
-    for (guint s = 0; s < c->matrix->scenarios->len; s++) {
-        const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
-        char *why = scenario_skip_reason(c, sc);
-
-        g_ptr_array_add(c->skip, why);
-        if (!why)
-            c->runnable++;
-    }
-    for (guint i = 0; i < c->plan->runs->len; i++) {
-        const RvPlanRun *run = c->plan->runs->pdata[i];
-
-        if (!c->skip->pdata[run->scenario] && (arg_plan_only || run->boot == c->boot))
-            c->n_runs++;
-    }
-}
-
-/* Step 2c, --plan: the plan, the placements and the skip reasons. */
-static void
-run_print_plan(Ctx *c)
-{
-    g_autofree char *text = rv_harness_plan_format(c->plan);
-    g_autofree char *note = rv_harness_plan_baseline_note(c->matrix, c->skip);
-    char buf[512];
-
-    printf("# matrix %s: %u scenario(s) x %u load level(s) x %u repetition(s), order %s, seed %"
-           G_GUINT64_FORMAT "\n", c->matrix->name, c->matrix->scenarios->len,
-           c->matrix->loads->len, c->matrix->repetitions,
-           rv_harness_matrix_order_name(c->plan->order), c->plan->seed);
-    for (guint s = 0; s < c->matrix->scenarios->len; s++) {
-        const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
-        GPtrArray *pls = c->placements->pdata[s];
-
-        printf("# scenario %s (%s): %s%s\n", sc->name, describe_settings(sc, buf, sizeof(buf)),
-               c->skip->pdata[s] ? "SKIPPED: " : "runs",
-               c->skip->pdata[s] ? (char *) c->skip->pdata[s] : "");
-        {
-            /* count guests that read alike as one block (harness/plan.h) */
-            g_autoptr(GPtrArray) lines = rv_harness_plan_format_guests(sc, pls);
-
-            for (guint l = 0; l < lines->len; l++)
-                printf("#   %s\n", (char *) lines->pdata[l]);
-        }
-    }
-    if (c->count_note)
-        printf("# %s\n", c->count_note);
-    if (c->memory_note)
-        printf("# %s\n", c->memory_note);
-    if (note)
-        printf("# %s\n", note);
-    if (c->plan->n_reboots)
-        printf("# %u boot(s), %u reboot(s): the arguments through the boot loader, the run "
-               "resumed after each boot by rtvirt-run-resume.service\n", c->plan->boots->len,
-               c->plan->n_reboots);
-    printf("%s", text);
-}
-
-/* Step 2c, --plan --json: the same facts as one document. */
-static int
-run_print_plan_json(Ctx *c)
-{
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    g_autoptr(JsonNode) node = NULL;
-    g_autofree char *note = rv_harness_plan_baseline_note(c->matrix, c->skip);
-    g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, c->plan->seed);
-    char buf[512];
-
-    rv_cmd_json_begin(b, 1);
-    json_builder_set_member_name(b, "matrix");
-    json_builder_add_string_value(b, c->matrix->name);
-    json_builder_set_member_name(b, "order");
-    json_builder_add_string_value(b, rv_harness_matrix_order_name(c->plan->order));
-    json_builder_set_member_name(b, "seed");
-    json_builder_add_string_value(b, seed);   /* a string: 64 bits do not fit a double */
-    json_builder_set_member_name(b, "repetitions");
-    json_builder_add_int_value(b, c->matrix->repetitions);
-    json_builder_set_member_name(b, "scenarios");
-    json_builder_begin_array(b);
-    for (guint s = 0; s < c->matrix->scenarios->len; s++) {
-        const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
-        GPtrArray *pls = c->placements->pdata[s];
-
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "name");
-        json_builder_add_string_value(b, sc->name);
-        json_builder_set_member_name(b, "settings");
-        json_builder_add_string_value(b, describe_settings(sc, buf, sizeof(buf)));
-        json_builder_set_member_name(b, "skipped");
-        if (c->skip->pdata[s])
-            json_builder_add_string_value(b, c->skip->pdata[s]);
-        else
-            json_builder_add_null_value(b);
-        json_builder_set_member_name(b, "placements");
-        json_builder_begin_object(b);
-        for (guint g = 0; g < pls->len; g++) {
-            g_autofree char *p = rv_guest_placement_format(pls->pdata[g]);
-            g_auto(GStrv) lines = g_strsplit(p, "\n", -1);
-
-            json_builder_set_member_name(b, ((RvMatrixGuest *) sc->guests->pdata[g])->name);
-            json_builder_begin_array(b);
-            for (guint l = 0; lines[l] && *lines[l]; l++)
-                json_builder_add_string_value(b, lines[l]);
-            json_builder_end_array(b);
-        }
-        json_builder_end_object(b);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "baseline_note");
-    if (note)
-        json_builder_add_string_value(b, note);
-    else
-        json_builder_add_null_value(b);
-    json_builder_set_member_name(b, "boots");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < c->plan->boots->len; i++) {
-        const RvPlanBoot *boot = c->plan->boots->pdata[i];
-
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "index");
-        json_builder_add_int_value(b, boot->index);
-        json_builder_set_member_name(b, "bootargs");
-        if (boot->bootargs) {
-            json_builder_begin_array(b);
-            for (char **a = boot->bootargs; *a; a++)
-                json_builder_add_string_value(b, *a);
-            json_builder_end_array(b);
-        } else {
-            json_builder_add_null_value(b);
-        }
-        json_builder_set_member_name(b, "first_run");
-        json_builder_add_int_value(b, boot->first_run);
-        json_builder_set_member_name(b, "runs");
-        json_builder_add_int_value(b, boot->n_runs);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
-    json_builder_set_member_name(b, "runs");
-    json_builder_begin_array(b);
-    for (guint i = 0; i < c->plan->runs->len; i++) {
-        const RvPlanRun *run = c->plan->runs->pdata[i];
-
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "boot");
-        json_builder_add_int_value(b, run->boot);
-        json_builder_set_member_name(b, "index");
-        json_builder_add_int_value(b, run->index);
-        json_builder_set_member_name(b, "round");
-        json_builder_add_int_value(b, run->round);
-        json_builder_set_member_name(b, "cell");
-        json_builder_add_string_value(b, run->cell_name);
-        json_builder_set_member_name(b, "skipped");
-        json_builder_add_boolean_value(b, c->skip->pdata[run->scenario] != NULL);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
-    json_builder_end_object(b);
-    node = json_builder_get_root(b);
-    return rv_cmd_print_json(node) < 0 ? RV_EXIT_ERROR : RV_EXIT_OK;
-}
-
-static void
-store_set_host_facts(Ctx *c)
+store_set_host_facts(RvRunCtx *c)
 {
     JsonNode *facts = host_facts(c);
     g_autoptr(RvRunner) runner = rv_runner_new(false);
@@ -1119,7 +712,7 @@ check_out_dir(const char *out, GError **error)
 /* Step 3: the results store with the profiles, scenarios, the plan and the
  * trust notes of this host. */
 static int
-run_open_store(Ctx *c, GError **error)
+run_open_store(RvRunCtx *c, GError **error)
 {
     g_autofree char *note = NULL;
 
@@ -1171,9 +764,10 @@ run_open_store(Ctx *c, GError **error)
     for (guint s = 0; s < c->matrix->scenarios->len; s++) {
         const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
         char buf[512];
+        const char *settings = rv_cmd_run_describe_settings(sc, buf, sizeof(buf));
         g_autofree char *desc = sc->description
-            ? g_strdup_printf("%s (%s)", sc->description, describe_settings(sc, buf, sizeof(buf)))
-            : g_strdup(describe_settings(sc, buf, sizeof(buf)));
+            ? g_strdup_printf("%s (%s)", sc->description, settings)
+            : g_strdup(settings);
 
         rv_result_store_add_scenario(c->store, sc->name, desc);
         if (c->skip->pdata[s]) {
@@ -1195,7 +789,7 @@ run_open_store(Ctx *c, GError **error)
  * first commit, and the run journal (a journal left by a killed run is
  * reverted before anything else). */
 static int
-run_prepare(Ctx *c, GError **error)
+run_prepare(RvRunCtx *c, GError **error)
 {
     g_autofree char *journal_path = NULL;
 
@@ -1211,72 +805,16 @@ run_prepare(Ctx *c, GError **error)
         rv_log_warn("Run journal '%s' holds %u entr%s from an interrupted run: reverting them first",
                     rv_host_journal_path(c->journal), rv_host_journal_n_entries(c->journal),
                     rv_host_journal_n_entries(c->journal) == 1 ? "y" : "ies");
-        if (revert_scenario(c, error) < 0)
+        if (rv_cmd_run_revert_scenario(c, error) < 0)
             return -EIO;
     }
     return 0;
 }
 
-/* With boots (harness/reboot.h): which boot this repetition ran under,
- * the /proc/cmdline it measured under. */
-static void
-boot_note(Ctx *c, const RvPlanRun *run)
-{
-    const RvPlanBoot *b = c->plan->boots->pdata[run->boot];
-    g_autofree char *what = rv_harness_plan_boot_text(b);
-    g_autofree char *d = NULL;
-
-    if (c->boot_fail)
-        d = g_strdup_printf("boot %u of %u (%s): the kernel did not take the arguments: %s; "
-                            "/proc/cmdline: %s", b->index, c->plan->boots->len, what,
-                            c->boot_fail, c->cmdline ? c->cmdline : "(unreadable)");
-    else
-        d = g_strdup_printf("boot %u of %u (%s): /proc/cmdline: %s", b->index,
-                            c->plan->boots->len, what, c->cmdline ? c->cmdline : "(unreadable)");
-    rv_result_store_add_verification(c->store, run->cell_name, run->round + 1, "boot",
-                                     c->boot_fail ? "FAIL" : "PASS", d);
-}
-
-/* Did an earlier invocation under this boot finish this repetition?  A
- * host that crashed or was killed during a boot's runs resumes the same
- * boot after the next boot: what ran is kept, not measured twice.  Its
- * "repetition" NOTE (note_running()) says "running since" until the
- * repetition ends; "ran", "interrupted" or "not run" after. */
-static bool
-boot_rep_done(Ctx *c, const RvPlanRun *run)
-{
-    GPtrArray *vs = rv_result_store_get_verifications(c->store);
-
-    for (guint i = 0; vs && i < vs->len; i++) {
-        const RvStoreVerification *v = vs->pdata[i];
-
-        if (v->repetition == (int) run->round + 1 && g_strcmp0(v->scenario, run->cell_name) == 0 &&
-            g_strcmp0(v->what, "repetition") == 0 && v->detail &&
-            !g_str_has_prefix(v->detail, "running since"))
-            return true;
-    }
-    return false;
-}
-
-/* A repetition of a boot that did not take its arguments: not measured,
- * failed with the reason (boot_note()); the matrix goes on. */
-static int
-boot_failed(Ctx *c, const RvPlanRun *run)
-{
-    g_autofree char *status = g_strdup_printf("FAILED: the boot did not take its arguments: %s",
-                                              c->boot_fail);
-
-    rv_harness_progress_begin(c->progress, run->cell_name, run->round + 1,
-                              c->matrix->repetitions);
-    rv_harness_progress_end(c->progress, status, false);
-    c->failed_runs++;
-    return 1;   /* not "ran": the scenario's status stays */
-}
-
 /* Step 4: every runnable run of the plan, committing run.json after each.
  * Sets *interrupted when a signal ended the matrix early. */
 static int
-run_all(Ctx *c, bool *interrupted, GError **error)
+run_all(RvRunCtx *c, bool *interrupted, GError **error)
 {
     rv_harness_signals_install();
     c->progress = rv_harness_progress_new(c->n_runs, rv_harness_run_estimate_us(c->env, c->matrix),
@@ -1297,14 +835,14 @@ run_all(Ctx *c, bool *interrupted, GError **error)
             *interrupted = true;
             break;
         }
-        if (arg_resume && boot_rep_done(c, run)) {
+        if (arg_resume && rv_cmd_run_boot_rep_done(c, run)) {
             rv_log_info("Run %s, repetition %u: measured under this boot before the host "
                         "went down: kept", run->cell_name, run->round + 1);
             continue;
         }
         if (c->plan->n_reboots)
-            boot_note(c, run);
-        r = c->boot_fail ? boot_failed(c, run) : run_one(c, run, error);
+            rv_cmd_run_boot_note(c, run);
+        r = c->boot_fail ? rv_cmd_run_boot_failed(c, run) : run_one(c, run, error);
         if (r > 0)
             r = 0;
         else if (r == 0)
@@ -1334,130 +872,18 @@ run_all(Ctx *c, bool *interrupted, GError **error)
     return 0;
 }
 
-/* The run's boot-loader and unit journals reverted (harness/reboot.h):
- * the original boot arguments back, rtvirt-run-resume.service gone.
- * Returns the entries restored, or -errno. */
-static int
-boot_journals_revert(RvRoot *root, GError **error)
-{
-    g_autoptr(RvRunner) runner = rv_runner_new(!rv_host_root_is_live(root));
-    g_autofree char *bj = rv_host_root_resolve(root, RV_HARNESS_REBOOT_BOOTARGS_JOURNAL);
-    g_autofree char *uj = rv_host_root_resolve(root, RV_HARNESS_REBOOT_UNIT_JOURNAL);
-    g_autoptr(RvJournal) j = NULL;
-    guint n = 0;
-    int r;
-
-    r = rv_host_bootargs_remove(root, bj, runner, error);
-    if (r < 0)
-        return r;
-    if (rv_host_journal_open(root, uj, &j, error) < 0 ||
-        rv_host_journal_revert(j, &n, NULL, error) < 0)
-        return -EIO;
-    return r + (int) n;
-}
-
-/* Step 4b: the next boot.  resume.json first (a crash from here on
- * resumes or aborts from it), the previous boot's arguments out of the
- * boot loader and this boot's in, the resume unit, a NOTE in the store,
- * then the reboot command.  Returns RV_HARNESS_REBOOT_EXIT or -errno. */
-static int
-run_handover(Ctx *c, unsigned next, GError **error)
-{
-    const RvPlanBoot *b = c->plan->boots->pdata[next];
-    g_autoptr(RvRunner) runner = rv_runner_new(!rv_host_root_is_live(c->root));
-    g_autoptr(RvRunner) rebooter = rv_runner_new(false);
-    g_autofree char *bj = rv_host_root_resolve(c->root, RV_HARNESS_REBOOT_BOOTARGS_JOURNAL);
-    g_autofree char *uj = rv_host_root_resolve(c->root, RV_HARNESS_REBOOT_UNIT_JOURNAL);
-    g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
-    g_autofree char *store = g_canonicalize_filename(rv_result_store_get_dir(c->store), NULL);
-    g_autofree char *what = rv_harness_plan_boot_text(b);
-    g_autofree char *header = NULL, *dropin = NULL, *note = NULL, *cmd = NULL;
-    g_auto(GStrv) argv = NULL;
-    g_autoptr(RvJournal) j = NULL;
-    const char *method = NULL;
-
-    rv_harness_progress_free(g_steal_pointer(&c->progress));
-    rv_harness_run_env_free(g_steal_pointer(&c->env));
-    if (revert_scenario(c, error) < 0)
-        return -EIO;
-    if (rv_harness_reboot_command(&argv, error) < 0)
-        return -EINVAL;
-    if (!self)
-        return rv_error_set(error, RV_ERROR_FAILED, EIO,
-                            "Failed to read '/proc/self/exe': the resume unit runs rtvirt by its path");
-    c->resume->boot = next;
-    c->resume->ok_runs = c->ok_runs;
-    c->resume->failed_runs = c->failed_runs;
-    if (rv_harness_reboot_state_write(store, c->resume, error) < 0)
-        return -EIO;
-    header = g_strdup_printf("# Written by 'rtvirt run' for boot %u of %u of %s.\n"
-                             "# The run's end, or 'rtvirt run --abort %s', restores the "
-                             "previous state.\n", next, c->plan->boots->len, store, store);
-    dropin = rv_host_bootargs_dropin_with(b->bootargs, header);
-    if (rv_host_bootargs_remove(c->root, bj, runner, error) < 0 ||
-        rv_host_bootargs_install_dropin(c->root, bj, RV_HARNESS_REBOOT_DROPIN, dropin,
-                                        b->bootargs, runner, &method, error) < 0)
-        return -EIO;
-    if (rv_host_journal_open(c->root, uj, &j, error) < 0 ||
-        rv_host_persist_resume_install(j, self, store, error) < 0 ||
-        rv_host_journal_commit(j, error) < 0)
-        return -EIO;
-    cmd = rv_runner_argv_to_string((const char * const *) argv);
-    note = g_strdup_printf("boot %u of %u (%s) installed (%s) with %s; rebooting with '%s'; "
-                           "%s runs 'rtvirt run --resume %s' after the boot", next,
-                           c->plan->boots->len, what, method, RV_HARNESS_REBOOT_DROPIN, cmd,
-                           RV_HOST_RESUME_UNIT_NAME, store);
-    rv_result_store_add_verification(c->store, "*", 0, "reboot", "NOTE", note);
-    if (rv_result_store_commit(c->store, error) < 0)
-        return -EIO;
-    rv_log_info("Boot %u of %u: %s (%s); rebooting with '%s'", next, c->plan->boots->len, what,
-                method, cmd);
-    if (rv_runner_run_check(rebooter, (const char * const *) argv, 120000, NULL, error) < 0) {
-        g_prefix_error(error, "The reboot command ($RTVIRT_REBOOT_CMD) failed: ");
-        return -EIO;
-    }
-    rv_harness_signals_uninstall();
-    printf("Rebooting: boot %u of %u (%s); after the boot %s runs 'rtvirt run --resume %s' "
-           "('rtvirt run --abort %s' ends the run instead)\n", next, c->plan->boots->len, what,
-           RV_HOST_RESUME_UNIT_NAME, store, store);
-    fflush(stdout);
-    return RV_HARNESS_REBOOT_EXIT;
-}
-
-/* After the last boot, or when a run with boots stops: the boot loader and
- * the unit as before the run, resume.json gone, the store says so. */
-static int
-boots_end(Ctx *c, const char *why, GError **error)
-{
-    int n = boot_journals_revert(c->root, error);
-    g_autofree char *note = NULL;
-
-    if (n < 0)
-        return n;
-    if (rv_harness_reboot_state_remove(rv_result_store_get_dir(c->store)) < 0)
-        rv_log_warn("Failed to remove %s/%s", rv_result_store_get_dir(c->store),
-                    RV_HARNESS_REBOOT_STATE);
-    note = g_strdup_printf("%s: the boot loader's arguments and %s restored as before the run "
-                           "(%d journal entr%s); the host runs /proc/cmdline '%s' until its "
-                           "next reboot", why, RV_HOST_RESUME_UNIT_NAME, n, n == 1 ? "y" : "ies",
-                           c->cmdline ? c->cmdline : "?");
-    rv_log_info("%s", note);
-    rv_result_store_add_verification(c->store, "*", 0, "reboot", "NOTE", note);
-    return 0;
-}
-
 /* Step 5: the end: revert, the last commit, the summary, the exit status. */
 static int
-run_finish(Ctx *c, bool interrupted, GError **error)
+run_finish(RvRunCtx *c, bool interrupted, GError **error)
 {
     rv_harness_progress_free(g_steal_pointer(&c->progress));
     /* the guest start counts outlive the environment (print_summary) */
     rv_harness_run_env_starts(c->env, &c->failed_starts, &c->learned_starts);
     rv_harness_run_env_free(g_steal_pointer(&c->env));
-    if (revert_scenario(c, error) < 0)
+    if (rv_cmd_run_revert_scenario(c, error) < 0)
         return -EIO;
-    if (c->resume && boots_end(c, interrupted ? "interrupted" : "the last boot measured",
-                               error) < 0)
+    if (c->resume && rv_cmd_run_boots_end(c, interrupted ? "interrupted" : "the last boot measured",
+                                          error) < 0)
         return -EIO;
     rv_result_store_set_complete(c->store, !interrupted);
     if (interrupted)
@@ -1476,7 +902,7 @@ run_finish(Ctx *c, bool interrupted, GError **error)
 
 /* Every runnable scenario SKIPPED: the store says why, exit 77. */
 static int
-run_nothing(Ctx *c, const char *matrix, GError **error)
+run_nothing(RvRunCtx *c, const char *matrix, GError **error)
 {
     store_set_host_facts(c);
     rv_result_store_set_complete(c->store, TRUE);
@@ -1489,7 +915,7 @@ run_nothing(Ctx *c, const char *matrix, GError **error)
 
 /* A failure of any step: log it, mark the store untrusted, revert. */
 static int
-run_fail(Ctx *c, const GError *err)
+run_fail(RvRunCtx *c, const GError *err)
 {
     int ret = rv_log_gerror(err, NULL);
 
@@ -1503,7 +929,7 @@ run_fail(Ctx *c, const GError *err)
             /* no boot after this one resumes a failed run */
             g_autoptr(GError) berr = NULL;
 
-            if (boots_end(c, "the run failed", &berr) < 0)
+            if (rv_cmd_run_boots_end(c, "the run failed", &berr) < 0)
                 rv_log_error("Failed to restore the boot arguments (run 'rtvirt run --abort %s'): %s",
                              rv_result_store_get_dir(c->store), berr->message);
         }
@@ -1516,41 +942,6 @@ run_fail(Ctx *c, const GError *err)
     rv_harness_signals_uninstall();
     ctx_clear(c);   /* reverts the journal */
     return ret;
-}
-
-/* `rtvirt run --abort STORE`: the boot loader and the unit as before the
- * run, resume.json gone, the store's NOTE (it stays incomplete). */
-static int
-run_abort(const char *store_dir)
-{
-    g_autoptr(GError) err = NULL;
-    g_autoptr(RvRoot) root = NULL;
-    g_autoptr(RvLock) lock = NULL;
-    g_autoptr(RvRebootState) st = NULL;
-    g_autoptr(RvStore) store = NULL;
-    g_autofree char *note = NULL;
-    int n;
-
-    if (rv_harness_reboot_state_read(store_dir, &st, &err) < 0 ||
-        rv_result_store_open(store_dir, &store, &err) < 0 ||
-        rv_host_root_open(rv_cmd_common.root, &root, &err) < 0 ||
-        run_take_lock(&lock, &err) < 0)
-        return rv_log_gerror(err, NULL);
-    n = boot_journals_revert(root, &err);
-    if (n < 0)
-        return rv_log_gerror(err, NULL);
-    note = g_strdup_printf("aborted by 'rtvirt run --abort' before boot %u of %u: the boot "
-                           "loader's arguments and %s restored as before the run (%d journal "
-                           "entr%s)", st->boot, st->boots, RV_HOST_RESUME_UNIT_NAME, n,
-                           n == 1 ? "y" : "ies");
-    rv_result_store_add_verification(store, "*", 0, "reboot", "NOTE", note);
-    rv_result_store_set_complete(store, FALSE);
-    if (rv_result_store_commit(store, &err) < 0)
-        return rv_log_gerror(err, NULL);
-    if (rv_harness_reboot_state_remove(store_dir) < 0)
-        rv_log_warn("Failed to remove %s/%s", store_dir, RV_HARNESS_REBOOT_STATE);
-    printf("Aborted: %s; the results so far are in %s\n", note, store_dir);
-    return RV_EXIT_OK;
 }
 
 static const RvCmdSpec run_spec = {
@@ -1615,7 +1006,7 @@ rv_cmd_run(int argc, char **argv)
     };
     g_autoptr(GError) err = NULL;
     g_autoptr(RvLock) lock = NULL;
-    Ctx c = { 0 };
+    RvRunCtx c = { 0 };
     bool interrupted = false;
     int ret;
 
@@ -1630,7 +1021,7 @@ rv_cmd_run(int argc, char **argv)
         return RV_EXIT_ERROR;
     }
     if (arg_abort)
-        return run_abort(arg_abort);
+        return rv_cmd_run_abort(arg_abort);
     if (arg_resume && rv_harness_reboot_state_read(arg_resume, &c.resume, &err) < 0)
         return run_fail(&c, err);
     if (!arg_resume && argc != 2) {
@@ -1643,17 +1034,18 @@ rv_cmd_run(int argc, char **argv)
         return RV_EXIT_ERROR;
     }
 
+    c.plan_only = arg_plan_only;
     if (run_load_inputs(&c, arg_resume ? NULL : argv[1], &err) < 0)
         return run_fail(&c, err);
-    if (!arg_plan_only && run_take_lock(&lock, &err) < 0)
+    if (!arg_plan_only && rv_cmd_run_take_lock(&lock, &err) < 0)
         return run_fail(&c, err);
-    run_judge_host(&c);
+    rv_cmd_run_judge_host(&c);
     if (arg_plan_only) {
         ret = RV_EXIT_OK;
         if (rv_cmd_common.json)
-            ret = run_print_plan_json(&c);
+            ret = rv_cmd_run_print_plan_json(&c);
         else
-            run_print_plan(&c);
+            rv_cmd_run_print_plan(&c);
         ctx_clear(&c);
         return ret;
     }
@@ -1683,7 +1075,7 @@ rv_cmd_run(int argc, char **argv)
     rv_host_journal_set_guard(c.journal, rv_harness_lock_guard, lock);
     if (c.resume && !arg_resume && ((RvPlanBoot *) c.plan->boots->pdata[0])->bootargs) {
         /* no scenario runs under the boot the host has: reboot first */
-        ret = run_handover(&c, 0, &err);
+        ret = rv_cmd_run_handover(&c, 0, &err);
         if (ret < 0)
             return run_fail(&c, err);
         ctx_clear(&c);
@@ -1692,7 +1084,7 @@ rv_cmd_run(int argc, char **argv)
     if (run_all(&c, &interrupted, &err) < 0)
         return run_fail(&c, err);
     if (c.resume && !interrupted && c.boot + 1 < c.plan->boots->len) {
-        ret = run_handover(&c, c.boot + 1, &err);
+        ret = rv_cmd_run_handover(&c, c.boot + 1, &err);
         if (ret < 0)
             return run_fail(&c, err);
         ctx_clear(&c);

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * harness/run.c: one repetition of a matrix scenario (see harness/run.h).
+ * harness/run.c: one repetition of a matrix scenario (see harness/run.h):
+ * the environment, the phases in order, measurement and teardown.  The
+ * boot pool is harness/run-pool.c, the records harness/run-records.c,
+ * their shared state harness/run-priv.h.
  *
  * Guests are transient libvirt domains started with
  * VIR_DOMAIN_START_AUTODESTROY (guest/libvirt.h): if rtvirt dies, even by
@@ -24,15 +27,14 @@
 #include "guest/libvirt.h"
 #include "guest/session.h"
 #include "guest/profile.h"
-#include "harness/guest-tools.h"
 #include "harness/log.h"
 #include "harness/run.h"
+#include "harness/run-priv.h"
 #include "harness/attribution.h"
 #include "harness/cosched.h"
 #include "host/facts/rtview.h"
 #include "host/facts/snapshot.h"
 #include "host/check/check.h"
-#include "host/facts/cgroup.h"
 #include "host/tune/coresched.h"
 #include "host/tune/confine.h"
 #include "host/facts/cpustat.h"
@@ -42,8 +44,6 @@
 #include "results/histogram.h"
 #include "results/pert.h"
 #include "util/error.h"
-#include "util/escape.h"
-#include "util/file.h"
 #include "util/json.h"
 #include "util/runner.h"
 #include "util/wait.h"
@@ -51,8 +51,6 @@
 
 /* Output we accept from one in-guest command, per stream. */
 #define RUN_MAX_OUTPUT (8u << 20)
-/* the host trace of spike attribution kept in the store up to this size */
-#define RV_RUN_ATTR_RAW_MAX (16u << 20)
 
 char *
 rv_harness_run_journal_path(RvRoot *root)
@@ -204,16 +202,6 @@ rv_harness_run_reserve_release(const char *dir)
 
 /* ---- environment ------------------------------------------------------- */
 
-struct RvRunEnv {
-    RvGuestVirtRequest virt_request;   /* AUTO until the first guest decided */
-    bool virt_known;
-    RvGuestVirtType virt;
-    guint64 boot_estimate_us;
-    GHashTable *untrusted_said;        /* reasons already in the store */
-    guint failed_starts;               /* guest starts refused for a known limit */
-    guint learned_starts;              /* starts that left an element out up front */
-};
-
 void
 rv_harness_run_env_starts(const RvRunEnv *env, guint *ret_failed, guint *ret_learned)
 {
@@ -259,29 +247,6 @@ rv_harness_run_env_free(RvRunEnv *env)
     g_free(env);
 }
 
-/* Each reason once in run.json, not once per repetition. */
-static void
-set_untrusted_once(RvRunEnv *env, RvStore *store, const char *why)
-{
-    /* the same cause names another pid, tid or size in every repetition:
-     * compare with every digit run folded into one '#' */
-    g_autoptr(GString) key = g_string_new(NULL);
-
-    for (const char *p = why; *p; p++) {
-        if (g_ascii_isdigit(*p)) {
-            while (g_ascii_isdigit(p[1]))
-                p++;
-            g_string_append_c(key, '#');
-        } else {
-            g_string_append_c(key, *p);
-        }
-    }
-    if (g_hash_table_contains(env->untrusted_said, key->str))
-        return;
-    g_hash_table_add(env->untrusted_said, g_string_free(g_steal_pointer(&key), FALSE));
-    rv_result_store_set_untrusted(store, why);
-}
-
 const char *
 rv_harness_run_env_virt(const RvRunEnv *env)
 {
@@ -310,44 +275,8 @@ rv_harness_run_repetition_clear(RvRunRepetition *rep)
     g_clear_pointer(&rep->rt_vcpus, json_node_unref);
 }
 
-typedef struct {
-    const RvMatrixGuest *mg;
-    const RvGuestProfile *profile;
-    const RvGuestPlacement *placement;
-    char *domain_name;
-    char *uuid;
-    RvGuestSession *session;
-    char *boot_error;           /* why it is not running */
-    pid_t qemu_pid;
-    char *cgroup;               /* the cpu cgroup of all QEMU's threads (host/facts/cgroup.h) */
-    GArray *vcpu_tids;
-
-    /* workload thread */
-    const RvWorkloadOps *ops;   /* what runs in it (NULL: nothing) */
-    RvWorkloadParams params;
-    bool measured;              /* a record per repetition (else load only) */
-    GThread *thread;
-    char **argv;
-    guint64 delay_us;           /* warm-up before starting */
-    guint timeout_ms;
-    guint expect_ms;            /* the workload's own duration, 0 = not known */
-    GCancellable *cancellable;
-    RvGuestExecResult res;
-    GError *exec_error;
-    bool started;
-    GDateTime *t_start, *t_end;
-
-    /* provisioning (boot_guests, tear_down) */
-    bool boot_cancelled;        /* a signal stopped its boot */
-    guint64 boot_us;            /* session start to ready, wall */
-    gint64 mono_start, mono_end;    /* CLOCK_MONOTONIC around the exec, us */
-    RvHarnessAttr *attr;        /* borrowed: the repetition's trace, or NULL */
-    JsonNode *attribution;      /* details.attribution of its record */
-    char *ct_rest;              /* the output without cyclictest -v lines */
-} Guest;
-
 static void
-guest_clear(Guest *g)
+guest_clear(RvRunGuest *g)
 {
     if (g->thread)
         g_thread_join(g->thread);
@@ -377,7 +306,7 @@ guest_clear(Guest *g)
 static gpointer
 workload_thread(gpointer data)
 {
-    Guest *g = data;
+    RvRunGuest *g = data;
 
     if (!rv_wait_us(g->delay_us, g->cancellable)) {
         g_set_error_literal(&g->exec_error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
@@ -395,50 +324,9 @@ workload_thread(gpointer data)
     return NULL;
 }
 
-/* The session's live verification (guest/verify.h) and findings, into
- * the store; a FAIL makes the store untrusted (the guest did not run as
- * the scenario says). */
-static void
-record_session(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
-{
-    RvGuestSession *se = g->session;
-
-    env->failed_starts += se->failed_starts;
-    env->learned_starts += se->limits_learned ? 1 : 0;
-
-    if (se->verification) {
-        for (guint i = 0; i < se->verification->checks->len; i++) {
-            const RvGuestCheck *ck = se->verification->checks->pdata[i];
-            g_autofree char *what = g_strdup_printf("guest %s %s", g->mg->name, ck->what);
-            g_autofree char *detail = g_strdup_printf("expected %s, found %s", ck->expected,
-                                                      ck->actual);
-
-            rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, what,
-                                             ck->pass ? "PASS" : "FAIL", detail);
-            if (!ck->pass) {
-                g_autofree char *why = g_strdup_printf("%s: %s", what, detail);
-
-                set_untrusted_once(env, rep->store, why);
-            }
-        }
-    }
-    for (guint i = 0; se->findings && i < se->findings->len; i++) {
-        g_autofree char *what = g_strdup_printf("guest %s", g->mg->name);
-
-        rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, what, "NOTE",
-                                         se->findings->pdata[i]);
-        if (se->untrusted) {
-            g_autofree char *why = g_strdup_printf("guest %s: %s", g->mg->name,
-                                                   (char *) se->findings->pdata[i]);
-
-            set_untrusted_once(env, rep->store, why);
-        }
-    }
-}
-
 /* Core cookies for coresched = vm | vcpu | libvirt, read back. */
 static void
-apply_coresched(RvRunRepetition *rep, Guest *guests, guint n)
+apply_coresched(RvRunRepetition *rep, RvRunGuest *guests, guint n)
 {
     RvMatrixCoresched mode = rep->scenario->coresched;
     g_autoptr(GPtrArray) vms = g_ptr_array_new_with_free_func((GDestroyNotify) rv_host_coresched_vm_free);
@@ -446,7 +334,7 @@ apply_coresched(RvRunRepetition *rep, Guest *guests, guint n)
     const char *what = "core cookies";
 
     for (guint i = 0; i < n; i++) {
-        Guest *g = &guests[i];
+        RvRunGuest *g = &guests[i];
         RvCoreSchedVm *vm = NULL;
 
         if (!g->session || g->qemu_pid <= 0)
@@ -549,156 +437,11 @@ test_workload_argv(const char *cell, unsigned repetition, const char *guest)
     return NULL;
 }
 
-static void
-note_failure(RvRunRepetition *rep, const char *why)
-{
-    rep->n_failed++;
-    if (!rep->first_failure)
-        rep->first_failure = g_strdup(why);
-}
-
-int
-rv_harness_run_write_raw(RvRunRepetition *rep, RvStoreRecord *rec, const char *name,
-                         const char *data, gsize len)
-{
-    g_autofree char *file = g_strdup(name);
-    g_autofree char *rel = NULL;
-    g_autoptr(GError) err = NULL;
-    int r;
-
-    g_strdelimit(file, "@", '-');
-    r = rv_result_store_write_raw(rep->store, file, data, len, &rel, &err);
-    if (r == 0) {
-        rv_result_store_record_add_raw(rec, rel);
-        return 0;
-    }
-    /* the record keeps what was parsed; run.json says which file is missing */
-    {
-        g_autofree char *d = g_strdup_printf("raw/%s not written: %s", file, err->message);
-
-        rv_harness_progress_clear(rep->progress);
-        rv_log_warn("%s", d);
-        rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, "raw output",
-                                         "FAIL", d);
-        if (!rep->store_error)
-            rep->store_error = g_steal_pointer(&d);
-    }
-    return r;
-}
-
-/* Host CPU utilisation over a window, in % of all CPUs (host/facts/cpustat.h);
- * NAN when unknown. */
-static double
-window_cpu_pct(const RvRunRepetition *rep)
-{
-    return rep->cpu_pct_known ? rep->cpu_pct : NAN;
-}
-
-/* details.attribution of an RT guest's cyclictest record, and the host
- * trace it was told from as a raw file beside it (harness/attribution.h). */
-static void
-record_attribution(RvRunRepetition *rep, Guest *g, RvStoreRecord *rec)
-{
-    gsize len = 0;
-    const char *text = g->attr ? rv_harness_attr_trace_text(g->attr, &len) : NULL;
-
-    rv_harness_attr_attach(rec, g->attribution);
-    if (text && len <= RV_RUN_ATTR_RAW_MAX) {
-        g_autofree char *name = g_strdup_printf("%s-r%02u-%s-host-trace.txt", rep->cell,
-                                                rep->repetition, g->mg->name);
-
-        (void) rv_harness_run_write_raw(rep, rec, name, text, len);
-    }
-}
-
-/* The record of guest @g's measured workload (cyclictest in an RT guest,
- * linpack, sysbench... in a neighbour): the output parsed by its ops
- * table, or the reason it failed. */
-static void
-record_workload(RvRunEnv *env, RvRunRepetition *rep, Guest *g)
-{
-    const RvWorkloadOps *ops = g->ops;
-    g_autofree char *target = g_strdup_printf("guest:%s", g->mg->name);
-    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(rep->cell, rep->repetition,
-                                                              ops->name, target);
-    g_autofree char *why = NULL;
-
-    if (rv_harness_run_env_virt(env))
-        rv_result_store_record_set_virt(rec, rv_harness_run_env_virt(env));
-    if (!rep->load->builtin)
-        rv_result_store_record_set_load(rec, rep->load->name);
-    rv_result_store_record_set_times(rec, g->t_start, g->t_end);
-    if (g->boot_error) {
-        why = g_strdup(g->boot_error);
-    } else if (g->exec_error) {
-        why = g->res.timed_out || g_error_matches(g->exec_error, RV_ERROR, RV_ERROR_TIMEOUT)
-            ? g_strdup_printf("guest did not finish %s within %u s: %s", ops->name,
-                              g->timeout_ms / 1000, g->exec_error->message)
-            : g_strdup_printf("%s in the guest: %s", ops->name, g->exec_error->message);
-    } else {
-        g_autofree char *name = g_strdup_printf("%s-r%02u-%s-%s.txt", rep->cell,
-                                                rep->repetition, g->mg->name, ops->name);
-        RvWorkloadResult res = { .rec = rec };
-        g_autoptr(GError) perr = NULL;
-
-        (void) rv_harness_run_write_raw(rep, rec, name, g->res.out, g->res.out_len);
-        g_strdelimit(name, "@", '-');
-        if (g->res.exit_status != 0) {
-            g_autofree char *err1 = g_strndup(g->res.err ? g->res.err : "", 200);
-
-            why = g_strdup_printf("%s exited with status %d in the guest: %s", ops->name,
-                                  g->res.exit_status, g_strstrip(err1));
-        } else if (g->res.truncated) {
-            why = g_strdup_printf("%s output exceeded %" G_GSIZE_FORMAT " bytes: cut, not parsed",
-                                  ops->name, ops->max_output);
-        } else if (ops->parse(&g->params, name, g->ct_rest ? g->ct_rest : g->res.out,
-                              g->ct_rest ? strlen(g->ct_rest) : g->res.out_len, &res,
-                              &perr) < 0) {
-            why = g_strdup_printf("%s output rejected: %s", ops->name, perr->message);
-        } else {
-            g_autofree char *what = g_strdup_printf("%s priority", ops->name);
-
-            for (guint i = 0; res.findings && i < res.findings->len; i++)
-                rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, what,
-                                                 "FAIL", res.findings->pdata[i]);
-            if (!rep->summary && res.summary)
-                rep->summary = g_strdup_printf("%s %s", g->mg->name, res.summary);
-            if (g->attribution)
-                record_attribution(rep, g, rec);
-            if (g->mg->role == RV_MATRIX_ROLE_NEIGHBOUR)
-                rv_result_store_record_add_metric_full(rec, RV_STORE_METRIC_CPU_PCT,
-                                                       window_cpu_pct(rep), "%",
-                                                       RV_STORE_BETTER_LOWER,
-                                                       RV_STORE_AGGREGATE_MEAN);
-        }
-        rv_workload_result_clear(&res);
-    }
-    if (why) {
-        /* what a failed parser left is not a measurement */
-        g_ptr_array_set_size(rec->metrics, 0);
-        g_ptr_array_set_size(rec->histograms, 0);
-        rv_result_store_record_set_status(rec, "failed", why);
-        note_failure(rep, why);
-    }
-    rv_result_store_add_record(rep->store, g_steal_pointer(&rec));
-}
-
-/* The [host] workload beside the guests on host CPUs (cyclictest, pipe;
- * pert has its PertJob per CPU). */
-typedef struct {
-    RvRunRepetition *rep;
-    RvCpuSet cpus;
-    RvRunResult res;
-    GError *error;
-    GDateTime *t_start, *t_end;
-    JsonNode *irq_diff;         /* pipe: host/facts/snapshot.h diff over its run */
-} HostJob;
-
 /* What the [host] workload is asked for: the matrix's duration and
  * [cyclictest], the load level's keys of its ops table, @cpus. */
-static void
-host_params(const RvRunRepetition *rep, const RvCpuSet *cpus, const char *self,
-            RvWorkloadParams *p)
+void
+rv_harness_run_host_params(const RvRunRepetition *rep, const RvCpuSet *cpus, const char *self,
+                           RvWorkloadParams *p)
 {
     const RvMatrix *m = rep->matrix;
     const RvWorkloadOps *ops = m->host_workload;
@@ -723,7 +466,7 @@ host_params(const RvRunRepetition *rep, const RvCpuSet *cpus, const char *self,
 static gpointer
 host_thread(gpointer data)
 {
-    HostJob *h = data;
+    RvRunHostJob *h = data;
     const RvMatrix *m = h->rep->matrix;
     const RvWorkloadOps *ops = m->host_workload;
     g_autoptr(RvRunner) runner = rv_runner_new(false);
@@ -732,7 +475,7 @@ host_thread(gpointer data)
     RvWorkloadParams p;
     g_auto(GStrv) argv = NULL;
 
-    host_params(h->rep, &h->cpus, self, &p);
+    rv_harness_run_host_params(h->rep, &h->cpus, self, &p);
     argv = ops->argv(&p);
     if (!rv_wait_us(m->warmup_us, h->rep->cancellable))
         return NULL;
@@ -751,44 +494,10 @@ host_thread(gpointer data)
     return NULL;
 }
 
-/* Sum of /proc/interrupts row @row over @cpus in a host/facts/snapshot.h diff
- * (a row absent from the diff did not change: 0). */
-static double
-irq_row_sum(JsonNode *diff, const char *row, const RvCpuSet *cpus)
-{
-    JsonObject *o = diff && JSON_NODE_HOLDS_OBJECT(diff) ? json_node_get_object(diff) : NULL;
-    JsonObject *irqs = o && json_object_has_member(o, "interrupts")
-        ? json_object_get_object_member(o, "interrupts") : NULL;
-    JsonArray *cl = o && json_object_has_member(o, "cpus") ? json_object_get_array_member(o, "cpus")
-                                                            : NULL;
-    JsonArray *pc;
-    double sum = 0;
-
-    if (!irqs || !cl || !json_object_has_member(irqs, row))
-        return 0;
-    pc = json_object_get_array_member(json_object_get_object_member(irqs, row), "per_cpu");
-    for (guint i = 0; pc && i < json_array_get_length(pc) && i < json_array_get_length(cl); i++)
-        if (rv_cpuset_isset(cpus, (unsigned) json_array_get_int_element(cl, i)))
-            sum += (double) json_array_get_int_element(pc, i);
-    return sum;
-}
-
-/* `rtvirt pert` (harness/cmd-pert.c) on one host CPU: this same binary,
- * run as a program so that the spin loop owns its CPU. */
-typedef struct {
-    RvRunRepetition *rep;
-    int cpu;
-    char *json_path;
-    RvRunResult res;
-    GError *error;
-    GThread *thread;
-    GDateTime *t_start, *t_end;
-} PertJob;
-
 static gpointer
 pert_thread(gpointer data)
 {
-    PertJob *j = data;
+    RvRunPertJob *j = data;
     const RvMatrix *m = j->rep->matrix;
     g_autoptr(RvRunner) runner = rv_runner_new(false);
     g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
@@ -814,447 +523,10 @@ pert_thread(gpointer data)
     return NULL;
 }
 
-/* One record per CPU: workload "pert", target "host:cpuN", the summary of
- * the probe's JSON (count, max, mean, stolen time, overhead) and its
- * histogram of perturbation lengths. */
-static void
-record_pert(RvRunRepetition *rep, PertJob *j)
-{
-    g_autofree char *target = g_strdup_printf("host:cpu%d", j->cpu);
-    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(rep->cell, rep->repetition,
-                                                              "pert", target);
-    g_autofree char *why = NULL, *text = NULL;
-    gsize len = 0;
-    gssize n = -1;
-    g_autoptr(GError) err = NULL;
-    /* the probe's stderr, quoted in a one-line reason: no raw control bytes */
-    g_autofree char *perr = rv_escape_value(j->res.err);
-
-    rv_result_store_record_set_times(rec, j->t_start, j->t_end);
-    if (j->error) {
-        why = g_strdup_printf("rtvirt pert on CPU %d: %s", j->cpu, j->error->message);
-    } else if (j->res.exit_status != 0) {
-        why = g_strdup_printf("rtvirt pert on CPU %d exited with status %d: %.200s", j->cpu,
-                              j->res.exit_status, perr);
-    } else if ((n = rv_file_read(j->json_path, RV_FILE_READ_MAX, &text, &err)) < 0) {
-        why = g_strdup_printf("rtvirt pert on CPU %d wrote no JSON: %s", j->cpu, err->message);
-    } else {
-        g_autofree char *name = g_strdup_printf("%s-r%02u-host-cpu%d-pert.json", rep->cell,
-                                                rep->repetition, j->cpu);
-
-        len = (gsize) n;
-        (void) rv_harness_run_write_raw(rep, rec, name, text, len);
-        g_strdelimit(name, "@", '-');
-        RvWorkloadParams p = { .where = RV_WORKLOAD_HOST };
-        RvWorkloadResult res = { .rec = rec };
-
-        /* untrusted, read by the store's value rules (workloads/pert.c) */
-        if (rv_workload_pert.parse(&p, name, text, len, &res, &err) < 0)
-            why = g_strdup_printf("rtvirt pert JSON of CPU %d refused: %s", j->cpu,
-                                  err->message);
-    }
-    if (why) {
-        rv_result_store_record_set_status(rec, "failed", why);
-        note_failure(rep, why);
-    }
-    rv_result_store_add_record(rep->store, g_steal_pointer(&rec));
-}
-
-static void
-record_host(RvRunRepetition *rep, HostJob *h, const char *precondition_failure)
-{
-    const RvWorkloadOps *ops = rep->matrix->host_workload;
-    const char *wl = rv_harness_matrix_workload_name(ops);
-    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(rep->cell, rep->repetition, wl,
-                                                              "host");
-    RvWorkloadParams p;
-    RvWorkloadResult res = { .rec = rec };
-    g_autofree char *why = NULL;
-
-    host_params(rep, &h->cpus, NULL, &p);
-    rv_result_store_record_set_times(rec, h->t_start, h->t_end);
-    if (precondition_failure) {
-        why = g_strdup(precondition_failure);
-    } else if (h->error) {
-        why = g_strdup_printf("host %s: %s", wl, h->error->message);
-    } else if (h->res.exit_status != 0) {
-        why = g_strdup_printf("host %s exited with status %d: %.200s", wl, h->res.exit_status,
-                              h->res.err ? h->res.err : "");
-    } else {
-        g_autofree char *name = g_strdup_printf("%s-r%02u-host-%s.txt", rep->cell,
-                                                rep->repetition, wl);
-        g_autoptr(GError) perr = NULL;
-
-        (void) rv_harness_run_write_raw(rep, rec, name, h->res.out, h->res.out_len);
-        g_strdelimit(name, "@", '-');
-        if (ops->parse(&p, name, h->res.out, h->res.out_len, &res, &perr) < 0)
-            why = g_strdup_printf("host %s output rejected: %s", wl, perr->message);
-    }
-    if (!why && ops == &rv_workload_pipe && h->irq_diff) {
-        /* RES / CAL / LOC rows of /proc/interrupts (arch/x86/kernel/irq.c
-         * arch_show_interrupts()) on the pipe's CPUs during its run */
-        rv_workload_add_metric(ops, rec, "resched_ipis", irq_row_sum(h->irq_diff, "RES", &h->cpus));
-        rv_workload_add_metric(ops, rec, "call_ipis", irq_row_sum(h->irq_diff, "CAL", &h->cpus));
-        rv_workload_add_metric(ops, rec, "local_timer_irqs",
-                               irq_row_sum(h->irq_diff, "LOC", &h->cpus));
-    }
-    rv_workload_result_clear(&res);
-    if (why) {
-        rv_result_store_record_set_status(rec, "failed", why);
-        note_failure(rep, why);
-    }
-    rv_result_store_add_record(rep->store, g_steal_pointer(&rec));
-}
-
-/* The state of one repetition between its phases. */
-typedef struct {
-    RvRunEnv *env;
-    RvRunRepetition *rep;
-    guint n;
-    Guest *guests;
-    HostJob host;
-    GThread *host_th;
-    char *host_skip;
-    GPtrArray *perts;           /* PertJob* */
-    char *pert_dir;
-    RvHarnessAttr *attr;        /* spike attribution's host trace */
-    RvHarnessCosched *cosched;  /* co-scheduling stats' trace */
-    bool cancelled;
-} Rep;
-
-/* The cpu cgroup of guest @g's QEMU and its threads, into run.json
- * (verification "cgroup", NOTE): libvirt's per-domain cgroup. */
-static void
-record_cgroup(RvRunRepetition *rep, Guest *g)
-{
-    g_autoptr(GHashTable) paths = NULL;
-    g_autoptr(GError) err = NULL;
-    g_autoptr(GString) d = g_string_new(NULL);
-    g_autoptr(GList) keys = NULL;
-    int n = rv_host_cgroup_cpu_of_threads(rep->root, g->qemu_pid, &paths, &err);
-
-    if (n < 0) {
-        rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, "cgroup",
-                                         "WARN", err->message);
-        return;
-    }
-    g->cgroup = rv_host_cgroup_common(paths);
-    g_string_append_printf(d, "guest %s: QEMU %d and its %d threads in cpu cgroup %s", g->mg->name,
-                           (int) g->qemu_pid, n, g->cgroup);
-    keys = g_list_sort(g_hash_table_get_keys(paths), (GCompareFunc) strcmp);
-    for (GList *k = keys; k; k = k->next)
-        g_string_append_printf(d, "%s%s x%u", k == keys ? " (" : ", ",
-                               (char *) k->data + strlen(g->cgroup),
-                               GPOINTER_TO_UINT(g_hash_table_lookup(paths, k->data)));
-    if (keys)
-        g_string_append(d, ")");
-    rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, "cgroup", "NOTE",
-                                     d->str);
-}
-
-/* Phase 1a of guest @index (main thread, one guest after the other): who it
- * is, and its domain in the run journal before it exists.  False when it
- * is not to be booted (skipped, or the journal refused: boot_error). */
-static bool
-boot_guest_prepare(Rep *r, Guest *g, guint index)
-{
-    RvRunRepetition *rep = r->rep;
-    const RvMatrix *m = rep->matrix;
-    g_autoptr(GError) err = NULL;
-    int idx = -1;
-
-    g->mg = rep->scenario->guests->pdata[index];
-    for (guint j = 0; j < m->guests->len; j++)
-        if (m->guests->pdata[j] == g->mg)
-            idx = (int) j;
-    g->profile = rep->profiles->pdata[idx];
-    g->placement = rep->placements->pdata[index];
-    g->ops = g->mg->workload;
-    g->domain_name = g_strdup_printf("rtvirt-%s-%s", m->name, g->mg->name);
-    g->cancellable = rep->cancellable;
-    if (g->mg->skip_reason)
-        return false;   /* never booted: record_all says why */
-
-    /* journaled before it exists: a revert after a SIGKILL or a lost
-     * libvirt connection finds it by its UUID */
-    g->uuid = g_uuid_string_random();
-    if (rep->journal && rv_host_journal_record_custom(rep->journal,
-                                                      RV_HARNESS_RUN_JOURNAL_DOMAIN,
-                                                      g->domain_name, g->uuid, &err) < 0) {
-        g->boot_error = g_strdup_printf("guest %s not started: the run journal cannot record "
-                                        "its domain: %s", g->mg->name, err->message);
-        return false;
-    }
-    return true;
-}
-
-/* RV_TEST_BOOT_TIMEOUT=CELL:GUEST (tests/t-run-parallel.sh): that guest's
- * boot gets 1 ms to answer its agent, so its real start fails with the
- * boot timeout while the other guests of the repetition boot beside it. */
-static bool
-test_boot_timeout(const char *cell, const char *guest)
-{
-    g_autofree char *want = g_strdup_printf("%s:%s", cell, guest);
-
-    return g_strcmp0(g_getenv("RV_TEST_BOOT_TIMEOUT"), want) == 0;
-}
-
-/* Phase 1b of one guest: its session (define, start, agent wait,
- * verification).  Runs in a worker of the boot pool, beside other guests'
- * boots: it reads the repetition and the environment (not written while
- * the pool runs) and writes only @g (its result slot).  A guest that does
- * not start gets a boot_error; false when a signal stopped it. */
-static bool
-boot_guest_start(Rep *r, Guest *g, guint boot_timeout_ms)
-{
-    RvRunEnv *env = r->env;
-    RvRunRepetition *rep = r->rep;
-    RvGuestSessionOptions o = { 0 };
-    RvGuestDiskImageOptions dio = { 0 };
-    g_autoptr(GError) err = NULL;
-    gint64 t0 = g_get_monotonic_time();
-
-    o.uuid = g->uuid;
-    o.profile = g->profile;
-    o.placement = g->placement;
-    o.root = rep->root;
-    o.virt = env->virt_known ? (env->virt == RV_GUEST_VIRT_KVM ? RV_GUEST_VIRT_REQUEST_KVM
-                                                              : RV_GUEST_VIRT_REQUEST_TCG)
-                             : env->virt_request;
-    o.domain_name = g->domain_name;
-    o.image_needs = g->ops ? g->ops->needs : NULL;
-    /* Where libvirt cannot lock memory or set FIFO, the session starts
-     * without, says so in findings and fails the verification: recorded,
-     * the store untrusted.  (Scenarios that need FIFO on a host with the
-     * RT-group trap are SKIPPED before this.) */
-    o.allow_no_fifo = true;
-    o.boot_timeout_ms = test_boot_timeout(rep->cell, g->mg->name) ? 1 : boot_timeout_ms;
-    o.cancellable = rep->cancellable;
-    /* a disk guest's image: built once, then found in the cache */
-    rv_harness_disk_image_options(&dio);
-    o.disk_image = &dio;
-    if (rv_guest_session_start(&o, &g->session, &err) < 0) {
-        if (g_cancellable_is_cancelled(rep->cancellable))
-            return false;
-        g->boot_error = g_strdup_printf("guest %s did not start: %s", g->mg->name,
-                                        err->message);
-        return true;
-    }
-    g->boot_us = (guint64) (g_get_monotonic_time() - t0);
-    return true;
-}
-
-/* Phase 1c of one booted guest (main thread, in guest order, so run.json
- * reads the same whatever order the boots ended in): the accelerator the
- * first one settled, its verification, cgroup and vCPU threads. */
-static void
-boot_guest_finish(Rep *r, Guest *g)
-{
-    RvRunEnv *env = r->env;
-    RvRunRepetition *rep = r->rep;
-    g_autoptr(GError) err = NULL;
-
-    if (!g->session)
-        return;
-    if (!env->virt_known) {
-        env->virt_known = true;
-        env->virt = g->session->virt;
-        if (env->virt != RV_GUEST_VIRT_KVM) {
-            rv_harness_progress_clear(rep->progress);
-            rv_log_warn("Guests run under TCG (virt=tcg): %s; their latencies are no "
-                        "real-time results",
-                        g->session->virt_reason ? g->session->virt_reason : "no KVM");
-        }
-    }
-    record_session(env, rep, g);
-    if (g->session->verification)
-        g->qemu_pid = g->session->verification->qemu_pid;
-    if (g->qemu_pid > 0)
-        record_cgroup(rep, g);
-    if (rv_guest_libvirt_vcpu_tids(g->session->dom, &g->vcpu_tids, &err) < 0) {
-        rv_harness_progress_clear(rep->progress);
-        rv_log_warn("guest %s: vCPU threads unknown: %s", g->mg->name, err->message);
-    }
-}
-
-/* One cpu cgroup per VM: no two guests' threads share the deepest one. */
-static void
-check_cgroups(Rep *r)
-{
-    guint n = 0;
-
-    for (guint i = 0; i < r->n; i++) {
-        Guest *a = &r->guests[i];
-
-        if (!a->cgroup)
-            continue;
-        n++;
-        for (guint j = i + 1; j < r->n; j++)
-            if (r->guests[j].cgroup && (strcmp(a->cgroup, r->guests[j].cgroup) == 0 ||
-                                        strcmp(a->cgroup, "/") == 0)) {
-                g_autofree char *why = g_strdup_printf(
-                    "guests %s and %s share cpu cgroup %s: not one cgroup per VM", a->mg->name,
-                    r->guests[j].mg->name, a->cgroup);
-
-                rv_result_store_add_verification(r->rep->store, r->rep->cell,
-                                                 r->rep->repetition, "cgroup", "FAIL", why);
-                return;
-            }
-    }
-    if (n > 1) {
-        g_autofree char *ok = g_strdup_printf("one cpu cgroup per VM (%u guests)", n);
-
-        rv_result_store_add_verification(r->rep->store, r->rep->cell, r->rep->repetition,
-                                         "cgroup", "PASS", ok);
-    }
-}
-
-/* The provisioning pool's size (boot and teardown alike): two workers per
- * online CPU of the host, sysconf(_SC_NPROCESSORS_ONLN) (a boot mostly
- * waits: for libvirtd, QEMU's start and the guest's agent), at least 2,
- * at most one per guest.  RTVIRT_PROVISION_POOL=N (1..1024) overrides the
- * rule (1: one guest after the other, as before the pool). */
-static guint
-provision_pool_size(guint n_guests)
-{
-    const char *force = g_getenv("RTVIRT_PROVISION_POOL");
-    long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-    guint64 size = 2 * (guint64) MAX(ncpus, 1);
-    guint64 v = 0;
-
-    if (force && *force) {
-        if (g_ascii_string_to_unsigned(force, 10, 1, 1024, &v, NULL))
-            size = v;
-        else
-            rv_log_warn("$RTVIRT_PROVISION_POOL='%s' is not a number of workers 1..1024: "
-                        "ignored", force);
-    }
-    if (!v)
-        size = MAX(size, 2);
-    return (guint) MAX(MIN(size, (guint64) n_guests), 1);
-}
-
-/* One batch of guests worked on by the pool's threads: each worker takes
- * the next guest (an atomic index) and hands it back on @done when its
- * boot (or teardown) ended.  Workers write only their guest's slot. */
-typedef struct {
-    Rep *r;
-    Guest **guests;
-    guint n;
-    gint next;
-    bool teardown;
-    guint boot_timeout_ms;
-    GAsyncQueue *done;
-} Pool;
-
-static gpointer
-pool_worker(gpointer data)
-{
-    Pool *p = data;
-
-    for (;;) {
-        guint i = (guint) g_atomic_int_add(&p->next, 1);
-        Guest *g;
-
-        if (i >= p->n)
-            break;
-        g = p->guests[i];
-        if (p->teardown) {
-            /* the workload's agent call ends first: it uses the session */
-            if (g->thread)
-                g_thread_join(g->thread);
-            g->thread = NULL;
-            rv_guest_session_stop(g->session);   /* destroys the domain */
-        } else if (g_cancellable_is_cancelled(p->r->rep->cancellable)) {
-            g->boot_cancelled = true;
-        } else {
-            g->boot_cancelled = !boot_guest_start(p->r, g, p->boot_timeout_ms);
-        }
-        g_async_queue_push(p->done, g);
-    }
-    return NULL;
-}
-
-/* Runs @n guests through @size worker threads (started here, so they
- * inherit this thread's CPU affinity) and waits for all of them; the
- * progress line counts the ones done. */
-static void
-pool_run(Rep *r, Guest **guests, guint n, guint size, bool teardown, guint boot_timeout_ms)
-{
-    Pool p = { .r = r, .guests = guests, .n = n, .teardown = teardown,
-               .boot_timeout_ms = boot_timeout_ms };
-    g_autofree GThread **th = g_new0(GThread *, MAX(size, 1));
-
-    p.done = g_async_queue_new();
-    for (guint i = 0; i < size; i++)
-        th[i] = g_thread_new(teardown ? "rv-teardown" : "rv-provision", pool_worker, &p);
-    for (guint d = 0; d < n; d++) {
-        g_autofree char *phase = g_strdup_printf("%s %u guests, %u at a time (%u done)",
-                                                 teardown ? "tearing down" : "booting", n, size,
-                                                 d);
-
-        rv_harness_progress_phase(r->rep->progress, phase, 0);
-        (void) g_async_queue_pop(p.done);
-    }
-    for (guint i = 0; i < size; i++)
-        g_thread_join(th[i]);
-    g_async_queue_unref(p.done);
-}
-
-/* Phase 1: boot every guest, in parallel through the provisioning pool
- * (provision_pool_size()).  While the run knows neither the accelerator
- * nor the host's limits (no guest has booted yet), the first guest boots
- * alone: it settles the kvm/TCG choice and learns a refused FIFO or
- * memory lock once (guest/limits.h), so the others start right the first
- * time instead of each failing once.  One guest's failure is its own
- * boot_error; the others boot on. */
-static void
-boot_guests(Rep *r)
-{
-    RvRunRepetition *rep = r->rep;
-    const RvMatrix *m = rep->matrix;
-    /* booting under TCG on a loaded host takes minutes: the matrix's
-     * timeout bounds the workloads, boots get at least 3 minutes */
-    guint boot_timeout_ms = (guint) MIN(MAX(m->timeout_us / 1000, (guint64) 180000),
-                                        (guint64) G_MAXUINT);
-    g_autofree Guest **todo = g_new0(Guest *, r->n + 1);
-    guint n = 0, first = 0;
-    gint64 t0 = g_get_monotonic_time();
-
-    for (guint i = 0; i < r->n; i++)
-        if (boot_guest_prepare(r, &r->guests[i], i))
-            todo[n++] = &r->guests[i];
-    rep->provision_guests = n;
-    rep->provision_pool = provision_pool_size(n);
-    if (n > 1 && !r->env->virt_known) {
-        g_autofree char *phase = g_strdup_printf("booting %s", todo[0]->mg->name);
-
-        rv_harness_progress_phase(rep->progress, phase, 0);
-        todo[0]->boot_cancelled = !boot_guest_start(r, todo[0], boot_timeout_ms);
-        boot_guest_finish(r, todo[0]);
-        rep->provision_first_alone = true;
-        first = 1;
-    }
-    if (n > first && !(first && todo[0]->boot_cancelled))
-        pool_run(r, todo + first, n - first, MIN(rep->provision_pool, n - first), false,
-                 boot_timeout_ms);
-    for (guint i = first; i < n; i++) {
-        r->cancelled |= todo[i]->boot_cancelled;
-        boot_guest_finish(r, todo[i]);
-    }
-    if (n)
-        r->cancelled |= todo[0]->boot_cancelled;
-    rep->boot_us = (guint64) (g_get_monotonic_time() - t0);
-    if (n)
-        r->env->boot_estimate_us = rep->boot_us;
-    check_cgroups(r);
-    rep->virt = g_strdup(rv_harness_run_env_virt(r->env));
-}
-
 /* What guest @g's workload is asked for: the matrix's duration and
  * [cyclictest], the load level's keys of its ops table. */
 static void
-guest_params(const RvRunRepetition *rep, Guest *g, RvWorkloadParams *p)
+guest_params(const RvRunRepetition *rep, RvRunGuest *g, RvWorkloadParams *p)
 {
     const RvMatrix *m = rep->matrix;
 
@@ -1280,7 +552,7 @@ guest_params(const RvRunRepetition *rep, Guest *g, RvWorkloadParams *p)
 /* Spike attribution: cyclictest -v in RT guests (one line per sample,
  * results/attribution.h) while the host trace runs and the output fits. */
 static void
-attr_verbose(Rep *r, Guest *g)
+attr_verbose(RvRunRep *r, RvRunGuest *g)
 {
     const RvMatrix *m = r->rep->matrix;
     guint64 interval = m->cyclictest_interval_us ? m->cyclictest_interval_us
@@ -1313,14 +585,14 @@ attr_verbose(Rep *r, Guest *g)
  * neighbours now and for the whole repetition, measured workloads (RT
  * probes, throughput) after the warm-up for the duration. */
 static void
-start_guest_workloads(Rep *r)
+start_guest_workloads(RvRunRep *r)
 {
     RvRunRepetition *rep = r->rep;
     const RvMatrix *m = rep->matrix;
     guint64 total_us = m->warmup_us + m->duration_us + 5 * G_USEC_PER_SEC;
 
     for (guint i = 0; i < r->n; i++) {
-        Guest *g = &r->guests[i];
+        RvRunGuest *g = &r->guests[i];
 
         if (!g->session || g->boot_error || !g->mg->workload)
             continue;
@@ -1357,7 +629,7 @@ start_guest_workloads(Rep *r)
 /* Phase 2b: the [host] workload beside the guests: cyclictest on the
  * host CPUs, or one `rtvirt pert` per CPU. */
 static void
-start_host_workload(Rep *r)
+start_host_workload(RvRunRep *r)
 {
     RvRunRepetition *rep = r->rep;
     const RvMatrix *m = rep->matrix;
@@ -1394,7 +666,7 @@ start_host_workload(Rep *r)
         }
         r->pert_dir = g_dir_make_tmp("rtvirt-pert-XXXXXX", NULL);
         rv_cpuset_foreach(cpu, &cpus) {
-            PertJob *j = g_new0(PertJob, 1);
+            RvRunPertJob *j = g_new0(RvRunPertJob, 1);
 
             j->rep = rep;
             j->cpu = cpu;
@@ -1409,11 +681,11 @@ start_host_workload(Rep *r)
 /* The host CPUs the booted RT guests' RT vCPUs may run on (every CPU for
  * an unpinned one). */
 static void
-rt_vcpu_cpus(const Rep *r, RvCpuSet *cpus)
+rt_vcpu_cpus(const RvRunRep *r, RvCpuSet *cpus)
 {
     rv_cpuset_zero(cpus);
     for (guint i = 0; i < r->n; i++) {
-        const Guest *g = &r->guests[i];
+        const RvRunGuest *g = &r->guests[i];
 
         if (!g->session || g->boot_error || g->mg->role != RV_MATRIX_ROLE_RT || !g->placement)
             continue;
@@ -1434,7 +706,7 @@ rt_vcpu_cpus(const Rep *r, RvCpuSet *cpus)
  * the housekeeping CPUs = online - (RT vCPUs' CPUs + host probe CPUs),
  * read back; rep->confinement says what was done (or why not). */
 static void
-confine_start(Rep *r, RvHostConfine *c)
+confine_start(RvRunRep *r, RvHostConfine *c)
 {
     RvRunRepetition *rep = r->rep;
     const RvMatrix *m = rep->matrix;
@@ -1488,7 +760,7 @@ confine_start(Rep *r, RvHostConfine *c)
 /* Spike attribution, before the workloads start: the host trace on the
  * host CPUs the RT guests' RT vCPUs may run on. */
 static void
-attr_start(Rep *r)
+attr_start(RvRunRep *r)
 {
     RvCpuSet cpus;
 
@@ -1506,13 +778,13 @@ attr_start(Rep *r)
 /* After the measurement: the trace read, each RT guest's worst samples
  * told (its record takes them in record_workload()). */
 static void
-attr_finish(Rep *r)
+attr_finish(RvRunRep *r)
 {
     if (!r->attr)
         return;
     rv_harness_attr_stop(r->attr);
     for (guint i = 0; i < r->n; i++) {
-        Guest *g = &r->guests[i];
+        RvRunGuest *g = &r->guests[i];
         g_autoptr(GArray) ct_cpus = NULL;
 
         if (!g->attr || g->attribution || g->exec_error || !g->res.out || g->res.exit_status)
@@ -1529,7 +801,7 @@ attr_finish(Rep *r)
 /* Co-scheduling stats, before the workloads start: every
  * guest's QEMU, on a host with SMT; the reason why not goes to run.json. */
 static void
-cosched_start(Rep *r)
+cosched_start(RvRunRep *r)
 {
     g_autofree const char **names = g_new0(const char *, r->n + 1);
     g_autofree pid_t *pids = g_new0(pid_t, r->n + 1);
@@ -1551,14 +823,14 @@ cosched_start(Rep *r)
  * and the priority inversions there (host/facts/rtview.h), as the RT guests'
  * vCPU threads run: [{cpu, pinned, vm, vcpu, threads, inversions}]. */
 static void
-rt_view_record(Rep *r)
+rt_view_record(RvRunRep *r)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     g_autoptr(GArray) host = NULL;
 
     json_builder_begin_array(b);
     for (guint i = 0; i < r->n; i++) {
-        const Guest *g = &r->guests[i];
+        const RvRunGuest *g = &r->guests[i];
 
         if (!g->session || g->boot_error || g->mg->role != RV_MATRIX_ROLE_RT || !g->placement ||
             !g->vcpu_tids || g->qemu_pid <= 0)
@@ -1587,7 +859,7 @@ rt_view_record(Rep *r)
 }
 
 static void
-cosched_finish(Rep *r)
+cosched_finish(RvRunRep *r)
 {
     if (!r->cosched)
         return;
@@ -1599,7 +871,7 @@ cosched_finish(Rep *r)
 
 /* Phase 3: warm-up, measurement, every workload thread joined. */
 static void
-measure(Rep *r)
+measure(RvRunRep *r)
 {
     RvRunRepetition *rep = r->rep;
     const RvMatrix *m = rep->matrix;
@@ -1638,7 +910,7 @@ measure(Rep *r)
         r->host_th = NULL;
     }
     for (guint i = 0; i < r->perts->len; i++) {
-        PertJob *j = r->perts->pdata[i];
+        RvRunPertJob *j = r->perts->pdata[i];
 
         g_thread_join(j->thread);
         j->thread = NULL;
@@ -1647,79 +919,11 @@ measure(Rep *r)
     rep->measure_us = (guint64) (g_get_monotonic_time() - t0);
 }
 
-/* The verification line of a neighbour's load (or its boot failure). */
-static void
-record_neighbour(RvRunRepetition *rep, Guest *g)
-{
-    g_autofree char *what = NULL, *d = NULL;
-    bool ok;
-
-    if (g->boot_error) {
-        note_failure(rep, g->boot_error);
-        rv_result_store_add_verification(rep->store, rep->cell, rep->repetition,
-                                         "neighbour load", "FAIL", g->boot_error);
-        return;
-    }
-    if (!g->argv)
-        return;
-    what = g_strdup_printf("guest %s %s load", g->mg->name, g->ops->name);
-    d = g->exec_error ? g_strdup(g->exec_error->message)
-                      : g_strdup_printf("exit %d: %.100s", g->res.exit_status,
-                                        g->res.out ? g_strstrip(g->res.out) : "");
-    ok = !g->exec_error && g->res.exit_status == 0;
-    rv_result_store_add_verification(rep->store, rep->cell, rep->repetition, what,
-                                     ok ? "PASS" : "FAIL", d);
-    if (!ok) {
-        g_autofree char *why = g_strdup_printf("%s: %s", what, d);
-
-        note_failure(rep, why);
-    }
-}
-
-/* An optional guest whose workload this rtvirt lacks: a "skipped" record
- * with the reason, not a failure. */
-static void
-record_skipped(RvRunRepetition *rep, Guest *g)
-{
-    g_autofree char *target = g_strdup_printf("guest:%s", g->mg->name);
-    g_autoptr(RvStoreRecord) rec = rv_result_store_record_new(rep->cell, rep->repetition,
-                                                              g->mg->workload_name, target);
-
-    if (!rep->load->builtin)
-        rv_result_store_record_set_load(rec, rep->load->name);
-    rv_result_store_record_set_status(rec, "skipped", g->mg->skip_reason);
-    rv_result_store_add_record(rep->store, g_steal_pointer(&rec));
-}
-
-/* Phase 4: one record per workload. */
-static void
-record_all(Rep *r)
-{
-    RvRunRepetition *rep = r->rep;
-    const RvMatrix *m = rep->matrix;
-
-    for (guint i = 0; i < r->n; i++) {
-        Guest *g = &r->guests[i];
-
-        if (g->mg->skip_reason)
-            record_skipped(rep, g);
-        else if (g->mg->workload && g->mg->workload->parse)
-            record_workload(r->env, rep, g);
-        else
-            record_neighbour(rep, g);
-    }
-    if ((m->host_workload && m->host_workload != &rv_workload_pert) ||
-        (m->host_workload == &rv_workload_pert && r->host_skip))
-        record_host(rep, &r->host, r->host_skip);
-    for (guint i = 0; i < r->perts->len; i++)
-        record_pert(rep, r->perts->pdata[i]);
-}
-
 /* Phase 5: destroy the guests, free what the phases left. */
 static void
-tear_down(Rep *r)
+tear_down(RvRunRep *r)
 {
-    g_autofree Guest **busy = g_new0(Guest *, r->n + 1);
+    g_autofree RvRunGuest **busy = g_new0(RvRunGuest *, r->n + 1);
     guint n = 0;
     gint64 t0 = g_get_monotonic_time();
 
@@ -1730,12 +934,12 @@ tear_down(Rep *r)
         if (r->guests[i].session || r->guests[i].thread)
             busy[n++] = &r->guests[i];
     if (n)
-        pool_run(r, busy, n, MIN(MAX(r->rep->provision_pool, 1), n), true, 0);
+        rv_harness_run_pool_run(r, busy, n, MIN(MAX(r->rep->provision_pool, 1), n), true, 0);
     for (guint i = 0; i < r->n; i++)
         guest_clear(&r->guests[i]);
     r->rep->teardown_us = (guint64) (g_get_monotonic_time() - t0);
     for (guint i = 0; i < r->perts->len; i++) {
-        PertJob *j = r->perts->pdata[i];
+        RvRunPertJob *j = r->perts->pdata[i];
 
         if (j->thread)
             g_thread_join(j->thread);
@@ -1767,16 +971,16 @@ tear_down(Rep *r)
 int
 rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
 {
-    Rep r = { 0 };
+    RvRunRep r = { 0 };
     gint64 t0 = g_get_monotonic_time();
 
     r.env = env;
     r.rep = rep;
     r.n = rep->scenario->guests->len;
-    r.guests = g_new0(Guest, r.n);
+    r.guests = g_new0(RvRunGuest, r.n);
     r.perts = g_ptr_array_new();
 
-    boot_guests(&r);
+    rv_harness_run_boot_guests(&r);
     if (rep->kill_point)
         rep->kill_point("booted");
     if (!r.cancelled && rep->scenario->coresched != RV_MATRIX_CORESCHED_OFF)
@@ -1799,7 +1003,7 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
     if (rep->kill_point)
         rep->kill_point("measured");
     if (!r.cancelled)
-        record_all(&r);
+        rv_harness_run_record_all(&r);
     tear_down(&r);
     rep->wall_us = (guint64) (g_get_monotonic_time() - t0);
     if (rep->kill_point)
@@ -1807,136 +1011,4 @@ rv_harness_run_repetition(RvRunEnv *env, RvRunRepetition *rep, GError **error)
     if (r.cancelled)
         return rv_error_set(error, RV_ERROR_FAILED, ECANCELED, "Interrupted");
     return 0;
-}
-
-/* ---- records and lines of one repetition ---------------------------------- */
-
-/* run.json's per-repetition "provision" object (DESIGN.md): guests, pool,
- * first_alone, boot_ms, teardown_ms (wall clock, monotonic). */
-static JsonObject *
-provision_object(const RvRunRepetition *rep)
-{
-    JsonObject *p = json_object_new();
-
-    json_object_set_int_member(p, "guests", rep->provision_guests);
-    json_object_set_int_member(p, "pool", rep->provision_pool);
-    json_object_set_boolean_member(p, "first_alone", rep->provision_first_alone);
-    json_object_set_int_member(p, "boot_ms", (gint64) (rep->boot_us / 1000));
-    json_object_set_int_member(p, "teardown_ms", (gint64) (rep->teardown_us / 1000));
-    return p;
-}
-
-RvStoreRecord *
-rv_harness_run_counters_record(const char *cell, unsigned repetition, JsonNode *diff,
-                               int run_result, const RvRunRepetition *rep,
-                               GDateTime *started, GDateTime *finished)
-{
-    RvStoreRecord *rec = rv_result_store_record_new(cell, (int) repetition, "host-counters",
-                                                    "host");
-    JsonObject *o = JSON_NODE_HOLDS_OBJECT(diff) ? json_node_get_object(diff) : NULL;
-    const char *srcs[] = { "interrupts", "softirqs" };
-
-    /* totals over all CPUs: the per-CPU split is in details */
-    for (guint i = 0; o && i < G_N_ELEMENTS(srcs); i++) {
-        JsonObject *t = json_object_has_member(o, srcs[i])
-            ? json_object_get_object_member(o, srcs[i]) : NULL;
-        gint64 sum = 0;
-        GList *members;
-
-        if (!t || json_object_has_member(t, "unavailable"))
-            continue;
-        members = json_object_get_members(t);
-        for (GList *it = members; it; it = it->next)
-            sum += json_object_get_int_member(json_object_get_object_member(t, it->data),
-                                              "total");
-        g_list_free(members);
-        rv_result_store_record_add_metric(rec, srcs[i], (double) sum, "count");
-    }
-    g_autofree char *stretched = NULL;
-
-    if (rep && rep->matrix && o) {
-        /* how long the counters' window really was, beside the plan */
-        g_autoptr(JsonNode) d = json_node_copy(diff);
-        JsonObject *w = json_object_new();
-        guint64 planned = rep->matrix->warmup_us + rep->matrix->duration_us;
-        guint64 slack = MAX((guint64) RV_HARNESS_RUN_WINDOW_SLACK_US, planned / 2);
-
-        json_object_set_double_member(w, "wall_s", (double) rep->wall_us / G_USEC_PER_SEC);
-        json_object_set_double_member(w, "measure_s", (double) rep->measure_us / G_USEC_PER_SEC);
-        json_object_set_double_member(w, "planned_s", (double) planned / G_USEC_PER_SEC);
-        json_object_set_object_member(json_node_get_object(d), "window", w);
-        json_object_set_object_member(json_node_get_object(d), "provision",
-                                      provision_object(rep));
-        if (rep->confinement)
-            json_object_set_object_member(json_node_get_object(d), "confinement",
-                                          json_object_ref(rep->confinement));
-        if (rep->cosched)
-            json_object_set_member(json_node_get_object(d), "cosched",
-                                   json_node_copy(rep->cosched));
-        if (rep->rt_vcpus)
-            json_object_set_member(json_node_get_object(d), "rt_vcpus",
-                                   json_node_copy(rep->rt_vcpus));
-        rv_result_store_record_set_details(rec, d);
-        if (rep->measure_us > planned + slack)
-            stretched = g_strdup_printf(
-                "window stretched: warm-up and measurement took %.1f s of wall time, planned "
-                "%.1f s (rtvirt or the guest was stopped: SIGSTOP, a suspended VM, a stalled "
-                "host); the counters cover more than the measured time",
-                (double) rep->measure_us / G_USEC_PER_SEC, (double) planned / G_USEC_PER_SEC);
-    } else {
-        rv_result_store_record_set_details(rec, diff);
-    }
-    rv_result_store_record_set_times(rec, started, finished);
-    if (run_result == -ECANCELED) {
-        rv_result_store_record_set_status(rec, "failed",
-                                          "interrupted: the repetition was stopped by a "
-                                          "signal, the counters cover a cut-short window");
-    } else if (run_result < 0 || (rep && rep->n_failed)) {
-        g_autofree char *why = g_strdup_printf(
-            "repetition failed: %s; the counters do not cover a measured window",
-            rep && rep->first_failure ? rep->first_failure : "error");
-
-        rv_result_store_record_set_status(rec, "failed", why);
-    } else if (stretched) {
-        rv_result_store_record_set_status(rec, "failed", stretched);
-    }
-    return rec;
-}
-
-char *
-rv_harness_run_status_line(const RvRunRepetition *rep, const char *virt)
-{
-    const char *tag = g_strcmp0(virt, "tcg") == 0 ? " (virt=tcg)" : "";
-
-    if (rep->n_failed)
-        return g_strdup_printf("FAILED%s: %s", tag,
-                               rep->first_failure ? rep->first_failure : "");
-    if (rep->summary)
-        return g_strdup_printf("ok%s: %s", tag, rep->summary);
-    return g_strdup_printf("ok%s", tag);
-}
-
-char *
-rv_harness_run_summary_runs(unsigned ok, unsigned failed, unsigned ok_with_fail)
-{
-    if (ok_with_fail)
-        return g_strdup_printf("%u ok (measured; %u with verification FAIL, results "
-                               "untrusted), %u failed", ok, ok_with_fail, failed);
-    return g_strdup_printf("%u ok, %u failed", ok, failed);
-}
-
-GPtrArray *
-rv_harness_run_reasons_ordered(GPtrArray *reasons)
-{
-    GPtrArray *out = g_ptr_array_new();
-
-    for (guint pass = 0; pass < 2; pass++)
-        for (guint i = 0; reasons && i < reasons->len; i++) {
-            const char *r = reasons->pdata[i];
-            bool tcg = g_str_has_prefix(r, "virt=tcg");
-
-            if (tcg == (pass == 0))
-                g_ptr_array_add(out, reasons->pdata[i]);
-        }
-    return out;
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/t-run-parallel.sh: a repetition's guests are booted in parallel by
-# the provisioning pool (harness/run.c): four real guests
+# the provisioning pool (harness/run-pool.c): four real guests
 # (tests/data/run/parallel.ini: rt + semi-01..03), semi-02's boot made to
 # fail by the RV_TEST_BOOT_TIMEOUT hook (1 ms for its agent to answer: a
 # real start that times out).  Checks that the failing guest fails the

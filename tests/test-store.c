@@ -332,7 +332,7 @@ test_hostile(gconstpointer data)
     g_assert_cmpuint(rec->histograms->len, ==, 0);
     g_assert_null(rec->details);
 
-    /* what harness/run.c does with the error */
+    /* what harness/run-records.c does with the error */
     why = g_strdup_printf("cyclictest output rejected: %s", err->message);
     rv_result_store_record_set_status(rec, "failed", why);
     g_assert_cmpint(rv_result_store_create(tmp, "m", NULL, &st, &err), ==, 0);

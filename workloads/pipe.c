@@ -9,7 +9,7 @@
  * measured CPUs ([host] cpus: the first for "same", the first two for
  * "cross"), the rtvirt-pipe installed beside rtvirt, and its record also
  * carries the rescheduling / function-call IPIs and local timer
- * interrupts those CPUs took during it (harness/run.c).
+ * interrupts those CPUs took during it (harness/run-records.c).
  */
 #include <errno.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * or --json) and as an `rtvirt pert --json` document; every parsed run is
  * recorded as rtvirt run records it (rv_result_cyclictest_record_add(),
  * rv_result_pert_record_add(); an error fails that repetition with the
- * reason, as harness/run.c does), the store is committed, and compare's
+ * reason, as harness/run-records.c does), the store is committed, and compare's
  * reader must read it back, every record with the status written; the
  * comparison of what was read must build and its JSON must parse.
  * Seed corpus: tests/data/cyclictest and tests/data/cases/cyclictest.

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * harness/run-reboot.c: the boots of a matrix whose scenarios differ in
+ * boot arguments (harness/reboot.h, harness/cmd-run-priv.h): the boot each
+ * repetition ran under, the handover to the next boot (resume.json, the
+ * boot loader's arguments, the resume unit, the reboot), the end of the
+ * boots and `rtvirt run --abort`.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "harness/cmd-common.h"
+#include "harness/cmd-run-priv.h"
+#include "harness/log.h"
+#include "harness/signals.h"
+#include "host/tune/bootargs.h"
+#include "host/tune/persist.h"
+#include "util/error.h"
+#include "util/runner.h"
+
+/* With boots (harness/reboot.h): which boot this repetition ran under,
+ * the /proc/cmdline it measured under. */
+void
+rv_cmd_run_boot_note(RvRunCtx *c, const RvPlanRun *run)
+{
+    const RvPlanBoot *b = c->plan->boots->pdata[run->boot];
+    g_autofree char *what = rv_harness_plan_boot_text(b);
+    g_autofree char *d = NULL;
+
+    if (c->boot_fail)
+        d = g_strdup_printf("boot %u of %u (%s): the kernel did not take the arguments: %s; "
+                            "/proc/cmdline: %s", b->index, c->plan->boots->len, what,
+                            c->boot_fail, c->cmdline ? c->cmdline : "(unreadable)");
+    else
+        d = g_strdup_printf("boot %u of %u (%s): /proc/cmdline: %s", b->index,
+                            c->plan->boots->len, what, c->cmdline ? c->cmdline : "(unreadable)");
+    rv_result_store_add_verification(c->store, run->cell_name, run->round + 1, "boot",
+                                     c->boot_fail ? "FAIL" : "PASS", d);
+}
+
+/* Did an earlier invocation under this boot finish this repetition?  A
+ * host that crashed or was killed during a boot's runs resumes the same
+ * boot after the next boot: what ran is kept, not measured twice.  Its
+ * "repetition" NOTE (note_running()) says "running since" until the
+ * repetition ends; "ran", "interrupted" or "not run" after. */
+bool
+rv_cmd_run_boot_rep_done(RvRunCtx *c, const RvPlanRun *run)
+{
+    GPtrArray *vs = rv_result_store_get_verifications(c->store);
+
+    for (guint i = 0; vs && i < vs->len; i++) {
+        const RvStoreVerification *v = vs->pdata[i];
+
+        if (v->repetition == (int) run->round + 1 && g_strcmp0(v->scenario, run->cell_name) == 0 &&
+            g_strcmp0(v->what, "repetition") == 0 && v->detail &&
+            !g_str_has_prefix(v->detail, "running since"))
+            return true;
+    }
+    return false;
+}
+
+/* A repetition of a boot that did not take its arguments: not measured,
+ * failed with the reason (rv_cmd_run_boot_note()); the matrix goes on. */
+int
+rv_cmd_run_boot_failed(RvRunCtx *c, const RvPlanRun *run)
+{
+    g_autofree char *status = g_strdup_printf("FAILED: the boot did not take its arguments: %s",
+                                              c->boot_fail);
+
+    rv_harness_progress_begin(c->progress, run->cell_name, run->round + 1,
+                              c->matrix->repetitions);
+    rv_harness_progress_end(c->progress, status, false);
+    c->failed_runs++;
+    return 1;   /* not "ran": the scenario's status stays */
+}
+
+/* The run's boot-loader and unit journals reverted (harness/reboot.h):
+ * the original boot arguments back, rtvirt-run-resume.service gone.
+ * Returns the entries restored, or -errno. */
+static int
+boot_journals_revert(RvRoot *root, GError **error)
+{
+    g_autoptr(RvRunner) runner = rv_runner_new(!rv_host_root_is_live(root));
+    g_autofree char *bj = rv_host_root_resolve(root, RV_HARNESS_REBOOT_BOOTARGS_JOURNAL);
+    g_autofree char *uj = rv_host_root_resolve(root, RV_HARNESS_REBOOT_UNIT_JOURNAL);
+    g_autoptr(RvJournal) j = NULL;
+    guint n = 0;
+    int r;
+
+    r = rv_host_bootargs_remove(root, bj, runner, error);
+    if (r < 0)
+        return r;
+    if (rv_host_journal_open(root, uj, &j, error) < 0 ||
+        rv_host_journal_revert(j, &n, NULL, error) < 0)
+        return -EIO;
+    return r + (int) n;
+}
+
+/* Step 4b: the next boot.  resume.json first (a crash from here on
+ * resumes or aborts from it), the previous boot's arguments out of the
+ * boot loader and this boot's in, the resume unit, a NOTE in the store,
+ * then the reboot command.  Returns RV_HARNESS_REBOOT_EXIT or -errno. */
+int
+rv_cmd_run_handover(RvRunCtx *c, unsigned next, GError **error)
+{
+    const RvPlanBoot *b = c->plan->boots->pdata[next];
+    g_autoptr(RvRunner) runner = rv_runner_new(!rv_host_root_is_live(c->root));
+    g_autoptr(RvRunner) rebooter = rv_runner_new(false);
+    g_autofree char *bj = rv_host_root_resolve(c->root, RV_HARNESS_REBOOT_BOOTARGS_JOURNAL);
+    g_autofree char *uj = rv_host_root_resolve(c->root, RV_HARNESS_REBOOT_UNIT_JOURNAL);
+    g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+    g_autofree char *store = g_canonicalize_filename(rv_result_store_get_dir(c->store), NULL);
+    g_autofree char *what = rv_harness_plan_boot_text(b);
+    g_autofree char *header = NULL, *dropin = NULL, *note = NULL, *cmd = NULL;
+    g_auto(GStrv) argv = NULL;
+    g_autoptr(RvJournal) j = NULL;
+    const char *method = NULL;
+
+    rv_harness_progress_free(g_steal_pointer(&c->progress));
+    rv_harness_run_env_free(g_steal_pointer(&c->env));
+    if (rv_cmd_run_revert_scenario(c, error) < 0)
+        return -EIO;
+    if (rv_harness_reboot_command(&argv, error) < 0)
+        return -EINVAL;
+    if (!self)
+        return rv_error_set(error, RV_ERROR_FAILED, EIO,
+                            "Failed to read '/proc/self/exe': the resume unit runs rtvirt by its path");
+    c->resume->boot = next;
+    c->resume->ok_runs = c->ok_runs;
+    c->resume->failed_runs = c->failed_runs;
+    if (rv_harness_reboot_state_write(store, c->resume, error) < 0)
+        return -EIO;
+    header = g_strdup_printf("# Written by 'rtvirt run' for boot %u of %u of %s.\n"
+                             "# The run's end, or 'rtvirt run --abort %s', restores the "
+                             "previous state.\n", next, c->plan->boots->len, store, store);
+    dropin = rv_host_bootargs_dropin_with(b->bootargs, header);
+    if (rv_host_bootargs_remove(c->root, bj, runner, error) < 0 ||
+        rv_host_bootargs_install_dropin(c->root, bj, RV_HARNESS_REBOOT_DROPIN, dropin,
+                                        b->bootargs, runner, &method, error) < 0)
+        return -EIO;
+    if (rv_host_journal_open(c->root, uj, &j, error) < 0 ||
+        rv_host_persist_resume_install(j, self, store, error) < 0 ||
+        rv_host_journal_commit(j, error) < 0)
+        return -EIO;
+    cmd = rv_runner_argv_to_string((const char * const *) argv);
+    note = g_strdup_printf("boot %u of %u (%s) installed (%s) with %s; rebooting with '%s'; "
+                           "%s runs 'rtvirt run --resume %s' after the boot", next,
+                           c->plan->boots->len, what, method, RV_HARNESS_REBOOT_DROPIN, cmd,
+                           RV_HOST_RESUME_UNIT_NAME, store);
+    rv_result_store_add_verification(c->store, "*", 0, "reboot", "NOTE", note);
+    if (rv_result_store_commit(c->store, error) < 0)
+        return -EIO;
+    rv_log_info("Boot %u of %u: %s (%s); rebooting with '%s'", next, c->plan->boots->len, what,
+                method, cmd);
+    if (rv_runner_run_check(rebooter, (const char * const *) argv, 120000, NULL, error) < 0) {
+        g_prefix_error(error, "The reboot command ($RTVIRT_REBOOT_CMD) failed: ");
+        return -EIO;
+    }
+    rv_harness_signals_uninstall();
+    printf("Rebooting: boot %u of %u (%s); after the boot %s runs 'rtvirt run --resume %s' "
+           "('rtvirt run --abort %s' ends the run instead)\n", next, c->plan->boots->len, what,
+           RV_HOST_RESUME_UNIT_NAME, store, store);
+    fflush(stdout);
+    return RV_HARNESS_REBOOT_EXIT;
+}
+
+/* After the last boot, or when a run with boots stops: the boot loader and
+ * the unit as before the run, resume.json gone, the store says so. */
+int
+rv_cmd_run_boots_end(RvRunCtx *c, const char *why, GError **error)
+{
+    int n = boot_journals_revert(c->root, error);
+    g_autofree char *note = NULL;
+
+    if (n < 0)
+        return n;
+    if (rv_harness_reboot_state_remove(rv_result_store_get_dir(c->store)) < 0)
+        rv_log_warn("Failed to remove %s/%s", rv_result_store_get_dir(c->store),
+                    RV_HARNESS_REBOOT_STATE);
+    note = g_strdup_printf("%s: the boot loader's arguments and %s restored as before the run "
+                           "(%d journal entr%s); the host runs /proc/cmdline '%s' until its "
+                           "next reboot", why, RV_HOST_RESUME_UNIT_NAME, n, n == 1 ? "y" : "ies",
+                           c->cmdline ? c->cmdline : "?");
+    rv_log_info("%s", note);
+    rv_result_store_add_verification(c->store, "*", 0, "reboot", "NOTE", note);
+    return 0;
+}
+
+/* `rtvirt run --abort STORE`: the boot loader and the unit as before the
+ * run, resume.json gone, the store's NOTE (it stays incomplete). */
+int
+rv_cmd_run_abort(const char *store_dir)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(RvLock) lock = NULL;
+    g_autoptr(RvRebootState) st = NULL;
+    g_autoptr(RvStore) store = NULL;
+    g_autofree char *note = NULL;
+    int n;
+
+    if (rv_harness_reboot_state_read(store_dir, &st, &err) < 0 ||
+        rv_result_store_open(store_dir, &store, &err) < 0 ||
+        rv_host_root_open(rv_cmd_common.root, &root, &err) < 0 ||
+        rv_cmd_run_take_lock(&lock, &err) < 0)
+        return rv_log_gerror(err, NULL);
+    n = boot_journals_revert(root, &err);
+    if (n < 0)
+        return rv_log_gerror(err, NULL);
+    note = g_strdup_printf("aborted by 'rtvirt run --abort' before boot %u of %u: the boot "
+                           "loader's arguments and %s restored as before the run (%d journal "
+                           "entr%s)", st->boot, st->boots, RV_HOST_RESUME_UNIT_NAME, n,
+                           n == 1 ? "y" : "ies");
+    rv_result_store_add_verification(store, "*", 0, "reboot", "NOTE", note);
+    rv_result_store_set_complete(store, FALSE);
+    if (rv_result_store_commit(store, &err) < 0)
+        return rv_log_gerror(err, NULL);
+    if (rv_harness_reboot_state_remove(store_dir) < 0)
+        rv_log_warn("Failed to remove %s/%s", store_dir, RV_HARNESS_REBOOT_STATE);
+    printf("Aborted: %s; the results so far are in %s\n", note, store_dir);
+    return RV_EXIT_OK;
+}
