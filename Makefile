@@ -16,6 +16,8 @@
 #   make dist            release tarball $(O)/rtvirt-VERSION.tar.gz of the files
 #                        git tracks (what the Ansible install role installs)
 #   make ansible-collection  the rtvirt.fleet collection tarball (ansible/)
+#   make deb             Debian package $(O)/deb/rtvirt_VERSION_amd64.deb
+#                        (debian/, from the dist tarball), lintian-checked
 #   make O=DIR           out-of-tree build directory (default: build)
 #   make V=1             show the full compiler command lines
 
@@ -84,7 +86,7 @@ SH_TESTS := $(sort $(wildcard tests/t-*.sh))
 
 .SECONDARY:
 
-.PHONY: all deps install uninstall FORCE check check-real check-unit demo demo-real fuzz clean lab-check lab-check-real lint dist ansible-collection
+.PHONY: all deps install uninstall FORCE check check-real check-unit demo demo-real fuzz clean lab-check lab-check-real lint dist ansible-collection deb
 
 all: $(O)/rtvirt $(O)/rtvirt-pert
 
@@ -230,6 +232,24 @@ dist:
 ansible-collection:
 	@mkdir -p $(O)
 	ansible-galaxy collection build --force --output-path $(O) ansible
+
+# The Debian package, built by dpkg-buildpackage (debhelper, debian/) from
+# the dist tarball unpacked in $(O)/deb, so it holds what a release holds;
+# lintian must report no error (warnings are printed).  Without MAKEFLAGS and O:
+# the package's own make must not inherit O= (its `make clean` would
+# remove this $(O)).  debian/changelog's
+# version must be the release number.
+DEB := $(O)/deb/rtvirt_$(RV_RELEASE)_amd64.deb
+deb: dist
+	@v=$$(dpkg-parsechangelog -l debian/changelog -S Version) && [ "$$v" = '$(RV_RELEASE)' ] || \
+	    { echo "deb: debian/changelog has version $$v, the release is $(RV_RELEASE)" >&2; exit 2; }
+	rm -rf $(O)/deb && mkdir -p $(O)/deb
+	tar -C $(O)/deb -xzmf $(O)/$(DIST_NAME).tar.gz
+	cd $(O)/deb/$(DIST_NAME) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u O \
+	    DEB_BUILD_OPTIONS='nocheck parallel=$(shell nproc)' dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
+	    { tail -n 30 ../build.log >&2; echo "deb: dpkg-buildpackage failed, see $(O)/deb/build.log" >&2; exit 2; }
+	lintian --fail-on error $(DEB)
+	@echo "deb: $(DEB)"
 
 INSTALL_BINS := $(O)/rtvirt $(O)/rtvirt-pert $(O)/rtvirt-tpcc $(GUEST_TOOLS)
 PROFILE_FILES := $(sort $(shell find profiles -type f -name '*.ini'))
