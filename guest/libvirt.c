@@ -378,15 +378,38 @@ socket_answers(const char *path)
     return ok;
 }
 
+/* Under systemd (sd_booted(3): /run/systemd/system exists) a daemon is
+ * started as its unit, PROG.service (libvirt's own units: virtlogd.service,
+ * libvirtd.service, which pull in their sockets), so that systemd owns it:
+ * its cgroup, its restart, its stop at shutdown.  A daemon forked by
+ * rtvirt would live in the caller's cgroup and die with its unit. */
 static int
-start_daemon(RvRunner *runner, const char *prog, const char *sock, bool *ret_started,
-             GError **error)
+start_daemon_unit(RvRunner *runner, const char *prog, GError **error)
+{
+    g_autofree char *unit = g_strconcat(prog, ".service", NULL);
+    const char *argv[] = { "systemctl", "start", unit, NULL };
+
+    if (rv_runner_run_check(runner, argv, 90000, NULL, error) < 0)
+        return -EIO;
+    return 0;
+}
+
+static int
+start_daemon(RvRunner *runner, const char *prog, const char *sock, bool systemd,
+             bool *ret_started, GError **error)
 {
     const char *argv[] = { prog, "-d", NULL };
     g_autofree char *path = NULL;
+    int r;
 
     if (socket_answers(sock)) {
         *ret_started = false;
+        return 0;
+    }
+    if (systemd) {
+        if ((r = start_daemon_unit(runner, prog, error)) < 0)
+            return r;
+        *ret_started = true;
         return 0;
     }
     path = g_find_program_in_path(prog);
@@ -415,10 +438,13 @@ rv_guest_libvirt_setup(RvRunner *runner, const char *uri, guint timeout_ms,
     g_autoptr(GError) last = NULL;
     int r;
 
-    r = start_daemon(runner, "virtlogd", "/run/libvirt/virtlogd-sock", &rep.virtlogd_started, error);
+    rep.systemd = g_file_test("/run/systemd/system", G_FILE_TEST_IS_DIR);
+    r = start_daemon(runner, "virtlogd", "/run/libvirt/virtlogd-sock", rep.systemd,
+                     &rep.virtlogd_started, error);
     if (r < 0)
         return r;
-    r = start_daemon(runner, "libvirtd", "/run/libvirt/libvirt-sock", &rep.libvirtd_started, error);
+    r = start_daemon(runner, "libvirtd", "/run/libvirt/libvirt-sock", rep.systemd,
+                     &rep.libvirtd_started, error);
     if (r < 0)
         return r;
 

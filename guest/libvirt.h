@@ -193,6 +193,7 @@ int rv_guest_libvirt_vcpu_tids(virDomainPtr dom, GArray **ret_tids, GError **err
 typedef struct {
     bool virtlogd_started;  /* false: was running already */
     bool libvirtd_started;
+    bool systemd;           /* systemd runs: started as units (systemctl start) */
     char *uri;
     char *version;          /* hypervisor version, "QEMU 7.2.22" */
 } RvGuestSetupReport;
@@ -202,7 +203,9 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(RvGuestSetupReport, rv_guest_setup_report_clear
 
 /**
  * rv_guest_libvirt_setup:
- * @runner: runs virtlogd -d and libvirtd -d
+ * @runner: runs `systemctl start virtlogd.service` and `libvirtd.service`
+ *          where systemd runs (/run/systemd/system, sd_booted(3)), else
+ *          virtlogd -d and libvirtd -d
  * @uri: (nullable): as for rv_guest_libvirt_connect()
  * @timeout_ms: how long to wait until @uri answers
  * @ret: (out): what was started

@@ -480,7 +480,7 @@ rv_cmd_guest_run(int argc, char **argv)
 /* ---------------------------------------------------------------- setup */
 
 static const RvCmdSpec setup_spec = {
-    .params = "- start virtlogd and libvirtd where no service manager runs",
+    .params = "- start virtlogd and libvirtd (as systemd units where systemd runs)",
     .description = "--json prints {schema_version, virtlogd, libvirtd, uri, version}.",
     .exit_status = "0 libvirtd answers, 2 error (a daemon did not start or answer in time).",
     .common = RV_COMMON_JSON,
@@ -524,6 +524,8 @@ rv_cmd_setup(int argc, char **argv)
         json_builder_add_string_value(b, rep.virtlogd_started ? "started" : "already running");
         json_builder_set_member_name(b, "libvirtd");
         json_builder_add_string_value(b, rep.libvirtd_started ? "started" : "already running");
+        json_builder_set_member_name(b, "systemd");
+        json_builder_add_boolean_value(b, rep.systemd);
         json_builder_set_member_name(b, "uri");
         json_builder_add_string_value(b, rep.uri);
         json_builder_set_member_name(b, "version");
@@ -548,8 +550,10 @@ rv_cmd_setup(int argc, char **argv)
         node = json_builder_get_root(b);
         return rv_cmd_print_json(node) < 0 ? RV_EXIT_ERROR : RV_EXIT_OK;
     }
-    printf("virtlogd  %s\n", rep.virtlogd_started ? "started" : "already running");
-    printf("libvirtd  %s\n", rep.libvirtd_started ? "started" : "already running");
+    printf("virtlogd  %s\n", !rep.virtlogd_started ? "already running"
+                              : rep.systemd ? "started (systemctl start virtlogd.service)" : "started");
+    printf("libvirtd  %s\n", !rep.libvirtd_started ? "already running"
+                              : rep.systemd ? "started (systemctl start libvirtd.service)" : "started");
     printf("uri       %s (%s)\n", rep.uri ? rep.uri : "?", rep.version ? rep.version : "?");
     for (guint k = 0; k < RV_GUEST_LIMIT_N; k++)
         if (learned->known[k])

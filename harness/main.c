@@ -66,7 +66,7 @@ static const RvCommand commands[] = {
     { NULL, "status", rv_cmd_status,
       "Who holds the host lock, journals still to revert, rtvirt-* domains" },
     { NULL, "setup", rv_cmd_setup,
-      "Start virtlogd and libvirtd where no service manager runs" },
+      "Start virtlogd and libvirtd (as systemd units where systemd runs)" },
     { NULL, "profiles", rv_cmd_profiles,
       "List the host, guest and matrix profiles found by name, and where" },
     { NULL, "rules", rv_cmd_rules,
