@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# build-kernel.sh: build (once) the lab kernel and print the path of its
-# bzImage on stdout.
+# build-kernel.sh [--host]: build (once) the lab kernel and print the path
+# of its bzImage on stdout.  --host adds host-kernel.config (disk root,
+# systemd, cgroup v2, libvirt) for the lab host (lab-host-check.sh).
 #
 # The kernel is Debian's linux-source-6.1, configured from
 # `make ARCH=x86_64 tinyconfig` (plain `tinyconfig` gives a 32-bit config)
@@ -13,7 +14,7 @@
 #
 # The result is cached OUTSIDE the repository in
 #   ${RV_LAB_CACHE:-/var/cache/rtvirt/lab}/<hash>/bzImage
-# where <hash> covers the fragment, this script and the linux-source package
+# where <hash> covers the fragments, this script and the linux-source package
 # version, so any change to the configuration builds a new kernel and an
 # unchanged one costs nothing.  Concurrent callers serialise on a flock.
 #
@@ -21,7 +22,8 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-frag=$here/kernel.config
+frags=$here/kernel.config
+[ "${1:-}" = --host ] && frags="$frags $here/host-kernel.config"
 cache=${RV_LAB_CACHE:-/var/cache/rtvirt/lab}
 tarball=/usr/src/linux-source-6.1.tar.xz
 pkg=linux-source-6.1
@@ -34,7 +36,8 @@ for tool in make gcc bc flex bison xz sha256sum flock; do
 	command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found (build-aux/debian-packages.txt)"
 done
 srcver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null || echo unknown)
-hash=$( { cat "$frag" "$0"; echo "$pkg $srcver"; } | sha256sum | cut -c1-16)
+# shellcheck disable=SC2086 # frags: paths without spaces
+hash=$( { cat $frags "$0"; echo "$pkg $srcver"; } | sha256sum | cut -c1-16)
 out=$cache/$hash
 
 if [ -s "$out/bzImage" ]; then
@@ -66,13 +69,17 @@ blog=$out/build.log
 : >"$blog"
 mk() { make -C "$src" O="$obj" ARCH=x86_64 "$@" >>"$blog" 2>&1 || die "make $* failed, see $blog"; }
 
-log "configuring in $obj (tinyconfig + $(basename "$frag"))"
+log "configuring in $obj (tinyconfig + $(for f in $frags; do basename "$f"; done | tr '\n' ' '))"
 mk tinyconfig
-grep -v '^[[:space:]]*#' "$frag" | grep . >>"$obj/.config"
+# shellcheck disable=SC2086
+wanted() { cat $frags | grep -v '^[[:space:]]*#' | grep .; }
+wanted >>"$obj/.config"
 mk olddefconfig
 
-missing=$(grep -v '^[[:space:]]*#' "$frag" | grep . | while read -r want; do
-	grep -qxF "$want" "$obj/.config" || {
+missing=$(wanted | while read -r want; do
+	line=$want
+	case $want in *=n) line="# ${want%=n} is not set" ;; esac
+	grep -qxF "$line" "$obj/.config" || {
 		name=${want%%=*}
 		have=$(grep -E "^$name=|^# $name is not set" "$obj/.config" || echo "$name absent")
 		echo "  want $want, have: $have"
