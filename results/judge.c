@@ -865,7 +865,7 @@ rv_result_judge_run(const RvCyclictestRun *run, const char *file, guint nruns,
      * an RT thread's wakeup: cyclictest, rtla timerlat, stress-ng cyclic;
      * not for busy loops that count every interruption as noise (oslat,
      * rtla osnoise, hwlatdetect, rtvirt pert) */
-    bool pert = !(g_str_equal(run->tool, "cyclictest") || g_str_equal(run->tool, "stress-ng") ||
+    bool busy_loop = !(g_str_equal(run->tool, "cyclictest") || g_str_equal(run->tool, "stress-ng") ||
                   (g_str_equal(run->tool, "rtla") && run->mode &&
                    g_str_has_prefix(run->mode, "timerlat")));
 
@@ -882,12 +882,12 @@ rv_result_judge_run(const RvCyclictestRun *run, const char *file, guint nruns,
     }
 
     check_input(&j, nruns);
-    if (!pert) {
+    if (!busy_loop) {
         check_policy(&j);
         check_priority(&j);
     }
     find_measured(&j);
-    if (!pert)
+    if (!busy_loop)
         check_preemptors(&j);
     check_cpus(&j);
     check_smt(&j);
