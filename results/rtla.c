@@ -282,7 +282,9 @@ parse_line(Rtla *r, const char *line, GError **error)
         g_auto(GStrv) parts = g_strsplit(s + strlen("duration:"), "|", 2);
         r->run->duration_s = rv_result_scan_dhms(g_strstrip(parts[0]));
         r->unit = parts[1] && strstr(parts[1], "ns") ? 1000 : 1;
-    } else if (g_str_has_prefix(s, "Index")) {
+    } else if (g_str_has_prefix(s, "Index") && r->run->mode &&
+               g_str_has_suffix(r->run->mode, " hist")) {
+        /* a column header only after "# RTLA ... histogram" */
         return hist_header(r, s, error);
     } else if (g_str_has_prefix(s, "ALL:") || g_str_has_prefix(s, "ALL ")) {
         r->hist_done = r->cols->len > 0;

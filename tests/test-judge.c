@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "results/cyclictest.h"
+#include "results/latency-readers.h"
 #include "results/judge.h"
 #include "util/error.h"
 #include "tests/testutil.h"
@@ -580,6 +581,27 @@ test_args_tools(void)
     rv_result_cyclictest_args_clear(&a);
 }
 
+/* readers of the other tools on inputs the fuzzer found or that bound them */
+static void
+test_readers_bounds(void)
+{
+    g_autoptr(GPtrArray) runs = NULL;
+    g_autoptr(GError) err = NULL;
+    /* a hist column header with no "# RTLA ... histogram" before it
+     * (fuzz-latency-readers: it used to crash on the missing mode) */
+    const char *index_only = "# RTiLtA merlat histogram\nIndex   IRQ-000   Thr-000\n0  5  6\n";
+    const char *huge_max = "oslat V 2.40\n        Core:\t 1\n     Maximum:\t 9999999999 (us)\n";
+
+    g_assert_cmpint(rv_result_rtla_parse("x", index_only, strlen(index_only), &runs, &err), ==,
+                    -EINVAL);
+    g_assert_nonnull(strstr(err->message, "no rtla output"));
+    g_clear_error(&err);
+    g_assert_cmpint(rv_result_oslat_parse("y", huge_max, strlen(huge_max), &runs, &err), ==,
+                    -EINVAL);
+    g_assert_nonnull(strstr(err->message, "y:3: oslat 'Maximum:' value out of range"));
+    g_assert_null(runs);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -599,5 +621,6 @@ main(int argc, char **argv)
     g_test_add_func("/judge/json-forms", test_json_forms);
     g_test_add_func("/judge/args", test_args);
     g_test_add_func("/judge/args-tools", test_args_tools);
+    g_test_add_func("/judge/readers-bounds", test_readers_bounds);
     return g_test_run();
 }
