@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -834,6 +835,67 @@ test_sched_live(void)
     rv_test_rm_rf(dir);
 }
 
+/* A switch that starts kernel threads (THP's khugepaged) is restored only
+ * after every thread's scheduling: kthreadd forks new kthreads with its own
+ * affinity, so THP re-enabled while kthreadd is still pinned leaves
+ * khugepaged pinned for good.  A child stands for kthreadd, a custom entry
+ * recorded after it for the THP switch; its handler sees the affinity the
+ * child has at that moment. */
+typedef struct { pid_t pid; int cpus_seen; } OrderProbe;
+
+static int
+order_probe_restore(RvRoot *root, const char *key, const char *data, gpointer user_data,
+                    GError **error)
+{
+    OrderProbe *p = user_data;
+    cpu_set_t set;
+
+    (void) root; (void) key; (void) data; (void) error;
+    p->cpus_seen = sched_getaffinity(p->pid, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : -1;
+    return 0;
+}
+
+static void
+test_sched_before_switches(void)
+{
+    g_autofree char *dir = NULL;
+    g_autofree char *jpath = NULL;
+    g_autoptr(RvRoot) root = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RvJournal) j = NULL;
+    OrderProbe probe = { 0, 0 };
+    RvCpuSet cpu0;
+    pid_t child;
+
+    if (geteuid() != 0 || g_get_num_processors() < 2) {
+        g_test_skip("needs root and two CPUs");
+        return;
+    }
+    dir = g_dir_make_tmp("rv-journal-order-XXXXXX", &err);
+    jpath = g_build_filename(dir, "journal", NULL);
+    g_assert_cmpint(rv_host_root_open("/", &root, &err), ==, 0);
+    child = fork();
+    g_assert_cmpint(child, >=, 0);
+    if (child == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);   /* a failed assertion kills it too */
+        pause();
+        _exit(0);
+    }
+    probe.pid = child;
+    g_assert_cmpint(rv_host_journal_open(root, jpath, &j, &err), ==, 0);
+    rv_host_journal_set_custom_handler(j, "thp", order_probe_restore, &probe);
+    rv_cpuset_zero(&cpu0);
+    rv_cpuset_set(&cpu0, 0);
+    /* apply's order: kthreadd pinned first, THP switched after */
+    g_assert_cmpint(rv_host_journal_set_sched(j, child, -1, 0, &cpu0, &err), ==, 1);
+    g_assert_cmpint(rv_host_journal_record_custom(j, "thp", "enabled", "always", &err), ==, 1);
+    revert_ok(j, 2);
+    g_assert_cmpint(probe.cpus_seen, ==, (int) g_get_num_processors());
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    rv_test_rm_rf(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -857,5 +919,6 @@ main(int argc, char **argv)
     ADD("sched-fixture", test_sched_fixture);
 #undef ADD
     g_test_add_func("/journal/sched-live", test_sched_live);
+    g_test_add_func("/journal/sched-before-switches", test_sched_before_switches);
     return g_test_run();
 }

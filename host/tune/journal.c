@@ -1116,6 +1116,66 @@ rv_host_journal_set_custom_handler(RvJournal *j, const char *type, RvJournalCust
 
 /* ---- revert ------------------------------------------------------------ */
 
+static bool
+journal_has_sched(const RvJournal *j, pid_t pid)
+{
+    for (guint i = 0; i < j->entries->len; i++) {
+        const Entry *e = j->entries->pdata[i];
+        if (e->kind == ENTRY_SCHED && e->pid == pid)
+            return true;
+    }
+    return false;
+}
+
+/* kthreadd's affinity was just restored from @pinned to @orig.  Kernel
+ * threads it forked meanwhile (khugepaged when THP was switched on, from a
+ * partial revert or by hand) inherited @pinned, and no journal knows them:
+ * each child of kthreadd that no entry records and whose affinity is
+ * exactly @pinned goes to @orig.  Per-CPU kthreads refuse (EINVAL,
+ * PF_NO_SETAFFINITY) and stay. */
+static void
+repin_kthreads(RvJournal *j, pid_t kthreadd, const RvCpuSet *pinned, const RvCpuSet *orig,
+               GPtrArray *notes)
+{
+    g_autofree char *proc = rv_host_root_resolve(j->root, "/proc");
+    g_autoptr(GDir) d = g_dir_open(proc, 0, NULL);
+    g_autoptr(GString) moved = g_string_new(NULL);
+    const char *name;
+
+    while (d && (name = g_dir_read_name(d))) {
+        g_autofree char *stat_path = NULL, *stat = NULL;
+        const char *close_paren;
+        RvCpuSet aff;
+        int policy, prio;
+        pid_t pid;
+        long ppid;
+
+        if (!g_ascii_isdigit(name[0]))
+            continue;
+        pid = (pid_t) g_ascii_strtoll(name, NULL, 10);
+        stat_path = g_strdup_printf("/proc/%s/stat", name);
+        if (rv_host_root_read(j->root, stat_path, &stat, NULL) < 0 ||
+            !(close_paren = strrchr(stat, ')')) ||
+            sscanf(close_paren + 1, " %*c %ld", &ppid) != 1 || ppid != kthreadd ||
+            journal_has_sched(j, pid))
+            continue;
+        if (get_sched(pid, &policy, &prio, &aff) < 0 || !rv_cpuset_equal(&aff, pinned) ||
+            put_affinity(pid, orig) < 0)
+            continue;
+        {
+            g_autofree char *comm = g_strndup(strchr(stat, '(') + 1,
+                                              close_paren - strchr(stat, '(') - 1);
+            g_string_append_printf(moved, "%s%s (%d)", moved->len ? ", " : "", comm, pid);
+        }
+    }
+    if (moved->len) {
+        g_autofree char *to = rv_cpulist_format(orig);
+        g_ptr_array_add(notes, g_strdup_printf("kernel threads started while kthreadd was "
+                                               "pinned moved back to CPUs %s with it: %s",
+                                               to, moved->str));
+    }
+}
+
 /* Restores one entry.  Returns 0 (restored, or nothing left to restore:
  * a note may be added) or -errno with @error. */
 static int
@@ -1216,14 +1276,27 @@ restore_entry(RvJournal *j, const Entry *e, GPtrArray *notes, GError **error)
         }
         if (r == 0 && (cur_policy != e->policy || cur_prio != e->prio))
             r = put_policy((pid_t) e->pid, e->policy, e->prio);
-        if (r == 0 && !rv_cpuset_equal(&cur_aff, &want_aff))
+        if (r == 0 && !rv_cpuset_equal(&cur_aff, &want_aff)) {
             r = put_affinity((pid_t) e->pid, &want_aff);
+            if (r == 0 && e->comm && g_str_equal(e->comm, "kthreadd"))
+                repin_kthreads(j, (pid_t) e->pid, &cur_aff, &want_aff, notes);
+        }
         if (r < 0)
             return rv_error_set(error, RV_ERROR_FAILED, -r,
                                 "Failed to restore the scheduling of pid %" G_GINT64_FORMAT
                                 " (%s) to policy %d priority %d affinity '%s': %s",
                                 e->pid, e->comm ? e->comm : "?", e->policy, e->prio,
                                 e->affinity, g_strerror(-r));
+        /* read back: the revert is only done when the thread is as
+         * journaled (a kernel that refused part of the mask says so here) */
+        r = get_sched((pid_t) e->pid, &cur_policy, &cur_prio, &cur_aff);
+        if (r == 0 && !rv_cpuset_equal(&cur_aff, &want_aff)) {
+            g_autofree char *got = rv_cpulist_format(&cur_aff);
+            return rv_error_set(error, RV_ERROR_FAILED, EIO,
+                                "Restored pid %" G_GINT64_FORMAT " (%s) to affinity '%s' but it "
+                                "reads back '%s'", e->pid, e->comm ? e->comm : "?",
+                                e->affinity, got);
+        }
         return 0;
     }
     case ENTRY_CUSTOM: {
@@ -1354,6 +1427,18 @@ format_notes(const RvJournal *j, GPtrArray *notes)
                                                j->path, JOURNAL_VERSION_OLD));
 }
 
+/* Orders entries by their index in the journal (@data: j->entries). */
+static gint
+cmp_journal_order(gconstpointer a, gconstpointer b, gpointer data)
+{
+    GPtrArray *all = data;
+    guint ia = 0, ib = 0;
+
+    g_ptr_array_find(all, *(gconstpointer const *) a, &ia);
+    g_ptr_array_find(all, *(gconstpointer const *) b, &ib);
+    return ia < ib ? -1 : ia > ib;
+}
+
 /* Keeps the entries of @kept in the journal, frees the others. */
 static void
 journal_keep(RvJournal *j, GPtrArray *kept)
@@ -1401,13 +1486,23 @@ rv_host_journal_revert(RvJournal *j, guint *ret_restored, GPtrArray **ret_notes,
         return 0;
     }
     format_notes(j, notes);
+    /* Two passes, each newest first: the scheduling of threads (kthreadd's
+     * affinity above all), then everything else.  A switch that starts
+     * kernel threads (THP's khugepaged, KSM's ksmd, a workqueue) makes
+     * kthreadd fork them, and a new kthread inherits kthreadd's affinity:
+     * restored in plain reverse order (or partly, from a damaged journal),
+     * THP came back while kthreadd was still pinned, and khugepaged stayed
+     * on the housekeeping CPU for good, a thread no journal knows. */
+    for (guint pass = 0; pass < 2; pass++)
     for (guint i = j->entries->len; i-- > 0;) {
         const Entry *e = j->entries->pdata[i];
         g_autoptr(GError) local = NULL;
 
+        if ((pass == 0) != (e->kind == ENTRY_SCHED))
+            continue;
         r = restore_entry(j, e, notes, &local);
         if (r < 0) {
-            g_ptr_array_insert(kept, 0, (gpointer) e);
+            g_ptr_array_add(kept, (gpointer) e);
             n_failed++;
             if (failures->len)
                 g_string_append(failures, "; ");
@@ -1434,6 +1529,8 @@ rv_host_journal_revert(RvJournal *j, guint *ret_restored, GPtrArray **ret_notes,
         if (r < 0)
             return r;
     }
+    /* in journal order again (the passes took them out of it) */
+    g_ptr_array_sort_with_data(kept, cmp_journal_order, j->entries);
     r = journal_rewrite(j, kept, first || damaged ? NULL : error);
     if (r < 0 && !first && !damaged)
         return r;

@@ -365,7 +365,14 @@ void rv_host_journal_set_custom_handler(RvJournal *journal, const char *type,
  * @error: (optional): the failure; when several entries failed, one message
  *         naming how many and each failure, separated by "; "
  *
- * Restores every entry newest first.  Entries that fail are kept (the
+ * Restores every thread's scheduling first (newest first), then every
+ * other entry newest first: a switch that starts kernel threads (THP,
+ * KSM) must find kthreadd's affinity restored, or the new threads inherit
+ * the pinned one.  Restoring kthreadd's affinity also moves the kernel
+ * threads it forked meanwhile (unjournaled, with exactly its pinned
+ * affinity: khugepaged after a partial revert) back with it, in a note.
+ * A restored affinity is read back; a difference fails that entry.
+ * Entries that fail are kept (the
  * journal is rewritten atomically with only them) and the others are
  * dropped; after a complete revert the journal file is removed.  Reverting
  * when there is no journal file does nothing and succeeds.
