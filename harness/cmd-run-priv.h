@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "guest/placement.h"
 #include "harness/lock.h"
@@ -26,6 +27,8 @@
 /* One `rtvirt run` from its inputs to its exit status. */
 typedef struct {
     bool plan_only;             /* --plan: nothing changes, nothing is measured */
+    const char *seed_source;    /* "--seed", "the matrix", "drawn now" or "the store" */
+    const char *matrix_arg;     /* MATRIX as given (the command --plan prints) */
     RvMatrix *matrix;
     RvPlan *plan;
     RvRoot *root;
@@ -58,6 +61,35 @@ typedef struct {
     RvRebootState *resume;      /* the state this run carries over its reboots */
 } RvRunCtx;
 
+/* One resource the guests need against what the host has (--plan). */
+typedef struct {
+    char *what;                 /* "vCPUs", "RT vCPUs", "memory", "huge pages 1 GiB" */
+    int node;                   /* NUMA node, -1: the whole host */
+    guint64 need, have;         /* in @unit */
+    bool known;                 /* the host's side was read */
+    bool ok;                    /* need <= have (or unknown) */
+    const char *unit;           /* "online CPUs", "MiB", "free pages" */
+    const char *scenario;       /* the scenario that needs the most */
+} RvRunResource;
+
+/* What `run --plan` says before anything runs (harness/run-truth.c). */
+typedef struct {
+    guint64 run_us;             /* one repetition, estimated */
+    guint64 reboot_us;          /* one reboot, assumed */
+    guint64 total_us;           /* every runnable repetition and reboot */
+    unsigned n_runs;            /* runnable repetitions */
+    unsigned *scenario_runs;    /* per matrix scenario */
+    guint64 *scenario_us;
+    GPtrArray *changes;         /* char*: each host change and its restore */
+    GPtrArray *journals;        /* char*: where they are recorded */
+    const char *profile;        /* the matrix's host_profile, or NULL */
+    const char *verdict;        /* PASS, WARN, FAIL, NONE (no profile), ERROR */
+    unsigned n_fail, n_warn;
+    GPtrArray *reasons;         /* char*: the first FAIL findings (untrusted) */
+    GPtrArray *resources;       /* RvRunResource* */
+    bool resources_short;       /* some resource is short */
+} RvRunTruth;
+
 /* ---- harness/cmd-run.c ---------------------------------------------------- */
 
 /* Step 2: the host lock (--wait-lock); 0 or -errno with @error set. */
@@ -79,6 +111,29 @@ const char *rv_cmd_run_describe_settings(const RvMatrixScenario *sc, char *buf, 
 void rv_cmd_run_print_plan(RvRunCtx *c);
 /* Step 2c, --plan --json: the plan as one JSON document; an exit status. */
 int rv_cmd_run_print_plan_json(RvRunCtx *c);
+
+/* The neighbours' CPU budget of scenario @s as the plan shows it, or
+ * NULL when the plan has none to show (harness/run-plan.c). */
+char *rv_cmd_run_plan_neighbour_budget(RvRunCtx *c, guint s);
+
+/* ---- harness/run-truth.c: what --plan says before anything runs ----------- */
+
+/* Estimate, host changes and journals, host-profile verdict, resources of
+ * the plan in @c (after rv_cmd_run_judge_host()). */
+RvRunTruth *rv_cmd_run_truth_new(RvRunCtx *c);
+void rv_cmd_run_truth_free(RvRunTruth *t);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvRunTruth, rv_cmd_run_truth_free)
+/* "# estimate: ..." after the matrix line. */
+void rv_cmd_run_truth_print_estimate(RvRunCtx *c, const RvRunTruth *t);
+/* "#   estimate: ..." of scenario @s (nothing for a SKIPPED one). */
+void rv_cmd_run_truth_print_scenario(RvRunCtx *c, const RvRunTruth *t, guint s);
+/* Host changes, journals, host profile verdict, resources. */
+void rv_cmd_run_truth_print_tail(RvRunCtx *c, const RvRunTruth *t);
+/* The same as members of the --plan --json object being built in @b:
+ * estimate, host_changes, journals, host_profile, resources. */
+void rv_cmd_run_truth_json(RvRunCtx *c, const RvRunTruth *t, JsonBuilder *b);
+/* Members "repetitions", "estimate_s" of scenario @s's object in @b. */
+void rv_cmd_run_truth_json_scenario(RvRunCtx *c, const RvRunTruth *t, guint s, JsonBuilder *b);
 
 /* ---- harness/run-reboot.c: boots of a matrix with boot arguments ---------- */
 

@@ -549,6 +549,7 @@ run_load_inputs(RvRunCtx *c, const char *matrix, GError **error)
         if (rv_host_root_open(arg_root, &c->root, error) < 0 || rv_cmd_run_validate(c, error) < 0)
             return -EINVAL;
         c->plan = rv_harness_plan_new(c->matrix, c->resume->seed);
+        c->seed_source = "the store";
         if (c->plan->boots->len != c->resume->boots || !c->plan->n_reboots)
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s: the plan has %u boots, %s says %u", arg_resume,
@@ -590,6 +591,7 @@ run_load_inputs(RvRunCtx *c, const char *matrix, GError **error)
     } else {
         seed = c->matrix->has_seed ? c->matrix->seed : rv_harness_plan_draw_seed();
     }
+    c->seed_source = arg_seed ? "--seed" : c->matrix->has_seed ? "the matrix" : "drawn now";
     {
         /* $RTVIRT_VIRT is judged here too, so --plan refuses a typo as the
          * run does (harness/run.c) */
@@ -960,8 +962,17 @@ static const RvCmdSpec run_spec = {
         "says (\"Runs: 4 ok (measured; 4 with verification FAIL, results untrusted)\",\n"
         "\"Trusted: no\" with the reasons, virt=tcg first).  This differs from\n"
         "'rtvirt guest run', a single check of one guest, which exits 1 on any\n"
-        "verification FAIL.  --plan --json prints the plan as {schema_version,\n"
-        "matrix, order, seed, repetitions, scenarios, baseline_note, boots, runs}.\n"
+        "verification FAIL.\n"
+        "--plan changes nothing and says what the run would do: the estimated\n"
+        "wall time (in all and per scenario), every host change and the journals\n"
+        "that undo it, the host profile's verdict (UNTRUSTED results where it\n"
+        "fails), the resources the guests need against the host's (CPUs, memory,\n"
+        "huge pages per size and NUMA node), the seed and the run table.  Without\n"
+        "--seed (or a seed in the matrix) each run draws its own seed: 'run --seed N'\n"
+        "runs the order '--plan --seed N' shows.  --plan --json prints it as\n"
+        "{schema_version, matrix, order, seed, seed_source, seed_note, estimate,\n"
+        "host_changes, journals, host_profile, resources, repetitions, scenarios,\n"
+        "baseline_note, boots, runs}.\n"
         "Scenarios with bootargs = run in boots: the host's first, then each set of\n"
         "arguments installed through the boot loader, rtvirt-run-resume.service and\n"
         "a reboot ($RTVIRT_REBOOT_CMD, default 'systemctl reboot'); after the boot\n"
@@ -972,7 +983,8 @@ static const RvCmdSpec run_spec = {
         "not start, a workload hung or sent garbage, a boot did not take its\n"
         "arguments), 2 error or interrupted, 3 the host reboots into the next boot\n"
         "of a matrix with bootargs (the run goes on after it: --resume), 77 no\n"
-        "scenario can run on this host.",
+        "scenario can run on this host.  --plan: 0, 2 bad input, 77 no scenario\n"
+        "can run on this host.",
     .common = RV_COMMON_JSON | RV_COMMON_ROOT | RV_COMMON_DURATION,
     .json_help = "With --plan: print the plan as JSON (schema_version) instead of text",
     .root_help = "Host root for /sys, /proc and /etc (default /; with --plan, or a matrix without guests)",
@@ -1035,6 +1047,7 @@ rv_cmd_run(int argc, char **argv)
     }
 
     c.plan_only = arg_plan_only;
+    c.matrix_arg = arg_resume ? NULL : argv[1];
     if (run_load_inputs(&c, arg_resume ? NULL : argv[1], &err) < 0)
         return run_fail(&c, err);
     if (!arg_plan_only && rv_cmd_run_take_lock(&lock, &err) < 0)
@@ -1046,6 +1059,12 @@ rv_cmd_run(int argc, char **argv)
             ret = rv_cmd_run_print_plan_json(&c);
         else
             rv_cmd_run_print_plan(&c);
+        if (ret == RV_EXIT_OK && c.runnable == 0) {
+            /* as the run would: nothing here can run */
+            rv_log_error("No scenario of %s can run on this host (every one SKIPPED)",
+                         c.matrix->name);
+            ret = RV_EXIT_SKIP;
+        }
         ctx_clear(&c);
         return ret;
     }

@@ -19,6 +19,7 @@
 #include "host/tune/coresched.h"
 #include "host/tune/smt.h"
 #include "util/error.h"
+#include "util/json.h"
 #include "workloads/workload.h"
 
 static guint
@@ -250,26 +251,63 @@ rv_cmd_run_judge_host(RvRunCtx *c)
     }
 }
 
-/* Step 2c, --plan: the plan, the placements and the skip reasons. */
+/* The neighbours' CPU budget of scenario @s: the CPUs its neighbour
+ * guests may use under the scenario's option.  The hook of the plan
+ * printers (text: "#   neighbours' CPU budget: TEXT" under the scenario;
+ * --json: the scenario's "neighbour_budget"); NULL shows none. */
+char *
+rv_cmd_run_plan_neighbour_budget(RvRunCtx *c, guint s)
+{
+    (void) c;
+    (void) s;
+    return NULL;
+}
+
+/* "the seed N (from --seed): 'rtvirt run --seed N MATRIX' runs this order". */
+static char *
+seed_text(RvRunCtx *c)
+{
+    bool drawn = !c->seed_source || g_strcmp0(c->seed_source, "drawn now") == 0;
+
+    return g_strdup_printf("seed %" G_GUINT64_FORMAT " (%s%s): 'rtvirt run --seed %"
+                           G_GUINT64_FORMAT " %s' runs this order", c->plan->seed,
+                           drawn ? "drawn now, another at each run without --seed" : "from ",
+                           drawn ? "" : c->seed_source,
+                           c->plan->seed, c->matrix_arg ? c->matrix_arg : c->matrix->name);
+}
+
+/* Step 2c, --plan: the plan, the placements and the skip reasons, what
+ * the run takes, changes and needs (harness/run-truth.c), the run table
+ * under its header. */
 void
 rv_cmd_run_print_plan(RvRunCtx *c)
 {
     g_autofree char *text = rv_harness_plan_format(c->plan);
     g_autofree char *note = rv_harness_plan_baseline_note(c->matrix, c->skip);
+    g_autofree char *seed = seed_text(c);
+    g_autoptr(RvRunTruth) t = rv_cmd_run_truth_new(c);
     char buf[512];
 
     printf("# matrix %s: %u scenario(s) x %u load level(s) x %u repetition(s), order %s, seed %"
            G_GUINT64_FORMAT "\n", c->matrix->name, c->matrix->scenarios->len,
            c->matrix->loads->len, c->matrix->repetitions,
            rv_harness_matrix_order_name(c->plan->order), c->plan->seed);
+    printf("# %s\n", seed);
+    rv_cmd_run_truth_print_estimate(c, t);
     for (guint s = 0; s < c->matrix->scenarios->len; s++) {
         const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
         GPtrArray *pls = c->placements->pdata[s];
+        g_autofree char *budget = rv_cmd_run_plan_neighbour_budget(c, s);
 
         printf("# scenario %s (%s): %s%s\n", sc->name,
                rv_cmd_run_describe_settings(sc, buf, sizeof(buf)),
                c->skip->pdata[s] ? "SKIPPED: " : "runs",
                c->skip->pdata[s] ? (char *) c->skip->pdata[s] : "");
+        if (sc->description)
+            printf("#   %s\n", sc->description);
+        rv_cmd_run_truth_print_scenario(c, t, s);
+        if (budget)
+            printf("#   neighbours' CPU budget: %s\n", budget);
         {
             /* count guests that read alike as one block (harness/plan.h) */
             g_autoptr(GPtrArray) lines = rv_harness_plan_format_guests(sc, pls);
@@ -288,7 +326,9 @@ rv_cmd_run_print_plan(RvRunCtx *c)
         printf("# %u boot(s), %u reboot(s): the arguments through the boot loader, the run "
                "resumed after each boot by rtvirt-run-resume.service\n", c->plan->boots->len,
                c->plan->n_reboots);
-    printf("%s", text);
+    rv_cmd_run_truth_print_tail(c, t);
+    printf("# run table: INDEX (the order they run) ROUND (repetition - 1) CELL "
+           "(SCENARIO[@LOAD])\n%s", text);
 }
 
 /* Step 2c, --plan --json: the same facts as one document. */
@@ -299,6 +339,8 @@ rv_cmd_run_print_plan_json(RvRunCtx *c)
     g_autoptr(JsonNode) node = NULL;
     g_autofree char *note = rv_harness_plan_baseline_note(c->matrix, c->skip);
     g_autofree char *seed = g_strdup_printf("%" G_GUINT64_FORMAT, c->plan->seed);
+    g_autofree char *seed_line = seed_text(c);
+    g_autoptr(RvRunTruth) t = rv_cmd_run_truth_new(c);
     char buf[512];
 
     rv_cmd_json_begin(b, 1);
@@ -308,6 +350,9 @@ rv_cmd_run_print_plan_json(RvRunCtx *c)
     json_builder_add_string_value(b, rv_harness_matrix_order_name(c->plan->order));
     json_builder_set_member_name(b, "seed");
     json_builder_add_string_value(b, seed);   /* a string: 64 bits do not fit a double */
+    rv_json_add_string_or_null(b, "seed_source", c->seed_source);
+    rv_json_add_string_or_null(b, "seed_note", seed_line);
+    rv_cmd_run_truth_json(c, t, b);
     json_builder_set_member_name(b, "repetitions");
     json_builder_add_int_value(b, c->matrix->repetitions);
     json_builder_set_member_name(b, "scenarios");
@@ -326,6 +371,13 @@ rv_cmd_run_print_plan_json(RvRunCtx *c)
             json_builder_add_string_value(b, c->skip->pdata[s]);
         else
             json_builder_add_null_value(b);
+        rv_json_add_string_or_null(b, "description", sc->description);
+        rv_cmd_run_truth_json_scenario(c, t, s, b);
+        {
+            g_autofree char *budget = rv_cmd_run_plan_neighbour_budget(c, s);
+
+            rv_json_add_string_or_null(b, "neighbour_budget", budget);
+        }
         json_builder_set_member_name(b, "placements");
         json_builder_begin_object(b);
         for (guint g = 0; g < pls->len; g++) {

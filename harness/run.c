@@ -232,7 +232,7 @@ rv_harness_run_env_new(const RvMatrix *m, RvRoot *root, RvRunEnv **ret, GError *
         g_prefix_error(error, "$RTVIRT_VIRT: ");
         return r;
     }
-    env->boot_estimate_us = 20 * G_USEC_PER_SEC;
+    env->boot_estimate_us = RV_HARNESS_RUN_BOOT_ESTIMATE_US;
     env->untrusted_said = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     *ret = g_steal_pointer(&env);
     return 0;
@@ -258,7 +258,9 @@ rv_harness_run_env_virt(const RvRunEnv *env)
 guint64
 rv_harness_run_estimate_us(const RvRunEnv *env, const RvMatrix *m)
 {
-    return env->boot_estimate_us + m->warmup_us + m->duration_us + 2 * G_USEC_PER_SEC;
+    guint64 boot_us = env ? env->boot_estimate_us : RV_HARNESS_RUN_BOOT_ESTIMATE_US;
+
+    return boot_us + m->warmup_us + m->duration_us + RV_HARNESS_RUN_TEARDOWN_ESTIMATE_US;
 }
 
 /* ---- one repetition ---------------------------------------------------- */

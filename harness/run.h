@@ -71,8 +71,13 @@ const char *rv_harness_run_env_virt(const RvRunEnv *env);
  * @ret_learned started without it right away because the limit was
  * learned for this libvirt daemon before (guest/limits.h).  NULL @env: 0. */
 void rv_harness_run_env_starts(const RvRunEnv *env, guint *ret_failed, guint *ret_learned);
-/* Expected wall time of one run in us (boot + warm-up + duration + teardown). */
+/* Expected wall time of one run in us: boot + warm-up + duration +
+ * teardown (RV_HARNESS_RUN_TEARDOWN_ESTIMATE_US).  The boot is the last
+ * repetition's boot time; before any (or with a NULL @env, `--plan`)
+ * RV_HARNESS_RUN_BOOT_ESTIMATE_US. */
 guint64 rv_harness_run_estimate_us(const RvRunEnv *env, const RvMatrix *matrix);
+#define RV_HARNESS_RUN_BOOT_ESTIMATE_US (20 * G_USEC_PER_SEC)
+#define RV_HARNESS_RUN_TEARDOWN_ESTIMATE_US (2 * G_USEC_PER_SEC)
 
 /* The run journal's real path (RV_HARNESS_RUN_JOURNAL inside @root). */
 char *rv_harness_run_journal_path(RvRoot *root);

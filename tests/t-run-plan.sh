@@ -28,7 +28,14 @@
 #    together; --plan --json has boots[] and each run's boot; --resume of
 #    a store with no reboot in progress, or with a MATRIX, exits 2
 #    (tests/t-run-reboot.sh runs the reboots);
-#  - --help documents how run's exit status differs from guest run's.
+#  - --help documents how run's exit status differs from guest run's;
+#  - what --plan says before anything runs, on the SMT fixture with two
+#    NUMA nodes and 1 GiB huge pages reserved (4 on node 0, 2 on node 1):
+#    the estimate in all and per scenario, the host changes (smt/control
+#    off in nosmt, core cookies, domains) and the run journal, the host
+#    profile's FAIL (results UNTRUSTED, the first reasons), the huge pages
+#    per node (node 1 short), the run table's header, the seed from --seed;
+#    --plan of a matrix no scenario of which can run exits 77.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
@@ -40,7 +47,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 39 ))"
+echo "1..$(( ${#bad[@]} * 2 + 47 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -416,6 +423,79 @@ check "linpack-3vm on the 2-CPU build machine: refused with the reason ($rc $(cu
 "$rtvirt" run --plan --root "$smt" profiles/matrix/tpcc-semi-idle.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "tpcc-semi-idle on 64 GiB: refused, the 32 GiB server and the RT guest need more than half ($rc $(cut -c1-200 "$tmp/err"))" \
     eval '[ $rc -eq 77 ] && grep -q "its guests need 36864 MiB without the count guests, more than half of this host.s 65536 MiB" "$tmp/err"'
+
+# what --plan says before anything runs (text and --json): a copy of the
+# SMT fixture with NUMA nodes 0 (CPUs 0-3,8-11) and 1 (4-7,12-15) and 1 GiB
+# huge pages reserved, 4 on node 0 and 2 on node 1; the RT guests need 4
+# each (rt-guest.ini: 4 GiB of 1 GiB pages), rt1 on node 0, rt2 on node 1
+deb0=tests/data/hosts/debian12-2cpu-nosmt-rtgroup
+numa=$tmp/numa; mkdir -p "$numa"; cp -r "$smt"/. "$numa"
+nd=$numa/sys/devices/system/node; mkdir -p "$nd"; echo 0-1 >"$nd/online"
+mkdir -p "$nd/node0" "$nd/node1"; echo 0-3,8-11 >"$nd/node0/cpulist"
+echo 4-7,12-15 >"$nd/node1/cpulist"
+for p in 0:4 1:2; do
+    d=$nd/node${p%%:*}/hugepages/hugepages-1048576kB; mkdir -p "$d"
+    echo "${p#*:}" >"$d/nr_hugepages"; echo "${p#*:}" >"$d/free_hugepages"
+done
+d=$numa/sys/kernel/mm/hugepages/hugepages-1048576kB; mkdir -p "$d"; echo 6 >"$d/nr_hugepages"; echo 6 >"$d/free_hugepages"
+"$rtvirt" run --plan --seed 7 --root "$numa" profiles/matrix/coresched-vs-nosmt.ini >"$tmp/truth" 2>"$tmp/err"; rc=$?
+"$rtvirt" run --plan --json --seed 7 --root "$numa" profiles/matrix/coresched-vs-nosmt.ini >"$tmp/truth.json" 2>>"$tmp/err"; rcj=$?
+truth=$(python3 - "$tmp/truth.json" <<'PY' 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = []
+e = d["estimate"]
+# 100 repetitions of 20 s boot + 10 s warm-up + 60 s + 2 s teardown
+if (e["repetitions"], e["repetition_s"], e["total_s"]) != (100, 92, 9200):
+    bad.append("estimate %s" % e)
+sc = {s["name"]: s for s in d["scenarios"]}
+if any(s["estimate_s"] != 1840 or s["repetitions"] != 20 for s in sc.values()):
+    bad.append("per scenario %s" % [(s["name"], s["estimate_s"]) for s in sc.values()])
+if not any("smt/control = off in nosmt" in c for c in d["host_changes"]):
+    bad.append("no smt/control change: %s" % d["host_changes"])
+if not any(c.startswith("core cookies") and "coresched (vm)" in c for c in d["host_changes"]):
+    bad.append("no cookies")
+if not any(j.endswith("/var/lib/rtvirt/run.journal") for j in d["journals"]):
+    bad.append("journals %s" % d["journals"])
+hp = d["host_profile"]
+if hp["verdict"] != "FAIL" or hp["trusted"] or hp["fail"] < 1 or not hp["reasons"]:
+    bad.append("host profile %s" % hp)
+hpg = {(r["what"], r["node"]): r for r in d["resources"] if r["what"].startswith("huge pages")}
+n0, n1 = hpg.get(("huge pages 1 GiB", 0)), hpg.get(("huge pages 1 GiB", 1))
+if not n0 or not n1 or (n0["need"], n0["have"], n0["ok"]) != (4, 4, True) or (n1["need"], n1["have"], n1["ok"]) != (4, 2, False):
+    bad.append("huge pages %s" % hpg)
+if d["seed"] != "7" or d["seed_source"] != "--seed" or "'rtvirt run --seed 7 " not in d["seed_note"]:
+    bad.append("seed %s %s" % (d["seed"], d["seed_note"]))
+if "neighbour_budget" not in sc["nosmt"] or sc["nosmt"]["description"] is None:
+    bad.append("scenario members")
+print("; ".join(bad))
+PY
+)
+check "--plan --json on the NUMA SMT fixture: estimate 9200 s (1840 s per scenario), smt/control and cookies, the run journal, host profile FAIL with reasons, 1 GiB pages short on node 1 only, seed 7 from --seed (rc $rc/$rcj $truth $(cut -c1-160 "$tmp/err"))" \
+    eval '[ $rc -eq 0 ] && [ $rcj -eq 0 ] && [ -z "$truth" ]'
+check "--plan text: the estimate in all and per scenario" \
+    eval 'grep -q "^# estimate: 2h33m in all: 100 repetition(s) of about 1m32s" "$tmp/truth" &&
+          [ "$(grep -c "^#   estimate: 20 repetition(s), about 30m40s$" "$tmp/truth")" = 5 ]'
+check "--plan text: host changes with what they restore, and the journal" \
+    eval 'grep -q "^#   /sys/devices/system/cpu/smt/control = off in nosmt (now on; restored after each repetition)$" "$tmp/truth" &&
+          grep -q "^# journal: .*/var/lib/rtvirt/run.journal$" "$tmp/truth" &&
+          grep -q "^#   IRQ affinities.*not changed" "$tmp/truth"'
+check "--plan text: the host profile fails, results UNTRUSTED, first reasons" \
+    eval 'grep -q "^# host profile .*realtime-virtual-host.ini: FAIL ([0-9]* FAIL, [0-9]* WARN): results will be UNTRUSTED$" "$tmp/truth" &&
+          grep -q "^#   - kernel.sched_rt_runtime_us is 950000" "$tmp/truth"'
+check "--plan text: huge pages per size and node, node 1 SHORT" \
+    eval 'grep -q "^#   huge pages 1 GiB on node 0: 4 needed (baseline), 4 free pages: ok$" "$tmp/truth" &&
+          grep -q "^#   huge pages 1 GiB on node 1: 4 needed (baseline), 2 free pages: SHORT$" "$tmp/truth"'
+check "--plan text: the seed from --seed and the run table's header" \
+    eval 'grep -q "^# seed 7 (from --seed): .rtvirt run --seed 7 profiles/matrix/coresched-vs-nosmt.ini. runs this order$" "$tmp/truth" &&
+          grep -B1 "^0 0 " "$tmp/truth" | head -1 | grep -q "^# run table: INDEX"'
+"$rtvirt" run --plan --root "$numa" profiles/matrix/coresched-vs-nosmt.ini 2>/dev/null | grep "^# seed" >"$tmp/seed"
+check "--plan without --seed says the seed is drawn anew at each run ($(cat "$tmp/seed"))" \
+    grep -q "drawn now, another at each run without --seed" "$tmp/seed"
+"$rtvirt" run --plan --root "$deb0" tests/data/run/all-skipped.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$rtvirt" run --plan --json --root "$deb0" tests/data/run/all-skipped.ini >/dev/null 2>&1; rcj=$?
+check "--plan of a matrix no scenario of which can run here: exit 77, text and --json ($rc/$rcj)" \
+    eval '[ $rc -eq 77 ] && [ $rcj -eq 77 ] && grep -q "No scenario of all-skipped can run" "$tmp/err"'
 
 # bootargs scenarios: the boots in order, each boot's runs together
 deb=tests/data/hosts/debian12-2cpu-nosmt-rtgroup
