@@ -74,8 +74,10 @@ rv_cmd_guest_build(int argc, char **argv)
 {
     static char *arg_out, *arg_cache, *arg_kernel;
     const GOptionEntry entries[] = {
-        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &arg_out,
+        { "output", 'o', 0, G_OPTION_ARG_FILENAME, &arg_out,
           "Also copy vmlinuz and initramfs.img into DIR", "DIR" },
+        /* the old spelling, still accepted (-o is --output in every command) */
+        { "out", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &arg_out, NULL, "DIR" },
         { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &arg_cache,
           "Image cache (default: $RTVIRT_CACHE_DIR, /var/cache/rtvirt for root, else $XDG_CACHE_HOME/rtvirt)",
           "DIR" },

@@ -677,6 +677,20 @@ store_set_host_facts(RvRunCtx *c)
 
 /* --out DIR: not a symlink (a link into /etc put the store there), and not
  * in a system directory once the links of its existing part are resolved. */
+/* Where stores go: --output, else ./results, except in rtvirt's own
+ * source tree, where results/ holds the results layer's sources
+ * (results/store.h beside it): there ./stores, which holds none. */
+static const char *
+default_out_dir(void)
+{
+    if (arg_out)
+        return arg_out;
+    if (g_file_test("results/store.h", G_FILE_TEST_EXISTS) &&
+        g_file_test("harness/cmd-run.c", G_FILE_TEST_EXISTS))
+        return "stores";
+    return "results";
+}
+
 static int
 check_out_dir(const char *out, GError **error)
 {
@@ -697,7 +711,7 @@ check_out_dir(const char *out, GError **error)
     }
     if (S_ISLNK(st.st_mode))
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                            "--out '%s': '%s' is a symbolic link: give the real directory",
+                            "--output '%s': '%s' is a symbolic link: give the real directory",
                             out, probe);
     real = realpath(probe, NULL);
     for (size_t i = 0; real && i < G_N_ELEMENTS(system_dirs); i++) {
@@ -705,7 +719,7 @@ check_out_dir(const char *out, GError **error)
 
         if (strncmp(real, system_dirs[i], n) == 0 && (real[n] == '/' || real[n] == '\0'))
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                                "--out '%s': '%s' is in the system directory %s: "
+                                "--output '%s': '%s' is in the system directory %s: "
                                 "results go elsewhere", out, real, system_dirs[i]);
     }
     return 0;
@@ -739,10 +753,9 @@ run_open_store(RvRunCtx *c, GError **error)
         return rv_harness_run_trust(c->root, c->matrix, c->host_cpus->nr_cpu_ids, c->store,
                                     error);
     }
-    if (check_out_dir(arg_out ? arg_out : "results", error) < 0)
+    if (check_out_dir(default_out_dir(), error) < 0)
         return -EINVAL;
-    if (rv_result_store_create(arg_out ? arg_out : "results", c->matrix->name, NULL, &c->store,
-                               error) < 0)
+    if (rv_result_store_create(default_out_dir(), c->matrix->name, NULL, &c->store, error) < 0)
         return -EIO;
     /* room for the last run.json on a disk that fills up (harness/run.h) */
     if (rv_harness_run_reserve(rv_result_store_get_dir(c->store), error) < 0)
@@ -995,8 +1008,10 @@ int
 rv_cmd_run(int argc, char **argv)
 {
     static const GOptionEntry entries[] = {
-        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &arg_out,
-          "Directory that holds the results stores (default: results)", "DIR" },
+        { "output", 'o', 0, G_OPTION_ARG_FILENAME, &arg_out,
+          "Directory that holds the results stores (default: results; stores in rtvirt's source tree)", "DIR" },
+        /* the old spelling, still accepted (-o is --output in every command) */
+        { "out", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &arg_out, NULL, "DIR" },
         { "seed", 0, 0, G_OPTION_ARG_STRING, &arg_seed,
           "Seed of the random run order (overrides the matrix's seed)", "N" },
         { "warmup", 0, 0, G_OPTION_ARG_STRING, &arg_warmup,

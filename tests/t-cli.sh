@@ -68,6 +68,8 @@ for c in "${cmds[@]}"; do
     grep -q -- "--duration" "$tmp/help" && ! grep -q -- "^  -d, --duration=TIME " "$tmp/help" && bad+=" --duration without -d;"
     grep -q -- "-H, " "$tmp/help" && ! grep -q -- "^  -H, --host-profile=PROFILE " "$tmp/help" && bad+=" -H is not --host-profile;"
     grep -q -- "--root" "$tmp/help" && ! grep -q -- "^  --root=DIR " "$tmp/help" && bad+=" --root is not --root=DIR;"
+    grep -q -- "-o, " "$tmp/help" && ! grep -q -- "^  -o, --output=" "$tmp/help" && bad+=" -o is not --output;"
+    grep -q -- "--out\b" "$tmp/help" && bad+=" --out shown (it is the hidden old spelling of --output);"
     check "$c: common options with their one meaning${bad:+:$bad}" [ -z "$bad" ]
     # shellcheck disable=SC2086
     "$rtvirt" $c --no-such-option >"$tmp/out" 2>"$tmp/err"; rc=$?

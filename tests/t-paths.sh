@@ -32,7 +32,7 @@ check_expr '[ $rc -eq 2 ] && grep -q "own.ini:2: expected .key = value., got .su
 ln -s /etc "$tmp/to-etc"
 for out in "$tmp/to-etc" "$tmp/to-etc/sub" /etc/rtvirt-results /usr/share/rtvirt-x /boot /proc/x /sys; do
     "$RTVIRT" run --out "$out" "$RV_TOP/profiles/matrix/ci.ini" >"$tmp/out" 2>&1; rc=$?
-    check_expr '[ $rc -eq 2 ] && grep -q "^rtvirt: --out '"'$out'"': .*\(symbolic link\|system directory\)" "$tmp/out"' "run --out $out: refused (rc=$rc)"
+    check_expr '[ $rc -eq 2 ] && grep -q "^rtvirt: --output '"'$out'"': .*\(symbolic link\|system directory\)" "$tmp/out"' "run --out $out: refused (rc=$rc)"
 done
 check_expr '[ -z "$(find /etc /usr/share -maxdepth 1 -newer "$tmp/shadow" -name "*-ci" 2>/dev/null)" ] && [ ! -e /etc/rtvirt-results ]' "no store created in /etc or /usr/share"
 
