@@ -101,7 +101,7 @@ prop(xmlNodePtr n, const char *name)
  * (src/conf/numa_conf.c): mode strict (default), preferred, interleave,
  * restrictive; placement static needs a nodeset, auto takes none. */
 static int
-read_numatune(RvGuestDomain *d, xmlNodePtr dom, GError **error)
+read_numatune(RvGuestDomain *d, xmlNodePtr dom, bool vcpu_auto, GError **error)
 {
     static const char *const modes[] = { "strict", "preferred", "interleave", "restrictive" };
     xmlNodePtr m = child(child(dom, "numatune"), "memory");
@@ -121,12 +121,17 @@ read_numatune(RvGuestDomain *d, xmlNodePtr dom, GError **error)
                             "%s: line %ld: invalid <numatune><memory mode='%s'>: libvirt takes strict, "
                             "preferred, interleave, restrictive", d->source, (long) xmlGetLineNo(m), mode);
     d->numa_mode = g_strdup(mode ? mode : "strict");
-    if (placement && strcmp(placement, "auto") == 0) {
+    /* virDomainNumatuneSet(): no placement = static with a nodeset, else
+     * <vcpu placement>'s; static needs a nodeset */
+    if (placement ? strcmp(placement, "auto") == 0 : !nodeset && vcpu_auto) {
         d->numa_auto = true;
         return 0;
     }
     if (!nodeset)
-        return 0;   /* libvirt fills it from <vcpu placement> or refuses; not ours */
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: line %ld: <numatune><memory> with static placement and no nodeset: "
+                            "libvirt refuses it (\"nodeset for NUMA memory tuning must be set if "
+                            "'placement' is 'static'\")", d->source, (long) xmlGetLineNo(m));
     if (rv_guest_libvirt_cpuset_parse(nodeset, &d->numa_nodeset, &local) < 0)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: line %ld: <numatune><memory nodeset>: %s",
                             d->source, (long) xmlGetLineNo(m), local->message);
@@ -178,13 +183,103 @@ read_hugepages(RvGuestDomain *d, xmlNodePtr dom, GError **error)
     return 0;
 }
 
+/* The guest's NUMA cells: <cpu><numa><cell>. */
+static unsigned
+guest_cells(xmlNodePtr dom)
+{
+    unsigned n = 0;
+
+    for (xmlNodePtr c = child(child(dom, "cpu"), "numa") ? child(child(dom, "cpu"), "numa")->children : NULL;
+         c; c = c->next)
+        n += c->type == XML_ELEMENT_NODE && xmlStrcmp(c->name, BAD_X("cell")) == 0;
+    return n;
+}
+
+/* <numatune><memnode cellid mode nodeset/>: what
+ * virDomainNumatuneNodeParseXML() (src/conf/numa_conf.c) refuses. */
+static int
+read_memnodes(RvGuestDomain *d, xmlNodePtr dom, GError **error)
+{
+    unsigned cells = guest_cells(dom);
+    g_autofree bool *seen = g_new0(bool, MAX(cells, 1));
+    const char *why = NULL;
+    xmlNodePtr bad = NULL;
+
+    for (xmlNodePtr n = child(dom, "numatune") ? child(dom, "numatune")->children : NULL; n && !why;
+         n = n->next) {
+        g_autofree char *cellid = NULL, *mode = NULL, *nodeset = NULL;
+        guint64 id;
+
+        if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_X("memnode")) != 0)
+            continue;
+        bad = n;
+        cellid = prop(n, "cellid");
+        mode = prop(n, "mode");
+        nodeset = prop(n, "nodeset");
+        if (d->numa_auto)
+            why = "Per-node binding is not compatible with automatic NUMA placement";
+        else if (!cells)
+            why = "Element 'memnode' is invalid without any guest NUMA cells";
+        else if (!cellid || !g_ascii_string_to_unsigned(cellid, 10, 0, cells - 1, &id, NULL))
+            why = "Argument 'cellid' in memnode element must correspond to existing guest's NUMA cell";
+        else if (seen[id])
+            why = "Multiple memnode elements with cellid";
+        else if (d->numa_mode && strcmp(d->numa_mode, "restrictive") == 0 &&
+                 (!mode || strcmp(mode, "restrictive") != 0))
+            why = "'restrictive' mode is required in memnode element when mode is 'restrictive' in memory element";
+        else if (!nodeset)
+            why = "Missing required nodeset attribute in memnode element";
+        else
+            seen[id] = true;
+    }
+    if (why)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: line %ld: <memnode>: libvirt refuses it (\"%s\")",
+                            d->source, (long) xmlGetLineNo(bad), why);
+    return 0;
+}
+
+/* Page nodesets against the guest's NUMA cells, and one default page at
+ * most: what virDomainDefMemtuneValidate() (src/conf/domain_validate.c)
+ * refuses. */
+static int
+check_pages(RvGuestDomain *d, xmlNodePtr dom, GError **error)
+{
+    unsigned cells = guest_cells(dom);
+    g_autofree char *why = NULL;
+
+    for (guint i = 0; i < d->pages->len && !why; i++) {
+        const RvGuestHugepage *p = &g_array_index(d->pages, RvGuestHugepage, i);
+
+        if (p->has_nodeset && rv_cpuset_last(&p->nodeset) >= (int) cells)
+            why = g_strdup_printf("hugepages: node %d not found", rv_cpuset_last(&p->nodeset));
+        for (guint j = i + 1; j < d->pages->len && !why; j++) {
+            const RvGuestHugepage *q = &g_array_index(d->pages, RvGuestHugepage, j);
+
+            if (p->has_nodeset && q->has_nodeset && rv_cpuset_intersects(&p->nodeset, &q->nodeset))
+                why = g_strdup_printf("nodeset attribute of hugepages of sizes %" G_GUINT64_FORMAT
+                                      " and %" G_GUINT64_FORMAT " intersect", p->size_kib, q->size_kib);
+            else if (!p->has_nodeset && !q->has_nodeset)
+                why = g_strdup_printf("two master hugepages detected: %" G_GUINT64_FORMAT " and %"
+                                      G_GUINT64_FORMAT, p->size_kib, q->size_kib);
+        }
+    }
+    if (why)
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: <hugepages>: libvirt refuses it (\"%s\")",
+                            d->source, why);
+    return 0;
+}
+
 int
 rv_guest_domain_read_memory_tuning(RvGuestDomain *d, xmlNodePtr dom, GError **error)
 {
     xmlNodePtr tune = child(dom, "cputune");
     int r;
 
-    if ((r = read_numatune(d, dom, error)) < 0 || (r = read_hugepages(d, dom, error)) < 0)
+    g_autofree char *vp = prop(child(dom, "vcpu"), "placement");
+    bool vcpu_auto = vp && strcmp(vp, "auto") == 0;
+
+    if ((r = read_numatune(d, dom, vcpu_auto, error)) < 0 || (r = read_memnodes(d, dom, error)) < 0 ||
+        (r = read_hugepages(d, dom, error)) < 0 || (r = check_pages(d, dom, error)) < 0)
         return r;
     for (xmlNodePtr n = tune ? tune->children : NULL; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
