@@ -5,7 +5,9 @@
 # host built from its host.conf.  A case directory holds:
 #   domain.xml  the domain as the report shows it (or its corrected variant)
 #   host.conf   "cpus = N" (one package, N cores, no SMT) and
-#               "isolated = LIST" (/sys/devices/system/cpu/isolated)
+#               "isolated = LIST" (/sys/devices/system/cpu/isolated),
+#               optionally "hugepages = SIZEkB:NR ..." (the host's pools,
+#               /sys/kernel/mm/hugepages/hugepages-SIZEkB/nr_hugepages)
 #   verdict     the worst level the report must reach (PASS NOTE WARN FAIL)
 #   must        "LEVEL ID" lines that must be among the findings, "NONE ID"
 #               lines for ids that must not appear at all
@@ -37,6 +39,11 @@ make_root() {
     for f in online possible present; do echo "0-$last" >"$root/sys/devices/system/cpu/$f"; done
     echo >"$root/sys/devices/system/cpu/offline"
     echo "$iso" >"$root/sys/devices/system/cpu/isolated"
+    for hp in $(sed -n 's/^hugepages *= *//p' "$conf"); do
+        mkdir -p "$root/sys/kernel/mm/hugepages/hugepages-${hp%%:*}"
+        echo "${hp#*:}" >"$root/sys/kernel/mm/hugepages/hugepages-${hp%%:*}/nr_hugepages"
+        echo "${hp#*:}" >"$root/sys/kernel/mm/hugepages/hugepages-${hp%%:*}/free_hugepages"
+    done
     echo notsupported >"$root/sys/devices/system/cpu/smt/control"
     echo 0 >"$root/sys/devices/system/cpu/smt/active"
     for c in $(seq 0 "$last"); do
