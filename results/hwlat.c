@@ -82,6 +82,7 @@ rv_result_hwlat_parse(const char *name, const char *data, gsize len, GPtrArray *
             const char *l = s + strlen("CPU list:");
             while (*l == ' ' || *l == '\t')
                 l++;
+            g_clear_pointer(&run->cpu_list, g_free);
             if (*l && !g_str_equal(l, "None"))
                 run->cpu_list = g_strdup(l);
         } else if (g_str_has_prefix(s, "Latency threshold:")) {
@@ -91,6 +92,7 @@ rv_result_hwlat_parse(const char *name, const char *data, gsize len, GPtrArray *
         } else if (g_str_has_prefix(s, "Sample width:")) {
             run->width_us = value_us(s, "Sample width:");
         } else if (g_str_equal(s, "interrupted")) {
+            g_free(run->stopped);
             run->stopped = g_strdup("hwlatdetect was interrupted before its duration");
             run->stopped_line = lineno;
         } else if (g_str_equal(s, "test finished")) {
