@@ -49,10 +49,12 @@ typedef struct {
     gboolean hist_done;
 } Rtla;
 
+/* a new table: the threads so far and the hist columns that index them go */
 static void
 reset_threads(Rtla *r)
 {
     g_ptr_array_set_size(r->run->threads, 0);
+    g_array_set_size(r->cols, 0);
 }
 
 static RvCyclictestThread *
@@ -210,6 +212,8 @@ hist_summary(Rtla *r, const char *label, const char *p, GError **error)
         }
         if (cpu < 0)
             continue;
+        if (th >= r->run->threads->len)
+            return ERR(error, r->name, r->lineno, "rtla hist: '%s:' row without its columns", label);
         RvCyclictestThread *t = r->run->threads->pdata[th++];
         if (!ok)
             continue;
@@ -273,6 +277,8 @@ parse_line(Rtla *r, const char *line, GError **error)
         g_free(r->run->mode);
         r->run->mode = g_strdup(strstr(s, "osnoise") ? "osnoise hist" : "timerlat hist");
         r->hist_done = FALSE;
+        r->osnoise = FALSE;   /* rows are buckets now, not osnoise top rows */
+        reset_threads(r);
     } else if (g_str_has_prefix(s, "# Time unit is")) {
         r->unit = strstr(s, "(ns)") ? 1000 : 1;
     } else if (g_str_has_prefix(s, "# Duration:")) {

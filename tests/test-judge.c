@@ -592,6 +592,14 @@ test_readers_bounds(void)
     const char *index_only = "# RTiLtA merlat histogram\nIndex   IRQ-000   Thr-000\n0  5  6\n";
     const char *huge_max = "oslat V 2.40\n        Core:\t 1\n     Maximum:\t 9999999999 (us)\n";
 
+    /* a top table between a hist header and its summary rows (fuzz: the
+     * summary indexed the top table's freed threads) */
+    const char *mixed = "# RTLA osnoise histogram\nIndex   CPU-000   CPU-001\n0  5  6\n"
+                        "Operating System Noise\nmax:  30  40\n";
+
+    g_assert_cmpint(rv_result_rtla_parse("z", mixed, strlen(mixed), &runs, &err), ==, 1);
+    g_assert_cmpuint(((RvCyclictestRun *) runs->pdata[0])->threads->len, ==, 0);
+    g_clear_pointer(&runs, g_ptr_array_unref);
     g_assert_cmpint(rv_result_rtla_parse("x", index_only, strlen(index_only), &runs, &err), ==,
                     -EINVAL);
     g_assert_nonnull(strstr(err->message, "no rtla output"));
