@@ -33,6 +33,22 @@
  *   vcpu.threads  vcpu.affinity  vcpu.scheduler
  *   vcpu.isolated-not-fifo  emulator.affinity  iothread.affinity
  *   kthread.placement  memory.locked  memory.hugepages
+ *   vcpu.pin-past  vcpu.priority-range  iothread.rt-cpu
+ *   memory.numa-node  memory.numa-rt-node  memory.hugepage-size
+ *   memory.not-locked  cputune.resctrl  (guest/check-memory.c)
+ *
+ * The XML is read as libvirt 9.0 reads it, and what libvirt refuses is
+ * refused (RV_ERROR_INVALID, exit 2) naming libvirt's reason: cpusets as
+ * virBitmapParse() (left to right, ids < 16384), no <vcpu> = 1 vCPU,
+ * <vcpu cpuset> the affinity of unpinned vCPUs, emulator and I/O threads,
+ * a <vcpupin> past <vcpu> ignored (WARN vcpu.pin-past), duplicate pins
+ * and overlapping <vcpusched>/<iothreadsched> refused, memory units as
+ * virScaleInteger(), <numatune>/<memnode>/<page nodeset> as
+ * numa_conf.c and domain_validate.c.  Stricter than libvirt on purpose,
+ * as findings: a FIFO/RR priority outside 1-99 (FAIL vcpu.priority-range:
+ * libvirt reads it, cannot start the domain), <topology> against <vcpu>
+ * (FAIL topology.vcpu-count: libvirt's QEMU driver refuses it at define).
+ * tests/t-libvirt-corpus.sh holds this against libvirt's own test corpus.
  *
  * Rules beyond guest/placement.h (libvirt formatdomain "CPU model and
  * topology": sockets x dies x clusters x cores x threads = the maximum vCPU

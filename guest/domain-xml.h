@@ -94,13 +94,21 @@ int rv_guest_domain_xml_build(const RvGuestProfile *profile,
  *       when none), vcpusched policy/priority (SCHED_OTHER/0 when none),
  *       and the emulatorpin cpuset; threads_per_core from <cpu><topology>
  *       (1 when absent); idle_siblings/rt_cpus empty; written only on success
- * @error: (optional): RV_ERROR_INVALID "NAME: ..." for unparsable XML, a
- *         missing/invalid <vcpu>, a vcpupin/vcpusched naming a vCPU beyond
- *         it, a bad cpuset or scheduler
+ * @error: (optional): RV_ERROR_INVALID "NAME: ..." for unparsable XML, an
+ *         invalid <vcpu>, a vcpusched naming a vCPU beyond it, a bad
+ *         cpuset or scheduler, and what libvirt refuses: a second
+ *         <vcpupin> for a vCPU, a second <emulatorpin>, <vcpusched>
+ *         naming a vCPU twice
  *
- * cpusets use libvirt's syntax ("1-4,^2": ranges, '^N' excludes N;
- * virBitmapParse()).  A vCPU is RT when its scheduler is fifo or rr.
- * Unknown elements (iothreadpin, cachetune, "..." text) are ignored.
+ * Read as libvirt 9.0's src/conf/domain_conf.c does: no <vcpu> = 1 vCPU
+ * (virDomainVcpuParse(); a documentation excerpt with "..." text: as many
+ * as <cputune> names); <vcpu cpuset> (placement static) pins the vCPUs
+ * without a <vcpupin> and, without <emulatorpin>, the emulator
+ * (qemuProcessSetupPid()); a <vcpupin> past <vcpu> is ignored and counted
+ * (pins_past_vcpu; virDomainVcpuPinDefParseXML()); a fifo/rr priority is
+ * any integer (the judge FAILs one outside 1-99).  cpusets use
+ * rv_guest_libvirt_cpuset_parse().  A vCPU is RT when its scheduler is
+ * fifo or rr.  Other elements (iothreadpin, cachetune) are not read here.
  *
  * Returns: 0 or -EINVAL.
  */
@@ -114,8 +122,12 @@ int rv_guest_domain_xml_read_placement(const char *xml, const char *name,
  * @ret: (out): the set, written only on success
  * @error: (optional): RV_ERROR_INVALID naming the value
  *
- * libvirt's virBitmapParse() syntax (formatdomain "cpuset"): comma
- * separated CPU ids and ranges "a-b", and "^N" items that remove N.
+ * libvirt's virBitmapParse() (src/util/virbitmap.c
+ * virBitmapParseInternal()): comma separated CPU ids and ranges "a-b",
+ * and "^N" items that remove N from what the items before it set (left to
+ * right: "^2,1-2" is 1-2); spaces around items; a trailing comma; ids up
+ * to VIR_DOMAIN_CPUMASK_LEN - 1 = 16383; an empty result is refused, as
+ * every caller of it in domain_conf.c does.
  *
  * Returns: 0 or -EINVAL.
  */
