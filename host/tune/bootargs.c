@@ -183,6 +183,21 @@ journal_file(RvRoot *root, const char *journal_path)
                         : rv_host_root_resolve(root, RV_HOST_JOURNAL_BOOTARGS_PATH);
 }
 
+/* Without grubby, /etc/default/grub must exist for a grub.d drop-in:
+ * 0, or -ENOENT (RV_ERROR_UNSUPPORTED) naming where it was looked for. */
+static int
+need_grub(RvRoot *root, GError **error)
+{
+    g_autofree char *where = NULL;
+
+    if (rv_host_root_exists(root, "/etc/default/grub"))
+        return 0;
+    where = rv_host_root_resolve(root, "/etc/default/grub");
+    return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOENT,
+                        "Cannot install boot arguments: neither '%s' nor grubby found; "
+                        "add them to the boot loader by hand", where);
+}
+
 int
 rv_host_bootargs_install(RvRoot *root, const char *journal_path, char **args,
                          const char *profile_name, RvRunner *runner,
@@ -220,12 +235,9 @@ rv_host_bootargs_install_dropin(RvRoot *root, const char *journal_path, const ch
             *ret_method = "grubby";
         return 0;
     }
-    if (!rv_host_root_exists(root, "/etc/default/grub")) {
-        g_autofree char *where = rv_host_root_resolve(root, "/etc/default/grub");
-        return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOENT,
-                            "Cannot install boot arguments: neither '%s' nor grubby found; "
-                            "add them to the boot loader by hand", where);
-    }
+    r = need_grub(root, error);
+    if (r < 0)
+        return r;
     r = rv_host_journal_open(root, jpath, &journal, error);
     if (r < 0)
         return r;
@@ -262,12 +274,9 @@ rv_host_bootargs_describe_install(RvRoot *root, char **args, const char *profile
             *ret_method = "grubby";
         return 0;
     }
-    if (!rv_host_root_exists(root, "/etc/default/grub")) {
-        g_autofree char *where = rv_host_root_resolve(root, "/etc/default/grub");
-        return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOENT,
-                            "Cannot install boot arguments: neither '%s' nor grubby found; "
-                            "add them to the boot loader by hand", where);
-    }
+    r = need_grub(root, error);
+    if (r < 0)
+        return r;
     {
         g_autofree char *content = rv_host_bootargs_dropin(args, profile_name);
         g_auto(GStrv) lines = g_strsplit(content, "\n", -1);
