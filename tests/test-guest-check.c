@@ -309,6 +309,130 @@ test_live(void)
     rv_test_rm_rf(tmp);
 }
 
+/* A 2-node host for the memory rules: CPUs 0-3 node 0, 4-7 node 1, one
+ * thread per core, 2-3 and 6-7 isolated; 2 MiB pools: 512 on node 0, 64
+ * on node 1 (576 in all). */
+static RvGuestHostCpus *
+numa_host(void)
+{
+    g_autoptr(RvGuestHostCpus) h = rv_guest_host_cpus_new(8);
+    RvCpuSet one, iso;
+
+    for (unsigned c = 0; c < 8; c++) {
+        rv_cpuset_zero(&one);
+        rv_cpuset_set(&one, c);
+        rv_guest_host_cpus_add_core(h, &one);
+    }
+    for (int n = 0; n < 2; n++) {
+        RvCpuGroup g = { .id = n };
+
+        rv_cpuset_zero(&g.cpus);
+        rv_cpuset_set_range(&g.cpus, n * 4, n * 4 + 3);
+        g_array_append_val(h->groups, g);
+    }
+    h->groups_are_nodes = true;
+    h->nodes_known = true;
+    rv_cpuset_zero(&h->nodes);
+    rv_cpuset_set_range(&h->nodes, 0, 1);
+    h->hugepage_pools = g_array_new(FALSE, TRUE, sizeof(RvGuestHugepagePool));
+    {
+        RvGuestHugepagePool all = { -1, 2048, 576, 576 }, n0 = { 0, 2048, 512, 512 }, n1 = { 1, 2048, 64, 64 };
+
+        g_array_append_val(h->hugepage_pools, all);
+        g_array_append_val(h->hugepage_pools, n0);
+        g_array_append_val(h->hugepage_pools, n1);
+    }
+    rv_cpuset_zero(&iso);
+    rv_cpuset_set_range(&iso, 2, 3);
+    rv_cpuset_set_range(&iso, 6, 7);
+    rv_guest_host_cpus_set_isolated(h, &iso, "test");
+    return g_steal_pointer(&h);
+}
+
+/* @xml judged on @host: the level of finding @id, or -1 when absent. */
+static int
+level_of(const char *xml, const RvGuestHostCpus *host, const char *id)
+{
+    g_autoptr(RvGuestDomain) d = NULL;
+    g_autoptr(RvGuestCheckReport) rep = NULL;
+    g_autoptr(GError) err = NULL;
+    const RvFinding *f;
+
+    g_assert_cmpint(rv_guest_domain_load(xml, "m.xml", &d, &err), ==, 0);
+    g_assert_cmpint(rv_guest_check_judge(d, host, NULL, NULL, &rep, &err), >=, 0);
+    g_assert_no_error(err);
+    f = rv_findings_find(rep->findings, id);
+    return f ? (int) f->level : -1;
+}
+
+#define RT_DOMAIN(MEM, BACKING, TOP, TUNE) \
+    "<domain><memory unit='MiB'>" MEM "</memory><memoryBacking>" BACKING "</memoryBacking>" TOP \
+    "<vcpu>2</vcpu><cputune><vcpupin vcpu='0' cpuset='0'/><vcpupin vcpu='1' cpuset='2'/>" \
+    "<emulatorpin cpuset='0-1'/><vcpusched vcpus='1' scheduler='fifo' priority='1'/>" TUNE \
+    "</cputune></domain>"
+
+/* numatune, hugepages per node, locked, I/O threads, priorities, pins past
+ * <vcpu>, the SMT-sibling WARN of guests without RT vCPUs. */
+static void
+test_rules(void)
+{
+    g_autoptr(RvGuestHostCpus) h = numa_host();
+
+    /* RT vCPU on CPU 2 = node 0 */
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<locked/>", "<numatune><memory nodeset='0'/></numatune>", ""),
+                             h, "memory.numa-rt-node"), ==, RV_FINDING_PASS);
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<locked/>", "<numatune><memory nodeset='1'/></numatune>", ""),
+                             h, "memory.numa-rt-node"), ==, RV_FINDING_WARN);
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<locked/>", "<numatune><memory mode='interleave' nodeset='0'/></numatune>", ""),
+                             h, "memory.numa-rt-node"), ==, RV_FINDING_WARN);
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<locked/>", "<numatune><memory nodeset='3'/></numatune>", ""),
+                             h, "memory.numa-node"), ==, RV_FINDING_FAIL);
+    /* 512 MiB = 256 pages of 2 MiB: node 0 has 512, node 1 64 */
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<hugepages/><locked/>", "<numatune><memory nodeset='0'/></numatune>", ""),
+                             h, "memory.hugepage-size"), ==, RV_FINDING_PASS);
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<hugepages/><locked/>", "<numatune><memory nodeset='1'/></numatune>", ""),
+                             h, "memory.hugepage-size"), ==, RV_FINDING_FAIL);
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<hugepages><page size='1' unit='G'/></hugepages><locked/>", "", ""),
+                             h, "memory.hugepage-size"), ==, RV_FINDING_FAIL);
+    g_assert_cmpint(level_of(RT_DOMAIN("2048", "<hugepages><page size='2' unit='mib'/></hugepages><locked/>", "", ""),
+                             h, "memory.hugepage-size"), ==, RV_FINDING_FAIL);   /* 1024 > 576 */
+    /* <locked/> for RT guests */
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "", "", ""), h, "memory.not-locked"), ==, RV_FINDING_WARN);
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<locked/>", "", ""), h, "memory.not-locked"), ==, RV_FINDING_PASS);
+    /* I/O threads: pinned on the RT vCPU's CPU, unpinned (every online
+     * CPU in libvirt 9.0), unpinned with <vcpu cpuset>-less emulatorpin */
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<locked/>", "<iothreads>1</iothreads>", "<iothreadpin iothread='1' cpuset='2'/>"),
+                             h, "iothread.rt-cpu"), ==, RV_FINDING_FAIL);
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<locked/>", "<iothreads>1</iothreads>", ""),
+                             h, "iothread.rt-cpu"), ==, RV_FINDING_FAIL);
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<locked/>", "<iothreads>1</iothreads>",
+                                       "<iothreadpin iothread='1' cpuset='1'/><iothreadsched iothreads='1' scheduler='fifo' priority='99'/>"),
+                             h, "iothread.rt-cpu"), ==, RV_FINDING_PASS);
+    g_assert_cmpint(level_of(RT_DOMAIN("512", "<locked/>", "<iothreads>1</iothreads>",
+                                       "<iothreadsched iothreads='1' scheduler='fifo' priority='99'/>"),
+                             h, "iothread.rt-cpu"), ==, RV_FINDING_FAIL);
+    /* FIFO priority 0: libvirt reads it, cannot start it */
+    g_assert_cmpint(level_of("<domain><vcpu>1</vcpu><cputune><vcpupin vcpu='0' cpuset='2'/><emulatorpin cpuset='0'/>"
+                             "<vcpusched vcpus='0' scheduler='fifo' priority='0'/></cputune></domain>",
+                             h, "vcpu.priority-range"), ==, RV_FINDING_FAIL);
+    /* a pin past <vcpu>: ignored by libvirt, warned here */
+    g_assert_cmpint(level_of("<domain><vcpu>1</vcpu><cputune><vcpupin vcpu='1' cpuset='2'/></cputune></domain>",
+                             h, "vcpu.pin-past"), ==, RV_FINDING_WARN);
+    /* <vcpu cpuset> keeps the emulator off the RT vCPU: no emulator-unpinned */
+    g_assert_cmpint(level_of("<domain><vcpu cpuset='0-1'>2</vcpu><cputune><vcpupin vcpu='1' cpuset='2'/>"
+                             "<vcpusched vcpus='1' scheduler='fifo' priority='1'/></cputune></domain>",
+                             h, "placement.emulator-unpinned"), ==, -1);
+    g_assert_cmpint(level_of("<domain><vcpu cpuset='0-2'>2</vcpu><cputune><vcpupin vcpu='1' cpuset='2'/>"
+                             "<vcpusched vcpus='1' scheduler='fifo' priority='1'/></cputune></domain>",
+                             h, "placement.emulator-on-rt"), ==, RV_FINDING_FAIL);
+    /* an unpinned guest without RT vCPUs: no SMT-sibling WARN */
+    g_assert_cmpint(level_of("<domain><vcpu>4</vcpu><cpu><topology sockets='1' dies='1' cores='2' threads='2'/></cpu></domain>",
+                             h, "topology.smt-siblings"), ==, -1);
+    /* CPU ids up to 16383 are read (an offline CPU here, as libvirt reads it) */
+    g_assert_cmpint(level_of("<domain><vcpu>1</vcpu><cputune><vcpupin vcpu='0' cpuset='16383'/></cputune></domain>",
+                             h, "placement.offline-cpu"), ==, RV_FINDING_FAIL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -324,5 +448,6 @@ main(int argc, char **argv)
     g_test_add_func("/guest/check/shared-libvirt", test_shared_libvirt);
     g_test_add_func("/guest/check/status-file", test_status_file);
     g_test_add_func("/guest/check/live", test_live);
+    g_test_add_func("/guest/check/rules", test_rules);
     return g_test_run();
 }
