@@ -417,6 +417,60 @@ test_bus_owner(void)
     rv_test_rm_rf(root_dir);
 }
 
+/* The OpenShift performance profile rendered for reserved 0-1, isolated 2-7
+ * (tests/data/cases/tuned/openshift-node-performance-example and its -rt
+ * and intel-x86 children, .source.txt there) on an 8-CPU one-package root:
+ * its kernel thread groups 'NAME.*' are read as [kthreads], the -rt
+ * profile's drop= removes network-latency's numa_balancing and busy
+ * polling sysctls, and timer_migration stays 1 as the operator wants on the
+ * RT kernel. */
+static const char * const openshift_names[] = {
+    "openshift-node-performance-example", "openshift-node-performance-intel-x86-example",
+    "openshift-node-performance-rt-example",
+};
+
+static void
+test_openshift(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *root = g_dir_make_tmp("rv-tuned-XXXXXX", &err);
+    g_autoptr(RvHostProfile) p = NULL;
+    g_autofree char *iso = NULL;
+
+    g_assert_no_error(err);
+    rv_test_put(root, "sys/devices/system/cpu/possible", "0-7\n");
+    rv_test_put(root, "sys/devices/system/cpu/present", "0-7\n");
+    rv_test_put(root, "sys/devices/system/cpu/online", "0-7\n");
+    for (int cpu = 0; cpu < 8; cpu++) {
+        g_autofree char *d = g_strdup_printf("sys/devices/system/cpu/cpu%d/topology", cpu);
+        g_autofree char *self = g_strdup_printf("%d\n", cpu);
+        g_autofree char *p1 = g_build_filename(d, "thread_siblings_list", NULL);
+        g_autofree char *p3 = g_build_filename(d, "core_id", NULL);
+        g_autofree char *p4 = g_build_filename(d, "physical_package_id", NULL);
+
+        rv_test_put(root, p1, self);
+        rv_test_put(root, p3, self);
+        rv_test_put(root, p4, "0\n");
+    }
+    rv_test_put(root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\n");
+    p = load_case(root, "openshift-node-performance-example");
+    iso = rv_cpulist_format(&p->isolated);
+    g_assert_cmpstr(iso, ==, "2-7");
+    assert_kthread(p, "ksoftirqd", 11);
+    assert_kthread(p, "rcuc", 11);
+    assert_kthread(p, "ktimers", 11);
+    g_assert_false(p->numa_balancing.set);                 /* dropped by the -rt profile */
+    g_assert_null(sysctl(p, "net.core.busy_read"));
+    g_assert_null(sysctl(p, "net.core.busy_poll"));
+    g_assert_null(sysctl(p, "drop"));                      /* drop= is no option */
+    g_assert_true(p->timer_migration.set && p->timer_migration.value == 1);
+    g_assert_cmpstr(sysctl(p, "vm.swappiness"), ==, "10");
+    g_assert_true(has_extra(p, "rcutree.kthread_prio=11"));
+    g_assert_true(has_extra(p, "intel_pstate=active"));
+    g_assert_false(has_extra(p, "intel_pstate=disable"));  /* cpu-partitioning's, overridden */
+    rv_test_rm_rf(root);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -430,6 +484,15 @@ main(int argc, char **argv)
     g_test_add_func("/tuned/parse", test_parse);
     g_test_add_func("/tuned/assert", test_assert_unset);
     g_test_add_func("/tuned/bus-owner", test_bus_owner);
-    rv_test_assert_cases_covered("tuned", case_names, G_N_ELEMENTS(case_names));
+    g_test_add_func("/tuned/openshift", test_openshift);
+    {
+        const char *all[G_N_ELEMENTS(case_names) + G_N_ELEMENTS(openshift_names)];
+
+        for (size_t i = 0; i < G_N_ELEMENTS(case_names); i++)
+            all[i] = case_names[i];
+        for (size_t i = 0; i < G_N_ELEMENTS(openshift_names); i++)
+            all[G_N_ELEMENTS(case_names) + i] = openshift_names[i];
+        rv_test_assert_cases_covered("tuned", all, G_N_ELEMENTS(all));
+    }
     return g_test_run();
 }

@@ -504,7 +504,18 @@ check_irqaffinity(RvCheckCtx *c)
     if (rv_cpuset_is_empty(&c->iso_actual))
         return;
     if (!cmd->irqaffinity.present) {
-        if (c->p->irqaffinity != RV_HOST_TRI_YES)
+        /* a profile that moves IRQs at runtime (tuned's [irqbalance]
+         * banned_cpus, OpenShift's performance profile, [kernel]
+         * irq_affinity) does without the boot argument: irq.on-isolated
+         * judges where the IRQs are; only those set up before it ran
+         * started on every CPU */
+        if (c->p->irqaffinity != RV_HOST_TRI_YES && c->p->irq_affinity != RV_HOST_CPUSEL_UNSET)
+            rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "irqaffinity.missing", NULL, NULL, NULL,
+                            "add irqaffinity=<housekeeping CPUs> to the command line to keep IRQs off the "
+                            "isolated CPUs from boot",
+                            "no irqaffinity= on the command line; the profile moves IRQs at runtime "
+                            "([kernel] irq_affinity), so IRQs set up before that start on every CPU");
+        else if (c->p->irqaffinity != RV_HOST_TRI_YES)
             rv_findings_add(c->rep->findings, RV_FINDING_WARN, "irqaffinity.missing", NULL, NULL, NULL,
                             "add irqaffinity=<housekeeping CPUs> to the command line, or move IRQs at "
                             "runtime (rtvirt host apply with [kernel] irq_affinity = housekeeping)",
