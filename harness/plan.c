@@ -283,6 +283,8 @@ budget_on(const RvMatrix *m, const RvMatrixScenario *sc, GPtrArray *pls,
 
     memset(b, 0, sizeof(*b));
     rv_cpuset_zero(&shared);
+    for (guint i = 0; i < sc->guests->len; i++)
+        b->n_neighbours += ((RvMatrixGuest *) sc->guests->pdata[i])->role != RV_MATRIX_ROLE_RT;
     b->primaries_only = sc->smt == RV_MATRIX_SMT_OFF;
     b->unpinned = sc->placement == RV_MATRIX_PLACEMENT_UNPINNED;
     b->cpus = hc->online;
@@ -380,6 +382,48 @@ pool_layer(const RvGuestHostCpus *hc, const RvCpuSet *pool, unsigned k, RvCpuSet
         }
     }
     return more;
+}
+
+static void
+json_cpus(JsonBuilder *b, const char *key, const RvCpuSet *set)
+{
+    g_autofree char *l = rv_cpuset_is_empty(set) ? g_strdup("") : rv_cpulist_format(set);
+
+    json_builder_set_member_name(b, key);
+    json_builder_add_string_value(b, l);
+}
+
+static void
+json_bool(JsonBuilder *b, const char *key, bool v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_boolean_value(b, v);
+}
+
+void
+rv_harness_plan_budget_json(JsonBuilder *b, const RvPlanBudget *bu)
+{
+    g_autofree char *text = rv_harness_plan_budget_text(bu);
+
+    json_builder_set_member_name(b, "neighbour_budget");
+    if (!bu->n_neighbours) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    json_builder_begin_object(b);
+    json_cpus(b, "cpus", &bu->cpus);
+    json_builder_set_member_name(b, "count");
+    json_builder_add_int_value(b, rv_cpuset_count(&bu->cpus));
+    json_cpus(b, "rt_cpus", &bu->rt_cpus);
+    json_cpus(b, "rt_siblings", &bu->siblings);
+    json_bool(b, "rt_siblings_given", bu->siblings_given);
+    json_bool(b, "primaries_only", bu->primaries_only);
+    json_bool(b, "unpinned", bu->unpinned);
+    json_cpus(b, "one_vcpu_each", &bu->dealt_pool);
+    json_cpus(b, "floating", &bu->floating);
+    json_builder_set_member_name(b, "text");
+    json_builder_add_string_value(b, text);
+    json_builder_end_object(b);
 }
 
 /* The neighbours of @sc into its budget: one vCPU each on the CPUs outside

@@ -25,6 +25,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "guest/placement.h"
 #include "harness/matrix.h"
@@ -128,6 +129,7 @@ typedef struct {
     bool siblings_given;    /* true: @siblings are in the budget (shared) */
     bool primaries_only;    /* smt = off */
     bool unpinned;          /* placement = unpinned: every vCPU floats over all */
+    unsigned n_neighbours;  /* the scenario's guests without RT vCPUs */
 } RvPlanBudget;
 
 /**
@@ -156,6 +158,16 @@ void rv_harness_plan_budget(const RvMatrix *matrix, const RvMatrixScenario *scen
  * idle)"; "..., primary threads only (smt = off)".
  */
 char *rv_harness_plan_budget_text(const RvPlanBudget *budget);
+
+/**
+ * rv_harness_plan_budget_json:
+ * Adds the member "neighbour_budget" to the object @b is building: null
+ * when the scenario has no neighbour, else {cpus, count, rt_cpus,
+ * rt_siblings, rt_siblings_given, primaries_only, unpinned, one_vcpu_each,
+ * floating, text} (cpulists as strings, "" for none; text as
+ * rv_harness_plan_budget_text()).
+ */
+void rv_harness_plan_budget_json(JsonBuilder *b, const RvPlanBudget *budget);
 
 /**
  * rv_harness_plan_node:

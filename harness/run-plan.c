@@ -315,6 +315,16 @@ rv_cmd_run_print_plan(RvRunCtx *c)
             for (guint l = 0; l < lines->len; l++)
                 printf("#   %s\n", (char *) lines->pdata[l]);
         }
+        {
+            /* what the neighbours get under this option (harness/plan.h) */
+            RvPlanBudget bu;
+            g_autofree char *bt = NULL;
+
+            rv_harness_plan_budget(c->matrix, sc, pls, c->host_cpus, &bu);
+            bt = bu.n_neighbours ? rv_harness_plan_budget_text(&bu) : NULL;
+            if (bt)
+                printf("#   neighbours' CPU budget: %s\n", bt);
+        }
     }
     if (c->count_note)
         printf("# %s\n", c->count_note);
@@ -391,6 +401,12 @@ rv_cmd_run_print_plan_json(RvRunCtx *c)
             json_builder_end_array(b);
         }
         json_builder_end_object(b);
+        {
+            RvPlanBudget bu;
+
+            rv_harness_plan_budget(c->matrix, sc, pls, c->host_cpus, &bu);
+            rv_harness_plan_budget_json(b, &bu);
+        }
         json_builder_end_object(b);
     }
     json_builder_end_array(b);

@@ -13,7 +13,10 @@
 #  - `--plan --root` on a synthetic SMT host with core scheduling
 #    (tests/data/run/smt-2s4c2t, see its .source.txt): every scenario of
 #    profiles/matrix/coresched-vs-nosmt.ini runs, RT guests on whole isolated
-#    cores apart from each other, nosmt placed on the primary threads only;
+#    cores apart from each other, nosmt placed on the primary threads only,
+#    and each scenario's neighbour CPU budget in --plan and --plan --json
+#    (also on captures of real SMT hosts: the budget printed is the rule's,
+#    every busy vCPU inside it);
 #  - a matrix whose host_profile does not load (a bad value, a missing
 #    include): --plan exits 2 naming the host profile's FILE:LINE (run does
 #    too, with no store: the bad/*.ini loop);
@@ -47,7 +50,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 47 ))"
+echo "1..$(( ${#bad[@]} * 2 + 48 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -101,6 +104,18 @@ check "coresched-vs-nosmt on an SMT host: every scenario runs ($(grep '^# scenar
     eval '[ $rc -eq 0 ] && [ "$(grep -c "^# scenario .*: runs$" "$tmp/smt")" = 5 ]'
 check "coresched-vs-nosmt on an SMT host matches $exp ($(diff "$exp" "$tmp/smt" | head -5 | tr '\n' ' '))" \
     diff -q "$exp" "$tmp/smt"
+# the neighbours' CPU budget per scenario in --plan --json: all but the RT
+# vCPUs' CPUs 1-3,5-7, with their siblings 9-11,13-15 where shared, without
+# them where idle, the primary threads only with SMT off
+"$rtvirt" run --plan --json --seed 1 --root "$smt" profiles/matrix/coresched-vs-nosmt.ini \
+    >"$tmp/smt.json" 2>"$tmp/err"; rc=$?
+budgets=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%s=%s/%d/%s/%s" % (s["name"], b["cpus"], b["count"], b["rt_siblings_given"], b["primaries_only"])
+               for s in d["scenarios"] for b in [s["neighbour_budget"]]))' "$tmp/smt.json" 2>&1)
+check "coresched-vs-nosmt --plan --json: each scenario's neighbour budget ($budgets)" \
+    eval '[ $rc -eq 0 ] && [ "$budgets" = "baseline=0,4,8-15/10/True/False siblings-idle=0,4,8,12/4/False/False nosmt=0,4/2/False/True coresched=0,4,8-15/10/True/False coresched-vcpu=0,4,8-15/10/True/False" ]'
 
 # host_profile that does not load: --plan refuses it like the run does
 for hp in timer-migration-7:6 missing-include:5; do
@@ -250,11 +265,16 @@ for d in glob.glob(root + "/sys/devices/system/cpu/cpu[0-9]*"):
 lines = []
 cur = None
 runs = {}
+printed = {}
 for line in open(plan):
     m = re.match(r"# scenario (\S+) .*: (runs|SKIPPED)", line)
     if m:
         cur = m.group(1)
         runs[cur] = m.group(2) == "runs"
+        continue
+    m = re.match(r"#   neighbours' CPU budget: CPUs? ([0-9,-]+|none) \((\d+)\)", line)
+    if m and cur is not None:
+        printed[cur] = set() if m.group(1) == "none" else parse(m.group(1))
         continue
     m = re.match(r"#   (\S+)(?: \((\d+) guests\))?: (vCPU\d+|emulator|idle siblings|shared siblings) -> CPUs? ([0-9,-]+)(.*)", line)
     if m and cur is not None:
@@ -302,6 +322,8 @@ for name, s in sorted(scen.items()):
     if not s["runs"] or not s["rt"]:
         bad.append("%s: does not run or has no RT vCPU" % name)
         continue
+    if printed.get(name) != budget:
+        bad.append("%s: --plan prints the budget %s, the rule gives %s" % (name, sorted(printed.get(name, [])), sorted(budget)))
     if not busy <= budget:
         bad.append("%s: busy vCPUs on %s outside the budget %s" % (name, sorted(busy - budget), sorted(budget)))
     if len(one) != len(singles) or not one <= pool:
