@@ -7,6 +7,9 @@
  *                         sysctls and module parameters
  *   host/check/check-threads.c  kernel thread priorities, stray user threads
  *   host/check/check-libvirt.c  libvirt's qemu.conf and the RT-group trap
+ *   host/check/check-jitter.c   per-CPU jitter the kernel documents (ticks,
+ *                         watchdog, idle, clocksource) and boot arguments that
+ *                         do not do what they seem to
  *
  * Readers read, judges judge: rv_host_check_run() loads every fact first
  * through the readers (host/facts/topology.h, host/facts/cmdline.h, host/facts/state.h,
@@ -23,6 +26,7 @@
 #include "host/check/check.h"
 #include "host/facts/cmdline.h"
 #include "host/facts/irq.h"
+#include "host/facts/irqbalance.h"
 #include "host/profile/partition.h"
 #include "host/facts/qemu-conf.h"
 #include "host/facts/state.h"
@@ -40,6 +44,7 @@ typedef struct {
     GArray *on_isolated;     /* RvTask of every thread that last ran on an isolated CPU
                               * (rv_host_tasks_on_cpus()); NULL when none is isolated or
                               * /proc cannot be listed */
+    RvIrqbalance *irqbalance; /* the running irqbalance, NULL when none runs */
     RvQemuConf *qemu_conf;   /* NULL when unreadable or refused by libvirt's parser */
     char *qemu_conf_error;   /* why, when qemu_conf is NULL */
 } RvCheckFacts;
@@ -89,6 +94,11 @@ void rv_check_knobs(RvCheckCtx *c);
 /* host/check/check-threads.c: isolation.stray-tasks, kthread.* */
 void rv_check_stray_tasks(RvCheckCtx *c);
 void rv_check_kthreads(RvCheckCtx *c);
+
+/* host/check/check-jitter.c: nohz_full.missing, skew_tick.missing,
+ * rcu_nocb_poll.missing, watchdog.on-isolated, idle.max-cstate-ignored,
+ * idle.poll-smt, clocksource.slow */
+void rv_check_jitter(RvCheckCtx *c);
 
 /* host/check/check-libvirt.c: rtgroup.*, libvirt.* */
 void rv_check_rtgroup(RvCheckCtx *c);

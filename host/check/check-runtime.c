@@ -108,6 +108,60 @@ rv_check_coresched(RvCheckCtx *c)
                                       : "; without SMT no core is shared, so nothing is lost here");
 }
 
+/* A running irqbalance and what it bans (host/facts/irqbalance.h): by
+ * itself it keeps IRQs off the isolated and nohz_full CPUs; a banned-CPU
+ * variable in its environment replaces that, so a list that forgets the
+ * isolated CPUs hands them back (irqbalance cputree.c setup_banned_cpus()). */
+static void
+check_irqbalance(RvCheckCtx *c)
+{
+    const RvIrqbalance *ib = c->facts->irqbalance;
+    g_autofree char *iso = rv_check_fmt_cpus(&c->iso_actual);
+    g_autofree char *act = NULL;
+    RvCpuSet open;
+
+    if (!ib)
+        return;
+    act = ib->value ? g_strdup_printf("%s=%s", rv_host_irqbalance_ban_name(ib->ban), ib->value)
+                    : g_strdup_printf("irqbalance pid %d, %s ban", ib->pid,
+                                      rv_host_irqbalance_ban_name(ib->ban));
+    if (ib->ban == RV_IRQBALANCE_BAN_AUTO) {
+        rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "irq.irqbalance", &c->iso_actual, NULL, act, NULL,
+                        "irqbalance is running (pid %d) without a banned-CPU variable: it bans the "
+                        "isolated and nohz_full CPUs %s itself (irqbalance 1.1.0 and later), but "
+                        "cannot move managed IRQs", ib->pid, iso);
+        return;
+    }
+    if (ib->ban == RV_IRQBALANCE_BAN_UNKNOWN || !ib->banned_known) {
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "irq.irqbalance", &c->iso_actual, NULL, act,
+                        "stop irqbalance, or set IRQBALANCE_BANNED_CPULIST to the isolated CPUs in "
+                        "/etc/default/irqbalance and restart it",
+                        "irqbalance is running (pid %d): it moves IRQs onto isolated CPUs %s unless "
+                        "they are banned in its configuration%s%s", ib->pid, iso,
+                        ib->problem ? ": " : "", ib->problem ? ib->problem : "");
+        return;
+    }
+    rv_cpuset_andnot(&open, &c->iso_actual, &ib->banned);
+    if (!rv_cpuset_is_empty(&open)) {
+        g_autofree char *o = rv_check_fmt_cpus(&open);
+        g_autofree char *b = rv_check_fmt_cpus(&ib->banned);
+        rv_findings_add(c->rep->findings, RV_FINDING_WARN, "irq.irqbalance", &open, iso, act,
+                        "list every isolated CPU in IRQBALANCE_BANNED_CPULIST (or remove the variable: "
+                        "irqbalance then bans the isolated and nohz_full CPUs itself) and restart "
+                        "irqbalance",
+                        "irqbalance runs with %s, which replaces its own ban of the isolated CPUs: it "
+                        "bans only %s and may place IRQs on isolated CPUs %s%s", act, b, o,
+                        ib->value && !*ib->value
+                            ? " (an empty list bans no CPU since irqbalance commit 8929e4d; older "
+                              "versions took it for unset)" : "");
+        return;
+    }
+    rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "irq.irqbalance", &c->iso_actual, NULL, act, NULL,
+                    "irqbalance is running with %s, which covers the isolated CPUs %s%s", act, iso,
+                    ib->ban == RV_IRQBALANCE_BAN_CPUS ? " (IRQBALANCE_BANNED_CPUS is deprecated since "
+                    "irqbalance 1.8.0: use IRQBALANCE_BANNED_CPULIST)" : "");
+}
+
 void
 rv_check_irqs(RvCheckCtx *c)
 {
@@ -181,22 +235,7 @@ rv_check_irqs(RvCheckCtx *c)
         rv_findings_add(c->rep->findings, RV_FINDING_WARN, "state.problem", NULL, NULL, NULL, NULL, "%s",
                         (char *) irqs->problems->pdata[i]);
 
-    /* tuned realtime bans the isolated CPUs in irqbalance ([irqbalance]
-     * banned_cpus); a running irqbalance otherwise spreads IRQs back. */
-    for (guint i = 0; i < c->facts->tasks->len; i++) {
-        const RvTask *t = &g_array_index(c->facts->tasks, RvTask, i);
-
-        if (!t->kthread && strcmp(t->comm, "irqbalance") == 0) {
-            g_autofree char *iso = rv_check_fmt_cpus(&c->iso_actual);
-            g_autofree char *act = g_strdup_printf("irqbalance pid %d", t->pid);
-            rv_findings_add(c->rep->findings, RV_FINDING_WARN, "irq.irqbalance", &c->iso_actual, NULL, act,
-                            "stop irqbalance, or set IRQBALANCE_BANNED_CPULIST to the isolated CPUs in "
-                            "/etc/default/irqbalance and restart it",
-                            "irqbalance is running (pid %d): it moves IRQs onto isolated CPUs %s unless "
-                            "they are banned in its configuration", t->pid, iso);
-            break;
-        }
-    }
+    check_irqbalance(c);
 }
 
 void

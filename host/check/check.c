@@ -18,6 +18,8 @@
  *   irqaffinity.missing  irqaffinity.overlaps-isolated
  *   irq.default-affinity  irq.on-isolated  irq.ok
  *   kernel.not-preempt-rt  kernel.preempt-rt
+ *   nohz_full.missing  skew_tick.missing  rcu_nocb_poll.missing  watchdog.on-isolated
+ *   idle.max-cstate-ignored  idle.poll-smt  clocksource.slow
  *   rtgroup.trap  rtgroup.avoided  rtgroup.none  rtgroup.unknown
  *   rt-throttling  timer_migration  numa_balancing  nmi_watchdog  thp  ksm
  *   workqueue.cpumask  governor  governor.no-cpufreq  idle.deep-states  idle.no-cpuidle
@@ -88,6 +90,7 @@ facts_clear(RvCheckFacts *f)
     g_clear_pointer(&f->irqs, rv_host_irq_table_free);
     g_clear_pointer(&f->tasks, g_array_unref);
     g_clear_pointer(&f->on_isolated, g_array_unref);
+    g_clear_pointer(&f->irqbalance, rv_host_irqbalance_free);
     g_clear_pointer(&f->qemu_conf, rv_host_qemu_conf_free);
     g_clear_pointer(&f->qemu_conf_error, g_free);
 }
@@ -134,6 +137,7 @@ facts_load(RvRoot *root, const RvHostProfile *profile, RvCheckFacts *f, GError *
         f->irqs = NULL;
     if (rv_host_tasks_load(root, &f->tasks, NULL) < 0)
         f->tasks = g_array_new(FALSE, TRUE, sizeof(RvTask));
+    (void) rv_host_irqbalance_load(root, f->tasks, f->topo->nr_cpu_ids, &f->irqbalance);
     if (rv_host_qemu_conf_load(root, profile->qemu_conf, &f->qemu_conf, NULL, &local) < 0)
         f->qemu_conf_error = g_strdup_printf("libvirt settings not checked: %s", local->message);
     return 0;
@@ -180,6 +184,7 @@ judge(RvCheckCtx *c)
     rv_check_kernel(c);
     rv_check_rtgroup(c);
     rv_check_runtime(c);
+    rv_check_jitter(c);
     rv_check_kthreads(c);
     rv_check_knobs(c);
     rv_check_libvirt(c);

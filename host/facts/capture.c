@@ -432,6 +432,7 @@ rv_host_capture(RvRoot *root, const char *dir, unsigned *ret_files, GError **err
         "/proc/sys/kernel/sched_rt_runtime_us", "/proc/sys/kernel/sched_rt_period_us",
         "/proc/sys/kernel/timer_migration", "/proc/sys/kernel/numa_balancing",
         "/proc/sys/kernel/nmi_watchdog",
+        "/sys/devices/system/clocksource/clocksource0/current_clocksource",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(files); i++)
         copy(&c, files[i]);

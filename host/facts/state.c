@@ -35,7 +35,8 @@ rv_host_state_free(RvHostState *st)
     if (!st)
         return;
     RvStateCpus *sets[] = { &st->possible, &st->present, &st->online, &st->offline,
-                            &st->isolated, &st->nohz_full, &st->workqueue_cpumask };
+                            &st->isolated, &st->nohz_full, &st->workqueue_cpumask,
+                            &st->watchdog_cpumask };
     for (size_t i = 0; i < G_N_ELEMENTS(sets); i++)
         cpus_clear(sets[i]);
     g_free(st->smt_control);
@@ -47,6 +48,7 @@ rv_host_state_free(RvHostState *st)
     g_free(st->thp_enabled);
     g_free(st->thp_defrag);
     g_free(st->cpuidle_driver);
+    g_free(st->clocksource);
     g_free(st->cpuidle_governor);
     if (st->cpus) {
         for (guint i = 0; i < st->cpus->len; i++) {
@@ -525,6 +527,12 @@ rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError 
     read_int_range(st, root, "/proc/sys/kernel/timer_migration", 0, 1, &st->timer_migration);
     read_int_range(st, root, "/proc/sys/kernel/numa_balancing", 0, 3, &st->numa_balancing);
     read_int_range(st, root, "/proc/sys/kernel/nmi_watchdog", 0, 1, &st->nmi_watchdog);
+    /* Documentation/admin-guide/sysctl/kernel.rst: watchdog, soft_watchdog
+     * 0/1, watchdog_cpumask a cpulist */
+    read_int_range(st, root, "/proc/sys/kernel/watchdog", 0, 1, &st->watchdog);
+    read_int_range(st, root, "/proc/sys/kernel/soft_watchdog", 0, 1, &st->soft_watchdog);
+    read_cpus(st, root, "/proc/sys/kernel/watchdog_cpumask", nr_cpu_ids, false, &st->watchdog_cpumask);
+    st->clocksource = read_str(root, "/sys/devices/system/clocksource/clocksource0/current_clocksource");
     st->thp_enabled = read_selected(st, root, "/sys/kernel/mm/transparent_hugepage/enabled",
                                     (const char *const[]) { "always", "madvise", "never", NULL });
     st->thp_defrag = read_selected(st, root, "/sys/kernel/mm/transparent_hugepage/defrag",

@@ -129,6 +129,13 @@ typedef struct {
     RvStateInt timer_migration;  /* /proc/sys/kernel/timer_migration */
     RvStateInt numa_balancing;   /* /proc/sys/kernel/numa_balancing */
     RvStateInt nmi_watchdog;     /* /proc/sys/kernel/nmi_watchdog */
+    RvStateInt watchdog;         /* /proc/sys/kernel/watchdog (soft or hard lockup detector on) */
+    RvStateInt soft_watchdog;    /* /proc/sys/kernel/soft_watchdog (0 after nosoftlockup) */
+    RvStateCpus watchdog_cpumask; /* /proc/sys/kernel/watchdog_cpumask: where the lockup
+                                  * detectors' per-CPU hrtimer runs (housekeeping CPUs by
+                                  * default when nohz_full= is booted) */
+    char *clocksource;           /* /sys/devices/system/clocksource/clocksource0/
+                                  * current_clocksource ("tsc", "hpet", "kvm-clock") */
     char *thp_enabled;           /* selected [value] of transparent_hugepage/enabled */
     char *thp_defrag;            /* selected [value] of transparent_hugepage/defrag */
     RvStateInt ksm_run;          /* /sys/kernel/mm/ksm/run */
