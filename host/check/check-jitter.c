@@ -10,8 +10,8 @@
  *   clocksource.slow
  *
  * Sources: Documentation/timers/no_hz.rst (adaptive ticks, nohz_full=),
- * Documentation/admin-guide/kernel-per-CPU-kthreads.rst (scheduling-clock
- * interrupts; RCU callbacks and rcu_nocb_poll; the lockup watchdog),
+ * Documentation/admin-guide/kernel-per-CPU-kthreads.rst (ksoftirqd:
+ * SCHED_SOFTIRQ and RCU_SOFTIRQ want nohz_full=),
  * Documentation/admin-guide/kernel-parameters.txt (skew_tick=,
  * rcu_nocb_poll, nowatchdog, nosoftlockup, processor.max_cstate=,
  * intel_idle.max_cstate=, idle=, tsc=, clocksource=),
@@ -59,7 +59,9 @@ check_nohz_full(RvCheckCtx *c, const RvCpuSet *iso)
                                               "built without CONFIG_NO_HZ_FULL?)");
 }
 
-/* skew_tick=1 and rcu_nocb_poll: advice of the documents, NOTE only. */
+/* skew_tick=1 and rcu_nocb_poll: advice of kernel-parameters.txt (skew_tick=
+ * for jitter-sensitive loads; rcu_nocb_poll relieves offloaded CPUs of
+ * waking their rcuo kthreads), NOTE only. */
 static void
 check_tick_advice(RvCheckCtx *c)
 {
