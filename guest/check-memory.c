@@ -58,10 +58,13 @@ rv_guest_host_memory_load(RvRoot *root, RvGuestHostCpus *host)
 {
     g_autofree char *online = NULL;
 
-    if (host->hugepage_pools)
-        g_array_unref(host->hugepage_pools);
-    host->hugepage_pools = g_array_new(FALSE, TRUE, sizeof(RvGuestHugepagePool));
-    read_pools(root, "/sys/kernel/mm/hugepages", -1, host->hugepage_pools);
+    g_clear_pointer(&host->hugepage_pools, g_array_unref);
+    /* a root without the directory (a capture of CPUs only, a kernel
+     * without CONFIG_HUGETLBFS) says nothing about pools: left unknown */
+    if (rv_host_root_exists(root, "/sys/kernel/mm/hugepages")) {
+        host->hugepage_pools = g_array_new(FALSE, TRUE, sizeof(RvGuestHugepagePool));
+        read_pools(root, "/sys/kernel/mm/hugepages", -1, host->hugepage_pools);
+    }
     rv_cpuset_zero(&host->nodes);
     host->nodes_known = false;
     if (rv_host_root_read_value(root, "/sys/devices/system/node/online", &online, NULL) < 0 ||
@@ -71,7 +74,8 @@ rv_guest_host_memory_load(RvRoot *root, RvGuestHostCpus *host)
     rv_cpuset_foreach(n, &host->nodes) {
         g_autofree char *dir = g_strdup_printf("/sys/devices/system/node/node%d/hugepages", n);
 
-        read_pools(root, dir, n, host->hugepage_pools);
+        if (host->hugepage_pools)
+            read_pools(root, dir, n, host->hugepage_pools);
     }
 }
 
@@ -399,7 +403,13 @@ check_hugepages(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *
 
         if (pg->has_nodeset)
             continue;   /* guest NUMA cells: only the whole-domain page is judged */
-        if (!size || !pool_pages(host, size, -1, &nr)) {
+        if (!size) {
+            rv_findings_add(out, RV_FINDING_FAIL, "memory.hugepage-size", NULL, NULL, NULL,
+                "reserve hugepages at boot (hugepagesz=SIZE hugepages=N) or through vm.nr_hugepages",
+                "<hugepages> of the default size: the host has no hugepage pool at all");
+            continue;
+        }
+        if (!pool_pages(host, size, -1, &nr)) {
             rv_findings_add(out, RV_FINDING_FAIL, "memory.hugepage-size", NULL, NULL, NULL,
                 "use a page size the host has (/sys/kernel/mm/hugepages), or boot it with "
                 "hugepagesz=SIZE hugepages=N",

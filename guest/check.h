@@ -162,7 +162,8 @@ int rv_guest_domain_load(const char *xml, const char *source, RvGuestDomain **re
  * @host: fills its nodes (/sys/devices/system/node/online; nodes_known
  *        false when absent) and hugepage_pools (/sys/kernel/mm/hugepages
  *        and each node's hugepages/, Documentation/admin-guide/mm/
- *        hugetlbpage.rst); unreadable files leave a pool at 0
+ *        hugetlbpage.rst; NULL, unknown, when the root lacks
+ *        /sys/kernel/mm/hugepages); unreadable files leave a pool at 0
  *
  * Best effort: never fails.
  */
