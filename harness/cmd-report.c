@@ -36,7 +36,10 @@ rv_cmd_report(int argc, char **argv)
 {
     static char *arg_out, *arg_baseline, *arg_test, *arg_title;
     static char **arg_budget;
+    static gboolean arg_force;
     const GOptionEntry entries[] = {
+        { "force", 'f', 0, G_OPTION_ARG_NONE, &arg_force,
+          "Replace DIR/index.html even when rtvirt report did not write it", NULL },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &arg_out,
           "Directory for index.html and the plots (created; required)", "DIR" },
         { "baseline", 'b', 0, G_OPTION_ARG_STRING, &arg_baseline,
@@ -65,6 +68,22 @@ rv_cmd_report(int argc, char **argv)
     if (!arg_out || !*arg_out) {
         rv_log_error("%s: no output directory given (-o DIR)", argv[0]);
         return RV_EXIT_ERROR;
+    }
+    /* a report rewrites its own page; someone else's index.html (a web
+     * root, another tool's report) is not overwritten without --force */
+    {
+        g_autofree char *old_index = g_build_filename(arg_out, "index.html", NULL);
+        g_autofree char *old = NULL;
+        gsize old_len = 0;
+
+        if (!arg_force && g_file_test(old_index, G_FILE_TEST_EXISTS) &&
+            (!g_file_get_contents(old_index, &old, &old_len, NULL) ||
+             !g_strstr_len(old, old_len, RV_REPORT_SIGNATURE))) {
+            rv_log_error("%s: '%s' exists and was not written by rtvirt report: not "
+                         "overwritten (another -o DIR, or --force to replace it)", argv[0],
+                         old_index);
+            return RV_EXIT_ERROR;
+        }
     }
     opts.test = RV_STATS_WELCH;
     if (arg_test) {

@@ -1197,12 +1197,18 @@ format_json(const RvComparison *c, const RvCompareOptions *opts)
 /* ---- CSV (RFC 4180) ---- */
 
 static void
-csv_field(GString *o, const char *v)
+csv_field(GString *o, const char *raw)
 {
+    g_autofree char *v = NULL;
+
     if (o->len && o->str[o->len - 1] != '\n')
         g_string_append_c(o, ',');
-    if (!v)
+    if (!raw)
         return;
+    /* store text (scenario names, targets, reasons) is untrusted: an ESC
+     * in it must not reach the terminal a CSV is catted to (util/escape.h's
+     * text rule: control bytes but newline and tab become \ooo) */
+    v = rv_escape_text(g_strdup(raw));
     if (strpbrk(v, ",\"\r\n")) {
         g_string_append_c(o, '"');
         for (const char *p = v; *p; p++) {

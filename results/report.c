@@ -1015,7 +1015,7 @@ rv_result_report_write(GPtrArray *stores, const char *dir, const RvReportOptions
     r = page_body(page, &rp, runner, error);
     if (r < 0)
         goto cleanup;
-    g_string_append(page, "<p><small>Written by rtvirt report. Plots: gnuplot (scripts and "
+    g_string_append(page, "<p><small>" RV_REPORT_SIGNATURE ". Plots: gnuplot (scripts and "
                     "data in plot/).</small></p>\n</body>\n</html>\n");
     if (!g_file_set_contents(tmp, page->str, page->len, &local) || rename(tmp, index) < 0) {
         r = rv_error_set(error, RV_ERROR_FAILED, EIO, "Failed to write '%s': %s", index,

@@ -29,6 +29,12 @@
 
 #include <glib.h>
 
+/* Words every page rtvirt report writes carries (its footer): `report -o
+ * DIR` replaces an index.html that has them, and refuses one that lacks
+ * them (someone else's page) unless --force. */
+#define RV_REPORT_SIGNATURE "Written by rtvirt report"
+
+
 #include "results/stats.h"
 #include "util/runner.h"
 

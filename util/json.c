@@ -490,12 +490,23 @@ rv_json_parse_untrusted(JsonParser *parser, const char *name, const char *text, 
         return r;
     if (!json_parser_load_from_data(parser, text, (gssize) len, &local)) {
         const char *m = local->message;
+        g_autofree char *cut = NULL;
 
         if (g_str_has_prefix(m, "<data>"))
             m += strlen("<data>");
+        /* json-glib quotes the token it stumbled on ("unexpected identifier
+         * 'root'"): the first word of whatever the file is, e.g. a store's
+         * run.json linked to /etc/passwd.  The message keeps the line,
+         * column and kind of error, never the file's text. */
+        cut = g_strdup(m);
+        cut[strcspn(cut, "'\"`")] = '\0';
+        g_strchomp(cut);
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s%s%s", name,
-                            *m == ':' ? "" : ": ", m);
+                            *cut == ':' ? "" : ": ", cut);
     }
+    /* an empty (or blank) text parses to no root at all */
+    if (!json_parser_get_root(parser))
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: empty, not JSON", name);
     if (ret_root)
         *ret_root = json_parser_get_root(parser);
     return 0;

@@ -234,7 +234,10 @@ int rv_json_check_untrusted(const char *name, const char *text, gsize len, guint
  * @max_depth: nesting allowed (RV_JSON_MAX_DEPTH), see rv_json_check_depth()
  * @ret_root: (out) (transfer none) (optional): the root node, owned by @parser
  * @error: RV_ERROR_INVALID "NAME: ..." (json-glib's "<data>:" prefix replaced
- *         by @name: "NAME:1:15: Parse error: ...")
+ *         by @name: "NAME:1:15: Parse error: unexpected identifier";
+ *         json-glib's quoted token is cut off: no text of an
+ *         untrusted file, say /etc/passwd behind a link, is echoed), or
+ *         "NAME: empty, not JSON" for a text that holds no value
  *
  * Parses text that came from outside rtvirt: the depth check first, then
  * a scan that refuses an integer literal outside 64 bits ("NAME: integer
