@@ -205,6 +205,17 @@ static const Bad bad[] = {
     { &rv_workload_pipe, NULL, "pipe same cpus 0,0 roundtrips 10 seconds 1 ns_per_roundtrip -5\n",
       "x: line 1: not 'pipe same|cross" },
     { &rv_workload_pipe, NULL, "hello\n", "x: line 1: unexpected 'hello'" },
+    /* hostile outputs: strtod(3)'s hex floats, and control characters
+     * that would reach a terminal through a message or the store */
+    { &rv_workload_linpack, NULL, "iter 1 n 200 seconds 0.01 gflops 0x1p4 resid 0.1 PASSED\n",
+      "x: line 1: not 'iter I" },
+    { &rv_workload_gemm, NULL, "core Zen\ngemm n 200 threads 1 iterations 1 seconds 0x1p0 gflops 1\n",
+      "x: line 2: not 'gemm n N" },
+    { &rv_workload_sysbench, NULL, "events per second: 0x1.8p10\n", "x: line 1: 'events per second:' "
+      "is not followed by a number" },
+    { &rv_workload_linpack, NULL, "rtvirt-linpack n 200 core \033]0;pwned\007Zen\n",
+      "x: byte 26 is control character 0x1b, not text" },
+    { &rv_workload_sysbench, NULL, "CPU speed:\b\n", "x: byte 10 is control character 0x08" },
 };
 
 static void

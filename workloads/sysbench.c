@@ -77,7 +77,7 @@ labelled(const char *line, const char *label, double max, double *ret, bool *see
         p++;
     errno = 0;
     v = g_ascii_strtod(p, &end);
-    if (end == p || errno || !(v >= 0 && v <= max) || (*end && strcmp(end, "s") != 0))
+    if (end == p || (gsize) (end - p) != rv_workload_decimal_span(p) || errno || !(v >= 0 && v <= max) || (*end && strcmp(end, "s") != 0))
         return -ERANGE;
     *ret = v;
     *seen = true;

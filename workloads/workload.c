@@ -123,6 +123,16 @@ rv_workload_output_lines(const char *name, const char *out, gsize len, char ***r
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "%s: byte %" G_GSIZE_FORMAT " is not text (a NUL or invalid UTF-8)",
                             name, (gsize) (bad - out));
+    /* nor is a control character but tab and the line ends: an ESC
+     * sequence in a value would reach a terminal through a message or the
+     * store's details */
+    for (gsize i = 0; i < len; i++) {
+        guchar c = (guchar) out[i];
+        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+            return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                                "%s: byte %" G_GSIZE_FORMAT " is control character 0x%02x, "
+                                "not text", name, i, c);
+    }
     {
         g_autofree char *text = g_strndup(out, len);
 
@@ -153,6 +163,40 @@ rv_workload_tokens(const char *line)
     return (char **) g_ptr_array_free(words, FALSE);
 }
 
+gsize
+rv_workload_decimal_span(const char *s)
+{
+    const char *p = s;
+    bool digits = false;
+
+    if (*p == '+' || *p == '-')
+        p++;
+    while (g_ascii_isdigit(*p)) {
+        p++;
+        digits = true;
+    }
+    if (*p == '.') {
+        p++;
+        while (g_ascii_isdigit(*p)) {
+            p++;
+            digits = true;
+        }
+    }
+    if (!digits)
+        return 0;
+    if (*p == 'e' || *p == 'E') {
+        const char *q = p + 1;
+        if (*q == '+' || *q == '-')
+            q++;
+        if (g_ascii_isdigit(*q)) {
+            while (g_ascii_isdigit(*q))
+                q++;
+            p = q;
+        }
+    }
+    return (gsize) (p - s);
+}
+
 int
 rv_workload_line_number(char **tokens, const char *key, double min, double max, double *ret)
 {
@@ -164,6 +208,9 @@ rv_workload_line_number(char **tokens, const char *key, double min, double max, 
             continue;
         if (!tokens[i + 1])
             return -ENOENT;
+        /* decimal only: strtod(3) also reads hex floats (0x1p4), inf, nan */
+        if (rv_workload_decimal_span(tokens[i + 1]) != strlen(tokens[i + 1]))
+            return -ERANGE;
         errno = 0;
         v = g_ascii_strtod(tokens[i + 1], &end);
         if (!*tokens[i + 1] || *end || errno || !isfinite(v) || v < min || v > max)

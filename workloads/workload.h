@@ -222,6 +222,17 @@ int rv_workload_output_lines(const char *name, const char *out, gsize len, char 
 char **rv_workload_tokens(const char *line);
 
 /**
+ * rv_workload_decimal_span:
+ * @s: text
+ *
+ * Returns: the length of the decimal number at the start of @s
+ * ([+-]digits[.digits][e[+-]digits], at least one digit), 0 when there is
+ * none.  The workload parsers accept only such numbers: strtod(3) also
+ * takes hex floats ("0x1p4"), "inf" and "nan", which no tool prints.
+ */
+gsize rv_workload_decimal_span(const char *s);
+
+/**
  * rv_workload_line_number:
  * @tokens: a line's words (rv_workload_tokens())
  * @key: the word the number follows ("gflops" in "... gflops 12.5 ...")
