@@ -3,6 +3,7 @@
  * guest/disk-image.c: disk guests built by rtvirt (see guest/disk-image.h).
  */
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -273,6 +274,22 @@ rv_guest_disk_manifest_read(RvGuestDiskImage *img, GError **error)
     img->build_ms = (guint64) ms;
     img->disk_bytes = (guint64) bytes;
     return 0;
+}
+
+int
+rv_guest_disk_image_protect(const char *path)
+{
+    struct group *gr = getgrnam(RV_GUEST_DISK_IMAGE_GROUP);
+    int r = 0;
+
+    /* the group first: a moment of 0644 never happens, only of 0600 */
+    if (chmod(path, 0600) < 0)
+        return -errno;
+    if (gr && geteuid() == 0 && chown(path, (uid_t) -1, gr->gr_gid) < 0)
+        r = -errno;
+    if (gr && r == 0 && chmod(path, 0640) < 0)
+        r = -errno;
+    return r;
 }
 
 bool
@@ -663,7 +680,7 @@ step_filesystem(Build *b, GError **error)
             return r;
     }
     (void) g_unlink(raw);
-    (void) chmod(qcow, 0644);
+    (void) rv_guest_disk_image_protect(qcow);
     return 0;
 }
 
@@ -876,7 +893,7 @@ make_tmp(Build *b, const char *images, GError **error)
                             g_strerror(errno));
     rv_guest_disk_reap_stale(images);
     b->tmp = g_build_filename(images, ".tmp-XXXXXX", NULL);
-    if (!g_mkdtemp_full(b->tmp, 0755))
+    if (!g_mkdtemp_full(b->tmp, 0700))
         return rv_error_set(error, RV_ERROR_FAILED, errno, "Failed to create '%s': %s", b->tmp,
                             g_strerror(errno));
     pidf = g_build_filename(b->tmp, "builder.pid", NULL);
@@ -916,6 +933,7 @@ rv_guest_disk_image_build(const RvGuestProfile *profile, const RvGuestDiskImageO
         if (r < 0)
             goto out;
         img->cached = true;
+        (void) rv_guest_disk_image_protect(img->base);
         *ret = g_steal_pointer(&img);
         goto out;
     }
@@ -956,7 +974,7 @@ rv_guest_disk_image_overlay(const RvGuestDiskImage *image, const char *path, GEr
     r = run_step(argv, 60000, "Creating the guest's overlay", NULL, error);
     if (r < 0)
         return r;
-    (void) chmod(path, 0644);
+    (void) rv_guest_disk_image_protect(path);
     return 0;
 }
 

@@ -90,6 +90,23 @@ typedef struct {
 
 void rv_guest_disk_blob_free(RvGuestDiskBlob *blob);
 
+/* The group that may read rtvirt's disk images: the one QEMU runs in under
+ * Debian's qemu:///system (qemu.conf user/group "libvirt-qemu"). */
+#define RV_GUEST_DISK_IMAGE_GROUP "libvirt-qemu"
+
+/**
+ * rv_guest_disk_image_protect:
+ * @path: a disk image rtvirt wrote (a base qcow2, an overlay)
+ *
+ * A disk image is a guest's whole root file system (its /etc/shadow, its
+ * keys): mode 0640, group RV_GUEST_DISK_IMAGE_GROUP when that group
+ * exists (QEMU reads a backing file as it), else 0600.  libvirt's DAC
+ * driver (dynamic_ownership) gives the top image to QEMU while it runs.
+ *
+ * Returns: 0 or -errno (chmod(2), chown(2)).
+ */
+int rv_guest_disk_image_protect(const char *path);
+
 /**
  * rv_guest_disk_image_hash:
  * @in: the inputs

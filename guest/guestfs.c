@@ -234,7 +234,7 @@ rv_guest_guestfs_build(const RvGuestProfile *profile, const RvGuestDiskTool *too
         r = rv_runner_run_check(run, argv, 60000, NULL, error);
         if (r < 0)
             return r;
-        (void) chmod(overlay, 0644);
+        (void) rv_guest_disk_image_protect(overlay);
     }
     g = guestfs_create();
     if (!g)

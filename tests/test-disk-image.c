@@ -390,6 +390,14 @@ test_overlay(void)
     base_before = rv_test_read_file(img->base);
     g_assert_cmpint(rv_guest_disk_image_overlay(img, ov, &err), ==, 0);
     g_assert_no_error(err);
+    /* a guest's whole root file system: readable by no other user */
+    {
+        GStatBuf st;
+        g_assert_cmpint(g_stat(img->base, &st), ==, 0);
+        g_assert_cmpint(st.st_mode & 07, ==, 0);
+        g_assert_cmpint(g_stat(ov, &st), ==, 0);
+        g_assert_cmpint(st.st_mode & 07, ==, 0);
+    }
     {
         const char *argv[] = { "qemu-img", "info", "--output=json", ov, NULL };
 
