@@ -99,4 +99,5 @@ else
     skip "gnuplot is not installed"; skip "gnuplot is not installed"; skip "gnuplot is not installed"
 fi
 
-echo "1..$n"
+tap_plan
+tap_exit

@@ -11,11 +11,8 @@
 # No root, no database.
 set -u
 tpcc=${RV_BUILD:?}/rtvirt-tpcc
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
-command -v python3 >/dev/null || { echo "1..0 # SKIP python3 missing"; exit 0; }
+. "${RV_TOP:?}/tests/tap.sh"
+need_cmds python3
 tmp=$(mktemp -d)
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
@@ -63,4 +60,5 @@ check "--password with --password-file: exit 2 ($(cat "$tmp/err"))" eval '[ $rc 
 "$tpcc" run --password-file "$tmp/none" >/dev/null 2>"$tmp/err"; rc=$?
 check "a missing --password-file: exit 2 naming it ($(cat "$tmp/err"))" eval '[ $rc -eq 2 ] && grep -q "$tmp/none" "$tmp/err"'
 
-echo "1..$n"
+tap_plan
+tap_exit
