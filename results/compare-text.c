@@ -934,7 +934,7 @@ text_levels_metric(GString *o, Text *t, guint g, const char *metric, int cpu_gro
     g_autoptr(GPtrArray) loads = g_ptr_array_new();   /* char* */
     const Scen *ref0 = c->scens->pdata[c->baseline];
     g_autofree char *title = metric_title(gr, metric);
-    const int cw = 34;
+    const int cw = 44;
     guint per = MAX(1, ((int) t->width - t->w - 2) / (cw + 2));
 
     for (guint s = 0; s < c->scens->len; s++) {
@@ -986,9 +986,12 @@ text_levels_metric(GString *o, Text *t, guint g, const char *metric, int cpu_gro
                                        isfinite(row.std_pct) ? row.std_pct : 0,
                                        isfinite(row.sem_pct) ? row.sem_pct : 0);
                 if (rv_result_compare_is_baseline(c, (guint) s))
-                    g_string_append(cell, "    base");
+                    g_string_append(cell, "    base           ");
                 else if (isfinite(row.change))
-                    g_string_append_printf(cell, " %+6.1f%%%-3s", row.change,
+                    g_string_append_printf(cell, " %+6.1f%% %-6s %-3s", row.change,
+                                           row.change == 0 ? "same"
+                                           : (row.change > 0) == row.higher_better ? "better"
+                                                                                   : "worse",
                                            rv_result_compare_sig_mark(&row));
                 if (cpu_group >= 0) {
                     rv_result_compare_row(c, (guint) cpu_group, (guint) s,

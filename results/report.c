@@ -633,6 +633,128 @@ page_answer(GString *o, const Report *rp)
     g_string_append(o, "</ul>\n");
 }
 
+/* the index of @v in @list (char*), appended when absent */
+static guint
+index_of(GPtrArray *list, const char *v)
+{
+    for (guint i = 0; i < list->len; i++)
+        if (g_str_equal(list->pdata[i], v))
+            return i;
+    g_ptr_array_add(list, g_strdup(v));
+    return list->len - 1;
+}
+
+/* one level table: rows the load levels, per scenario "mean [std% / sem%]
+ * change mark cpu%", as compare's text has it */
+static void
+page_level_table(GString *o, const RGroup *g, const char *metric,
+                 const RGroup *cpu, GPtrArray *bases, GPtrArray *loads, GPtrArray *labels)
+{
+    add(o, "<h3>%s of %s per load level</h3>\n<table class=\"levels\">\n<tr><th>level</th>",
+        metric, g->target);
+    for (guint b = 0; b < bases->len; b++)
+        add(o, "<th>%s: mean [std%% / sem%%] change cpu%%</th>", (char *) bases->pdata[b]);
+    g_string_append(o, "</tr>\n");
+    for (guint l = 0; l < loads->len; l++) {
+        add(o, "<tr><td>%s</td>", (char *) loads->pdata[l]);
+        for (guint b = 0; b < bases->len; b++) {
+            const char *label = labels->pdata[b * loads->len + l];
+            JsonObject *row = label ? rv_report_row(g, metric, label) : NULL;
+            JsonObject *cr = label && cpu ? rv_report_row(cpu, RV_STORE_METRIC_CPU_PCT, label) : NULL;
+            double v = row ? rv_report_num(row, "aggregate") : NAN;
+            double ch = row ? rv_report_num(row, "change_pct") : NAN;
+            double cp = cr ? rv_report_num(cr, "aggregate") : NAN;
+            g_autofree char *txt = NULL;
+            char exact[G_ASCII_DTOSTR_BUF_SIZE];
+
+            if (!isfinite(v)) {
+                g_string_append(o, "<td class=\"n\">-</td>");
+                continue;
+            }
+            g_ascii_formatd(exact, sizeof(exact), "%.17g", v);
+            txt = g_strdup_printf(fabs(v) >= 10 ? "%.1f [%.1f%% / %.1f%%]" : "%.3g [%.1f%% / %.1f%%]",
+                                  v, isfinite(rv_report_num(row, "std_pct")) ? rv_report_num(row, "std_pct") : 0,
+                                  isfinite(rv_report_num(row, "sem_pct")) ? rv_report_num(row, "sem_pct") : 0);
+            add(o, "<td class=\"n%s\" data-v=\"%s\">%s", g_strcmp0(str_member(row, "direction"), "worse") == 0
+                ? " bad" : g_strcmp0(str_member(row, "direction"), "better") == 0 ? " good" : "",
+                exact, txt);
+            if (isfinite(ch))
+                add(o, " %+.1f%% %s %s", ch, str_member(row, "direction") ?: "",
+                    str_member(row, "mark") ?: "");
+            else
+                g_string_append(o, " base");
+            if (isfinite(cp))
+                add(o, " %.1f%%", cp);
+            g_string_append(o, "</td>");
+        }
+        g_string_append(o, "</tr>\n");
+    }
+    g_string_append(o, "</table>\n");
+}
+
+/* With load levels: per throughput metric the levels as rows (the
+ * core-scheduling series' sysbench/gemm tables). */
+static void
+page_levels(GString *o, const Report *rp)
+{
+    JsonArray *scens = arr_member(json_node_get_object(rp->cmp), "scenarios");
+    g_autoptr(GPtrArray) bases = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) loads = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) labels = g_ptr_array_new();
+    const RGroup *cpu = NULL;
+    gboolean head = FALSE;
+
+    for (guint i = 0; scens && i < json_array_get_length(scens); i++) {
+        JsonObject *so = json_array_get_object_element(scens, i);
+        const char *load = str_member(so, "load"), *name = str_member(so, "name");
+
+        if (load && name && json_object_get_int_member_with_default(so, "store", 0) == 0) {
+            g_autofree char *base = g_strndup(name, strcspn(name, "@"));
+
+            index_of(bases, base);
+            index_of(loads, load);
+        }
+    }
+    if (!loads->len)
+        return;
+    g_ptr_array_set_size(labels, bases->len * loads->len);
+    for (guint i = 0; i < json_array_get_length(scens); i++) {
+        JsonObject *so = json_array_get_object_element(scens, i);
+        const char *load = str_member(so, "load"), *name = str_member(so, "name");
+
+        if (load && name && json_object_get_int_member_with_default(so, "store", 0) == 0) {
+            g_autofree char *base = g_strndup(name, strcspn(name, "@"));
+
+            labels->pdata[index_of(bases, base) * loads->len + index_of(loads, load)] =
+                (gpointer) str_member(so, "label");
+        }
+    }
+    for (guint i = 0; i < rp->groups->len && !cpu; i++) {
+        JsonArray *ms = arr_member(((RGroup *) rp->groups->pdata[i])->json, "metrics");
+
+        for (guint m = 0; ms && m < json_array_get_length(ms); m++)
+            if (g_strcmp0(str_member(json_array_get_object_element(ms, m), "name"),
+                          RV_STORE_METRIC_CPU_PCT) == 0)
+                cpu = rp->groups->pdata[i];
+    }
+    for (guint i = 0; i < rp->groups->len; i++) {
+        const RGroup *g = rp->groups->pdata[i];
+        JsonArray *ms = arr_member(g->json, "metrics");
+
+        for (guint m = 0; ms && m < json_array_get_length(ms); m++) {
+            JsonObject *mo = json_array_get_object_element(ms, m);
+
+            if (g_strcmp0(str_member(mo, "better"), "higher") != 0)
+                continue;
+            if (!head)
+                g_string_append(o, "<h2 id=\"levels\">Per load level</h2>\n<p>Change against "
+                                "the baseline at the same level; cpu%: the host's.</p>\n");
+            head = TRUE;
+            page_level_table(o, g, str_member(mo, "name"), cpu, bases, loads, labels);
+        }
+    }
+}
+
 static void
 page_head(GString *o, const Report *rp, const RvReportOptions *opts)
 {
@@ -658,6 +780,7 @@ page_head(GString *o, const Report *rp, const RvReportOptions *opts)
     else
         add(o, "<p class=\"good\" id=\"trust\">Every store is trusted.</p>\n");
     page_answer(o, rp);
+    page_levels(o, rp);
     g_string_append(o, "<ul id=\"summary\">\n");
     for (guint i = 0; i < rp->stores->len; i++) {
         RvStore *st = rp->stores->pdata[i];

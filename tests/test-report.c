@@ -221,8 +221,8 @@ test_budgets(void)
 /* The flagship's CI store (tests/data/compare/flagship-ci, run for real
  * under TCG): the page opens with the answer, whose cells carry the
  * text's figures and marks ("34861 -29077 better ~" is the text's RT max
- * cell of siblings-idle@t2), the sentences, and the metric tables the
- * direction and the mark of each row. */
+ * cell of siblings-idle@t2), the sentences, the per-level tables, and the
+ * metric tables the direction and the mark of each row. */
 static void
 test_flagship(void)
 {
@@ -250,6 +250,10 @@ test_flagship(void)
     g_assert_nonnull(strstr(page, "<th>change %</th><th>p</th><th></th><th>sig</th>"));
     g_assert_nonnull(strstr(page, "SMT on, no core scheduling, the RT vCPUs&apos; siblings idle"));
     g_assert_true(log_has(runner, "tradeoff"));
+    /* per load level, the text's mean [std% / sem%] change cpu% */
+    g_assert_nonnull(strstr(page, "<h3>events_per_s of guest:sb per load level</h3>"));
+    g_assert_nonnull(strstr(page, ">201.1 [4.2% / 3.0%] base 100.0%</td>"));
+    g_assert_nonnull(strstr(page, ">175.8 [44.7% / 31.6%] -26.8% worse ~ 100.0%</td>"));
     rv_test_rm_rf(tmp);
 }
 
