@@ -776,6 +776,52 @@ test_throughput(void)
     rv_test_rm_rf(parent);
 }
 
+/* Two RT guests: the answer's RT columns merge their histograms per
+ * repetition (rt0: 9999 samples at 5 us and one at 20; rt1: 9999 at 7 and
+ * one at 30: merged 20000 samples, the nearest rank of p99.99 is 19998,
+ * 7 us; max 30), --per-guest gives a pair per guest (rt0 5 / 20, rt1 7 /
+ * 30). */
+static void
+test_per_guest(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-cmp-pg-XXXXXX", NULL);
+    g_autoptr(RvStore) st = NULL;
+    g_autoptr(GError) err = NULL;
+    g_autofree char *out = NULL, *e1 = NULL, *pout = NULL, *e2 = NULL;
+
+    g_assert_cmpint(rv_result_store_create(tmp, "pg", NULL, &st, &err), ==, 0);
+    rv_result_store_add_scenario(st, "baseline", NULL);
+    for (int r = 1; r <= 3; r++)
+        for (guint gi = 0; gi < 2; gi++) {
+            RvStoreRecord *rec = rv_result_store_record_new("baseline", r, "cyclictest",
+                                                            gi ? "guest:rt1" : "guest:rt0");
+            g_autoptr(RvHistogram) h = rv_result_histogram_new(100);
+
+            rv_result_histogram_add(h, gi ? 7 : 5, 9999);
+            rv_result_histogram_add(h, gi ? 30 : 20, 1);
+            h->max_us = gi ? 30 : 20;
+            rv_result_store_record_set_virt(rec, "kvm");
+            rv_result_store_record_add_metric(rec, "max_us", h->max_us, "us");
+            rv_result_store_record_add_histogram(rec, "latency", h);
+            rv_result_store_add_record(st, rec);
+        }
+    g_assert_cmpint(rv_result_store_commit(st, &err), ==, 0);
+    {
+        const char *args[] = { rv_result_store_get_dir(st), NULL };
+        const char *pargs[] = { "--per-guest", rv_result_store_get_dir(st), NULL };
+
+        g_assert_cmpint(run_compare(args, &out, &e1), ==, 0);
+        g_assert_cmpint(run_compare(pargs, &pout, &e2), ==, 0);
+    }
+    if (!g_regex_match_simple("^ +RT +RT\n.*\n  baseline +3 +7 \\(base\\) +30 \\(base\\)$", out,
+                              G_REGEX_MULTILINE, 0))
+        g_error("no merged RT columns in '%s'", out);
+    if (!g_regex_match_simple("^ +rt0 +rt0 +rt1 +rt1\n.*\n  baseline +3 +5 \\(base\\) +20 \\(base\\) "
+                              "+7 \\(base\\) +30 \\(base\\)$", pout, G_REGEX_MULTILINE, 0))
+        g_error("no per-guest RT columns in '%s'", pout);
+    rv_test_rm_rf(tmp);
+}
+
 /* The flagship's CI version run for real under TCG on the 2-CPU build
  * machine (flagship-ci/, README.source.txt): baseline and siblings-idle at
  * two load levels beside sysbench and gemm neighbours, nosmt and
@@ -986,6 +1032,7 @@ main(int argc, char **argv)
     g_test_add_func("/compare/demo", test_demo);
     g_test_add_func("/compare/throughput", test_throughput);
     g_test_add_func("/compare/flagship-ci", test_flagship);
+    g_test_add_func("/compare/per-guest", test_per_guest);
     g_test_add_func("/compare/within", test_within);
     g_test_add_func("/compare/by-host", test_by_host);
     g_test_add_func("/compare/budget/parse", test_budget_parse);
