@@ -14,6 +14,7 @@
 
 #include "host/facts/capture.h"
 #include "host/facts/report.h"
+#include "host/facts/state.h"
 #include "util/error.h"
 #include "tests/testutil.h"
 
@@ -265,6 +266,49 @@ test_capture_roundtrip(void)
     rv_test_rm_rf(tmp);
 }
 
+/* What host check reads beyond host show is captured too: the receive
+ * queues' rps_cpus (rps.on-isolated) and the CPU latency PM QoS target,
+ * whose binary s32 becomes decimal text (idle.deep-states), read back by
+ * the state reader, which also takes the "PREEMPT RT" of 4.x RT kernels. */
+static void
+test_capture_rps_pm_qos(void)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *src = g_dir_make_tmp("rv-capture-src-XXXXXX", &err);
+    g_autofree char *tmp = g_dir_make_tmp("rv-capture-XXXXXX", &err);
+    g_autofree char *dir = g_build_filename(tmp, "host", NULL);
+    g_autofree char *qos = g_build_filename(src, "dev", "cpu_dma_latency", NULL);
+    g_autofree char *text = NULL, *path = NULL;
+    g_autoptr(RvRoot) root = NULL, back = NULL;
+    g_autoptr(RvHostState) st = NULL;
+    const gint32 two = 2;
+
+    g_assert_no_error(err);
+    rv_test_put(src, "sys/devices/system/cpu/possible", "0-3\n");
+    rv_test_put(src, "sys/devices/system/cpu/online", "0-3\n");
+    rv_test_put(src, "sys/class/net/eth0/queues/rx-0/rps_cpus", "0f\n");
+    rv_test_put(src, "sys/class/net/eth0/queues/tx-0/xps_cpus", "01\n");
+    rv_test_put(src, "dev/cpu_dma_latency", "");
+    /* a 4.x RT kernel's UTS_VERSION, no /sys/kernel/realtime captured */
+    rv_test_put(src, "proc/sys/kernel/version", "#1 SMP PREEMPT RT Tue Mar 31 12:00:00 UTC 2020\n");
+    g_assert_true(g_file_set_contents(qos, (const char *) &two, sizeof(two), NULL));
+    g_assert_cmpint(rv_host_root_open(src, &root, &err), ==, 0);
+    g_assert_cmpint(rv_host_capture(root, dir, NULL, &err), ==, 0);
+    path = g_build_filename(dir, "dev", "cpu_dma_latency", NULL);
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    g_assert_cmpstr(text, ==, "2\n");
+    g_assert_cmpint(rv_host_root_open(dir, &back, &err), ==, 0);
+    g_assert_cmpint(rv_host_state_load(back, 4, &st, &err), ==, 0);
+    g_assert_true(st->cpu_dma_latency_us.known);
+    g_assert_cmpint(st->cpu_dma_latency_us.value, ==, 2);
+    g_assert_cmpuint(st->rps->len, ==, 1);       /* rx-0 only, not tx-0's xps_cpus */
+    g_assert_cmpstr(st->preempt_model, ==, "PREEMPT_RT");
+    g_assert_cmpint(st->preempt_rt, ==, RV_TRI_YES);
+    g_assert_cmpint(rv_cpuset_count(&((RvStateRps *) st->rps->pdata[0])->cpus), ==, 4);
+    rv_test_rm_rf(src);
+    rv_test_rm_rf(tmp);
+}
+
 /* Exit codes and messages of the command. */
 static void
 test_command(void)
@@ -439,6 +483,7 @@ main(int argc, char **argv)
     g_test_add_func("/hostshow/isolated-copy", test_isolated_copy);
     g_test_add_func("/hostshow/live-tasks", test_live_tasks);
     g_test_add_func("/hostshow/capture-roundtrip", test_capture_roundtrip);
+    g_test_add_func("/hostshow/capture-rps-pm-qos", test_capture_rps_pm_qos);
     g_test_add_func("/hostshow/command", test_command);
     g_test_add_func("/hostshow/malformed-values", test_malformed_values);
     g_test_add_func("/hostshow/live", test_live);

@@ -405,6 +405,50 @@ capture_mce(Cap *c)
             copyf(c, "/sys/devices/system/machinecheck/%s/ignore_ce", (char *) names->pdata[i]);
 }
 
+/* rps_cpus of every receive queue (host check rps.on-isolated), bounded as
+ * host/facts/state.c reads them */
+static void
+capture_rps(Cap *c)
+{
+    g_autoptr(GPtrArray) devs = NULL;
+
+    if (rv_host_root_list(c->root, "/sys/class/net", &devs, NULL) < 0)
+        return;
+    for (guint i = 0; i < devs->len && i < 256; i++) {
+        g_autofree char *qdir = g_strdup_printf("/sys/class/net/%s/queues", (char *) devs->pdata[i]);
+        g_autoptr(GPtrArray) queues = NULL;
+
+        if (rv_host_root_list(c->root, qdir, &queues, NULL) < 0)
+            continue;
+        for (guint k = 0, n = 0; k < queues->len && n < 256; k++)
+            if (g_str_has_prefix(queues->pdata[k], "rx-")) {
+                n++;
+                copyf(c, "%s/%s/rps_cpus", qdir, (char *) queues->pdata[k]);
+            }
+    }
+}
+
+/* The CPU latency PM QoS target (idle.deep-states): /dev/cpu_dma_latency
+ * reads as a binary s32 (kernel/power/qos.c); the capture keeps it as
+ * decimal text, which host/facts/state.c reads too. */
+static void
+capture_pm_qos(Cap *c)
+{
+    g_autofree char *v = NULL;
+    gssize n = rv_host_root_read(c->root, "/dev/cpu_dma_latency", &v, NULL);
+
+    if (n == 4 && !g_ascii_isdigit(v[0])) {
+        gint32 raw;
+        g_autofree char *text = NULL;
+
+        memcpy(&raw, v, sizeof(raw));
+        text = g_strdup_printf("%d\n", raw);
+        put(c, "/dev/cpu_dma_latency", text, -1);
+    } else if (n > 0) {
+        put(c, "/dev/cpu_dma_latency", v, n);
+    }
+}
+
 int
 rv_host_capture(RvRoot *root, const char *dir, unsigned *ret_files, GError **error)
 {
@@ -443,6 +487,8 @@ rv_host_capture(RvRoot *root, const char *dir, unsigned *ret_files, GError **err
     copy(&c, "/etc/libvirt/qemu.conf");
     capture_modules(&c);
     capture_mce(&c);
+    capture_rps(&c);
+    capture_pm_qos(&c);
     capture_cgroup(&c);
     capture_irqs(&c);
     capture_tasks(&c);
