@@ -436,8 +436,11 @@ for m in linpack-2vm:linpack-01:2 linpack-3vm:linpack-01:2 sysbench-gemm-levels:
     "$rtvirt" run --plan --seed 1 --root "$big" "$f" >"$tmp/ref" 2>"$tmp/err"; rc=$?
     nv=$(awk -v g="$g" '/^# scenario baseline/ {on=1; next} /^# scenario/ {on=0} on && index($0, "#   " g) == 1 && / vCPU[0-9]+ ->/ {n++} END {print n+0}' "$tmp/ref")
     prim=$(awk '/^# scenario nosmt/ {on=1; next} /^# scenario/ {on=0} on && / -> /' "$tmp/ref" | grep -c -E 'CPUs? [^ ]*(8|9|1[0-5])')
-    check "${m%%:*} on an SMT fixture: baseline/nosmt/coresched run, $g sized to ${m##*:} vCPUs ($nv), nosmt on primaries ($prim lines off them) (rc $rc $(cut -c1-160 "$tmp/err"))" \
-        eval '[ $rc -eq 0 ] && [ "$(grep -c "^# scenario \(baseline\|nosmt\|coresched\) .*: runs$" "$tmp/ref")" = 3 ] && [ "$nv" = "${m##*:}" ] && [ "$prim" = 0 ]'
+    # no RT vCPU: the budget is every online CPU, the primary threads in nosmt
+    bud=$(sed -n "s/^#   neighbours' CPU budget: CPUs \([^ ]*\) .*/\1/p" "$tmp/ref" | tr '\n' ' ')
+    check "${m%%:*} on an SMT fixture: baseline/nosmt/coresched run, $g sized to ${m##*:} vCPUs ($nv), nosmt on primaries ($prim lines off them), budgets $bud(rc $rc $(cut -c1-160 "$tmp/err"))" \
+        eval '[ $rc -eq 0 ] && [ "$(grep -c "^# scenario \(baseline\|nosmt\|coresched\) .*: runs$" "$tmp/ref")" = 3 ] && [ "$nv" = "${m##*:}" ] && [ "$prim" = 0 ] &&
+              [ "$bud" = "0-15 0-7 0-15 " ]'
 done
 "$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup profiles/matrix/linpack-3vm.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "linpack-3vm on the 2-CPU build machine: refused with the reason ($rc $(cut -c1-200 "$tmp/err"))" \
