@@ -43,11 +43,17 @@ while IFS= read -r line; do
     printf '%s\n' "$value" >"$root$path"
 done <"$top/tests/data/cases/topology/sysfs-2socket-intel-ht-n-n16-offline32-111.txt"
 
-# libvirt's verdicts: the names its test programs expect the parser to refuse
+# libvirt's verdicts: the names its test programs expect the parser to
+# refuse, less those another test of the same program accepts (a refusal
+# that depends on QEMU's capabilities: hugepages-memaccess3 is refused
+# NOCAPS, accepted with the latest capabilities)
 {
     grep -ho 'DO_TEST[A-Z_]*PARSE_ERROR[A-Z_]*("[^"]*"' "$corpus/qemuxml2argvtest.c" | sed 's/.*("//; s/"$//'
     grep -ho 'DO_TEST_FAIL_\(IN\)\?ACTIVE("[^"]*"' "$corpus/genericxml2xmltest.c" | sed 's/.*("//; s/"$//'
-} | sort -u >"$tmp/refused"
+} | sort -u >"$tmp/refused-any"
+grep -ho 'DO_TEST[A-Z_]*("[^"]*"' "$corpus/qemuxml2argvtest.c" | grep -v 'FAIL\|PARSE_ERROR' \
+    | sed 's/.*("//; s/"$//' | sort -u >"$tmp/accepted-some"
+comm -23 "$tmp/refused-any" "$tmp/accepted-some" >"$tmp/refused"
 ls "$corpus"/qemuxml2argvdata/*.xml "$corpus"/qemuxml2xmloutdata/*.xml \
    "$corpus"/genericxml2xmlindata/*.xml >"$tmp/files"
 total=$(wc -l <"$tmp/files")
