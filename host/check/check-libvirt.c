@@ -5,7 +5,7 @@
  * and of the RT-group trap that qemu.conf's cgroup_controllers can avoid
  * (host/check/check-priv.h).
  *
- * Ids: rtgroup.trap  rtgroup.avoided  rtgroup.none  rtgroup.unknown
+ * Ids: rtgroup.trap  rtgroup.cgroup2  rtgroup.avoided  rtgroup.none  rtgroup.unknown
  *   libvirt.sched-core  libvirt.sched-core-unsupported
  *   libvirt.cgroup-controllers  libvirt.qemu-conf-unknown
  *
@@ -23,6 +23,51 @@ qemu_conf_get(RvCheckCtx *c, const char *key)
     return rv_host_qemu_conf_get_text(c->facts->qemu_conf, key);
 }
 
+/* cgroup v2 with CONFIG_RT_GROUP_SCHED: the cpu controller can only be
+ * enabled while every RT task is in the root cgroup
+ * (Documentation/admin-guide/cgroup-v2.rst, CPU); a group under it has no
+ * RT runtime and v2 no cpu.rt_runtime_us to give it one, so
+ * sched_setscheduler(SCHED_FIFO) fails with EPERM in every group that
+ * the controller reaches (__sched_setscheduler(), kernel/sched/core.c,
+ * kernel/sched/syscalls.c since 6.10), unless RT bandwidth control is off
+ * (sched_rt_runtime_us = -1: rt_bandwidth_enabled() is false and the check
+ * is skipped).  True when it judged. */
+static bool
+check_rtgroup_cgroup2(RvCheckCtx *c)
+{
+    const RvHostState *st = c->st;
+    g_autofree char *where = NULL;
+
+    if (st->cgroup_v1_cpu != RV_TRI_NO || st->config_rt_group_sched != RV_TRI_YES ||
+        st->cgroup2_cpu != RV_TRI_YES || (st->rt_runtime_us.known && st->rt_runtime_us.value < 0))
+        return false;
+    where = g_strdup_printf("%s/cgroup.subtree_control", st->cgroup2_mount);
+    rv_findings_add(c->rep->findings, RV_FINDING_FAIL, "rtgroup.cgroup2", NULL, NULL, where,
+                    "boot a kernel without CONFIG_RT_GROUP_SCHED (the usual distribution build), keep "
+                    "the cpu controller out of the cgroup v2 hierarchy (no unit with CPUWeight=/CPUQuota=, "
+                    "DefaultCPUAccounting=no), or turn RT throttling off (kernel.sched_rt_runtime_us = -1, "
+                    "which skips the check)",
+                    "the kernel %s has CONFIG_RT_GROUP_SCHED and cgroup v2 enables the cpu controller (%s): "
+                    "groups it reaches have no RT runtime and v2 has no cpu.rt_runtime_us to give them "
+                    "one, so making vCPUs (or any task in them) SCHED_FIFO fails with \"Operation not "
+                    "permitted\"", st->kernel_release ? st->kernel_release : "(release unknown)", where);
+    return true;
+}
+
+/* Why no RT group blocks SCHED_FIFO, for rtgroup.none. */
+static const char *
+rtgroup_none_why(const RvHostState *st)
+{
+    if (st->rt_group_sched == RV_TRI_YES)
+        return "no cgroup v1 cpu hierarchy";
+    if (st->config_rt_group_sched != RV_TRI_YES)
+        return "no CONFIG_RT_GROUP_SCHED";
+    if (st->rt_runtime_us.known && st->rt_runtime_us.value < 0)
+        return "CONFIG_RT_GROUP_SCHED, but RT throttling is off (sched_rt_runtime_us = -1): groups "
+               "without RT runtime are not checked";
+    return "CONFIG_RT_GROUP_SCHED, but the cgroup v2 cpu controller is not enabled";
+}
+
 void
 rv_check_rtgroup(RvCheckCtx *c)
 {
@@ -32,12 +77,12 @@ rv_check_rtgroup(RvCheckCtx *c)
     /* a profile that asks nothing of RT vCPUs does not care */
     if (!rv_check_profile_wants_rt(c->p))
         return;
+    if (check_rtgroup_cgroup2(c))
+        return;
     switch (c->st->rt_group_trap) {
     case RV_TRI_NO:
         rv_findings_add(c->rep->findings, RV_FINDING_PASS, "rtgroup.none", NULL, NULL, NULL, NULL,
-                        "no RT-group trap: libvirt can give vCPUs SCHED_FIFO (%s)",
-                        c->st->rt_group_sched == RV_TRI_YES ? "no cgroup v1 cpu hierarchy"
-                                                            : "no CONFIG_RT_GROUP_SCHED");
+                        "no RT-group trap: libvirt can give vCPUs SCHED_FIFO (%s)", rtgroup_none_why(c->st));
         return;
     case RV_TRI_UNKNOWN:
         rv_findings_add(c->rep->findings, RV_FINDING_NOTE, "rtgroup.unknown", NULL, NULL, "unknown", NULL,

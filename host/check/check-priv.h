@@ -100,6 +100,6 @@ void rv_check_kthreads(RvCheckCtx *c);
  * idle.poll-smt, clocksource.slow */
 void rv_check_jitter(RvCheckCtx *c);
 
-/* host/check/check-libvirt.c: rtgroup.*, libvirt.* */
+/* host/check/check-libvirt.c: rtgroup.* (v1 trap, cgroup v2), libvirt.* */
 void rv_check_rtgroup(RvCheckCtx *c);
 void rv_check_libvirt(RvCheckCtx *c);

@@ -45,6 +45,7 @@ rv_host_state_free(RvHostState *st)
     g_free(st->kernel_version);
     g_free(st->preempt_model);
     g_free(st->cgroup_v1_cpu_mount);
+    g_free(st->cgroup2_mount);
     g_free(st->thp_enabled);
     g_free(st->thp_defrag);
     g_free(st->cpuidle_driver);
@@ -241,6 +242,39 @@ find_v1_cpu_mount(const char *mounts)
                 return g_strcompress(f[1]);   /* octal escapes like \040 */
     }
     return NULL;
+}
+
+/* The cgroup v2 mount, from /proc/mounts: "cgroup2 /sys/fs/cgroup cgroup2 ...". */
+static char *
+find_cgroup2_mount(const char *mounts)
+{
+    g_auto(GStrv) lines = g_strsplit(mounts, "\n", -1);
+
+    for (guint i = 0; lines[i]; i++) {
+        g_auto(GStrv) f = g_strsplit(lines[i], " ", -1);
+
+        if (g_strv_length(f) >= 3 && strcmp(f[2], "cgroup2") == 0)
+            return g_strcompress(f[1]);
+    }
+    return NULL;
+}
+
+/* CONFIG_RT_GROUP_SCHED from the kernel's config file in /boot (as
+ * Debian, Fedora, RHEL and Amazon Linux install it); unknown without it.
+ * On a cgroup v2 host nothing under /sys or /proc shows the option. */
+static RvTristate
+read_config_rt_group_sched(RvRoot *root, const char *release)
+{
+    g_autofree char *path = NULL, *text = NULL;
+
+    if (!release)
+        return RV_TRI_UNKNOWN;
+    path = g_strdup_printf("/boot/config-%s", release);
+    if (rv_host_root_read(root, path, &text, NULL) < 0)
+        return RV_TRI_UNKNOWN;
+    if (strstr(text, "\nCONFIG_RT_GROUP_SCHED=y") || g_str_has_prefix(text, "CONFIG_RT_GROUP_SCHED=y"))
+        return RV_TRI_YES;
+    return RV_TRI_NO;
 }
 
 static void
@@ -490,6 +524,7 @@ rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError 
     st->cgroup_v1_cpu = RV_TRI_UNKNOWN;
     st->rt_group_sched = RV_TRI_UNKNOWN;
     st->rt_group_trap = RV_TRI_UNKNOWN;
+    st->cgroup2_cpu = RV_TRI_UNKNOWN;
     if (rv_host_root_read(root, "/proc/mounts", &mounts, NULL) >= 0) {
         st->cgroup_v1_cpu_mount = find_v1_cpu_mount(mounts);
         st->cgroup_v1_cpu = st->cgroup_v1_cpu_mount ? RV_TRI_YES : RV_TRI_NO;
@@ -516,10 +551,22 @@ rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError 
         } else {
             /* cgroup v2 only: the cpu controller refuses RT group
              * scheduling's per-group budget; libvirt's v2 path does not
-             * hit the v1 trap */
+             * hit the v1 trap (the v2 one is judged from the fields below) */
             st->rt_group_trap = RV_TRI_NO;
         }
+        st->cgroup2_mount = find_cgroup2_mount(mounts);
+        st->cgroup2_cpu = RV_TRI_UNKNOWN;
+        if (st->cgroup2_mount) {
+            g_autofree char *p = g_build_filename(st->cgroup2_mount, "cgroup.subtree_control", NULL);
+            g_autofree char *ctl = read_str(root, p);
+
+            if (ctl) {
+                g_auto(GStrv) w = g_strsplit(ctl, " ", -1);
+                st->cgroup2_cpu = g_strv_contains((const char *const *) w, "cpu") ? RV_TRI_YES : RV_TRI_NO;
+            }
+        }
     }
+    st->config_rt_group_sched = read_config_rt_group_sched(root, st->kernel_release);
 
     /* Documentation/admin-guide/sysctl/kernel.rst: timer_migration 0/1,
      * numa_balancing 0..3 (bit 1: memory tiering), nmi_watchdog 0/1;

@@ -122,6 +122,10 @@ typedef struct {
     RvStateInt machine_rt_runtime_us; /* cpu.rt_runtime_us of libvirt's "machine" (or
                                 * machine.slice) group under that hierarchy: 0 there is
                                 * the trap itself */
+    char *cgroup2_mount;       /* the cgroup v2 mount point, NULL when none */
+    RvTristate cgroup2_cpu;    /* "cpu" in the v2 root's cgroup.subtree_control */
+    RvTristate config_rt_group_sched; /* CONFIG_RT_GROUP_SCHED in /boot/config-RELEASE
+                                * (the only place a v2-only host shows it) */
     RvTristate rt_group_trap;  /* YES: RT group scheduling on a v1 cpu hierarchy, so a new
                                 * child group starts with rt_runtime_us = 0 and libvirt
                                 * cannot make vCPUs SCHED_FIFO (EPERM) */
