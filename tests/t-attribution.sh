@@ -50,7 +50,7 @@ fi
 cc -O2 -o "$tmp/rv-busy" "$top/tests/rv-busy.c" || skip_all "cannot build rv-busy"
 
 echo "1..15"
-RTVIRT_TEST_SMT_PAIRS=0:1 "$rtvirt" run --out "$tmp/results" "$top/tests/data/attribution/attr.ini" >"$tmp/out" 2>"$tmp/err" &
+RTVIRT_TEST_SMT_PAIRS=0:1 "$rtvirt" run --wait-lock 1800 --output "$tmp/results" "$top/tests/data/attribution/attr.ini" >"$tmp/out" 2>"$tmp/err" &
 run=$!
 # the RT vCPU (vCPU1 of rt-demo) once libvirt pinned it
 cpu=

@@ -96,7 +96,7 @@ workload = tpcc
 description = as it comes
 placement = unpinned
 EOM
-"$rtvirt" run --out "$tmp/results" "$tmp/m.ini" >"$tmp/m.out" 2>"$tmp/m.err"; rc=$?
+"$rtvirt" run --wait-lock 1800 --output "$tmp/results" "$tmp/m.ini" >"$tmp/m.out" 2>"$tmp/m.err"; rc=$?
 check "rtvirt run of the tpcc cell exits 0 ($(tail -n 3 "$tmp/m.err" | tr '\n' ' ' | cut -c1-400))" [ $rc -eq 0 ]
 store=$(sed -n 's/^Results: //p' "$tmp/m.out")
 rec() { jq -r "[.records[] | select(.workload == \"tpcc\")][0] | $1" "$store/run.json" 2>/dev/null; }
