@@ -199,6 +199,61 @@ parse_pert_json(const char *name, JsonObject *root, GPtrArray **ret_runs, GError
     return 1;
 }
 
+/* Thread @i's "histogram" object @ho (non-zero buckets only) into
+ * @t->histogram; @cells counts the buckets of all threads against
+ * MAX_CELLS.  Returns 0 or -EINVAL. */
+static int
+json_thread_histogram(const char *name, JsonObject *ho, int i, int hist_req, guint64 *cells,
+                      RvCyclictestThread *t, GError **error)
+{
+    g_autoptr(GList) members = json_object_get_members(ho);
+    guint64 sum = 0;
+    guint top = 0;
+    RvHistogram *h;
+    gint64 v;
+
+    for (GList *l = members; l; l = l->next) {
+        const char *k = l->data, *e = k;
+        guint64 b;
+        if (!rv_result_cyclictest_scan_u64(&e, &b) || *e || b >= MAX_BUCKETS)
+            return JERR(error, name, "cyclictest JSON: thread %d: bad "
+                        "histogram bucket \"%s\"", i, k);
+        top = MAX(top, (guint) b + 1);
+    }
+    *cells += MAX(top, (guint) hist_req);
+    if (*cells > MAX_CELLS)
+        return JERR(error, name, "cyclictest JSON: histograms larger than "
+                    "rtvirt accepts (thread %d)", i);
+    h = rv_result_histogram_new(MAX(top, (guint) hist_req));
+    t->histogram = h;
+    {
+        /* members come in any order: sorted once, not inserted one
+         * by one */
+        g_autoptr(GArray) bins = g_array_new(FALSE, FALSE, sizeof(RvHistogramBin));
+        for (GList *l = members; l; l = l->next) {
+            RvHistogramBin bin = { .us = (guint) g_ascii_strtoull(l->data, NULL, 10) };
+            if (!json_get_int(ho, l->data, &v) || v < 0)
+                return JERR(error, name, "cyclictest JSON: thread %d: bad "
+                            "count for histogram bucket \"%s\"", i,
+                            (const char *) l->data);
+            bin.count = (guint64) v;
+            g_array_append_val(bins, bin);
+            sum += v;
+        }
+        rv_result_histogram_add_bins(h, (const RvHistogramBin *) (gpointer) bins->data,
+                                     bins->len);
+    }
+    /* write_stats() prints no overflow count: every cycle lands in a
+     * bucket or in hist_overflow, so the difference is the overflows. */
+    if (t->cycles == -1)
+        t->cycles = (gint64) sum;
+    h->overflows = (guint64) t->cycles > sum ? (guint64) t->cycles - sum : 0;
+    h->max_us = t->max_us;
+    t->histogram_total = sum;
+    t->histogram_complete = TRUE;
+    return 0;
+}
+
 int
 rv_result_cyclictest_parse_json(const char *name, const char *data, gsize len,
                                 GPtrArray **ret_runs, GError **error)
@@ -305,52 +360,9 @@ rv_result_cyclictest_parse_json(const char *name, const char *data, gsize len,
         node = json_object_get_member(to, "histogram");
         if (node && JSON_NODE_HOLDS_OBJECT(node))
             ho = json_node_get_object(node);
-        if (ho && (json_object_get_size(ho) > 0 || hist_req > 0)) {
-            g_autoptr(GList) members = json_object_get_members(ho);
-            guint64 sum = 0;
-            guint top = 0;
-            RvHistogram *h;
-
-            for (GList *l = members; l; l = l->next) {
-                const char *k = l->data, *e = k;
-                guint64 b;
-                if (!rv_result_cyclictest_scan_u64(&e, &b) || *e || b >= MAX_BUCKETS)
-                    return JERR(error, name, "cyclictest JSON: thread %d: bad "
-                                "histogram bucket \"%s\"", i, k);
-                top = MAX(top, (guint) b + 1);
-            }
-            cells += MAX(top, (guint) hist_req);
-            if (cells > MAX_CELLS)
-                return JERR(error, name, "cyclictest JSON: histograms larger than "
-                            "rtvirt accepts (thread %d)", i);
-            h = rv_result_histogram_new(MAX(top, (guint) hist_req));
-            t->histogram = h;
-            {
-                /* members come in any order: sorted once, not inserted one
-                 * by one */
-                g_autoptr(GArray) bins = g_array_new(FALSE, FALSE, sizeof(RvHistogramBin));
-                for (GList *l = members; l; l = l->next) {
-                    RvHistogramBin bin = { .us = (guint) g_ascii_strtoull(l->data, NULL, 10) };
-                    if (!json_get_int(ho, l->data, &v) || v < 0)
-                        return JERR(error, name, "cyclictest JSON: thread %d: bad "
-                                    "count for histogram bucket \"%s\"", i,
-                                    (const char *) l->data);
-                    bin.count = (guint64) v;
-                    g_array_append_val(bins, bin);
-                    sum += v;
-                }
-                rv_result_histogram_add_bins(h, (const RvHistogramBin *) (gpointer) bins->data,
-                                             bins->len);
-            }
-            /* write_stats() prints no overflow count: every cycle lands in a
-             * bucket or in hist_overflow, so the difference is the overflows. */
-            if (cycles == -1)
-                t->cycles = cycles = sum;
-            h->overflows = (guint64) cycles > sum ? (guint64) cycles - sum : 0;
-            h->max_us = t->max_us;
-            t->histogram_total = sum;
-            t->histogram_complete = TRUE;
-        }
+        if (ho && (json_object_get_size(ho) > 0 || hist_req > 0) &&
+            json_thread_histogram(name, ho, i, hist_req, &cells, t, error) < 0)
+            return -EINVAL;
     }
     run->histogram_requested = hist_req;
     g_ptr_array_add(runs, g_steal_pointer(&run));
