@@ -61,6 +61,10 @@ typedef struct {
     RvRebootState *resume;      /* the state this run carries over its reboots */
 } RvRunCtx;
 
+/* The untrusted reasons of a run that stopped: `run --resume` removes them. */
+#define RV_CMD_RUN_INTERRUPTED "interrupted by a signal: the matrix is incomplete"
+#define RV_CMD_RUN_FAILED "the run failed before its end"
+
 /* One resource the guests need against what the host has (--plan). */
 typedef struct {
     char *what;                 /* "vCPUs", "RT vCPUs", "memory", "huge pages 1 GiB" */
@@ -147,5 +151,10 @@ int rv_cmd_run_boot_failed(RvRunCtx *c, const RvPlanRun *run);
 int rv_cmd_run_handover(RvRunCtx *c, unsigned next, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 /* The boot loader and the resume unit as before the run; 0 or -errno. */
 int rv_cmd_run_boots_end(RvRunCtx *c, const char *why, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+/* --resume: the profile of @role ("matrix", "matrix-include", "guest:NAME",
+ * "host") at @path against the store's copy; RV_ERROR_INVALID naming the
+ * first line that differs when it changed.  0 or -EINVAL. */
+int rv_cmd_run_resume_check(RvRunCtx *c, const char *role, const char *path,
+                            GError **error) G_GNUC_WARN_UNUSED_RESULT;
 /* `rtvirt run --abort STORE`; an exit status. */
 int rv_cmd_run_abort(const char *store_dir);

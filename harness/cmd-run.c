@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "guest/session.h"
 #include "harness/cmd-common.h"
@@ -531,10 +532,15 @@ run_load_inputs(RvRunCtx *c, const char *matrix, GError **error)
     guint64 seed;
 
     if (c->resume) {
-        /* the same plan as before the reboot: the matrix as it was, the
-         * overrides and the seed it ran with */
+        /* the same plan as before the reboot, the crash or the signal: the
+         * matrix and profiles as they were, the overrides and the seed it
+         * ran with */
         g_autofree char *sum = rv_harness_reboot_file_sha256(c->resume->matrix);
 
+        if (rv_result_store_open(arg_resume, &c->store, error) < 0)
+            return -EIO;
+        if (rv_cmd_run_resume_check(c, "matrix", c->resume->matrix, error) < 0)
+            return -EINVAL;
         if (g_strcmp0(sum, c->resume->matrix_sha256) != 0)
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s: the matrix %s %s since the run started: its plan cannot "
@@ -548,9 +554,23 @@ run_load_inputs(RvRunCtx *c, const char *matrix, GError **error)
         c->matrix->repetitions = c->resume->repetitions;
         if (rv_host_root_open(arg_root, &c->root, error) < 0 || rv_cmd_run_validate(c, error) < 0)
             return -EINVAL;
+        for (guint i = 1; i < c->matrix->files->len; i++)
+            if (rv_cmd_run_resume_check(c, "matrix-include", c->matrix->files->pdata[i],
+                                        error) < 0)
+                return -EINVAL;
+        for (guint i = 0; i < c->matrix->guests->len; i++) {
+            const RvMatrixGuest *g = c->matrix->guests->pdata[i];
+            g_autofree char *role = g_strdup_printf("guest:%s", g->name);
+
+            if (rv_cmd_run_resume_check(c, role, g->profile, error) < 0)
+                return -EINVAL;
+        }
+        if (c->matrix->host_profile &&
+            rv_cmd_run_resume_check(c, "host", c->matrix->host_profile, error) < 0)
+            return -EINVAL;
         c->plan = rv_harness_plan_new(c->matrix, c->resume->seed);
         c->seed_source = "the store";
-        if (c->plan->boots->len != c->resume->boots || !c->plan->n_reboots)
+        if (c->plan->boots->len != c->resume->boots)
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s: the plan has %u boots, %s says %u", arg_resume,
                                 c->plan->boots->len, RV_HARNESS_REBOOT_STATE, c->resume->boots);
@@ -611,8 +631,9 @@ run_load_inputs(RvRunCtx *c, const char *matrix, GError **error)
     if (rv_cmd_run_validate(c, error) < 0)
         return -EINVAL;
     c->plan = rv_harness_plan_new(c->matrix, seed);
-    if (!arg_plan_only && c->plan->n_reboots) {
-        /* what the boots after a reboot need to make this plan again */
+    if (!arg_plan_only) {
+        /* what `run --resume` needs to make this plan again: after a
+         * reboot into the next boot, a crash, SIGKILL or Ctrl-C */
         c->resume = g_new0(RvRebootState, 1);
         c->resume->matrix = g_canonicalize_filename(path, NULL);
         c->resume->matrix_sha256 = rv_harness_reboot_file_sha256(path);
@@ -623,6 +644,8 @@ run_load_inputs(RvRunCtx *c, const char *matrix, GError **error)
         c->resume->timeout_us = c->matrix->timeout_us;
         c->resume->boots = c->plan->boots->len;
         c->resume->cmdline_before = rv_harness_reboot_cmdline(c->root);
+        if (!c->resume->cmdline_before && !c->plan->n_reboots)
+            c->resume->cmdline_before = g_strdup("");
         if (!c->resume->cmdline_before)
             return rv_error_set(error, RV_ERROR_FAILED, EIO,
                                 "Failed to read '/proc/cmdline' of --root %s: the boots of "
@@ -673,6 +696,67 @@ store_set_host_facts(RvRunCtx *c)
     if (!rv_result_store_get_context(c->store) &&
         rv_host_context_load(c->root, runner, &context) == 0)
         rv_result_store_set_context(c->store, context);
+}
+
+/* RV_HARNESS_RUN_CURRENT inside the root names the store of the run that
+ * has not completed (`rtvirt status` reads its resume.json); removed when
+ * the matrix completes.  Best effort: a warning when it cannot be written. */
+static void
+current_store_set(RvRunCtx *c, bool set)
+{
+    g_autofree char *path = rv_host_root_resolve(c->root, RV_HARNESS_RUN_CURRENT);
+    g_autofree char *dir = g_canonicalize_filename(rv_result_store_get_dir(c->store), NULL);
+    g_autofree char *text = g_strdup_printf("%s\n", dir);
+    g_autoptr(GError) err = NULL;
+
+    if (!set) {
+        (void) g_unlink(path);
+        return;
+    }
+    if (!g_file_set_contents(path, text, -1, &err))
+        rv_log_warn("Failed to write '%s' (rtvirt status will not find this run): %s", path,
+                    err->message);
+}
+
+/* The plan's runnable repetitions, over every boot. */
+static unsigned
+progress_total(RvRunCtx *c)
+{
+    unsigned n = 0;
+
+    for (guint i = 0; i < c->plan->runs->len; i++)
+        n += !c->skip->pdata[((RvPlanRun *) c->plan->runs->pdata[i])->scenario];
+    return n;
+}
+
+/* Of them, those the store holds as ended (rv_cmd_run_boot_rep_done()). */
+static unsigned
+progress_done(RvRunCtx *c)
+{
+    unsigned n = 0;
+
+    for (guint i = 0; i < c->plan->runs->len; i++) {
+        const RvPlanRun *run = c->plan->runs->pdata[i];
+
+        n += !c->skip->pdata[run->scenario] && rv_cmd_run_boot_rep_done(c, run);
+    }
+    return n;
+}
+
+/* STORE/resume.json as of now: the counts, the progress `rtvirt status`
+ * shows and the mean wall time of a repetition (or the estimate). */
+static int
+progress_write(RvRunCtx *c, GError **error)
+{
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+
+    c->resume->ok_runs = c->ok_runs;
+    c->resume->failed_runs = c->failed_runs;
+    if (!c->resume->run_us)
+        c->resume->run_us = rv_harness_run_estimate_us(c->env, c->matrix);
+    g_free(c->resume->updated);
+    c->resume->updated = g_date_time_format_iso8601(now);
+    return rv_harness_reboot_state_write(rv_result_store_get_dir(c->store), c->resume, error);
 }
 
 /* --out DIR: not a symlink (a link into /etc put the store there), and not
@@ -733,9 +817,23 @@ run_open_store(RvRunCtx *c, GError **error)
     g_autofree char *note = NULL;
 
     if (arg_resume) {
-        /* the store of the boots before: run.json as committed there */
-        if (rv_result_store_open(arg_resume, &c->store, error) < 0)
-            return -EIO;
+        /* the store of the run before (opened by run_load_inputs()):
+         * run.json as committed there; the reasons of its stop go, this
+         * run ends it or says its own */
+        g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+        g_autofree char *iso = g_date_time_format_iso8601(now);
+        g_autofree char *what = NULL;
+
+        rv_result_store_remove_untrusted(c->store, RV_CMD_RUN_INTERRUPTED);
+        rv_result_store_remove_untrusted(c->store, RV_CMD_RUN_FAILED);
+        c->resume->runs_done = progress_done(c);
+        c->resume->runs_total = progress_total(c);
+        what = g_strdup_printf("resumed at %s by 'rtvirt run --resume' (boot %u of %u): %u of "
+                               "%u repetitions kept, the host reverted first", iso, c->boot,
+                               c->plan->boots->len, c->resume->runs_done,
+                               c->resume->runs_total);
+        rv_result_store_add_verification(c->store, "*", 0, "resume", "NOTE", what);
+        rv_log_info("%s", what);
         if (rv_harness_run_reserve(rv_result_store_get_dir(c->store), error) < 0)
             return -ENOSPC;
         for (guint s = 0; s < c->matrix->scenarios->len; s++) {
@@ -756,6 +854,10 @@ run_open_store(RvRunCtx *c, GError **error)
     if (check_out_dir(default_out_dir(), error) < 0)
         return -EINVAL;
     if (rv_result_store_create(default_out_dir(), c->matrix->name, NULL, &c->store, error) < 0)
+        return -EIO;
+    /* from now on the run can be resumed (harness/reboot.h) */
+    c->resume->runs_total = progress_total(c);
+    if (progress_write(c, error) < 0)
         return -EIO;
     /* room for the last run.json on a disk that fills up (harness/run.h) */
     if (rv_harness_run_reserve(rv_result_store_get_dir(c->store), error) < 0)
@@ -816,6 +918,7 @@ run_prepare(RvRunCtx *c, GError **error)
     journal_path = rv_harness_run_journal_path(c->root);
     if (rv_host_journal_open(c->root, journal_path, &c->journal, error) < 0)
         return -EIO;
+    current_store_set(c, true);
     if (rv_host_journal_n_entries(c->journal) > 0) {
         rv_log_warn("Run journal '%s' holds %u entr%s from an interrupted run: reverting them first",
                     rv_host_journal_path(c->journal), rv_host_journal_n_entries(c->journal),
@@ -842,6 +945,7 @@ run_all(RvRunCtx *c, bool *interrupted, GError **error)
     for (guint i = 0; i < c->plan->runs->len; i++) {
         const RvPlanRun *run = c->plan->runs->pdata[i];
         g_autoptr(GError) cerr = NULL;
+        gint64 t0 = g_get_monotonic_time();
         int r;
 
         if (c->skip->pdata[run->scenario] || run->boot != c->boot)
@@ -851,10 +955,15 @@ run_all(RvRunCtx *c, bool *interrupted, GError **error)
             break;
         }
         if (arg_resume && rv_cmd_run_boot_rep_done(c, run)) {
-            rv_log_info("Run %s, repetition %u: measured under this boot before the host "
-                        "went down: kept", run->cell_name, run->round + 1);
+            rv_log_info("Run %s, repetition %u: measured before the run stopped: kept",
+                        run->cell_name, run->round + 1);
             continue;
         }
+        if (arg_resume && rv_result_store_forget_repetition(c->store, run->cell_name,
+                                                            (int) run->round + 1))
+            /* in flight when the run stopped: what it left goes, it runs again */
+            rv_log_info("Run %s, repetition %u: in flight when the run stopped: measured again",
+                        run->cell_name, run->round + 1);
         if (c->plan->n_reboots)
             rv_cmd_run_boot_note(c, run);
         r = c->boot_fail ? rv_cmd_run_boot_failed(c, run) : run_one(c, run, error);
@@ -873,6 +982,18 @@ run_all(RvRunCtx *c, bool *interrupted, GError **error)
             } else {
                 rv_log_error("%s", cerr->message);
             }
+        }
+        if (r != -ECANCELED && !cerr) {
+            g_autoptr(GError) perr = NULL;
+            guint64 took = (guint64) (g_get_monotonic_time() - t0);
+
+            /* the mean over the repetitions measured so far */
+            c->resume->run_us = c->resume->runs_done
+                ? (c->resume->run_us * c->resume->runs_done + took) / (c->resume->runs_done + 1)
+                : took;
+            c->resume->runs_done++;
+            if (progress_write(c, &perr) < 0)
+                rv_log_warn("%s", perr->message);
         }
         test_kill_point("committed");
         if (r == -ECANCELED) {
@@ -897,18 +1018,25 @@ run_finish(RvRunCtx *c, bool interrupted, GError **error)
     rv_harness_run_env_free(g_steal_pointer(&c->env));
     if (rv_cmd_run_revert_scenario(c, error) < 0)
         return -EIO;
-    if (c->resume && rv_cmd_run_boots_end(c, interrupted ? "interrupted" : "the last boot measured",
+    if (c->plan->n_reboots && rv_cmd_run_boots_end(c, interrupted ? "interrupted" : "the last boot measured",
                                           error) < 0)
         return -EIO;
     rv_result_store_set_complete(c->store, !interrupted);
     if (interrupted)
-        rv_result_store_set_untrusted(c->store, "interrupted by a signal: the matrix is incomplete");
+        rv_result_store_set_untrusted(c->store, RV_CMD_RUN_INTERRUPTED);
     if (rv_result_store_commit(c->store, error) < 0)
         return -EIO;
+    if (!interrupted && !c->plan->n_reboots &&
+        rv_harness_reboot_state_remove(rv_result_store_get_dir(c->store)) < 0)
+        rv_log_warn("Failed to remove %s/%s", rv_result_store_get_dir(c->store),
+                    RV_HARNESS_REBOOT_STATE);
+    if (!interrupted)
+        current_store_set(c, false);
     print_summary(c);
     rv_harness_signals_uninstall();
     if (interrupted) {
-        rv_log_error("Interrupted: host settings reverted, domains destroyed, results so far in %s",
+        rv_log_error("Interrupted: host settings reverted, domains destroyed, results so far in "
+                     "%s ('rtvirt run --resume %s' continues)", rv_result_store_get_dir(c->store),
                      rv_result_store_get_dir(c->store));
         return RV_EXIT_ERROR;
     }
@@ -923,6 +1051,7 @@ run_nothing(RvRunCtx *c, const char *matrix, GError **error)
     rv_result_store_set_complete(c->store, TRUE);
     if (rv_result_store_commit(c->store, error) < 0)
         return -EIO;
+    (void) rv_harness_reboot_state_remove(rv_result_store_get_dir(c->store));
     rv_log_error("No scenario of %s can run on this host (every one SKIPPED)", matrix);
     print_summary(c);
     return RV_EXIT_SKIP;
@@ -939,8 +1068,8 @@ run_fail(RvRunCtx *c, const GError *err)
         g_autoptr(GError) cerr = NULL;
 
         rv_harness_run_env_free(g_steal_pointer(&c->env));
-        rv_result_store_set_untrusted(c->store, "the run failed before its end");
-        if (c->resume && c->root) {
+        rv_result_store_set_untrusted(c->store, RV_CMD_RUN_FAILED);
+        if (c->resume && c->plan && c->plan->n_reboots && c->root) {
             /* no boot after this one resumes a failed run */
             g_autoptr(GError) berr = NULL;
 
@@ -957,6 +1086,21 @@ run_fail(RvRunCtx *c, const GError *err)
     rv_harness_signals_uninstall();
     ctx_clear(c);   /* reverts the journal */
     return ret;
+}
+
+/* --resume of a store whose run completed (the resume unit after the last
+ * boot, or an earlier --resume, ended it): nothing to do, said, exit 0, so
+ * that a resume after each reboot may race the unit (the fleet's run role). */
+static bool
+resume_complete(const char *store_dir)
+{
+    g_autoptr(RvStore) store = NULL;
+
+    if (rv_result_store_open(store_dir, &store, NULL) < 0 || !rv_result_store_get_complete(store))
+        return false;
+    printf("Results: %s\nComplete: the run of this store ended before this --resume: nothing "
+           "to resume\n", rv_result_store_get_dir(store));
+    return true;
 }
 
 static const RvCmdSpec run_spec = {
@@ -990,7 +1134,14 @@ static const RvCmdSpec run_spec = {
         "arguments installed through the boot loader, rtvirt-run-resume.service and\n"
         "a reboot ($RTVIRT_REBOOT_CMD, default 'systemctl reboot'); after the boot\n"
         "'run --resume STORE' checks /proc/cmdline and sysfs, then measures;\n"
-        "'run --abort STORE' restores the boot arguments and removes the unit.",
+        "'run --abort STORE' restores the boot arguments and removes the unit.\n"
+        "Every run keeps STORE/resume.json until its matrix completes: 'run --resume\n"
+        "STORE' continues one that stopped (Ctrl-C, SIGKILL, a crash, a power cut)\n"
+        "with the same plan and seed, after reverting the host: repetitions that\n"
+        "ended are kept, the one in flight is measured again; a matrix or profile\n"
+        "changed since is refused, naming the first line that differs.  --resume of\n"
+        "a store that completed says so and exits 0.  'rtvirt status' shows a run's\n"
+        "progress and the time left.",
     .exit_status =
         "0 every runnable repetition measured, 1 some failed (a guest did\n"
         "not start, a workload hung or sent garbage, a boot did not take its\n"
@@ -1024,8 +1175,8 @@ rv_cmd_run(int argc, char **argv)
         { "plan", 0, 0, G_OPTION_ARG_NONE, &arg_plan_only,
           "Validate, print the plan and the skip reasons, change nothing", NULL },
         { "resume", 0, 0, G_OPTION_ARG_FILENAME, &arg_resume,
-          "Continue the run of STORE after a reboot into its next boot (what "
-          "rtvirt-run-resume.service runs)", "STORE" },
+          "Continue the run of STORE: after a reboot into its next boot (what "
+          "rtvirt-run-resume.service runs), Ctrl-C, SIGKILL, a crash or a power cut", "STORE" },
         { "abort", 0, 0, G_OPTION_ARG_FILENAME, &arg_abort,
           "End the run of STORE between its boots: the original boot arguments back, "
           "rtvirt-run-resume.service removed", "STORE" },
@@ -1049,7 +1200,10 @@ rv_cmd_run(int argc, char **argv)
     }
     if (arg_abort)
         return rv_cmd_run_abort(arg_abort);
-    if (arg_resume && rv_harness_reboot_state_read(arg_resume, &c.resume, &err) < 0)
+    if (arg_resume && rv_harness_reboot_state_read(arg_resume, &c.resume, &err) == -ENOENT &&
+        resume_complete(arg_resume))
+        return RV_EXIT_OK;
+    if (arg_resume && !c.resume)
         return run_fail(&c, err);
     if (!arg_resume && argc != 2) {
         rv_log_error("%s: expected one MATRIX profile; see '%s --help'", argv[0], argv[0]);
@@ -1092,7 +1246,7 @@ rv_cmd_run(int argc, char **argv)
         ctx_clear(&c);
         return ret;
     }
-    if (c.resume) {
+    if (c.plan->n_reboots) {
         /* which boot this is, and whether it took its arguments */
         const RvPlanBoot *b = c.plan->boots->pdata[c.boot];
 

@@ -15,7 +15,10 @@
  *                 "version":N,"entries":N,"damaged":N,"interrupted":B,"in_use":B,
  *                 "error":S|null}],
  *    "domains":[{"name":S,"active":B}] | null (not queried: fixture root,
- *              or libvirt unreachable: "domains_error":S)}
+ *              or libvirt unreachable: "domains_error":S),
+ *    "run":{"store":P,"matrix":P,"running":B,"done":N,"total":N,"run_s":N,
+ *           "eta_s":N|null,"updated":S|null,"error":S|null} | null (no run
+ *          left incomplete: RV_HARNESS_RUN_CURRENT absent)}
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +32,7 @@
 #include "harness/commands.h"
 #include "harness/lock.h"
 #include "harness/log.h"
+#include "harness/progress.h"
 #include "harness/reboot.h"
 #include "harness/run.h"
 #include "host/fsroot.h"
@@ -74,9 +78,89 @@ list_domains(GPtrArray *ret_names, GArray *ret_active, GError **error)
     return 0;
 }
 
+/* The run that has not completed: RV_HARNESS_RUN_CURRENT names its store,
+ * whose resume.json (harness/reboot.h) holds the progress. */
+typedef struct {
+    char *store;
+    RvRebootState *st;
+    char *error;
+    bool running;               /* the lock is held: it runs now */
+} RunStatus;
+
+static void
+run_status_load(RvRoot *root, const RvLockInfo *li, RunStatus *rs)
+{
+    g_autofree char *text = NULL;
+    g_autoptr(GError) err = NULL;
+
+    if (rv_host_root_read(root, RV_HARNESS_RUN_CURRENT, &text, NULL) < 0)
+        return;
+    rs->store = g_strdup(g_strstrip(text));
+    rs->running = li->holder != 0;
+    if (rv_harness_reboot_state_read(rs->store, &rs->st, &err) < 0)
+        rs->error = g_strdup(err->message);
+}
+
+/* Time left in s: the repetitions not done at the mean time of one. */
+static gint64
+run_status_eta(const RunStatus *rs)
+{
+    if (!rs->st || !rs->st->runs_total)
+        return -1;
+    return (gint64) ((rs->st->runs_total - rs->st->runs_done) * rs->st->run_us / G_USEC_PER_SEC);
+}
+
+static void
+print_run(const RunStatus *rs)
+{
+    g_autofree char *eta = NULL;
+
+    if (!rs->store)
+        return;
+    if (!rs->st) {
+        printf("run: %s: %s\n", rs->store, rs->error ? rs->error : "no progress");
+        return;
+    }
+    eta = rv_harness_progress_format_eta((guint64) MAX(run_status_eta(rs), 0) * G_USEC_PER_SEC);
+    if (rs->running)
+        printf("run: %s (%s): running, %u of %u repetitions done (%u failed), about %s left\n",
+               rs->store, rs->st->matrix, rs->st->runs_done, rs->st->runs_total,
+               rs->st->failed_runs, eta);
+    else
+        printf("run: %s (%s): stopped, %u of %u repetitions done (%u failed): 'rtvirt run "
+               "--resume %s' continues it (about %s left)\n", rs->store, rs->st->matrix,
+               rs->st->runs_done, rs->st->runs_total, rs->st->failed_runs, rs->store, eta);
+}
+
+static void
+json_run(JsonBuilder *b, const RunStatus *rs)
+{
+    json_builder_set_member_name(b, "run");
+    if (!rs->store) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    json_builder_begin_object(b);
+    rv_json_add_string_or_null(b, "store", rs->store);
+    rv_json_add_string_or_null(b, "matrix", rs->st ? rs->st->matrix : NULL);
+    rv_json_add_bool(b, "running", rs->running);
+    rv_json_add_int(b, "done", rs->st ? rs->st->runs_done : 0);
+    rv_json_add_int(b, "total", rs->st ? rs->st->runs_total : 0);
+    rv_json_add_int(b, "failed", rs->st ? rs->st->failed_runs : 0);
+    rv_json_add_int(b, "run_s", rs->st ? (gint64) (rs->st->run_us / G_USEC_PER_SEC) : 0);
+    json_builder_set_member_name(b, "eta_s");
+    if (run_status_eta(rs) >= 0)
+        json_builder_add_int_value(b, run_status_eta(rs));
+    else
+        json_builder_add_null_value(b);
+    rv_json_add_string_or_null(b, "updated", rs->st ? rs->st->updated : NULL);
+    rv_json_add_string_or_null(b, "error", rs->error);
+    json_builder_end_object(b);
+}
+
 static void
 print_text(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint n_js,
-           GPtrArray *names, GArray *active, const char *dom_error)
+           GPtrArray *names, GArray *active, const char *dom_error, const RunStatus *rs)
 {
     if (li->holder)
         printf("lock: held by pid %d%s%s%s%s (%s)\n", (int) li->holder,
@@ -91,6 +175,7 @@ print_text(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint
                lock_path);
     else
         printf("lock: free (%s)\n", lock_path);
+    print_run(rs);
     for (guint i = 0; i < n_js; i++) {
         const JournalStatus *j = &js[i];
 
@@ -122,7 +207,7 @@ print_text(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint
 
 static void
 print_json(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint n_js,
-           GPtrArray *names, GArray *active, const char *dom_error)
+           GPtrArray *names, GArray *active, const char *dom_error, const RunStatus *rs)
 {
     g_autoptr(JsonBuilder) b = json_builder_new();
     g_autoptr(JsonGenerator) gen = json_generator_new();
@@ -172,6 +257,7 @@ print_json(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint
         json_builder_end_array(b);
     }
     rv_json_add_string_or_null(b, "domains_error", dom_error);
+    json_run(b, rs);
     json_builder_end_object(b);
     root = json_builder_get_root(b);
     json_generator_set_root(gen, root);
@@ -182,7 +268,8 @@ print_json(const char *lock_path, const RvLockInfo *li, JournalStatus *js, guint
 
 static const RvCmdSpec status_spec = {
     .params = "",
-    .summary = "Say who holds the host lock, which journals hold "
+    .summary = "Say who holds the host lock, the run that has not completed (its "
+               "progress and time left, or how to resume it), which journals hold "
                "changes to revert, which rtvirt-* domains exist.",
     .description = "Reads only: takes no lock.",
     .exit_status = "0 reported; 2 error (unreadable state).",
@@ -203,6 +290,7 @@ rv_cmd_status(int argc, char **argv)
     g_autoptr(GPtrArray) names = NULL;
     g_autoptr(GArray) active = NULL;
     g_autofree char *dom_error = NULL;
+    RunStatus rs = { 0 };
     /* run-bootargs and run-resume: a run between its boots (harness/reboot.h) */
     JournalStatus js[5] = {
         { .name = "run" }, { .name = "apply" }, { .name = "bootargs" },
@@ -233,6 +321,7 @@ rv_cmd_status(int argc, char **argv)
         if (rv_host_journal_peek(root, js[i].path, &js[i].sum, &jerr) < 0)
             js[i].error = g_strdup(jerr->message);
     }
+    run_status_load(root, &li, &rs);
     if (rv_host_root_is_live(root)) {
         g_autoptr(GError) derr = NULL;
 
@@ -244,9 +333,12 @@ rv_cmd_status(int argc, char **argv)
         }
     }
     if (arg_json)
-        print_json(lock_path, &li, js, G_N_ELEMENTS(js), names, active, dom_error);
+        print_json(lock_path, &li, js, G_N_ELEMENTS(js), names, active, dom_error, &rs);
     else
-        print_text(lock_path, &li, js, G_N_ELEMENTS(js), names, active, dom_error);
+        print_text(lock_path, &li, js, G_N_ELEMENTS(js), names, active, dom_error, &rs);
+    g_free(rs.store);
+    g_free(rs.error);
+    rv_harness_reboot_state_free(rs.st);
     for (guint i = 0; i < G_N_ELEMENTS(js); i++) {
         g_free(js[i].path);
         g_free(js[i].error);

@@ -21,6 +21,7 @@ rv_harness_reboot_state_free(RvRebootState *st)
     g_free(st->matrix);
     g_free(st->matrix_sha256);
     g_free(st->cmdline_before);
+    g_free(st->updated);
     g_free(st);
 }
 
@@ -67,6 +68,16 @@ rv_harness_reboot_state_write(const char *store_dir, const RvRebootState *st, GE
     json_builder_add_int_value(b, st->ok_runs);
     json_builder_set_member_name(b, "failed_runs");
     json_builder_add_int_value(b, st->failed_runs);
+    json_builder_set_member_name(b, "runs_total");
+    json_builder_add_int_value(b, st->runs_total);
+    json_builder_set_member_name(b, "runs_done");
+    json_builder_add_int_value(b, st->runs_done);
+    json_builder_set_member_name(b, "run_us");
+    json_builder_add_int_value(b, (gint64) st->run_us);
+    if (st->updated) {
+        json_builder_set_member_name(b, "updated");
+        json_builder_add_string_value(b, st->updated);
+    }
     json_builder_end_object(b);
     root = json_builder_get_root(b);
     text = rv_json_to_text(root);
@@ -168,6 +179,20 @@ rv_harness_reboot_state_read(const char *store_dir, RvRebootState **ret, GError 
     if (get_uint(o, path, "failed_runs", G_MAXINT32, &v, error) < 0)
         return -EINVAL;
     st->failed_runs = (unsigned) v;
+    /* progress: optional (a store of an older rtvirt has none) */
+    if (json_object_has_member(o, "runs_total")) {
+        if (get_uint(o, path, "runs_total", G_MAXINT32, &v, error) < 0)
+            return -EINVAL;
+        st->runs_total = (unsigned) v;
+        if (get_uint(o, path, "runs_done", st->runs_total, &v, error) < 0)
+            return -EINVAL;
+        st->runs_done = (unsigned) v;
+        if (get_uint(o, path, "run_us", G_MAXINT64, &st->run_us, error) < 0)
+            return -EINVAL;
+    }
+    if (json_object_has_member(o, "updated") &&
+        get_str(o, path, "updated", &st->updated, error) < 0)
+        return -EINVAL;
     *ret = g_steal_pointer(&st);
     return 0;
 }

@@ -45,7 +45,10 @@
 
 /* STORE/resume.json: {schema_version 1, matrix, matrix_sha256, seed (a
  * string: 64 bits), repetitions, duration_us, warmup_us, timeout_us, boot,
- * boots, cmdline_before, ok_runs, failed_runs}. */
+ * boots, cmdline_before, ok_runs, failed_runs, and optionally runs_total,
+ * runs_done, run_us, updated}.  Every `rtvirt run` keeps one in its store
+ * until the matrix completes: `rtvirt run --resume STORE` makes the same
+ * plan from it after a reboot, a crash, SIGKILL or Ctrl-C. */
 typedef struct {
     char *matrix;           /* absolute path of the matrix file */
     char *matrix_sha256;    /* of its content when the run started */
@@ -56,6 +59,11 @@ typedef struct {
     unsigned boots;         /* plan->boots->len, checked against the plan made again */
     char *cmdline_before;   /* /proc/cmdline when the run started */
     unsigned ok_runs, failed_runs;  /* over the boots measured so far */
+    /* progress, for `rtvirt status` (optional on read: 0 / NULL) */
+    unsigned runs_total;    /* runnable repetitions of the plan */
+    unsigned runs_done;     /* of them, committed */
+    guint64 run_us;         /* wall time of one repetition so far (mean), or the estimate */
+    char *updated;          /* ISO 8601 UTC of the last write */
 } RvRebootState;
 
 void rv_harness_reboot_state_free(RvRebootState *st);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "harness/cmd-common.h"
 #include "harness/cmd-run-priv.h"
@@ -16,6 +17,7 @@
 #include "host/tune/bootargs.h"
 #include "host/tune/persist.h"
 #include "util/error.h"
+#include "util/file.h"
 #include "util/runner.h"
 
 /* With boots (harness/reboot.h): which boot this repetition ran under,
@@ -38,11 +40,12 @@ rv_cmd_run_boot_note(RvRunCtx *c, const RvPlanRun *run)
                                      c->boot_fail ? "FAIL" : "PASS", d);
 }
 
-/* Did an earlier invocation under this boot finish this repetition?  A
- * host that crashed or was killed during a boot's runs resumes the same
- * boot after the next boot: what ran is kept, not measured twice.  Its
+/* Did an earlier invocation finish this repetition?  A run that stopped
+ * (a crash, SIGKILL, Ctrl-C, a power cut, the reboot of a boot) resumes
+ * with `run --resume`: what ran is kept, not measured twice.  Its
  * "repetition" NOTE (note_running()) says "running since" until the
- * repetition ends; "ran", "interrupted" or "not run" after. */
+ * repetition ends; "ran", "interrupted" or "not run" after.  An
+ * interrupted one is measured again. */
 bool
 rv_cmd_run_boot_rep_done(RvRunCtx *c, const RvPlanRun *run)
 {
@@ -53,7 +56,8 @@ rv_cmd_run_boot_rep_done(RvRunCtx *c, const RvPlanRun *run)
 
         if (v->repetition == (int) run->round + 1 && g_strcmp0(v->scenario, run->cell_name) == 0 &&
             g_strcmp0(v->what, "repetition") == 0 && v->detail &&
-            !g_str_has_prefix(v->detail, "running since"))
+            !g_str_has_prefix(v->detail, "running since") &&
+            !g_str_has_prefix(v->detail, "interrupted"))
             return true;
     }
     return false;
@@ -219,4 +223,60 @@ rv_cmd_run_abort(const char *store_dir)
         rv_log_warn("Failed to remove %s/%s", store_dir, RV_HARNESS_REBOOT_STATE);
     printf("Aborted: %s; the results so far are in %s\n", note, store_dir);
     return RV_EXIT_OK;
+}
+
+/* "line N: 'OLD' is now 'NEW'" between the store's copy @old_text and the
+ * file as it is now @new_text (lines cut to 80 bytes). */
+static char *
+first_difference(const char *old_text, const char *new_text)
+{
+    g_auto(GStrv) a = g_strsplit(old_text, "\n", -1);
+    g_auto(GStrv) b = g_strsplit(new_text, "\n", -1);
+    guint i = 0;
+
+    for (; a[i] && b[i]; i++)
+        if (strcmp(a[i], b[i]) != 0)
+            return g_strdup_printf("line %u: '%.80s' is now '%.80s'", i + 1, a[i], b[i]);
+    if (a[i])
+        return g_strdup_printf("line %u: '%.80s' is gone (the file is shorter)", i + 1, a[i]);
+    if (b[i])
+        return g_strdup_printf("line %u: '%.80s' is new (the file is longer)", i + 1, b[i]);
+    return g_strdup("the same lines, other bytes");
+}
+
+int
+rv_cmd_run_resume_check(RvRunCtx *c, const char *role, const char *path, GError **error)
+{
+    GPtrArray *profiles = rv_result_store_get_profiles(c->store);
+
+    for (guint i = 0; profiles && i < profiles->len; i++) {
+        JsonObject *o = json_node_get_object(profiles->pdata[i]);
+        const char *copy = json_object_get_string_member_with_default(o, "copy", "");
+        const char *sum = json_object_get_string_member_with_default(o, "sha256", "");
+        g_autofree char *now_sum = NULL, *copy_path = NULL, *old = NULL, *now = NULL;
+        g_autofree char *diff = NULL;
+
+        if (g_strcmp0(json_object_get_string_member_with_default(o, "role", ""), role) != 0)
+            continue;
+        now_sum = rv_harness_reboot_file_sha256(path);
+        if (g_strcmp0(now_sum, sum) == 0)
+            return 0;
+        copy_path = g_build_filename(rv_result_store_get_dir(c->store), copy, NULL);
+        if (!now_sum)
+            diff = g_strdup("it cannot be read");
+        else if (rv_file_read(copy_path, RV_FILE_READ_MAX, &old, NULL) < 0 ||
+                 rv_file_read(path, RV_FILE_READ_MAX, &now, NULL) < 0)
+            diff = g_strdup_printf("its SHA-256 is %s, the store's copy %s has %s", now_sum,
+                                   copy, sum);
+        else
+            diff = first_difference(old, now);
+        return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
+                            "%s: the %s profile %s changed since the run started (%s): the "
+                            "same plan cannot be made again; put it back as %s/%s has it, or "
+                            "start a new run ('rtvirt run --abort %s' ends one between its "
+                            "boots)", rv_result_store_get_dir(c->store), role, path, diff,
+                            rv_result_store_get_dir(c->store), copy,
+                            rv_result_store_get_dir(c->store));
+    }
+    return 0;
 }

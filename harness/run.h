@@ -21,6 +21,9 @@
  * `host apply` journal so that reverting a run never undoes a profile the
  * user applied.  A host path inside the root. */
 #define RV_HARNESS_RUN_JOURNAL "/var/lib/rtvirt/run.journal"
+/* The store of the run that has not completed (its absolute path and a
+ * newline), for `rtvirt status`; a host path inside the root. */
+#define RV_HARNESS_RUN_CURRENT "/var/lib/rtvirt/run.store"
 
 /* The run journal's custom entry for a domain the run starts (host/tune/journal.h
  * rv_host_journal_record_custom()): key = domain name, data = its UUID;

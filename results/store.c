@@ -816,6 +816,48 @@ rv_result_store_set_scenario_status(RvStore *s, const char *scenario,
     set_str(&sc->reason, reason);
 }
 
+GPtrArray *
+rv_result_store_get_profiles(const RvStore *s)
+{
+    return s->profiles;
+}
+
+guint
+rv_result_store_forget_repetition(RvStore *s, const char *scenario, int repetition)
+{
+    guint n = 0;
+
+    for (guint i = s->records->len; i-- > 0;) {
+        const RvStoreRecord *r = s->records->pdata[i];
+
+        if (r->repetition == repetition && g_strcmp0(r->scenario, scenario) == 0) {
+            g_ptr_array_remove_index(s->records, i);
+            n++;
+        }
+    }
+    for (guint i = s->verifications->len; i-- > 0;) {
+        const RvStoreVerification *v = s->verifications->pdata[i];
+
+        if (v->repetition == repetition && g_strcmp0(v->scenario, scenario) == 0) {
+            g_ptr_array_remove_index(s->verifications, i);
+            n++;
+        }
+    }
+    return n;
+}
+
+void
+rv_result_store_remove_untrusted(RvStore *s, const char *reason)
+{
+    for (guint i = 0; i < s->untrusted_reasons->len; i++)
+        if (g_str_equal(s->untrusted_reasons->pdata[i], reason)) {
+            g_ptr_array_remove_index(s->untrusted_reasons, i);
+            if (s->untrusted_reasons->len == 0)
+                s->trusted = TRUE;
+            return;
+        }
+}
+
 void
 rv_result_store_set_untrusted(RvStore *s, const char *reason)
 {

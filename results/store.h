@@ -215,6 +215,23 @@ JsonNode *rv_result_store_get_host(const RvStore *store);         /* or NULL */
 GPtrArray *rv_result_store_get_scenarios(const RvStore *store);   /* RvStoreScenario* */
 GPtrArray *rv_result_store_get_records(const RvStore *store);     /* RvStoreRecord* */
 GPtrArray *rv_result_store_get_verifications(const RvStore *store); /* RvStoreVerification* */
+/* The profiles as recorded: JsonNode* objects {role, path, copy, sha256}. */
+GPtrArray *rv_result_store_get_profiles(const RvStore *store);
+
+/**
+ * rv_result_store_forget_repetition:
+ * Removes every record and verification of repetition @repetition (>= 1)
+ * of cell @scenario: what a repetition that did not end left behind, before
+ * `rtvirt run --resume` measures it again.
+ *
+ * Returns: the number of entries removed.
+ */
+guint rv_result_store_forget_repetition(RvStore *store, const char *scenario, int repetition);
+
+/* Removes @reason from the untrusted reasons; the store is trusted again
+ * when it was the last one (a resumed run that completes is no longer
+ * "interrupted"). */
+void rv_result_store_remove_untrusted(RvStore *store, const char *reason);
 
 /** rv_result_store_set_host: @facts (transfer none): copied; a JSON object. */
 void rv_result_store_set_host(RvStore *store, JsonNode *facts);

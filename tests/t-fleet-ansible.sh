@@ -50,6 +50,77 @@ export ANSIBLE_COLLECTIONS_PATH=$tmp/collections ANSIBLE_HOME=$tmp/ansible-home 
     ANSIBLE_LOCAL_TEMP=$tmp/ansible-tmp ANSIBLE_REMOTE_TEMP=$tmp/ansible-tmp \
     ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_HOST_KEY_CHECKING=0
 
+# The run role alone, on the build tree's rtvirt: its time limit from the
+# plan's estimate, and the exit-3 path.  boot-host.ini on a copy of the
+# build machine's root (host probes only: no guest) measures the boot the
+# host has, installs the next boot's arguments and "reboots" through a
+# script that rewrites the root's /proc/cmdline as the boot loader would
+# (as tests/t-run-reboot.sh does): the role sees exit 3, waits for the
+# host, runs --resume, and reports the run resumed once.
+R=$tmp/role-root
+cp -r "$top/tests/data/hosts/debian12-2cpu-nosmt-rtgroup" "$R"; chmod -R u+w "$R"
+mkdir -p "$R/etc"; cp -r "$top/tests/data/grub/debian12-dropins/etc/default" "$R/etc/"
+cp "$R/proc/cmdline" "$tmp/cmdline.orig"
+cat >"$tmp/reboot.sh" <<'SH'
+#!/bin/sh
+words=$(sed -n 's/^GRUB_CMDLINE_LINUX_DEFAULT="\$GRUB_CMDLINE_LINUX_DEFAULT \(.*\)"$/\1/p' "$R/etc/default/grub.d/rtvirt-run.cfg")
+orig=$(cat "$ORIG_FILE")
+case "$orig" in
+*" -- "*) printf '%s %s -- %s\n' "${orig%% -- *}" "$words" "${orig#* -- }" ;;
+*) printf '%s %s\n' "$orig" "$words" ;;
+esac >"$R/proc/cmdline"
+echo called >>"$REBOOTS"
+SH
+chmod +x "$tmp/reboot.sh"
+cat >"$tmp/role-play.yml" <<PLAY
+- name: The run role on one local host, a matrix with boot arguments
+  hosts: localhost
+  connection: local
+  gather_facts: false
+  environment:
+    RTVIRT_REBOOT_CMD: $tmp/reboot.sh
+    RTVIRT_LOCK_FILE: $tmp/role-lock
+    R: $R
+    ORIG_FILE: $tmp/cmdline.orig
+    REBOOTS: $tmp/reboots
+  vars:
+    ansible_python_interpreter: /usr/bin/python3
+    rtvirt_bin: $rtvirt
+    rtvirt_matrix: $top/tests/data/run/boot-host.ini
+    rtvirt_results_dir: $tmp/role-results
+    rtvirt_run_setup: false
+    rtvirt_run_poll: 2
+    rtvirt_run_wait_lock: 60
+    rtvirt_run_timeout_margin: 2
+    rtvirt_run_timeout_slack: 30
+    rtvirt_run_reboot_delay: 0
+    rtvirt_run_extra_args: [--root, $R]
+  roles:
+    - rtvirt.fleet.run
+  post_tasks:
+    - name: Save what the role decided
+      ansible.builtin.copy:
+        dest: $tmp/role-facts.json
+        mode: "0644"
+        content: "{{ {'estimate': rtvirt_run_estimate_s | int, 'timeout': rtvirt_run_job_timeout | int,
+                      'reboots': rtvirt_run_reboots | int, 'rc': rtvirt_run_rc | int,
+                      'resumed': rtvirt_run_resumed | int, 'store': rtvirt_store} | to_json }}"
+PLAY
+ansible-playbook -i localhost, "$tmp/role-play.yml" >"$tmp/role-play" 2>&1; rc=$?
+est=$("$rtvirt" run --plan --json --root "$R" "$top/tests/data/run/boot-host.ini" 2>/dev/null |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["estimate"]["total_s"])' 2>&1)
+facts=$(cat "$tmp/role-facts.json" 2>&1)
+check "run role: its time limit is the plan's estimate x 2 + the lock wait + the slack ($est x 2 + 60 + 30; $facts)" \
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["estimate"] == int(sys.argv[2]) > 0 and d["timeout"] == 2 * d["estimate"] + 90))' "$tmp/role-facts.json" "$est"
+check "run role: exit 3 from the reboot into boot 1, --resume after the host came back, the play ends ok (rc $rc $(grep -E '^localhost' "$tmp/role-play" | tr -s ' '))" \
+    eval '[ $rc -eq 0 ] && [ "$(wc -l <"$tmp/reboots")" = 1 ] && grep -q "TASK \[rtvirt.fleet.run : Continue the run (rtvirt run --resume STORE)\]" "$tmp/role-play"'
+check "run role: the run reported resumed once, exit 0, its store complete" \
+    python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+s = json.load(open(d["store"] + "/run.json"))
+sys.exit(not (d["rc"] == 0 and d["resumed"] == 1 and d["reboots"] == 1 and s["complete"] and
+              "exit 0, resumed 1 time(s) after a reboot; time limit" in open(sys.argv[2]).read()))' "$tmp/role-facts.json" "$tmp/role-play"
+
 # two inventory hosts on this machine; fleet-b's profile (two-cpu: isolated
 # CPU 1, not isolated here) has FAILs on this host, fleet-a's enforcement is off
 cat >"$tmp/inventory.yml" <<EOF
