@@ -437,11 +437,67 @@ load_rps(RvHostState *st, RvRoot *root)
     }
 }
 
+/* RT group scheduling and the cgroup hierarchies it meets: the v1 cpu
+ * hierarchy (cpu.rt_runtime_us, libvirt's machine group), the v2 mount and
+ * its root's cgroup.subtree_control, CONFIG_RT_GROUP_SCHED from /boot
+ * (Documentation/scheduler/sched-rt-group.rst, admin-guide/cgroup-v2.rst). */
+static void
+load_rt_group(RvHostState *st, RvRoot *root)
+{
+    g_autofree char *mounts = NULL;
+
+    st->cgroup_v1_cpu = RV_TRI_UNKNOWN;
+    st->rt_group_sched = RV_TRI_UNKNOWN;
+    st->rt_group_trap = RV_TRI_UNKNOWN;
+    st->cgroup2_cpu = RV_TRI_UNKNOWN;
+    if (rv_host_root_read(root, "/proc/mounts", &mounts, NULL) >= 0) {
+        st->cgroup_v1_cpu_mount = find_v1_cpu_mount(mounts);
+        st->cgroup_v1_cpu = st->cgroup_v1_cpu_mount ? RV_TRI_YES : RV_TRI_NO;
+        if (st->cgroup_v1_cpu_mount) {
+            g_autofree char *p = g_build_filename(st->cgroup_v1_cpu_mount, "cpu.rt_runtime_us", NULL);
+            g_autofree char *q = g_build_filename(st->cgroup_v1_cpu_mount, "cpu.shares", NULL);
+
+            if (rv_host_root_exists(root, p)) {
+                st->rt_group_sched = RV_TRI_YES;
+                read_int(st, root, p, &st->cgroup_rt_runtime_us);
+                for (const char *const *g = (const char *const[]) { "machine", "machine.slice", NULL }; *g; g++) {
+                    g_autofree char *mp = g_build_filename(st->cgroup_v1_cpu_mount, *g,
+                                                           "cpu.rt_runtime_us", NULL);
+                    if (rv_host_root_exists(root, mp)) {
+                        read_int(st, root, mp, &st->machine_rt_runtime_us);
+                        break;
+                    }
+                }
+            } else if (rv_host_root_exists(root, q)) {
+                /* the hierarchy is readable and has no RT knob */
+                st->rt_group_sched = RV_TRI_NO;
+            }
+            st->rt_group_trap = st->rt_group_sched;
+        } else {
+            /* cgroup v2 only: the cpu controller refuses RT group
+             * scheduling's per-group budget; libvirt's v2 path does not
+             * hit the v1 trap (the v2 one is judged from the fields below) */
+            st->rt_group_trap = RV_TRI_NO;
+        }
+        st->cgroup2_mount = find_cgroup2_mount(mounts);
+        st->cgroup2_cpu = RV_TRI_UNKNOWN;
+        if (st->cgroup2_mount) {
+            g_autofree char *p = g_build_filename(st->cgroup2_mount, "cgroup.subtree_control", NULL);
+            g_autofree char *ctl = read_str(root, p);
+
+            if (ctl) {
+                g_auto(GStrv) w = g_strsplit(ctl, " ", -1);
+                st->cgroup2_cpu = g_strv_contains((const char *const *) w, "cpu") ? RV_TRI_YES : RV_TRI_NO;
+            }
+        }
+    }
+    st->config_rt_group_sched = read_config_rt_group_sched(root, st->kernel_release);
+}
+
 int
 rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError **error)
 {
     g_autoptr(RvHostState) st = g_new0(RvHostState, 1);
-    g_autofree char *mounts = NULL;
     RvStateInt smt_active = { 0 }, rt_flag = { 0 };
 
     (void) error;
@@ -521,52 +577,7 @@ rv_host_state_load(RvRoot *root, unsigned nr_cpu_ids, RvHostState **ret, GError 
     read_int_range(st, root, "/proc/sys/kernel/sched_rt_period_us", 1, G_MAXINT32,
                    &st->rt_period_us);
 
-    st->cgroup_v1_cpu = RV_TRI_UNKNOWN;
-    st->rt_group_sched = RV_TRI_UNKNOWN;
-    st->rt_group_trap = RV_TRI_UNKNOWN;
-    st->cgroup2_cpu = RV_TRI_UNKNOWN;
-    if (rv_host_root_read(root, "/proc/mounts", &mounts, NULL) >= 0) {
-        st->cgroup_v1_cpu_mount = find_v1_cpu_mount(mounts);
-        st->cgroup_v1_cpu = st->cgroup_v1_cpu_mount ? RV_TRI_YES : RV_TRI_NO;
-        if (st->cgroup_v1_cpu_mount) {
-            g_autofree char *p = g_build_filename(st->cgroup_v1_cpu_mount, "cpu.rt_runtime_us", NULL);
-            g_autofree char *q = g_build_filename(st->cgroup_v1_cpu_mount, "cpu.shares", NULL);
-
-            if (rv_host_root_exists(root, p)) {
-                st->rt_group_sched = RV_TRI_YES;
-                read_int(st, root, p, &st->cgroup_rt_runtime_us);
-                for (const char *const *g = (const char *const[]) { "machine", "machine.slice", NULL }; *g; g++) {
-                    g_autofree char *mp = g_build_filename(st->cgroup_v1_cpu_mount, *g,
-                                                           "cpu.rt_runtime_us", NULL);
-                    if (rv_host_root_exists(root, mp)) {
-                        read_int(st, root, mp, &st->machine_rt_runtime_us);
-                        break;
-                    }
-                }
-            } else if (rv_host_root_exists(root, q)) {
-                /* the hierarchy is readable and has no RT knob */
-                st->rt_group_sched = RV_TRI_NO;
-            }
-            st->rt_group_trap = st->rt_group_sched;
-        } else {
-            /* cgroup v2 only: the cpu controller refuses RT group
-             * scheduling's per-group budget; libvirt's v2 path does not
-             * hit the v1 trap (the v2 one is judged from the fields below) */
-            st->rt_group_trap = RV_TRI_NO;
-        }
-        st->cgroup2_mount = find_cgroup2_mount(mounts);
-        st->cgroup2_cpu = RV_TRI_UNKNOWN;
-        if (st->cgroup2_mount) {
-            g_autofree char *p = g_build_filename(st->cgroup2_mount, "cgroup.subtree_control", NULL);
-            g_autofree char *ctl = read_str(root, p);
-
-            if (ctl) {
-                g_auto(GStrv) w = g_strsplit(ctl, " ", -1);
-                st->cgroup2_cpu = g_strv_contains((const char *const *) w, "cpu") ? RV_TRI_YES : RV_TRI_NO;
-            }
-        }
-    }
-    st->config_rt_group_sched = read_config_rt_group_sched(root, st->kernel_release);
+    load_rt_group(st, root);
 
     /* Documentation/admin-guide/sysctl/kernel.rst: timer_migration 0/1,
      * numa_balancing 0..3 (bit 1: memory tiering), nmi_watchdog 0/1;
