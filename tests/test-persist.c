@@ -291,6 +291,53 @@ test_symlink(void)
     rv_test_rm_rf(dir);
 }
 
+/* What a boot unit runs as root must be root's alone: the path and every
+ * directory above it, as given and resolved (a link out of a safe
+ * directory into an open one is refused by its target) */
+static void
+test_trusted(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("rv-persist-trust-XXXXXX", NULL);
+    g_autofree char *open_dir = g_build_filename(dir, "open", NULL);
+    g_autofree char *in_open = g_build_filename(open_dir, "p.ini", NULL);
+    g_autofree char *safe = g_build_filename(dir, "p.ini", NULL);
+    g_autofree char *link = g_build_filename(dir, "link.ini", NULL);
+    g_autoptr(GError) err = NULL;
+
+    if (geteuid() != 0) {
+        g_test_skip("needs root (files owned by root)");
+        return;
+    }
+    g_assert_cmpint(mkdir(open_dir, 0755), ==, 0);
+    g_assert_true(g_file_set_contents(safe, "[main]\n", -1, NULL));
+    g_assert_true(g_file_set_contents(in_open, "[main]\n", -1, NULL));
+    g_assert_cmpint(chmod(safe, 0644), ==, 0);
+    g_assert_cmpint(chmod(in_open, 0644), ==, 0);
+    g_assert_cmpint(symlink(in_open, link), ==, 0);
+    g_assert_cmpint(rv_host_persist_check_trusted("profile", safe, &err), ==, 0);
+    g_assert_cmpint(rv_host_persist_check_trusted("profile", link, &err), ==, 0);
+
+    g_assert_cmpint(chmod(open_dir, 0777), ==, 0);
+    g_assert_cmpint(rv_host_persist_check_trusted("results store", open_dir, &err), ==, -EPERM);
+    g_assert_nonnull(strstr(err->message, "is writable by others (mode 0777)"));
+    g_clear_error(&err);
+    g_assert_cmpint(rv_host_persist_check_trusted("profile", link, &err), ==, -EPERM);
+    g_assert_nonnull(strstr(err->message, "its directory '"));
+    g_clear_error(&err);
+    g_assert_cmpint(chmod(open_dir, 01777), ==, 0);     /* sticky: the file decides */
+    g_assert_cmpint(rv_host_persist_check_trusted("profile", in_open, &err), ==, 0);
+    g_assert_cmpint(chmod(in_open, 0664), ==, 0);
+    g_assert_cmpint(rv_host_persist_check_trusted("profile", in_open, &err), ==, -EPERM);
+    g_assert_nonnull(strstr(err->message, "is writable by its group (mode 0664)"));
+    g_clear_error(&err);
+    g_assert_cmpint(chmod(in_open, 0644), ==, 0);
+    g_assert_cmpint(chown(in_open, 65534, (gid_t) -1), ==, 0);
+    g_assert_cmpint(rv_host_persist_check_trusted("profile", in_open, &err), ==, -EPERM);
+    g_assert_nonnull(strstr(err->message, "is owned by uid 65534, not root"));
+    g_clear_error(&err);
+    rv_test_rm_rf(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -300,5 +347,6 @@ main(int argc, char **argv)
     g_test_add_func("/persist/modprobe", test_modprobe);
     g_test_add_func("/persist/unit", test_unit);
     g_test_add_func("/persist/symlink", test_symlink);
+    g_test_add_func("/persist/trusted", test_trusted);
     return g_test_run();
 }
