@@ -142,7 +142,19 @@ capture_cgroup(Cap *c)
 {
     g_autoptr(RvHostState) st = NULL;
 
-    if (rv_host_state_load(c->root, 0, &st, NULL) < 0 || !st->cgroup_v1_cpu_mount)
+    if (rv_host_state_load(c->root, 0, &st, NULL) < 0)
+        return;
+    /* what rtgroup.cgroup2 reads: the v2 root's controllers and the kernel's
+     * config, the only place a v2-only host shows CONFIG_RT_GROUP_SCHED */
+    if (st->cgroup2_mount) {
+        g_autofree char *p = g_build_filename(st->cgroup2_mount, "cgroup.subtree_control", NULL);
+        copy(c, p);
+    }
+    if (st->kernel_release) {
+        g_autofree char *p = g_strdup_printf("/boot/config-%s", st->kernel_release);
+        copy(c, p);
+    }
+    if (!st->cgroup_v1_cpu_mount)
         return;
     static const char *const files[] = {
         "cpu.rt_runtime_us", "cpu.rt_period_us", "cpu.shares",
