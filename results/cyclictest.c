@@ -25,6 +25,7 @@
 #include "results/latency-readers.h"
 #include "results/store.h"
 #include "util/error.h"
+#include "util/file.h"
 
 static void
 thread_free(RvCyclictestThread *t)
@@ -1000,21 +1001,16 @@ int
 rv_result_cyclictest_parse_file(const char *path, GPtrArray **ret_runs,
                                 GError **error)
 {
-    g_autoptr(GMappedFile) mf = NULL;
-    g_autoptr(GError) err = NULL;
+    g_autofree char *data = NULL;
+    gssize len;
 
-    mf = g_mapped_file_new(path, FALSE, &err);
-    if (!mf)
-        return rv_error_set(error, RV_ERROR_FAILED,
-                            err->domain == G_FILE_ERROR && err->code == G_FILE_ERROR_NOENT
-                            ? ENOENT : EIO,
-                            "Failed to read '%s': %s", path, err->message);
-    if (g_mapped_file_get_length(mf) > MAX_FILE)
-        return rv_error_set(error, RV_ERROR_INVALID, EFBIG,
-                            "%s: larger than %u MiB, not cyclictest output",
-                            path, MAX_FILE >> 20);
-    return rv_result_cyclictest_parse(path, g_mapped_file_get_contents(mf),
-                                      g_mapped_file_get_length(mf), ret_runs, error);
+    /* rv_file_read(), not mmap: a directory, a device or a FIFO gets a
+     * plain "Failed to read 'PATH': Is a directory" instead of mmap's
+     * garbled message (or a hang) */
+    len = rv_file_read(path, MAX_FILE, &data, error);
+    if (len < 0)
+        return (int) len;
+    return rv_result_cyclictest_parse(path, data, (gsize) len, ret_runs, error);
 }
 
 gint64

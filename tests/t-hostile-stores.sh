@@ -10,6 +10,8 @@
 #    one sample per repetition comes out;
 #  - a store whose run.json links to /etc/passwd: exit 2, no text of that
 #    file in the message (json-glib quotes the token it stumbled on);
+#  - a run.json that is a FIFO nobody writes: exit 2, not a hang; result
+#    check of a directory: "Is a directory", not mmap's message;
 #  - an empty resume.json: a clear error and no GLib CRITICAL;
 #  - store text with ESC sequences: compare --csv writes none of them raw;
 #  - report -o DIR over an index.html rtvirt report did not write: exit 2,
@@ -63,6 +65,19 @@ ln -s /etc/passwd "$tmp/passwd-store/run.json"
 first=$(head -n 1 /etc/passwd | cut -d: -f1)
 check "run.json -> /etc/passwd: exit 2, no text of it in the message ($(cat "$tmp/err"))" \
     eval '[ $rc -eq 2 ] && grep -q "run.json" "$tmp/err" && ! grep -q "$first" "$tmp/err"'
+
+# a run.json that is a FIFO nobody writes: an error, not a hang (the
+# test's own timeout tells a hang from an exit)
+mkdir -p "$tmp/fifo-store"
+mkfifo "$tmp/fifo-store/run.json"
+timeout 60 "$rtvirt" compare "$tmp/fifo-store" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "run.json a FIFO: exit 2 naming it, no hang ($(cat "$tmp/err"))" \
+    eval '[ $rc -eq 2 ] && grep -q "fifo-store/run.json" "$tmp/err"'
+timeout 60 "$rtvirt" result check "$tmp/fifo-store/run.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "result check of a FIFO: exit 2, no hang ($(cat "$tmp/err"))" [ $rc -eq 2 ]
+"$rtvirt" result check "$tmp/fifo-store" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "result check of a directory: exit 2, 'Is a directory' ($(cat "$tmp/err"))" \
+    eval '[ $rc -eq 2 ] && grep -q "Failed to read .*fifo-store.: Is a directory" "$tmp/err"'
 
 # an empty resume.json
 mkdir -p "$tmp/empty-resume"

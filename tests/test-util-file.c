@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
@@ -117,6 +118,22 @@ test_fd(void)
 }
 
 static void
+test_fifo(void)
+{
+    g_autofree char *dir = tmpdir_new();
+    g_autofree char *fifo = g_build_filename(dir, "run.json", NULL);
+    g_autofree char *data = NULL;
+
+    /* a FIFO nobody writes (a hostile store) reads as empty instead of
+     * blocking open(2) for ever */
+    g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+    g_assert_cmpint(rv_file_read(fifo, 100, &data, NULL), ==, 0);
+    g_assert_cmpstr(data, ==, "");
+    g_unlink(fifo);
+    g_rmdir(dir);
+}
+
+static void
 test_text(void)
 {
     g_autoptr(GError) err = NULL;
@@ -137,6 +154,7 @@ main(int argc, char **argv)
     g_test_add_func("/util/file/bound", test_bound);
     g_test_add_func("/util/file/errors", test_errors);
     g_test_add_func("/util/file/fd", test_fd);
+    g_test_add_func("/util/file/fifo", test_fifo);
     g_test_add_func("/util/file/text", test_text);
     return g_test_run();
 }

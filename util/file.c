@@ -51,9 +51,20 @@ rv_file_read_fd(int fd, const char *name, gsize max, char **ret_contents, GError
 gssize
 rv_file_read(const char *path, gsize max, char **ret_contents, GError **error)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    /* O_NONBLOCK only for open(2): a FIFO without a writer (a hostile
+     * store's run.json) would block open() for ever; cleared at once, so a
+     * pipe with a writer (bash's <(...)) is read to its EOF, and a FIFO
+     * without one reads as empty. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     gssize n;
 
+    if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+        int e = errno;
+
+        close(fd);
+        errno = e;
+        fd = -1;
+    }
     if (fd < 0) {
         int e = errno;
 

@@ -49,6 +49,10 @@ gssize rv_file_read_fd(int fd, const char *name, gsize max, char **ret_contents,
  * @error: as rv_file_read_fd(); a missing file is RV_ERROR_FAILED
  *         "Failed to read 'PATH': No such file or directory" with -ENOENT
  *
+ * A FIFO is opened without blocking: one without a writer reads as empty
+ * (a hostile store cannot hang rtvirt), a pipe with one (bash's <(...)) is
+ * read to its EOF.
+ *
  * Returns: the length read, or -errno: -ENOENT for a missing file (or a
  * missing directory on the way), -EISDIR for a directory, -EFBIG past @max.
  */
