@@ -157,7 +157,9 @@ test_include_cycle_and_missing(void)
     g_assert_nonnull(strstr(err->message, "include cycle"));
     g_clear_error(&err);
     g_assert_cmpint(rv_ini_load_data("i.ini", "[main]\ninclude = /nonexistent/profile\n", &ini, &err), <, 0);
-    g_assert_cmpstr(err->message, ==, "i.ini:2: included profile '/nonexistent/profile' not found");
+    g_assert_cmpstr(err->message, ==, "i.ini:2: included profile '/nonexistent/profile' not found "
+                    "(no /nonexistent/profile nor .ini: an include is a path relative "
+                    "to the including file)");
 }
 
 static void

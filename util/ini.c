@@ -241,10 +241,19 @@ parse_text(RvIni *ini, const char *name, const char *text, GPtrArray *stack,
             if (!*names[j])
                 continue;
             inc = resolve_include(name, names[j]);
-            if (!inc)
+            if (!inc) {
+                g_autofree char *dir = g_path_get_dirname(name);
+                g_autofree char *where = g_path_is_absolute(names[j])
+                    ? g_strdup(names[j]) : g_build_filename(dir, names[j], NULL);
+
+                /* say where it looked: an include is a file beside the
+                 * including profile, not a name from 'rtvirt profiles' */
                 return rv_error_set(error, RV_ERROR_INVALID, ENOENT,
-                                    "%s:%u: included profile '%s' not found", e->file,
-                                    e->line, names[j]);
+                                    "%s:%u: included profile '%s' not found (no %s%s: an "
+                                    "include is a path relative to the including file)",
+                                    e->file, e->line, names[j], where,
+                                    g_str_has_suffix(where, ".ini") ? "" : " nor .ini");
+            }
             r = load_file(ini, inc, stack, error);
             if (r < 0) {
                 if (error && *error)
