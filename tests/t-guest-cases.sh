@@ -7,7 +7,10 @@
 #   host.conf   "cpus = N" (one package, N cores, no SMT) and
 #               "isolated = LIST" (/sys/devices/system/cpu/isolated),
 #               optionally "hugepages = SIZEkB:NR ..." (the host's pools,
-#               /sys/kernel/mm/hugepages/hugepages-SIZEkB/nr_hugepages)
+#               /sys/kernel/mm/hugepages/hugepages-SIZEkB/nr_hugepages),
+#               optionally "nodes = LIST LIST ..." (NUMA node N's CPUs,
+#               /sys/devices/system/node/nodeN/cpulist) and
+#               "node-hugepages = N:SIZEkB:NR ..." (node N's pools)
 #   verdict     the worst level the report must reach (PASS NOTE WARN FAIL)
 #   must        "LEVEL ID" lines that must be among the findings, "NONE ID"
 #               lines for ids that must not appear at all
@@ -43,6 +46,19 @@ make_root() {
         mkdir -p "$root/sys/kernel/mm/hugepages/hugepages-${hp%%:*}"
         echo "${hp#*:}" >"$root/sys/kernel/mm/hugepages/hugepages-${hp%%:*}/nr_hugepages"
         echo "${hp#*:}" >"$root/sys/kernel/mm/hugepages/hugepages-${hp%%:*}/free_hugepages"
+    done
+    local node=0 nodes=() list
+    for list in $(sed -n 's/^nodes *= *//p' "$conf"); do
+        mkdir -p "$root/sys/devices/system/node/node$node"
+        echo "$list" >"$root/sys/devices/system/node/node$node/cpulist"
+        nodes+=("$node"); node=$((node + 1))
+    done
+    [ ${#nodes[@]} -gt 0 ] && echo "0-$((node - 1))" >"$root/sys/devices/system/node/online"
+    for hp in $(sed -n 's/^node-hugepages *= *//p' "$conf"); do
+        local nd=${hp%%:*} rest=${hp#*:}
+        local dir=$root/sys/devices/system/node/node$nd/hugepages/hugepages-${rest%%:*}
+        mkdir -p "$dir"
+        echo "${rest#*:}" >"$dir/nr_hugepages"; echo "${rest#*:}" >"$dir/free_hugepages"
     done
     echo notsupported >"$root/sys/devices/system/cpu/smt/control"
     echo 0 >"$root/sys/devices/system/cpu/smt/active"
