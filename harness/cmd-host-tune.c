@@ -591,7 +591,9 @@ static const RvCmdSpec host_bootargs_spec = {
         "--json prints {schema_version, profile, bootargs, cmdline, action, method,\n"
         "commands, restored} instead of the text.",
     .exit_status = "0 printed/installed/removed; 2 error (bad profile, a profile\n"
-                   "naming CPUs this host does not have, boot loader tool failed).",
+                   "naming CPUs this host does not have, boot loader tool failed);\n"
+                   "77 --install with neither /etc/default/grub nor grubby (add the\n"
+                   "arguments to the boot loader by hand).",
     .common = RV_COMMON_JSON | RV_COMMON_ROOT,
     .root_help = "Use the tree under DIR (topology, /etc/default/grub); tools run in dry-run",
 };

@@ -74,7 +74,7 @@ static const RvCommand commands[] = {
 };
 
 static const char exit_statuses[] =
-    "Exit status: 0 pass, 1 a check failed, 2 error, 77 skipped (missing capability).\n";
+    "Exit status: 0 pass, 1 a check failed, 2 error, 3 rebooting (run), 77 skipped (missing capability).\n";
 
 static void
 usage(FILE *f)
