@@ -778,7 +778,11 @@ text_state(GString *s, const RvHostReport *r)
     text_state_cpus(s, "online", &st->online, NULL);
     text_state_cpus(s, "offline", &st->offline, NULL);
     text_state_cpus(s, "isolated", &st->isolated, NULL);
-    text_state_cpus(s, "nohz_full", &st->nohz_full, "kernel without CONFIG_NO_HZ_FULL");
+    /* a tree may just not hold the file: only the live host tells the
+     * kernel's config by its absence */
+    text_state_cpus(s, "nohz_full", &st->nohz_full,
+                    r->live ? "kernel without CONFIG_NO_HZ_FULL"
+                            : "not in this tree, or a kernel without CONFIG_NO_HZ_FULL");
     text_state_cpus(s, "workqueue cpumask", &st->workqueue_cpumask, NULL);
     g_string_append_printf(s, "  %-18s control=%s active=%s\n", "SMT",
                            st->smt_control ? st->smt_control : "unknown",
