@@ -1380,6 +1380,8 @@ rv_result_store_open(const char *dir, RvStore **ret_store, GError **error)
             m += strlen(path);
         if (*m == ':')
             m++;
+        while (*m == ' ')
+            m++;
         return BAD(&rd, "invalid JSON: %s", m);
     }
     if (r < 0) {

@@ -72,7 +72,7 @@ mkdir -p "$tmp/fifo-store"
 mkfifo "$tmp/fifo-store/run.json"
 timeout 60 "$rtvirt" compare "$tmp/fifo-store" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "run.json a FIFO: exit 2 naming it, no hang ($(cat "$tmp/err"))" \
-    eval '[ $rc -eq 2 ] && grep -q "fifo-store/run.json" "$tmp/err"'
+    eval '[ $rc -eq 2 ] && grep -q "fifo-store/run.json: invalid JSON: empty, not JSON$" "$tmp/err"'
 timeout 60 "$rtvirt" result check "$tmp/fifo-store/run.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "result check of a FIFO: exit 2, no hang ($(cat "$tmp/err"))" [ $rc -eq 2 ]
 "$rtvirt" result check "$tmp/fifo-store" >"$tmp/out" 2>"$tmp/err"; rc=$?
