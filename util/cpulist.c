@@ -244,9 +244,14 @@ rv_cpulist_parse(const char *str, unsigned nr_cpu_ids, RvCpuSet *ret,
         if (group == 0 || used > group || used == 0)
             return cpulist_fail(error, -EINVAL, str, item,
                                 "has an invalid 'used/group' (need 0 < used <= group)");
-        if (end >= limit)
-            return cpulist_fail(error, -ERANGE, str, item,
-                                "names CPU ids beyond the possible CPUs");
+        if (end >= limit) {
+            /* name the bound: "beyond" alone leaves the user to find it */
+            g_autofree char *why = limit > 1
+                ? g_strdup_printf("names CPU ids beyond the possible CPUs (0-%u)", limit - 1)
+                : g_strdup("names CPU ids beyond the possible CPUs (0)");
+
+            return cpulist_fail(error, -ERANGE, str, item, why);
+        }
 
         for (unsigned c = start; c <= end; c++)
             if ((c - start) % group < used)
