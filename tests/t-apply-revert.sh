@@ -52,6 +52,7 @@ check_expr 'grep -qx 1 "$R/sys/devices/system/cpu/cpu1/cpuidle/state2/disable"' 
 check_expr 'grep -qx 0 "$R/sys/devices/system/cpu/cpu0/cpuidle/state2/disable"' "C6 kept on housekeeping CPU 0"
 check_expr 'grep -qx performance "$R/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"' "governor performance"
 check_expr 'grep -qx "sched_core = \"vcpus\"" "$R/etc/libvirt/qemu.conf"' "qemu.conf sched_core set"
+check_expr '! grep -q "does not exist on this host" "$tmp/apply.out"' "a knob the root lacks is 'not in this root', never 'on this host'"
 changes=$(sed -n 's/^apply: \([0-9]*\) changed.*/\1/p' "$tmp/apply.out")
 check_expr '[ "${changes:-0}" -gt 10 ]' "apply reports its changes (${changes:-none})"
 revert; rc=$?

@@ -136,8 +136,8 @@ set_knob(Ctx *ctx, const char *knob, const char *path, const char *value, CmpKin
 
     n = rv_host_root_read(ctx->root, path, &raw, &err);
     if (n == -ENOENT) {
-        add_item(ctx, RV_TUNE_SKIPPED, knob, NULL, value,
-                 "'%s' does not exist on this host", path);
+        add_item(ctx, RV_TUNE_SKIPPED, knob, NULL, value, "'%s' does not exist %s", path,
+                 rv_host_root_is_live(ctx->root) ? "on this host" : "in this root");
         return 0;
     }
     if (n < 0) {
