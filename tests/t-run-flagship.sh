@@ -16,19 +16,14 @@ set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
 matrix=$top/profiles/matrix/coresched-vs-nosmt-ci.ini
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
+. "${RV_TOP:?}/tests/tap.sh"
 
-for need in qemu-system-x86_64 virsh python3; do
-    command -v "$need" >/dev/null 2>&1 || { echo "1..0 # SKIP $need is not installed"; exit 0; }
-done
-if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP qemu:///system needs root"; exit 0; fi
+need_cmds qemu-system-x86_64 virsh python3
+need_root
 smt=$(cat /sys/devices/system/cpu/smt/control 2>/dev/null || echo notsupported)
 if [ "$smt" != notsupported ]; then echo "1..0 # SKIP the host has SMT ($smt): nosmt would switch it off"; exit 0; fi
 export PATH=$PATH:/usr/sbin
-if ! "$rtvirt" setup >/dev/null 2>&1; then echo "1..0 # SKIP rtvirt setup failed: no libvirtd"; exit 0; fi
+need_libvirt "$rtvirt"
 domains() { virsh -c qemu:///system list --all --name 2>/dev/null | grep -E '^rtvirt-coresched-vs-nosmt-ci-' || true; }
 tmp=$(mktemp -d)
 trap 'for d in $(domains); do virsh -c qemu:///system destroy "$d" >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
