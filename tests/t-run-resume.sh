@@ -122,5 +122,6 @@ check "the first repetition measured once: its records as before the kill" \
     eval 'for r in $lbefore; do case " $lafter " in *" $r "*) ;; *) exit 1 ;; esac; done; true'
 check "the second repetition measured after the resume, each record once" \
     eval 'echo "$lafter" | tr " " "\n" | grep -q ":2:" && [ "$(echo "$lafter" | tr " " "\n" | cut -d: -f1-4 | sort | uniq -d | wc -l)" = 0 ]'
-check "the host reverted: no rtvirt-throughput-ci domain, the run journal empty ($(domains | tr '\n' ' '))" \
-    eval '[ -z "$(domains)" ] && "$rtvirt" status --json | python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(any(j[\"name\"] == \"run\" and j[\"entries\"] for j in d[\"journals\"]))"'
+# the run journal is the host's: another rtvirt may hold it by now (in_use)
+check "the host reverted: no rtvirt-throughput-ci domain, nothing left in the run journal but what a running command holds ($(domains | tr '\n' ' '))" \
+    eval '[ -z "$(domains)" ] && "$rtvirt" status --json | python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(any(j[\"name\"] == \"run\" and j[\"entries\"] and not j[\"in_use\"] for j in d[\"journals\"]))"'
