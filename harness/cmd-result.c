@@ -260,8 +260,11 @@ parse_options(RvJudgeWant *want, GError **error)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "--priority %d: an RT priority is 1..99", arg_priority);
     if (arg_cpus) {
-        if (rv_cpulist_parse(arg_cpus, 0, &want->cpus, error) < 0)
+        if (rv_cpulist_parse(arg_cpus, 0, &want->cpus, error) < 0) {
+            if (error && *error)
+                g_prefix_error(error, "--cpus: ");
             return -EINVAL;
+        }
         want->has_cpus = true;
     }
     if (arg_budget) {

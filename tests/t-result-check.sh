@@ -199,8 +199,8 @@ rc=$(rc_of --budget soon "$tmp/S.txt"); [ "$rc" = 2 ] && grep -q -- "--budget 's
     && ok "bad --budget: exit 2" || nok "bad budget $rc: $(cat "$tmp/err")"
 rc=$(rc_of --cmdline 'ls -l' "$tmp/S.txt"); [ "$rc" = 2 ] && grep -q "not a cyclictest, oslat, rtla, hwlatdetect or stress-ng command line" "$tmp/err" \
     && ok "bad --cmdline: exit 2" || nok "bad cmdline $rc: $(cat "$tmp/err")"
-rc=$(rc_of --cpus 1-0 "$tmp/S.txt"); [ "$rc" = 2 ] && grep -q "1-0" "$tmp/err" \
-    && ok "bad --cpus: exit 2 naming the list" || nok "bad cpus $rc: $(cat "$tmp/err")"
+rc=$(rc_of --cpus 1-0 "$tmp/S.txt"); [ "$rc" = 2 ] && grep -q "^rtvirt: --cpus: Invalid cpulist '1-0'" "$tmp/err" \
+    && ok "bad --cpus: exit 2 naming the option and the list" || nok "bad cpus $rc: $(cat "$tmp/err")"
 rc=$(rc_of); [ "$rc" = 2 ] && ok "no FILE: exit 2" || nok "no FILE: $rc"
 echo 'hello' >"$tmp/none.txt"
 rc=$(rc_of "$tmp/none.txt"); [ "$rc" = 2 ] && grep -q "none.txt: no cyclictest output" "$tmp/err" \
