@@ -138,8 +138,9 @@ host_cpus_for(RvRoot *root, RvTopology *topo, RvGuestHostCpus **ret_host)
         g_autofree char *want = rv_cpulist_format(&host->isolated);
         g_autofree char *have = rv_cpulist_format(&now->isolated);
 
-        rv_log_info("NOTE %s isolates CPUs %s, the host has isolated '%s' now (boot with `rtvirt host bootargs`)",
-                    base, want, have);
+        rv_log_info("NOTE %s isolates CPUs %s, the host has %s%s isolated now "
+                    "(rtvirt host bootargs %s --install, then reboot)",
+                    base, want, *have ? "CPUs " : "none", have, path);
     }
     *ret_host = g_steal_pointer(&host);
     return 0;
