@@ -233,8 +233,10 @@ read_memnodes(RvGuestDomain *d, xmlNodePtr dom, GError **error)
             why = "'restrictive' mode is required in memnode element when mode is 'restrictive' in memory element";
         else if (!nodeset)
             why = "Missing required nodeset attribute in memnode element";
-        else
+        else {
             seen[id] = true;
+            d->memnodes++;
+        }
     }
     if (why)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL, "%s: line %ld: <memnode>: libvirt refuses it (\"%s\")",
@@ -313,6 +315,30 @@ rt_nodes(const RvGuestPlacement *pl, const RvGuestHostCpus *host, RvCpuSet *ret)
     return !rv_cpuset_is_empty(ret);
 }
 
+/* No <numatune> at all on a host of several NUMA nodes, the RT vCPUs on
+ * one of them: the memory follows the default (local) policy of whichever
+ * thread first touches it; QEMU preallocates hugepage-backed RAM from its
+ * main thread, which runs where <emulatorpin> puts it, so the pages can
+ * land on another node than the vCPUs' (mm/mempolicy.c MPOL_LOCAL, the
+ * default; libvirt formatdomain "NUMA Node Tuning"; kbase kvm-realtime,
+ * Memory configuration).  Automatic placement (numad) and per-cell
+ * <memnode> bindings are left alone. */
+static void
+check_unbound(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *host)
+{
+    g_autofree char *rl = NULL;
+    RvCpuSet rt;
+
+    if (d->numa_auto || d->memnodes || !rt_nodes(d->placement, host, &rt) || rv_cpuset_count(&rt) != 1)
+        return;
+    rl = rv_cpulist_format(&rt);
+    rv_findings_add(out, RV_FINDING_WARN, "memory.numa-rt-node", NULL, rl, "unbound",
+        "bind the memory to the RT vCPUs' node: <numatune><memory mode='strict' nodeset='N'/>",
+        "no <numatune>: the RT vCPUs run on NUMA node %s of a host with several nodes, but the guest "
+        "memory is placed where a thread first touches it (QEMU's main thread when it preallocates), "
+        "possibly on another node: guest memory accesses may cross the interconnect", rl);
+}
+
 /* <numatune> against the host's nodes and the RT vCPUs' node. */
 static void
 check_numatune(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *host)
@@ -320,8 +346,10 @@ check_numatune(RvFindings *out, const RvGuestDomain *d, const RvGuestHostCpus *h
     g_autofree char *nl = NULL, *hl = NULL, *rl = NULL;
     RvCpuSet missing, rt;
 
-    if (!d->has_numa_nodeset)
+    if (!d->has_numa_nodeset) {
+        check_unbound(out, d, host);
         return;
+    }
     nl = rv_cpulist_format(&d->numa_nodeset);
     if (host && host->nodes_known) {
         rv_cpuset_andnot(&missing, &d->numa_nodeset, &host->nodes);

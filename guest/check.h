@@ -116,6 +116,7 @@ typedef struct {
     bool has_numa_nodeset;
     RvCpuSet numa_nodeset;     /* its host NUMA nodes */
     unsigned cachetunes, memorytunes;   /* <cputune><cachetune>, <memorytune> */
+    unsigned memnodes;         /* <numatune><memnode>: guest cells bound one by one */
     GArray *iothreadpins;      /* RvGuestIothreadPin */
     GArray *iothreads;         /* RvGuestIothread, every I/O thread */
     RvCpuSet guest_isolated;   /* vCPUs isolcpus=/nohz_full= of <os><cmdline> name */
