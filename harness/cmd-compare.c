@@ -168,6 +168,14 @@ rv_cmd_compare(int argc, char **argv)
         budget_failures = rv_result_compare_judge(cmp, budgets);
     if (arg_hist_csv) {
         g_autofree char *h = rv_result_compare_histogram_csv(cmp);
+        g_autofree char *dir = g_path_get_dirname(arg_hist_csv);
+
+        /* g_file_set_contents() would name its temporary file, not FILE */
+        if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+            rv_log_error("Failed to write '%s' (--histogram-csv): no directory '%s'",
+                         arg_hist_csv, dir);
+            return RV_EXIT_ERROR;
+        }
         if (!g_file_set_contents(arg_hist_csv, h, -1, &error))
             return rv_log_gerror(error, "Failed to write the histogram CSV");
     }

@@ -67,7 +67,7 @@ done
 
 "$rtvirt" compare welch/20261130-140000-demo --histogram-csv "$tmp/no/such/dir/h.csv" >/dev/null 2>"$tmp/err"; rc=$?
 check "--histogram-csv into a missing directory: exit 2 naming it ($(head -c 200 "$tmp/err"))" \
-    eval '[ $rc -eq 2 ] && grep -q "no/such/dir/h.csv" "$tmp/err"'
+    eval '[ $rc -eq 2 ] && grep -q "no/such/dir/h.csv. (--histogram-csv): no directory" "$tmp/err"'
 # Two stores of one host name are not silently "the same host":
 # a copy of the report fixture (a real make demo store with its
 # host context) whose kernel release differs gets a NOTE naming both
