@@ -867,6 +867,12 @@ finish_build(Build *b, RvGuestDiskImage *img, gint64 t0, GError **error)
     if (r < 0)
         return r;
     (void) g_unlink(pidf);
+    /* built in a 0700 directory (the root tree must stay private while
+     * mmdebstrap fills it); in place, QEMU (libvirt-qemu) must traverse
+     * it to open base.qcow2, which keeps its own 0640 */
+    if (chmod(b->tmp, 0755) < 0)
+        return rv_error_set(error, RV_ERROR_FAILED, errno, "Failed to chmod '%s': %s", b->tmp,
+                            g_strerror(errno));
     if (rv_guest_disk_image_complete(img)) {
         /* --force over an existing image: the old one goes first */
         remove_tree(img->dir);
@@ -934,6 +940,7 @@ rv_guest_disk_image_build(const RvGuestProfile *profile, const RvGuestDiskImageO
             goto out;
         img->cached = true;
         (void) rv_guest_disk_image_protect(img->base);
+        (void) chmod(img->dir, 0755);   /* one left 0700 by an older build */
         *ret = g_steal_pointer(&img);
         goto out;
     }
