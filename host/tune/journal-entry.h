@@ -8,6 +8,8 @@
 #pragma once
 
 #include <stdbool.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
 #include <glib.h>
 #include <json-glib/json-glib.h>
@@ -100,3 +102,51 @@ int rv_host_journal_atomic_replace(const char *real, const char *data, gsize len
 /* The RV_TEST_KILL_AFTER / RV_TEST_KILL_AT test hook at a named point of
  * a write (host/tune/journal.c). */
 void rv_host_journal_test_point(const char *point);
+
+/* The journal itself and its helpers shared by host/tune/journal.c and
+ * host/tune/journal-revert.c. */
+typedef struct {
+    RvJournalCustomRestore fn;
+    gpointer user_data;
+} Handler;
+
+/* A line of a journal that could not be verified. */
+typedef struct {
+    guint line;             /* 1-based */
+    char *what;
+} Damage;
+
+struct RvJournal {
+    RvRoot *root;
+    char *path;
+    int lock_fd;
+    int fd;                 /* O_APPEND, -1 until the first record */
+    RvJournalOpenFlags flags;
+    int version;            /* of the file read; 0: no file (yet) */
+    guint64 next_seq;       /* of the next line appended */
+    guint64 last_commit;    /* seq of the last commit marker, 0: none */
+    guint64 last_seq;       /* seq of the last entry read or written */
+    bool uncommitted;       /* this process appended since the last commit */
+    GPtrArray *damage;      /* Damage *, in file order */
+    guint bad_run;          /* damaged lines since the last good one (load) */
+    RvJournalGuard guard;
+    gpointer guard_data;
+    GPtrArray *entries;     /* Entry *, oldest first */
+    GHashTable *keys;       /* identity -> Entry * (borrowed) */
+    GHashTable *handlers;   /* type -> Handler * */
+};
+
+/* A thread's policy, priority and affinity (sched_getscheduler(2),
+ * sched_getaffinity(2)); 0 or -errno. */
+int rv_host_journal_get_sched(pid_t pid, int *ret_policy, int *ret_prio, RvCpuSet *ret_affinity);
+/* Adds @e (owned) to the entries and the "first original wins" index. */
+void rv_host_journal_add_entry(RvJournal *j, Entry *e);
+/* The whole journal text: header, @entries, one commit marker. */
+GString *rv_host_journal_format_file(RvJournal *j, GPtrArray *entries);
+/* Set a thread's affinity / policy and priority; 0 or -errno. */
+int rv_host_journal_put_affinity(pid_t pid, const RvCpuSet *set);
+int rv_host_journal_put_policy(pid_t pid, int policy, int prio);
+/* A file under @root: its bytes and its lstat(2); 0, or -errno (-ENOENT
+ * when absent). */
+int rv_host_journal_read_file(RvRoot *root, const char *path, char **ret_data, gsize *ret_len,
+                              struct stat *ret_st);
