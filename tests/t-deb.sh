@@ -6,6 +6,8 @@
 #  - the package holds what `make install` installs under /usr: every
 #    binary, both man pages, every profile, the bash completion, and the
 #    Ansible collection as documentation;
+#  - its rtvirt --version is the bare release (built inside a git
+#    checkout, it must not take the checkout's `git describe`);
 #  - its Depends names the runtime parts rtvirt calls (libvirt's daemon,
 #    QEMU, rt-tests, busybox-static) next to the libraries dpkg-shlibdeps found;
 #  - rtvirt.spec parses (rpmspec --parse), has the same version, and lists
@@ -21,7 +23,7 @@ for need in dpkg-buildpackage dh lintian rpmspec rpmbuild git; do
     command -v "$need" >/dev/null || { echo "1..0 # SKIP $need not installed (make deps)"; exit 0; }
 done
 git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "1..0 # SKIP not a git checkout (make dist needs one)"; exit 0; }
-echo "1..7"
+echo "1..8"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ver=$(sed -n 's/^RV_RELEASE := //p' "$top/Makefile")
 deb=$tmp/o/deb/rtvirt_${ver}_amd64.deb
@@ -47,6 +49,11 @@ while read -r p; do
     grep -qx "/usr/share/rtvirt/$p" "$tmp/files" || missing="$missing $p"
 done < <(cd "$top" && git ls-files 'profiles/*.ini')
 [ -z "$missing" ] && ok "every profile git tracks is in /usr/share/rtvirt/profiles" || nok "profiles missing:$missing"
+
+dpkg-deb -x "$deb" "$tmp/x" 2>/dev/null
+v=$("$tmp/x/usr/bin/rtvirt" --version 2>&1)
+[ "$v" = "rtvirt $ver" ] && ok "the packaged rtvirt says '$v': a release, no git describe" ||
+    nok "the packaged rtvirt --version says '$v', want 'rtvirt $ver'"
 
 dep=$(dpkg-deb -f "$deb" Depends 2>/dev/null)
 echo "#   Depends: $dep"
