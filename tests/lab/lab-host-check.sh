@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# lab-host-check.sh BUILD_DIR: `make lab-host-check`.  Boots the lab host --
+# Debian 12 with systemd, cgroup v2, libvirtd and GRUB on the lab kernel
+# (mkhostimage.sh, cached) -- under QEMU TCG with an SMT topology
+# (-smp 4,sockets=1,cores=2,threads=2), from its disk through SeaBIOS and
+# GRUB.  rtvirt's .deb (BUILD_DIR/deb, `make deb`) and the tests travel on
+# a second disk (a tar); at first boot the lab host installs the .deb and
+# runs lab-host-tests.sh from rtvirt-lab.service, across real reboots
+# (`systemctl reboot`: QEMU keeps running on the same disk, an overlay on
+# the cached image).  TAP comes back on the second serial port.
+#
+# Environment: RV_LAB_CACHE (default /var/cache/rtvirt/lab),
+# RV_LAB_HOST_TIMEOUT (seconds for the whole VM, default 2400),
+# RV_LAB_HOST_MEM (MiB, default 3072), RV_LAB_QEMU.
+# Exit status: 0 all passed, 1 a test failed, 2 the lab host could not run.
+set -eu
+
+build=${1:?usage: lab-host-check.sh BUILD_DIR}
+build=$(cd "$build" && pwd)
+top=${RV_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+here=$top/tests/lab
+out=$build/lab-host
+qemu=${RV_LAB_QEMU:-qemu-system-x86_64}
+
+die() { printf 'lab-host-check: error: %s\n' "$*" >&2; exit 2; }
+log() { printf 'lab-host-check: %s\n' "$*" >&2; }
+
+deb=$(ls "$build"/deb/rtvirt_*_amd64.deb 2>/dev/null | head -n 1)
+[ -n "$deb" ] || die "no $build/deb/rtvirt_*_amd64.deb (make deb)"
+kernel=$("$here/build-kernel.sh" --host) || die "no lab host kernel (see above)"
+log "kernel $kernel"
+image=$("$here/mkhostimage.sh" "$kernel" "$deb") || die "no lab host image (see above)"
+log "image $image"
+
+rm -rf "$out"
+mkdir -p "$out"
+qemu-img create -q -f qcow2 -F raw -b "$image" "$out/disk.qcow2" || die "qemu-img create failed"
+# the test disk: what lab-host-boot unpacks into /lab
+mkdir "$out/lab"
+cp "$deb" "$here/lab-host-tests.sh" "$here/tap.sh" "$here/persist.ini" "$out/lab/"
+tar -cf "$out/lab.tar" -C "$out/lab" . || die "test disk assembly failed"
+truncate -s %1M "$out/lab.tar"
+
+log "booting the lab host (QEMU TCG, 2 cores x 2 threads, SeaBIOS + GRUB)"
+rc=0
+timeout "${RV_LAB_HOST_TIMEOUT:-2400}" "$qemu" \
+	-M pc -accel tcg,thread=single -cpu Skylake-Client-v4 \
+	-smp 4,sockets=1,cores=2,threads=2 -m "${RV_LAB_HOST_MEM:-3072}" \
+	-nodefaults -display none \
+	-drive file="$out/disk.qcow2",format=qcow2,if=virtio \
+	-drive file="$out/lab.tar",format=raw,if=virtio,readonly=on \
+	-serial "file:$out/console.log" -serial "file:$out/results.raw" \
+	2>"$out/qemu.err" || rc=$?
+if [ $rc -eq 124 ]; then
+	log "the lab host ran past ${RV_LAB_HOST_TIMEOUT:-2400} s; console: $out/console.log"
+elif [ $rc -ne 0 ]; then
+	log "QEMU exited with status $rc: $(head -c 500 "$out/qemu.err")"
+fi
+[ -s "$out/results.raw" ] || {
+	tail -n 30 "$out/console.log" >&2 2>/dev/null || true
+	die "no results from the lab host (console: $out/console.log)"
+}
+# TAP to results.tap, "#file" blocks to files/ (as lab-check.sh)
+mkdir -p "$out/files"
+tr -d '\r' <"$out/results.raw" | awk -v dir="$out/files" -v tap="$out/results.tap" '
+	/^#file / { f = dir "/" $2 ".gz.b64"; printf "" >f; next }
+	/^#b64 / && f { print substr($0, 6) >>f; next }
+	/^#end/ { close(f); f = ""; next }
+	{ print >tap }'
+for f in "$out"/files/*.gz.b64; do
+	[ -e "$f" ] || continue
+	base64 -d <"$f" | gunzip >"${f%.gz.b64}" && rm -f "$f"
+done
+cat "$out/results.tap"
+# the plan is printed last (the test count is known only after the reboots)
+grep -q '^1\.\.[0-9]' "$out/results.tap" || die "the lab host's TAP has no plan: it stopped early (console: $out/console.log)"
+plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$out/results.tap" | tail -n 1)
+ran=$(grep -Ec '^(not )?ok ' "$out/results.tap" || true)
+[ "$plan" = "$ran" ] || { log "plan $plan, ran $ran"; exit 1; }
+if grep -q '^not ok ' "$out/results.tap"; then exit 1; fi
+exit 0

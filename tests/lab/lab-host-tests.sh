@@ -1,0 +1,174 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# lab-host-tests.sh: TAP tests run INSIDE the lab host (Debian 12, systemd,
+# cgroup v2, libvirtd, GRUB; 2 cores x 2 threads; the lab kernel), started
+# by rtvirt-lab.service at every boot (lab-host-boot), TAP on /dev/ttyS1.
+# Everything goes through the rtvirt installed from its .deb (/usr/bin).
+# One stage per boot, the stage and the test count kept in /lab/state on
+# the root disk; each stage ends with a real `systemctl reboot` (the last
+# with poweroff):
+#   1  the host as booted: GRUB, systemd, cgroup v2; install the .deb; the
+#      real update-grub; rtvirt setup with systemd; host show/check;
+#      /etc snapshot; host bootargs realtime-virtual-host --install
+#   2  the arguments are in /proc/cmdline and in effect (isolated,
+#      nohz_full); host apply --persist persist.ini
+#   3  the knobs hold after the reboot (systemd-sysctl, the unit); host
+#      revert; host bootargs --remove
+#   4  the arguments are gone; /etc is as stage 1 found it; plan; poweroff
+# POSIX sh (dash).
+S=/lab/state
+mkdir -p $S
+exec >/dev/ttyS1 2>&1
+n=$(cat $S/n 2>/dev/null || echo 0)
+stage=$(cat $S/stage 2>/dev/null || echo 1)
+. /lab/tap.sh
+P=/lab/persist.ini
+T=/proc/sys/kernel/timer_migration
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+
+# reboot_to STAGE: the next stage after a real reboot through systemd
+reboot_to() {
+	echo "$1" >$S/stage
+	echo $n >$S/n
+	sync
+	echo "# stage $stage done; systemctl reboot"
+	systemctl reboot
+	sleep 600
+	notok "systemctl reboot returned and the host did not go down"
+	exit 1
+}
+
+# systemd has finished starting (this unit is Type=simple: no deadlock)
+systemctl is-system-running --wait >/tmp/state 2>&1
+echo "# lab host, stage $stage: $(uname -r) $(cat /proc/cmdline)"
+echo "# systemd: $(cat /tmp/state)"
+
+case $stage in
+1)
+	grep -q 'BOOT_IMAGE=/boot/vmlinuz-' /proc/cmdline && grep -q 'root=/dev/vda1' /proc/cmdline
+	check "booted from disk by GRUB (BOOT_IMAGE=/boot/vmlinuz-$(uname -r), root=/dev/vda1)" $?
+	[ "$(cat /proc/1/comm)" = systemd ] && grep -Eq '^(running|degraded)$' /tmp/state
+	check "PID 1 is systemd and it finished starting ($(cat /tmp/state))" $?
+	systemctl --failed --no-legend --plain 2>&1 | diag
+	[ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ] &&
+		grep -qw cpuset /sys/fs/cgroup/cgroup.controllers && grep -qw cpu /sys/fs/cgroup/cgroup.controllers
+	check "cgroup v2 with cpuset and cpu ($(cat /sys/fs/cgroup/cgroup.controllers))" $?
+	[ "$(cat /sys/devices/system/cpu/smt/active)" = 1 ] &&
+		[ "$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)" = 0-1 ]
+	check "SMT on: 2 threads per core (cpu0 siblings $(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list))" $?
+
+	# ---- rtvirt from its package
+	out=$(dpkg -i /lab/rtvirt_*_amd64.deb 2>&1); rc=$?
+	echo "$out" | tail -n 5 | diag
+	[ $rc -eq 0 ] && [ "$(command -v rtvirt)" = /usr/bin/rtvirt ] &&
+		dpkg-query -W -f='${Status}' rtvirt | grep -q 'install ok installed'
+	check "dpkg -i rtvirt_*_amd64.deb installed /usr/bin/rtvirt (exit $rc; $(rtvirt --version 2>&1))" $?
+	# (no man pages here: the image's dpkg excludes /usr/share/man, as
+	# rtvirt's guest images do; t-deb.sh checks the package holds them)
+	[ -f /usr/share/rtvirt/profiles/host/realtime-virtual-host.ini ] &&
+		[ -f /usr/share/bash-completion/completions/rtvirt ] && rtvirt --version | grep -qx 'rtvirt [0-9.]*'
+	check "the package's profiles and completion are in /usr/share, its version the bare release" $?
+
+	# ---- GRUB as Debian runs it: the real update-grub, inside the host
+	out=$(update-grub 2>&1); rc=$?
+	echo "$out" | diag
+	[ $rc -eq 0 ] && grep -q "linux[[:space:]]*/boot/vmlinuz-$(uname -r) root=/dev/vda1" /boot/grub/grub.cfg
+	check "update-grub wrote grub.cfg booting /boot/vmlinuz-$(uname -r) root=/dev/vda1 (exit $rc)" $?
+
+	# ---- rtvirt setup on a systemd host: libvirtd stays systemd's
+	# stopped with its sockets, so that nothing answers on libvirt-sock and
+	# rtvirt must start it: as systemd's unit, not as its own child
+	systemctl stop libvirtd.service libvirtd.socket libvirtd-ro.socket libvirtd-admin.socket >/dev/null 2>&1
+	out=$(rtvirt setup 2>&1); rc=$?
+	echo "$out" | diag
+	pid=$(systemctl show -p MainPID --value libvirtd.service)
+	cg=$(cat /proc/"$pid"/cgroup 2>/dev/null)
+	[ $rc -eq 0 ] && [ "${pid:-0}" -gt 0 ] && [ "$cg" = "0::/system.slice/libvirtd.service" ]
+	check "rtvirt setup: libvirtd runs as systemd's libvirtd.service (pid $pid, cgroup '$cg'; exit $rc)" $?
+
+	out=$(rtvirt host show 2>&1); rc=$?
+	echo "$out" | diag
+	[ $rc -eq 0 ] && echo "$out" | grep -q "2 core(s), 2 thread(s) per core"
+	check "host show on cgroup v2 with systemd: 2 cores x 2 threads (exit $rc)" $?
+	out=$(rtvirt host check realtime-virtual-host 2>&1); rc=$?
+	echo "$out" | diag
+	[ $rc -eq 1 ] || [ $rc -eq 0 ]
+	check "host check realtime-virtual-host judges the untuned host (exit $rc: 0 or 1)" $?
+
+	# ---- boot arguments through /etc/default/grub.d and update-grub
+	etc_tree >$S/etc.before
+	out=$(rtvirt host bootargs realtime-virtual-host --install --json 2>&1); rc=$?
+	echo "$out" | diag
+	echo "$out" | jq -r '.bootargs[]' >$S/bootargs 2>/dev/null
+	[ $rc -eq 0 ] && [ -s $S/bootargs ] && grep -q '^isolcpus=' $S/bootargs &&
+		ls /etc/default/grub.d/ | grep -q rtvirt && grep -q 'isolcpus=' /boot/grub/grub.cfg
+	check "host bootargs realtime-virtual-host --install: a grub.d drop-in and grub.cfg with $(tr '\n' ' ' <$S/bootargs)(exit $rc)" $?
+	reboot_to 2
+	;;
+2)
+	missing=
+	while read -r w; do
+		grep -qFw -- "$w" /proc/cmdline || missing="$missing $w"
+	done <$S/bootargs
+	[ -s $S/bootargs ] && [ -z "$missing" ]
+	check "after the reboot every installed argument is in /proc/cmdline (missing:${missing:- none})" $?
+	iso=$(cat /sys/devices/system/cpu/isolated); nohz=$(cat /sys/devices/system/cpu/nohz_full)
+	want=$(sed -n '/^isolcpus=/{s/^isolcpus=//; s/managed_irq,//; s/domain,//; p}' $S/bootargs)
+	[ -n "$iso" ] && [ "$iso" = "$want" ] && [ "$nohz" = "$want" ]
+	check "and in effect: isolated '$iso', nohz_full '$nohz' (want '$want')" $?
+
+	cat $T >$S/timer_migration.before
+	cat /proc/sys/vm/stat_interval >$S/stat_interval.before
+	etc_tree >$S/etc.apply
+	out=$(rtvirt host apply --persist $P 2>&1); rc=$?
+	echo "$out" | diag
+	[ $rc -le 1 ] && echo "$out" | grep -q '^apply: [0-9]* changed, .* 0 failed$' &&
+		[ -L /etc/systemd/system/multi-user.target.wants/rtvirt-host-apply.service ] &&
+		grep -qx 'kernel.timer_migration = 0' /etc/sysctl.d/60-rtvirt.conf
+	check "host apply --persist: sysctl.d file and rtvirt-host-apply.service enabled, none failed (exit $rc)" $?
+	reboot_to 3
+	;;
+3)
+	[ "$(cat $T)" = 0 ] && [ "$(cat /proc/sys/vm/stat_interval)" = 10 ]
+	check "after the reboot the knobs hold unapplied: timer_migration $(cat $T), vm.stat_interval $(cat /proc/sys/vm/stat_interval)" $?
+	res=$(systemctl show -p Result --value rtvirt-host-apply.service)
+	st=$(systemctl show -p ExecMainStatus --value rtvirt-host-apply.service)
+	journalctl -b -u rtvirt-host-apply.service --no-pager 2>&1 | tail -n 8 | diag
+	[ "$st" = 0 ] || [ "$st" = 1 ]
+	check "rtvirt-host-apply.service ran at boot under systemd (result $res, status $st)" $?
+	out=$(rtvirt host revert 2>&1); rc=$?
+	echo "$out" | diag
+	etc_tree >/tmp/etc.after
+	diff $S/etc.apply /tmp/etc.after | diag
+	[ $rc -eq 0 ] && cmp -s $S/etc.apply /tmp/etc.after &&
+		[ "$(cat $T)" = "$(cat $S/timer_migration.before)" ]
+	check "host revert: /etc as before the apply, timer_migration back to $(cat $S/timer_migration.before) (exit $rc)" $?
+
+	out=$(rtvirt host bootargs realtime-virtual-host --remove 2>&1); rc=$?
+	echo "$out" | diag
+	! grep -q 'isolcpus=' /boot/grub/grub.cfg
+	check "host bootargs --remove: grub.cfg without isolcpus (exit $rc)" $?
+	reboot_to 4
+	;;
+4)
+	left=
+	while read -r w; do
+		grep -qFw -- "$w" /proc/cmdline && left="$left $w"
+	done <$S/bootargs
+	[ -z "$left" ] && [ -z "$(cat /sys/devices/system/cpu/isolated)" ]
+	check "after the reboot the arguments are gone (left:${left:- none}; isolated '$(cat /sys/devices/system/cpu/isolated)')" $?
+	etc_tree >/tmp/etc.after
+	diff $S/etc.before /tmp/etc.after | diag
+	cmp -s $S/etc.before /tmp/etc.after
+	check "/etc is as before the first change (paths, modes, contents)" $?
+	echo "1..$n"
+	echo 5 >$S/stage
+	sync
+	systemctl poweroff
+	;;
+*)
+	echo "# stage $stage: nothing left; poweroff"
+	systemctl poweroff
+	;;
+esac
