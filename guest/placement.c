@@ -1014,7 +1014,11 @@ check_emulator(Check *c)
         g_autofree char *rl = rv_cpulist_format(&c->rt_cpus);
 
         if (!pl->emulator_pinned) {
-            finding(c->fail, "FAIL emulator threads not pinned while RT vCPUs are: they may run on CPUs %s", rl);
+            if (rv_cpuset_is_empty(&c->rt_cpus))
+                finding(c->fail, "FAIL emulator threads not pinned, nor are the RT vCPUs: both may run on "
+                        "any CPU, the emulator beside an RT vCPU");
+            else
+                finding(c->fail, "FAIL emulator threads not pinned while RT vCPUs are: they may run on CPUs %s", rl);
         } else if (rv_cpuset_intersects(&pl->emulator, &c->rt_cpus)) {
             g_autofree char *el = rv_cpulist_format(&pl->emulator);
 
