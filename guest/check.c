@@ -349,9 +349,13 @@ read_status(RvGuestDomain *d, xmlNodePtr st)
             g_ascii_string_to_unsigned(tid, 10, 1, G_MAXINT, &t, NULL))
             g_array_index(d->status_tids, int, i) = (int) t;
     }
+    /* incomplete (a domain still starting: libvirt writes the status file
+     * before it knows every vCPU's thread): not used */
     for (guint i = 0; i < d->status_tids->len; i++)
-        if (g_array_index(d->status_tids, int, i) <= 0)
-            g_clear_pointer(&d->status_tids, g_array_unref);   /* incomplete: not used */
+        if (g_array_index(d->status_tids, int, i) <= 0) {
+            g_clear_pointer(&d->status_tids, g_array_unref);
+            break;
+        }
 }
 
 int

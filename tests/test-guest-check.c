@@ -171,6 +171,22 @@ test_status_file(void)
     g_assert_false(rv_cpuset_isset(&d->guest_isolated, 0));
     g_assert_true(d->placement->vcpus[1].pinned);
 
+    /* a domain still starting: libvirt wrote the status file before it knew
+     * vCPU 0's thread; the thread ids are not used, and nothing crashes
+     * (it read the array after freeing it: SIGSEGV in `guest check --root`
+     * on captures taken while a guest boots) */
+    {
+        g_autoptr(RvGuestDomain) s = NULL;
+        g_autofree char *starting = g_strdup(xml);
+        char *p0 = strstr(starting, "<vcpu id='0' pid='4375'/>");
+
+        g_assert_nonnull(p0);
+        memcpy(p0, "<vcpu id='0'           />", strlen("<vcpu id='0' pid='4375'/>"));
+        g_assert_cmpint(rv_guest_domain_load(starting, "starting.xml", &s, NULL), ==, 0);
+        g_assert_null(s->status_tids);
+        g_assert_cmpint(s->status_pid, ==, 4368);
+    }
+
     /* bad values are named with their line */
     {
         static const struct { const char *xml, *msg; } bad[] = {
