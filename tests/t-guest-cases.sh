@@ -23,9 +23,7 @@
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
-n=0 fail=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $*"; }
+. "${RV_TOP:?}/tests/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cases=$(find "$top/tests/data/guest-check/cases" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort)
 total=0
