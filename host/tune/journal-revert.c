@@ -372,6 +372,7 @@ rv_host_journal_revert(RvJournal *j, guint *ret_restored, GPtrArray **ret_notes,
 {
     g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GPtrArray) kept = g_ptr_array_new();
+    g_autoptr(GPtrArray) retry = g_ptr_array_new();   /* Entry *, newest first */
     g_autoptr(GError) first = NULL;
     g_autoptr(GString) failures = g_string_new(NULL);
     g_autofree char *saved = NULL;
@@ -399,14 +400,22 @@ rv_host_journal_revert(RvJournal *j, guint *ret_restored, GPtrArray **ret_notes,
      * restored in plain reverse order (or partly, from a damaged journal),
      * THP came back while kthreadd was still pinned, and khugepaged stayed
      * on the housekeeping CPU for good, a thread no journal knows. */
-    for (guint pass = 0; pass < 2; pass++)
-    for (guint i = j->entries->len; i-- > 0;) {
-        const Entry *e = j->entries->pdata[i];
+    /* A thread whose affinity the kernel refuses (EINVAL: a workqueue's
+     * rescuer or another PF_NO_SETAFFINITY thread, which follows the
+     * workqueue cpumask) is tried again in a third pass, after the
+     * switches: by then the workqueue cpumask restored moved it back. */
+    for (guint pass = 0; pass < 3; pass++)
+    for (guint i = pass == 2 ? retry->len : j->entries->len; i-- > 0;) {
+        const Entry *e = pass == 2 ? retry->pdata[retry->len - 1 - i] : j->entries->pdata[i];
         g_autoptr(GError) local = NULL;
 
-        if ((pass == 0) != (e->kind == ENTRY_SCHED))
+        if (pass < 2 && (pass == 0) != (e->kind == ENTRY_SCHED))
             continue;
         r = restore_entry(j, e, notes, &local);
+        if (r == -EINVAL && pass == 0) {
+            g_ptr_array_add(retry, (gpointer) e);
+            continue;
+        }
         if (r < 0) {
             g_ptr_array_add(kept, (gpointer) e);
             n_failed++;
