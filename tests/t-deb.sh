@@ -16,9 +16,7 @@
 # about a minute on an idle 2-CPU machine.  TAP.
 set -u
 top=${RV_TOP:?}
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+. "${RV_TOP:?}/tests/tap.sh"
 for need in dpkg-buildpackage dh lintian rpmspec rpmbuild git; do
     command -v "$need" >/dev/null || { echo "1..0 # SKIP $need not installed (make deps)"; exit 0; }
 done

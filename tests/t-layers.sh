@@ -5,7 +5,7 @@
 set -u
 top=${RV_TOP:?}
 . "${RV_TOP:?}/tests/tap.sh"
-echo "1..8"
+echo "1..9"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 out=$("$top/build-aux/check-layers.sh" "$top" 2>&1); rc=$?
@@ -51,4 +51,11 @@ printf '/* nothing */\n' >"$tmp/t/host/stray.c"
 out=$("$top/build-aux/check-layers.sh" "$tmp/t" 2>&1); rc=$?
 { [ $rc -eq 1 ] && grep -q '^host/stray.c:1: host file outside a room' <<<"$out"; } \
     && ok "a host file outside the rooms is caught" || nok "stray host file: rc=$rc $out"
+# every shell test takes its TAP helpers from tests/tap.sh, none defines
+# its own ok/nok/check (the house rule, doc/hacking.md "Shell tests")
+own=$(grep -lE '^(ok|nok|notok|check|check_expr|skip_all)[[:space:]]*\(\)' "$top"/tests/t-*.sh 2>/dev/null | xargs -r -n1 basename | tr '\n' ' ')
+nosrc=$(grep -L 'tests/tap.sh' "$top"/tests/t-*.sh 2>/dev/null | xargs -r -n1 basename | tr '\n' ' ')
+{ [ -z "$own" ] && [ -z "$nosrc" ]; } && ok "every tests/t-*.sh sources tests/tap.sh and defines no TAP helper of its own" \
+    || nok "shell tests with their own TAP helpers: ${own:-none}; not sourcing tests/tap.sh: ${nosrc:-none}"
+
 exit $fail
