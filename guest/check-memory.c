@@ -17,6 +17,7 @@
 #include "guest/check-priv.h"
 #include "guest/domain-xml.h"
 #include "util/error.h"
+#include "util/xml.h"
 
 #define BAD_X(s) ((const xmlChar *) (s))
 
@@ -82,25 +83,6 @@ rv_guest_host_memory_load(RvRoot *root, RvGuestHostCpus *host)
 /* ------------------------------------------------------------------ */
 /* The domain                                                          */
 
-static xmlNodePtr
-child(xmlNodePtr n, const char *name)
-{
-    for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && xmlStrcmp(c->name, BAD_X(name)) == 0)
-            return c;
-    return NULL;
-}
-
-static char *
-prop(xmlNodePtr n, const char *name)
-{
-    xmlChar *v = xmlGetProp(n, BAD_X(name));
-    char *s = v ? g_strdup((const char *) v) : NULL;
-
-    xmlFree(v);
-    return s;
-}
-
 /* <numatune><memory mode placement nodeset/>: virDomainNumatuneParseXML()
  * (src/conf/numa_conf.c): mode strict (default), preferred, interleave,
  * restrictive; placement static needs a nodeset, auto takes none. */
@@ -108,16 +90,16 @@ static int
 read_numatune(RvGuestDomain *d, xmlNodePtr dom, bool vcpu_auto, GError **error)
 {
     static const char *const modes[] = { "strict", "preferred", "interleave", "restrictive" };
-    xmlNodePtr m = child(child(dom, "numatune"), "memory");
+    xmlNodePtr m = rv_xml_child(rv_xml_child(dom, "numatune"), "memory");
     g_autofree char *mode = NULL, *placement = NULL, *nodeset = NULL;
     g_autoptr(GError) local = NULL;
     bool known = false;
 
     if (!m)
         return 0;
-    mode = prop(m, "mode");
-    placement = prop(m, "placement");
-    nodeset = prop(m, "nodeset");
+    mode = rv_xml_prop(m, "mode");
+    placement = rv_xml_prop(m, "placement");
+    nodeset = rv_xml_prop(m, "nodeset");
     for (size_t i = 0; mode && i < G_N_ELEMENTS(modes); i++)
         known |= strcmp(mode, modes[i]) == 0;
     if (mode && !known)
@@ -149,7 +131,7 @@ read_numatune(RvGuestDomain *d, xmlNodePtr dom, bool vcpu_auto, GError **error)
 static int
 read_hugepages(RvGuestDomain *d, xmlNodePtr dom, GError **error)
 {
-    xmlNodePtr hp = child(child(dom, "memoryBacking"), "hugepages");
+    xmlNodePtr hp = rv_xml_child(rv_xml_child(dom, "memoryBacking"), "hugepages");
 
     d->pages = g_array_new(FALSE, TRUE, sizeof(RvGuestHugepage));
     if (!hp)
@@ -161,9 +143,9 @@ read_hugepages(RvGuestDomain *d, xmlNodePtr dom, GError **error)
 
         if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_X("page")) != 0)
             continue;
-        size = prop(n, "size");
-        unit = prop(n, "unit");
-        nodeset = prop(n, "nodeset");
+        size = rv_xml_prop(n, "size");
+        unit = rv_xml_prop(n, "unit");
+        nodeset = rv_xml_prop(n, "nodeset");
         if (!size || !g_ascii_string_to_unsigned(size, 10, 1, G_MAXUINT64, &v, NULL) ||
             rv_guest_libvirt_scale(v, unit, &bytes) < 0 || bytes < 1024)
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
@@ -193,7 +175,7 @@ guest_cells(xmlNodePtr dom)
 {
     unsigned n = 0;
 
-    for (xmlNodePtr c = child(child(dom, "cpu"), "numa") ? child(child(dom, "cpu"), "numa")->children : NULL;
+    for (xmlNodePtr c = rv_xml_child(rv_xml_child(dom, "cpu"), "numa") ? rv_xml_child(rv_xml_child(dom, "cpu"), "numa")->children : NULL;
          c; c = c->next)
         n += c->type == XML_ELEMENT_NODE && xmlStrcmp(c->name, BAD_X("cell")) == 0;
     return n;
@@ -209,7 +191,7 @@ read_memnodes(RvGuestDomain *d, xmlNodePtr dom, GError **error)
     const char *why = NULL;
     xmlNodePtr bad = NULL;
 
-    for (xmlNodePtr n = child(dom, "numatune") ? child(dom, "numatune")->children : NULL; n && !why;
+    for (xmlNodePtr n = rv_xml_child(dom, "numatune") ? rv_xml_child(dom, "numatune")->children : NULL; n && !why;
          n = n->next) {
         g_autofree char *cellid = NULL, *mode = NULL, *nodeset = NULL;
         guint64 id;
@@ -217,9 +199,9 @@ read_memnodes(RvGuestDomain *d, xmlNodePtr dom, GError **error)
         if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_X("memnode")) != 0)
             continue;
         bad = n;
-        cellid = prop(n, "cellid");
-        mode = prop(n, "mode");
-        nodeset = prop(n, "nodeset");
+        cellid = rv_xml_prop(n, "cellid");
+        mode = rv_xml_prop(n, "mode");
+        nodeset = rv_xml_prop(n, "nodeset");
         if (d->numa_auto)
             why = "Per-node binding is not compatible with automatic NUMA placement";
         else if (!cells)
@@ -278,10 +260,10 @@ check_pages(RvGuestDomain *d, xmlNodePtr dom, GError **error)
 int
 rv_guest_domain_read_memory_tuning(RvGuestDomain *d, xmlNodePtr dom, GError **error)
 {
-    xmlNodePtr tune = child(dom, "cputune");
+    xmlNodePtr tune = rv_xml_child(dom, "cputune");
     int r;
 
-    g_autofree char *vp = prop(child(dom, "vcpu"), "placement");
+    g_autofree char *vp = rv_xml_prop(rv_xml_child(dom, "vcpu"), "placement");
     bool vcpu_auto = vp && strcmp(vp, "auto") == 0;
 
     if ((r = read_numatune(d, dom, vcpu_auto, error)) < 0 || (r = read_memnodes(d, dom, error)) < 0 ||

@@ -16,6 +16,7 @@
 #include "guest/domain-xml.h"
 #include "host/facts/cmdline.h"
 #include "util/error.h"
+#include "util/xml.h"
 #include "util/json.h"
 
 #define BAD_X(s) ((const xmlChar *) (s))
@@ -43,25 +44,6 @@ rv_guest_domain_free(RvGuestDomain *d)
     if (d->status_tids)
         g_array_unref(d->status_tids);
     g_free(d);
-}
-
-static xmlNodePtr
-child(xmlNodePtr n, const char *name)
-{
-    for (xmlNodePtr c = n ? n->children : NULL; c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && xmlStrcmp(c->name, BAD_X(name)) == 0)
-            return c;
-    return NULL;
-}
-
-static char *
-prop(xmlNodePtr n, const char *name)
-{
-    xmlChar *v = xmlGetProp(n, BAD_X(name));
-    char *s = v ? g_strdup((const char *) v) : NULL;
-
-    xmlFree(v);
-    return s;
 }
 
 static char *
@@ -111,8 +93,8 @@ rv_guest_libvirt_scale(guint64 value, const char *unit, guint64 *ret)
 static int
 read_memory(xmlNodePtr dom, const char *source, guint64 *ret, GError **error)
 {
-    xmlNodePtr m = child(dom, "memory");
-    g_autofree char *v = text_of(m), *unit = m ? prop(m, "unit") : NULL;
+    xmlNodePtr m = rv_xml_child(dom, "memory");
+    g_autofree char *v = text_of(m), *unit = m ? rv_xml_prop(m, "unit") : NULL;
     guint64 n;
 
     *ret = 0;
@@ -130,7 +112,7 @@ read_memory(xmlNodePtr dom, const char *source, guint64 *ret, GError **error)
 static int
 read_topology(RvGuestDomain *d, xmlNodePtr dom, GError **error)
 {
-    xmlNodePtr t = child(child(dom, "cpu"), "topology");
+    xmlNodePtr t = rv_xml_child(rv_xml_child(dom, "cpu"), "topology");
     static const char *const attrs[] = { "sockets", "dies", "clusters", "cores", "threads" };
     unsigned *fields[] = { &d->sockets, &d->dies, &d->clusters, &d->cores, &d->threads };
 
@@ -140,7 +122,7 @@ read_topology(RvGuestDomain *d, xmlNodePtr dom, GError **error)
         return 0;
     d->has_topology = true;
     for (size_t i = 0; i < G_N_ELEMENTS(attrs); i++) {
-        g_autofree char *v = prop(t, attrs[i]);
+        g_autofree char *v = rv_xml_prop(t, attrs[i]);
         guint64 n;
 
         if (!v)
@@ -160,11 +142,11 @@ read_topology(RvGuestDomain *d, xmlNodePtr dom, GError **error)
 static void
 read_iothread_ids(RvGuestDomain *d, xmlNodePtr dom)
 {
-    g_autofree char *count = text_of(child(dom, "iothreads"));
+    g_autofree char *count = text_of(rv_xml_child(dom, "iothreads"));
     guint64 want = 0, next = 1;
 
     d->iothreads = g_array_new(FALSE, TRUE, sizeof(RvGuestIothread));
-    for (xmlNodePtr n = child(dom, "iothreadids") ? child(dom, "iothreadids")->children : NULL; n;
+    for (xmlNodePtr n = rv_xml_child(dom, "iothreadids") ? rv_xml_child(dom, "iothreadids")->children : NULL; n;
          n = n->next) {
         g_autofree char *id = NULL;
         RvGuestIothread t = { 0 };
@@ -172,7 +154,7 @@ read_iothread_ids(RvGuestDomain *d, xmlNodePtr dom)
 
         if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_X("iothread")) != 0)
             continue;
-        id = prop(n, "id");
+        id = rv_xml_prop(n, "id");
         if (id && g_ascii_string_to_unsigned(id, 10, 1, G_MAXUINT, &v, NULL)) {
             t.id = (unsigned) v;
             g_array_append_val(d->iothreads, t);
@@ -203,7 +185,7 @@ rv_guest_domain_iothread(const RvGuestDomain *d, unsigned id)
 static int
 read_iothreadpin(RvGuestDomain *d, xmlNodePtr n, bool excerpt, GError **error)
 {
-    g_autofree char *id = prop(n, "iothread"), *cs = prop(n, "cpuset");
+    g_autofree char *id = rv_xml_prop(n, "iothread"), *cs = rv_xml_prop(n, "cpuset");
     g_autoptr(GError) local = NULL;
     RvGuestIothreadPin pin = { 0 };
     RvGuestIothread *t;
@@ -244,8 +226,8 @@ static int
 read_iothreadsched(RvGuestDomain *d, xmlNodePtr n, bool excerpt, GError **error)
 {
     static const char *const names[] = { "other", "batch", "idle", "fifo", "rr" };
-    g_autofree char *ids = prop(n, "iothreads"), *sched = prop(n, "scheduler");
-    g_autofree char *prio = prop(n, "priority");
+    g_autofree char *ids = rv_xml_prop(n, "iothreads"), *sched = rv_xml_prop(n, "scheduler");
+    g_autofree char *prio = rv_xml_prop(n, "priority");
     RvCpuSet set;
     gint64 pr = 0;
     int pol = -1;
@@ -300,7 +282,7 @@ read_iothreads(RvGuestDomain *d, xmlNodePtr dom, GError **error)
 
     d->iothreadpins = g_array_new(FALSE, TRUE, sizeof(RvGuestIothreadPin));
     read_iothread_ids(d, dom);
-    for (xmlNodePtr n = child(dom, "cputune") ? child(dom, "cputune")->children : NULL; n && r >= 0;
+    for (xmlNodePtr n = rv_xml_child(dom, "cputune") ? rv_xml_child(dom, "cputune")->children : NULL; n && r >= 0;
          n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;
@@ -317,7 +299,7 @@ read_iothreads(RvGuestDomain *d, xmlNodePtr dom, GError **error)
 static void
 read_guest_isolated(RvGuestDomain *d, xmlNodePtr dom)
 {
-    g_autofree char *cmdline = text_of(child(child(dom, "os"), "cmdline"));
+    g_autofree char *cmdline = text_of(rv_xml_child(rv_xml_child(dom, "os"), "cmdline"));
     g_autoptr(RvCmdline) cmd = NULL;
 
     rv_cpuset_zero(&d->guest_isolated);
@@ -330,21 +312,21 @@ read_guest_isolated(RvGuestDomain *d, xmlNodePtr dom)
 static void
 read_status(RvGuestDomain *d, xmlNodePtr st)
 {
-    g_autofree char *pid = prop(st, "pid");
+    g_autofree char *pid = rv_xml_prop(st, "pid");
     guint64 v;
 
     if (pid && g_ascii_string_to_unsigned(pid, 10, 1, G_MAXINT, &v, NULL))
         d->status_pid = (int) v;
     d->status_tids = g_array_new(FALSE, TRUE, sizeof(int));
     g_array_set_size(d->status_tids, d->placement->n_vcpus);
-    for (xmlNodePtr n = child(st, "vcpus") ? child(st, "vcpus")->children : NULL; n; n = n->next) {
+    for (xmlNodePtr n = rv_xml_child(st, "vcpus") ? rv_xml_child(st, "vcpus")->children : NULL; n; n = n->next) {
         g_autofree char *id = NULL, *tid = NULL;
         guint64 i, t;
 
         if (n->type != XML_ELEMENT_NODE || xmlStrcmp(n->name, BAD_X("vcpu")) != 0)
             continue;
-        id = prop(n, "id");
-        tid = prop(n, "pid");
+        id = rv_xml_prop(n, "id");
+        tid = rv_xml_prop(n, "pid");
         if (id && tid && g_ascii_string_to_unsigned(id, 10, 0, d->placement->n_vcpus - 1, &i, NULL) &&
             g_ascii_string_to_unsigned(tid, 10, 1, G_MAXINT, &t, NULL))
             g_array_index(d->status_tids, int, i) = (int) t;
@@ -374,7 +356,7 @@ rv_guest_domain_load(const char *xml, const char *source, RvGuestDomain **ret, G
     dom = root;
     if (root && xmlStrcmp(root->name, BAD_X("domstatus")) == 0) {
         status = root;
-        dom = child(root, "domain");
+        dom = rv_xml_child(root, "domain");
         if (!dom)
             return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                                 "%s: a libvirt status file without <domain>", source);
@@ -390,17 +372,17 @@ rv_guest_domain_load(const char *xml, const char *source, RvGuestDomain **ret, G
     if ((r = rv_guest_domain_xml_read_placement(inner ? inner : xml, source, &d->placement,
                                                 error)) < 0)
         return r;
-    d->name = text_of(child(dom, "name"));
+    d->name = text_of(rv_xml_child(dom, "name"));
     if ((r = read_topology(d, dom, error)) < 0 || (r = read_memory(dom, source, &d->memory_bytes, error)) < 0 ||
         (r = read_iothreads(d, dom, error)) < 0)
         return r;
     if ((r = rv_guest_domain_read_memory_tuning(d, dom, error)) < 0)
         return r;
-    d->hugepages = child(child(dom, "memoryBacking"), "hugepages") != NULL;
-    d->locked = child(child(dom, "memoryBacking"), "locked") != NULL;
-    d->nosharepages = child(child(dom, "memoryBacking"), "nosharepages") != NULL;
+    d->hugepages = rv_xml_child(rv_xml_child(dom, "memoryBacking"), "hugepages") != NULL;
+    d->locked = rv_xml_child(rv_xml_child(dom, "memoryBacking"), "locked") != NULL;
+    d->nosharepages = rv_xml_child(rv_xml_child(dom, "memoryBacking"), "nosharepages") != NULL;
     {
-        g_autofree char *pmu = prop(child(child(dom, "features"), "pmu"), "state");
+        g_autofree char *pmu = rv_xml_prop(rv_xml_child(rv_xml_child(dom, "features"), "pmu"), "state");
 
         d->pmu_off = pmu && strcmp(pmu, "off") == 0;
     }

@@ -17,6 +17,7 @@
 
 #include "guest/domain-xml.h"
 #include "util/error.h"
+#include "util/xml.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(xmlDoc, xmlFreeDoc)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(xmlBuffer, xmlBufferFree)
@@ -497,15 +498,6 @@ bad:
                         str, RV_CPUSET_MAX - 1);
 }
 
-static xmlNodePtr
-first_child(xmlNodePtr parent, const char *name)
-{
-    for (xmlNodePtr n = parent ? parent->children : NULL; n; n = n->next)
-        if (n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, BAD_X(name)) == 0)
-            return n;
-    return NULL;
-}
-
 static char *
 get_prop(xmlNodePtr n, const char *name)
 {
@@ -758,8 +750,8 @@ rv_guest_domain_xml_read_placement(const char *xml, const char *name, RvGuestPla
     if (!rd.root || xmlStrcmp(rd.root->name, BAD_X("domain")) != 0)
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                             "%s: the root element is not <domain>", name);
-    rd.tune = first_child(rd.root, "cputune");
-    rd.vcpu = first_child(rd.root, "vcpu");
+    rd.tune = rv_xml_child(rd.root, "cputune");
+    rd.vcpu = rv_xml_child(rd.root, "vcpu");
     if ((r = read_vcpu_count(&rd, error)) < 0)
         return r;
 
@@ -782,7 +774,7 @@ rv_guest_domain_xml_read_placement(const char *xml, const char *name, RvGuestPla
     }
     apply_vcpu_cpuset(p);
 
-    cpu = first_child(first_child(rd.root, "cpu"), "topology");
+    cpu = rv_xml_child(rv_xml_child(rd.root, "cpu"), "topology");
     if (cpu) {
         g_autofree char *t = get_prop(cpu, "threads");
         guint64 th;
