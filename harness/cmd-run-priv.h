@@ -106,6 +106,10 @@ int rv_cmd_run_revert_scenario(RvRunCtx *c, GError **error) G_GNUC_WARN_UNUSED_R
 /* Step 1: guest profiles loaded, counts and sizes from this host, every
  * scenario's guests placed; 0 or -errno (bad input: exit 2). */
 int rv_cmd_run_validate(RvRunCtx *c, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* MemTotal of @root's /proc/meminfo (proc(5)) in bytes, 0 when unknown (a
+ * fixture root without it): the plan's memory sizing and resource check. */
+guint64 rv_cmd_run_host_mem_total(RvRoot *root);
 /* Step 2b: c->skip (the reason per scenario, or NULL), c->runnable and
  * c->n_runs from the host's facts. */
 void rv_cmd_run_judge_host(RvRunCtx *c);

@@ -33,8 +33,8 @@ scenario_index(const RvMatrix *m, const RvMatrixScenario *sc)
 
 /* MemTotal of /proc/meminfo (proc(5)) in bytes, 0 when unknown (a fixture
  * root without it). */
-static guint64
-host_mem_total(RvRoot *root)
+guint64
+rv_cmd_run_host_mem_total(RvRoot *root)
 {
     g_autofree char *text = NULL;
     const char *line;
@@ -90,7 +90,7 @@ rv_cmd_run_validate(RvRunCtx *c, GError **error)
     r = rv_harness_plan_size_guests(m, c->profiles, c->host_cpus, error);
     if (r < 0)
         return r;
-    r = rv_harness_plan_size_memory(m, c->profiles, host_mem_total(c->root), &c->memory_note,
+    r = rv_harness_plan_size_memory(m, c->profiles, rv_cmd_run_host_mem_total(c->root), &c->memory_note,
                                     error);
     if (r < 0)
         return r;

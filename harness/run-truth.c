@@ -30,18 +30,6 @@
 /* FAIL reasons of the host check shown before "..." */
 #define RV_RUN_TRUTH_REASONS 5
 
-static guint64
-mem_total(RvRoot *root)
-{
-    g_autofree char *text = NULL;
-    const char *line;
-
-    if (rv_host_root_read(root, "/proc/meminfo", &text, NULL) < 0)
-        return 0;
-    line = strstr(text, "MemTotal:");
-    return line ? g_ascii_strtoull(line + strlen("MemTotal:"), NULL, 10) * 1024 : 0;
-}
-
 static const RvGuestProfile *
 guest_profile(const RvRunCtx *c, const RvMatrixGuest *mg)
 {
@@ -167,7 +155,7 @@ truth_resources(RvRunCtx *c, RvRunTruth *t)
     g_autoptr(GHashTable) pages = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_autoptr(GHashTable) pages_sc = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     g_autoptr(GList) keys = NULL;
-    guint64 mem = mem_total(c->root);
+    guint64 mem = rv_cmd_run_host_mem_total(c->root);
 
     rv_guest_host_memory_load(c->root, c->host_cpus);
     for (guint s = 0; s < c->matrix->scenarios->len; s++) {
