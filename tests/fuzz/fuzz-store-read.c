@@ -25,6 +25,7 @@
 
 #include "results/compare.h"
 #include "results/store.h"
+#include "tests/fuzz/fuzz-store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,8 +36,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     GError *err = NULL;
     RvStore *st = NULL;
-    GPtrArray *stores;
-    RvComparison *cmp = NULL;
 
     if (!dir) {
         const char *base = g_file_test("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm"
@@ -53,25 +52,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         g_clear_error(&err);
         return 0;
     }
-    stores = g_ptr_array_new();
-    g_ptr_array_add(stores, st);
-    if (rv_result_compare_build(stores, NULL, RV_STATS_WELCH, &cmp, NULL) == 0) {
-        char *json = rv_result_compare_format(cmp, RV_COMPARE_JSON);
-        char *text = rv_result_compare_format(cmp, RV_COMPARE_TEXT);
-        char *csv = rv_result_compare_format(cmp, RV_COMPARE_CSV);
-        JsonParser *p = json_parser_new();
-
-        if (!json_parser_load_from_data(p, json, -1, &err)) {
-            fprintf(stderr, "compare --json is not JSON: %s\n", err->message);
-            abort();
-        }
-        g_object_unref(p);
-        g_free(json);
-        g_free(text);
-        g_free(csv);
-        rv_result_compare_free(cmp);
-    }
-    g_ptr_array_unref(stores);
+    fuzz_compare_store(st);
     rv_result_store_free(st);
     return 0;
 }

@@ -36,74 +36,11 @@
 #include "results/cyclictest.h"
 #include "results/pert.h"
 #include "results/store.h"
+#include "tests/fuzz/fuzz-store.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char *parent;
-
-static void
-rm_rf(const char *path)
-{
-    GDir *d = g_dir_open(path, 0, NULL);
-    const char *n;
-
-    if (d) {
-        while ((n = g_dir_read_name(d))) {
-            char *p = g_build_filename(path, n, NULL);
-            rm_rf(p);
-            g_free(p);
-        }
-        g_dir_close(d);
-    }
-    g_remove(path);
-}
-
-static void
-check_reads_back(RvStore *st, GPtrArray *want_status)
-{
-    GError *err = NULL;
-    RvStore *back = NULL;
-    GPtrArray *recs, *stores;
-    RvComparison *cmp = NULL;
-
-    if (rv_result_store_commit(st, &err) < 0) {
-        fprintf(stderr, "commit: %s\n", err->message);
-        abort();
-    }
-    if (rv_result_store_open(rv_result_store_get_dir(st), &back, &err) < 0) {
-        fprintf(stderr, "the store does not read back: %s\n", err->message);
-        abort();
-    }
-    recs = rv_result_store_get_records(back);
-    if (recs->len != want_status->len)
-        abort();
-    for (guint i = 0; i < recs->len; i++)
-        if (strcmp(((RvStoreRecord *) recs->pdata[i])->status, want_status->pdata[i]) != 0) {
-            fprintf(stderr, "record %u: status %s, written %s\n", i,
-                    ((RvStoreRecord *) recs->pdata[i])->status, (char *) want_status->pdata[i]);
-            abort();
-        }
-    stores = g_ptr_array_new();
-    g_ptr_array_add(stores, back);
-    if (rv_result_compare_build(stores, NULL, RV_STATS_WELCH, &cmp, NULL) == 0) {
-        char *json = rv_result_compare_format(cmp, RV_COMPARE_JSON);
-        char *text = rv_result_compare_format(cmp, RV_COMPARE_TEXT);
-        char *csv = rv_result_compare_format(cmp, RV_COMPARE_CSV);
-        JsonParser *p = json_parser_new();
-
-        if (!json_parser_load_from_data(p, json, -1, &err)) {
-            fprintf(stderr, "compare --json is not JSON: %s\n", err->message);
-            abort();
-        }
-        g_object_unref(p);
-        g_free(json);
-        g_free(text);
-        g_free(csv);
-        rv_result_compare_free(cmp);
-    }
-    g_ptr_array_unref(stores);
-    rv_result_store_free(back);
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -174,8 +111,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     rv_result_store_add_record(st, rec);
 
-    check_reads_back(st, status);
-    rm_rf(rv_result_store_get_dir(st));
+    fuzz_check_reads_back(st, status);
+    fuzz_rm_rf(rv_result_store_get_dir(st));
     rv_result_store_free(st);
     g_ptr_array_unref(status);
     return 0;
