@@ -42,7 +42,10 @@ typedef struct {
     GPtrArray *profiles;        /* RvGuestProfile*, index = matrix guest index */
     GPtrArray *skip;            /* char* per scenario: skip reason or NULL */
     GPtrArray *placements;      /* per scenario: GPtrArray of RvGuestPlacement*
-                                 * (index = position in scenario->guests) */
+                                 * (index = position in scenario->guests;
+                                 * empty where @unplaced says why) */
+    GPtrArray *unplaced;        /* char* per scenario: why this host cannot
+                                 * place its guests, or NULL (harness/plan.h) */
     bool rt_group_trap;         /* host/facts/state.h rt_group_trap == YES */
     int coresched_errno;        /* host/facts/state.h coresched probe (or fixture record) */
     RvCoreSchedState coresched_state;
@@ -92,6 +95,8 @@ typedef struct {
     GPtrArray *reasons;         /* char*: the first FAIL findings (untrusted) */
     GPtrArray *resources;       /* RvRunResource* */
     bool resources_short;       /* some resource is short */
+    bool resources_all;         /* no scenario runs: @resources are every
+                                 * (SKIPPED) scenario's */
 } RvRunTruth;
 
 /* ---- harness/cmd-run.c ---------------------------------------------------- */

@@ -120,6 +120,8 @@ ctx_clear(RvRunCtx *c)
         g_ptr_array_unref(c->skip);
     if (c->placements)
         g_ptr_array_unref(c->placements);
+    if (c->unplaced)
+        g_ptr_array_unref(c->unplaced);
     rv_harness_plan_free(c->plan);
     rv_harness_matrix_free(c->matrix);
     rv_host_root_free(c->root);

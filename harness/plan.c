@@ -267,6 +267,11 @@ place_one(const RvMatrixScenario *sc, const RvMatrixGuest *g, const RvGuestProfi
 
         if (code != RV_ERROR_UNSUPPORTED)
             code = RV_ERROR_INVALID;
+        /* RV_ERROR_UNSUPPORTED: the scenario's SKIPPED reason, or the
+         * error with its FILE:LINE (rv_harness_plan_place()) */
+        if (code == RV_ERROR_UNSUPPORTED)
+            return rv_error_set(error, code, EINVAL, "guest '%s' cannot be placed on this host: %s",
+                                g->name, local->message);
         return rv_error_set(error, code, EINVAL,
                             "%s:%u: [scenario:%s]: guest '%s' cannot be placed on this host: %s",
                             sc->file, sc->line, sc->name, g->name, local->message);
@@ -525,9 +530,10 @@ place_scenario(const RvMatrix *m, const RvMatrixScenario *sc, GPtrArray *profile
 
 int
 rv_harness_plan_place(const RvMatrix *m, GPtrArray *profiles, RvGuestHostCpus *host,
-                      GPtrArray **ret, GError **error)
+                      GPtrArray **ret, GPtrArray **ret_unplaced, GError **error)
 {
     g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
+    g_autoptr(GPtrArray) unplaced = g_ptr_array_new_with_free_func(g_free);
     RvCpuSet reserved = host->reserved;
 
     for (guint s = 0; s < m->scenarios->len; s++) {
@@ -535,18 +541,34 @@ rv_harness_plan_place(const RvMatrix *m, GPtrArray *profiles, RvGuestHostCpus *h
         GPtrArray *pls = g_ptr_array_new_with_free_func((GDestroyNotify) rv_guest_placement_free);
         g_autoptr(RvGuestHostCpus) primaries = NULL;
         RvGuestHostCpus *hc = host;
+        g_autoptr(GError) local = NULL;
         int r;
 
         g_ptr_array_add(all, pls);
         if (sc->smt == RV_MATRIX_SMT_OFF)
             hc = primaries = rv_guest_host_cpus_primaries(host);
         hc->reserved = reserved;
-        r = place_scenario(m, sc, profiles, hc, pls, error);
+        r = place_scenario(m, sc, profiles, hc, pls, &local);
         host->reserved = reserved;
-        if (r < 0)
+        if (r < 0 && ret_unplaced && g_error_matches(local, RV_ERROR, RV_ERROR_UNSUPPORTED)) {
+            /* this host lacks what the scenario's guests need: the
+             * scenario is SKIPPED with the reason, the others placed */
+            g_ptr_array_set_size(pls, 0);
+            g_ptr_array_add(unplaced, g_strdup(local->message));
+            g_clear_error(&local);
+            continue;
+        }
+        if (r < 0) {
+            if (g_error_matches(local, RV_ERROR, RV_ERROR_UNSUPPORTED))
+                g_prefix_error(&local, "%s:%u: [scenario:%s]: ", sc->file, sc->line, sc->name);
+            g_propagate_error(error, g_steal_pointer(&local));
             return r;
+        }
+        g_ptr_array_add(unplaced, NULL);
     }
     *ret = g_steal_pointer(&all);
+    if (ret_unplaced)
+        *ret_unplaced = g_steal_pointer(&unplaced);
     return 0;
 }
 
@@ -645,6 +667,8 @@ rv_harness_plan_format_guests(const RvMatrixScenario *sc, GPtrArray *pls)
 {
     GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 
+    if (pls->len < sc->guests->len)
+        return out;   /* not placed on this host (rv_harness_plan_place()) */
     for (guint i = 0; i < sc->guests->len; ) {
         const RvMatrixGuest *g = sc->guests->pdata[i];
         g_autofree char *text = rv_guest_placement_format(pls->pdata[i]);

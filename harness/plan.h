@@ -82,10 +82,18 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvPlan, rv_harness_plan_free)
  *        before on return
  * @ret: (out) (element-type GPtrArray): per scenario (same index) the
  *       GPtrArray of RvGuestPlacement*, index = position in the scenario's
- *       guests; written only on success
+ *       guests; empty for a scenario this host cannot place (see
+ *       @ret_unplaced); written only on success
+ * @ret_unplaced: (out) (optional) (element-type utf8): per scenario (same
+ *       index) "guest 'G' cannot be placed on this host: REASON" where the
+ *       host lacks the CPUs its guests need (too few, none isolated), or
+ *       NULL where they are placed: `run` and `run --plan` show such a
+ *       scenario SKIPPED with the reason and place the others; written
+ *       only on success.  Without it, such a host is an error.
  * @error: (optional): "FILE:LINE: [scenario:NAME]: guest 'G' cannot be
  *         placed on this host: REASON", RV_ERROR_UNSUPPORTED where the
- *         host lacks the CPUs (exit 77), else RV_ERROR_INVALID (exit 2)
+ *         host lacks the CPUs (exit 77; only without @ret_unplaced), else
+ *         RV_ERROR_INVALID (exit 2)
  *
  * Places every scenario's guests as they run together:
  *  - smt = off: on the primary threads only (rv_guest_host_cpus_primaries());
@@ -106,7 +114,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvPlan, rv_harness_plan_free)
  * Returns: 0 or -errno.
  */
 int rv_harness_plan_place(const RvMatrix *matrix, GPtrArray *profiles, RvGuestHostCpus *host,
-                          GPtrArray **ret, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+                          GPtrArray **ret, GPtrArray **ret_unplaced,
+                          GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /*
  * The neighbours' CPU budget of one scenario: what the guests without RT
@@ -236,6 +245,7 @@ int rv_harness_plan_size_memory(const RvMatrix *matrix, GPtrArray *profiles, gui
  * The placement lines of `run --plan`, "NAME: LINE" per line of
  * rv_guest_placement_format(); the guests of one count section whose
  * placements read alike are one "semi-01..semi-96 (96 guests): LINE" block.
+ * None for a scenario that was not placed (@placements empty).
  *
  * Returns: (transfer full) (element-type utf8): the lines, without '\n'.
  */

@@ -108,8 +108,11 @@ rv_cmd_run_validate(RvRunCtx *c, GError **error)
         }
     }
 
-    /* every scenario's guests as they run together (harness/plan.h) */
-    return rv_harness_plan_place(m, c->profiles, c->host_cpus, &c->placements, error);
+    /* every scenario's guests as they run together (harness/plan.h); a
+     * scenario this host lacks the CPUs for is SKIPPED with the reason
+     * (scenario_skip_reason()), so --plan still shows the whole plan */
+    return rv_harness_plan_place(m, c->profiles, c->host_cpus, &c->placements, &c->unplaced,
+                                 error);
 }
 
 /* Why this host cannot run scenario @sc, or NULL when it can. */
@@ -191,6 +194,8 @@ scenario_skip_reason(RvRunCtx *c, const RvMatrixScenario *sc)
                         ((RvMatrixGuest *) sc->guests->pdata[g])->name);
         }
     }
+    if (c->unplaced && c->unplaced->pdata[scenario_index(c->matrix, sc)])
+        return g_strdup(c->unplaced->pdata[scenario_index(c->matrix, sc)]);
     if (sc->has_rt_runtime_us &&
         !rv_host_root_exists(c->root, "/proc/sys/kernel/sched_rt_runtime_us"))
         return g_strdup("rt_runtime_us: /proc/sys/kernel/sched_rt_runtime_us does not exist");
@@ -305,6 +310,8 @@ rv_cmd_run_print_plan(RvRunCtx *c)
                c->skip->pdata[s] ? (char *) c->skip->pdata[s] : "");
         if (sc->description)
             printf("#   %s\n", sc->description);
+        if (c->unplaced->pdata[s] && g_strcmp0(c->unplaced->pdata[s], c->skip->pdata[s]) != 0)
+            printf("#   also: %s\n", (char *) c->unplaced->pdata[s]);
         rv_cmd_run_truth_print_scenario(c, t, s);
         if (budget)
             printf("#   neighbours' CPU budget: %s\n", budget);
@@ -321,7 +328,7 @@ rv_cmd_run_print_plan(RvRunCtx *c)
             g_autofree char *bt = NULL;
 
             rv_harness_plan_budget(c->matrix, sc, pls, c->host_cpus, &bu);
-            bt = bu.n_neighbours ? rv_harness_plan_budget_text(&bu) : NULL;
+            bt = bu.n_neighbours && pls->len ? rv_harness_plan_budget_text(&bu) : NULL;
             if (bt)
                 printf("#   neighbours' CPU budget: %s\n", bt);
         }
@@ -382,6 +389,9 @@ rv_cmd_run_print_plan_json(RvRunCtx *c)
         else
             json_builder_add_null_value(b);
         rv_json_add_string_or_null(b, "description", sc->description);
+        /* why its guests cannot be placed here (also where "skipped"
+         * gives another reason first), or null */
+        rv_json_add_string_or_null(b, "not_placed", c->unplaced->pdata[s]);
         rv_cmd_run_truth_json_scenario(c, t, s, b);
         {
             g_autofree char *budget = rv_cmd_run_plan_neighbour_budget(c, s);
@@ -405,6 +415,8 @@ rv_cmd_run_print_plan_json(RvRunCtx *c)
             RvPlanBudget bu;
 
             rv_harness_plan_budget(c->matrix, sc, pls, c->host_cpus, &bu);
+            if (!pls->len)
+                bu.n_neighbours = 0;   /* not placed: no budget (null) */
             rv_harness_plan_budget_json(b, &bu);
         }
         json_builder_end_object(b);

@@ -137,14 +137,16 @@ scenario_hugepages(const RvRunCtx *c, guint s)
             continue;
         kib = p->hugepage_bytes ? p->hugepage_bytes / 1024 : default_hugepage_kib(c->host_cpus);
         pages = (p->memory_bytes / 1024 + kib - 1) / kib;
-        key = g_strdup_printf("%" G_GUINT64_FORMAT "/%d", kib, guest_node(c, pls->pdata[g]));
+        key = g_strdup_printf("%" G_GUINT64_FORMAT "/%d", kib,
+                              g < pls->len ? guest_node(c, pls->pdata[g]) : -1);
         pages += GPOINTER_TO_SIZE(g_hash_table_lookup(need, key));
         g_hash_table_insert(need, key, GSIZE_TO_POINTER(pages));
     }
     return need;
 }
 
-/* The largest runnable scenario's guests against the host: vCPUs against
+/* The largest runnable scenario's guests against the host (every
+ * scenario's where none runs here: what they would need): vCPUs against
  * online CPUs, RT vCPUs against isolated ones, memory against MemTotal,
  * huge pages per size and node against the free pages of that pool. */
 static void
@@ -165,7 +167,7 @@ truth_resources(RvRunCtx *c, RvRunTruth *t)
         gpointer k, v;
         guint64 vcpus = 0, rt = 0, bytes = 0;
 
-        if (c->skip->pdata[s])
+        if (c->skip->pdata[s] && !t->resources_all)
             continue;
         for (guint g = 0; g < sc->guests->len; g++) {
             const RvGuestProfile *p = guest_profile(c, sc->guests->pdata[g]);
@@ -407,6 +409,7 @@ rv_cmd_run_truth_new(RvRunCtx *c)
     t->resources = g_ptr_array_new_with_free_func((GDestroyNotify) resource_free);
     truth_changes(c, t);
     truth_verdict(c, t);
+    t->resources_all = c->runnable == 0;
     truth_resources(c, t);
     return t;
 }
@@ -488,8 +491,8 @@ rv_cmd_run_truth_print_tail(RvRunCtx *c, const RvRunTruth *t)
         printf("#   - ... %u more ('rtvirt host check %s' lists them)\n",
                t->n_fail - t->reasons->len, t->profile);
     if (t->resources->len)
-        printf("# resources (the largest runnable scenario's guests against this host)%s:\n",
-               t->resources_short ? ": SHORT" : "");
+        printf("# resources (the largest %s scenario's guests against this host)%s:\n",
+               t->resources_all ? "SKIPPED" : "runnable", t->resources_short ? ": SHORT" : "");
     for (guint i = 0; i < t->resources->len; i++) {
         g_autofree char *line = resource_text(t->resources->pdata[i]);
 
@@ -533,6 +536,8 @@ rv_cmd_run_truth_json(RvRunCtx *c, const RvRunTruth *t, JsonBuilder *b)
         json_builder_add_string_value(b, t->reasons->pdata[i]);
     json_builder_end_array(b);
     json_builder_end_object(b);
+    /* whose guests: the runnable scenarios', or every one's where none runs */
+    rv_json_add_string_or_null(b, "resources_of", t->resources_all ? "skipped" : "runnable");
     json_builder_set_member_name(b, "resources");
     json_builder_begin_array(b);
     for (guint i = 0; i < t->resources->len; i++) {

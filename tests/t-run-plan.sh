@@ -4,8 +4,12 @@
 # no root, no guest.
 #  - every tests/data/matrix/bad/*.ini: exit 2 with "FILE:LINE:" (or the
 #    file) named on stderr, no results store, no lock taken, no journal;
-#  - a matrix whose guest profile is bad, and one whose guest cannot be
-#    placed on the host: refused before anything changes;
+#  - a matrix whose guest profile is bad: refused before anything changes;
+#  - one whose guest cannot be placed on the host (too few CPUs, none
+#    isolated): the scenario SKIPPED with the reason, --plan (text and
+#    --json) shows the whole plan and exits 77, the run writes a store
+#    that says why and exits 77; the flagship on the captured build
+#    machine likewise;
 #  - `--plan --root` on the captured build machine
 #    (tests/data/hosts/debian12-2cpu-nosmt-rtgroup): the plan and the SKIPPED
 #    reasons of profiles/matrix/demo.ini, against
@@ -50,7 +54,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 48 ))"
+echo "1..$(( ${#bad[@]} * 2 + 51 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -68,12 +72,47 @@ printf '[guest:rt]\nprofile = badguest.ini\n[scenario:a]\nsmt = keep\n' >"$tmp/m
 check "bad guest profile: exit 2, matrix line and guest profile line named ($(cut -c1-200 "$tmp/err"))" \
     eval '[ $rc -eq 2 ] && grep -q "matrix.ini:2: \[guest:rt\]: .*badguest.ini:4" "$tmp/err"'
 
-# impossible placement: 64 RT vCPUs on this host
+# impossible placement: 64 RT vCPUs on this host.  The scenario is SKIPPED
+# with the reason, as for any capability the host lacks: --plan (text and
+# --json) shows the whole plan and exits 77, the run writes a store whose
+# scenario says why and exits 77, no guest, nothing changed
 sed -e 's/^vcpus = .*/vcpus = 64/' profiles/guests/rt-demo.ini >"$tmp/m/big.ini"
 printf '[guest:rt]\nprofile = big.ini\n[scenario:a]\nsmt = keep\n' >"$tmp/m/big-matrix.ini"
+"$rtvirt" run --plan "$tmp/m/big-matrix.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "impossible placement, --plan: the whole plan, the scenario SKIPPED with the reason, exit 77 ($rc: $(grep '^# scenario' "$tmp/out" | cut -c1-200))" \
+    eval '[ $rc -eq 77 ] && grep -q "^# scenario a (.*): SKIPPED: guest .rt. cannot be placed on this host: big.ini: " "$tmp/out" &&
+          grep -q "^# matrix big-matrix: " "$tmp/out" && grep -q "^# host changes" "$tmp/out" &&
+          grep -q "^# resources (the largest SKIPPED scenario.s guests against this host): SHORT:" "$tmp/out" &&
+          grep -q "^# run table: " "$tmp/out" && grep -q "No scenario of big-matrix can run" "$tmp/err"'
+"$rtvirt" run --plan --json "$tmp/m/big-matrix.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
+placed=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["scenarios"][0]
+print(s["skipped"] == s["not_placed"] and s["skipped"].startswith("guest \x27rt\x27 cannot be placed"),
+      s["placements"] == {}, all(r["skipped"] for r in d["runs"]), d["resources_of"])' "$tmp/out" 2>&1)
+check "impossible placement, --plan --json: skipped = not_placed, no placement, every run skipped, exit 77 ($rc: $placed)" \
+    eval '[ $rc -eq 77 ] && [ "$placed" = "True True True skipped" ]'
 "$rtvirt" run --out "$tmp/results" "$tmp/m/big-matrix.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
-check "impossible placement: refused with the reason, before any change ($(cut -c1-200 "$tmp/err"))" \
-    eval '[ $rc -eq 2 ] || [ $rc -eq 77 ]; grep -q "big-matrix.ini:4: \[scenario:a\]: guest .rt. cannot be placed" "$tmp/err" && [ ! -e "$tmp/results" ] && [ ! -e "$tmp/lock" ]'
+why=$(python3 -c '
+import json, glob, sys
+d = json.load(open(glob.glob(sys.argv[1] + "/*/run.json")[0]))
+s = d["scenarios"][0]
+print(s["status"] == "skipped" and s["reason"].startswith("guest \x27rt\x27 cannot be placed on this host: big.ini: ")
+      and not d["records"], s["reason"])' "$tmp/results" 2>&1)
+check "impossible placement, run: exit 77, the store says why, no record ($rc: $why)" \
+    eval '[ $rc -eq 77 ] && [ "${why%% *}" = True ]'
+rm -rf "$tmp/results" "$tmp/lock"
+
+# the flagship on the captured 2-CPU build machine (no SMT, no isolated
+# CPU): every scenario SKIPPED, the first reason and, where another comes
+# first, why its guests cannot be placed; the whole plan still shown
+"$rtvirt" run --plan --seed 1 --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup profiles/matrix/coresched-vs-nosmt.ini \
+    >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "flagship --plan on a host without SMT or isolated CPUs: 5 scenarios SKIPPED, each also not placed, the run table, exit 77 ($rc: $(cut -c1-200 "$tmp/err"))" \
+    eval '[ $rc -eq 77 ] && [ "$(grep -c "^# scenario .*: SKIPPED: smt = " "$tmp/out")" = 5 ] &&
+          [ "$(grep -c "^#   also: guest .rt1. cannot be placed on this host: rt-guest.ini: 3 RT vCPUs need 3 isolated CPUs, host has 0" "$tmp/out")" = 5 ] &&
+          [ "$(grep -c "^[0-9]* [0-9]* " "$tmp/out")" = 100 ]'
 
 "$rtvirt" run "$tmp/m/none.ini" >/dev/null 2>"$tmp/err"; rc=$?
 check "missing matrix file: exit 2 ($(cat "$tmp/err"))" [ $rc -eq 2 ]
