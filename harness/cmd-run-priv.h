@@ -74,7 +74,8 @@ typedef struct {
     int node;                   /* NUMA node, -1: the whole host */
     guint64 need, have;         /* in @unit */
     bool known;                 /* the host's side was read */
-    bool ok;                    /* need <= have (or unknown) */
+    bool ok;                    /* need <= have (or unknown; vCPUs: always) */
+    bool overcommitted;         /* vCPUs: more than online CPUs (not short) */
     const char *unit;           /* "online CPUs", "MiB", "free pages" */
     const char *scenario;       /* the scenario that needs the most */
 } RvRunResource;
@@ -131,6 +132,11 @@ char *rv_cmd_run_plan_neighbour_budget(RvRunCtx *c, guint s);
 
 /* ---- harness/run-truth.c: what --plan says before anything runs ----------- */
 
+/* Why scenario @s cannot run for want of huge pages: "short of huge pages
+ * 1 GiB on node 1: its guests need 4, 2 free (...)", or NULL (enough, or
+ * the root shows no pools).  A SKIPPED reason of rv_cmd_run_judge_host(),
+ * so --plan and the run agree; after the placements. */
+char *rv_cmd_run_short_reason(RvRunCtx *c, guint s);
 /* Estimate, host changes and journals, host-profile verdict, resources of
  * the plan in @c (after rv_cmd_run_judge_host()). */
 RvRunTruth *rv_cmd_run_truth_new(RvRunCtx *c);

@@ -196,6 +196,13 @@ scenario_skip_reason(RvRunCtx *c, const RvMatrixScenario *sc)
     }
     if (c->unplaced && c->unplaced->pdata[scenario_index(c->matrix, sc)])
         return g_strdup(c->unplaced->pdata[scenario_index(c->matrix, sc)]);
+    {
+        /* huge pages its guests need and the host has not reserved */
+        char *hp = rv_cmd_run_short_reason(c, scenario_index(c->matrix, sc));
+
+        if (hp)
+            return hp;
+    }
     if (sc->has_rt_runtime_us &&
         !rv_host_root_exists(c->root, "/proc/sys/kernel/sched_rt_runtime_us"))
         return g_strdup("rt_runtime_us: /proc/sys/kernel/sched_rt_runtime_us does not exist");

@@ -145,6 +145,51 @@ scenario_hugepages(const RvRunCtx *c, guint s)
     return need;
 }
 
+/* "huge pages 1 GiB" / "huge pages 2 MiB" */
+static char *
+hugepage_what(guint64 kib)
+{
+    return kib >= 1024 * 1024
+        ? g_strdup_printf("huge pages %" G_GUINT64_FORMAT " GiB", kib / (1024 * 1024))
+        : g_strdup_printf("huge pages %" G_GUINT64_FORMAT " MiB", kib / 1024);
+}
+
+char *
+rv_cmd_run_short_reason(RvRunCtx *c, guint s)
+{
+    g_autoptr(GHashTable) need = NULL;
+    g_autoptr(GList) keys = NULL;
+
+    /* a root that shows no pools (a capture of CPUs only, a kernel
+     * without CONFIG_HUGETLBFS) says nothing: nothing is judged */
+    rv_guest_host_memory_load(c->root, c->host_cpus);
+    if (!c->host_cpus->hugepage_pools || c->placements->pdata[s] == NULL ||
+        ((GPtrArray *) c->placements->pdata[s])->len == 0)
+        return NULL;
+    need = scenario_hugepages(c, s);
+    keys = g_list_sort(g_hash_table_get_keys(need), (GCompareFunc) strcmp);
+    for (GList *l = keys; l; l = l->next) {
+        guint64 kib = g_ascii_strtoull(l->data, NULL, 10);
+        int node = atoi(strchr(l->data, '/') + 1);
+        guint64 pages = GPOINTER_TO_SIZE(g_hash_table_lookup(need, l->data)), free_pages = 0;
+        g_autofree char *what = hugepage_what(kib);
+        g_autofree char *on = node >= 0 ? g_strdup_printf(" on node %d", node) : g_strdup("");
+        g_autofree char *knob = node >= 0
+            ? g_strdup_printf("/sys/devices/system/node/node%d/hugepages/hugepages-%" G_GUINT64_FORMAT
+                              "kB/nr_hugepages", node, kib)
+            : g_strdup_printf("/sys/kernel/mm/hugepages/hugepages-%" G_GUINT64_FORMAT
+                              "kB/nr_hugepages", kib);
+
+        (void) pool_free(c->host_cpus, kib, node, &free_pages);
+        if (pages > free_pages)
+            return g_strdup_printf("short of %s%s: its guests need %" G_GUINT64_FORMAT ", %"
+                                   G_GUINT64_FORMAT " free (libvirt could not start them; "
+                                   "reserve them in %s or with hugepages= at boot)", what, on,
+                                   pages, free_pages, knob);
+    }
+    return NULL;
+}
+
 /* The largest runnable scenario's guests against the host (every
  * scenario's where none runs here: what they would need): vCPUs against
  * online CPUs, RT vCPUs against isolated ones, memory against MemTotal,
@@ -198,6 +243,16 @@ truth_resources(RvRunCtx *c, RvRunTruth *t)
         return;
     resource_add(t, "vCPUs", -1, best_vcpus, rv_cpuset_count(&c->host_cpus->online), true,
                  "online CPUs", sv);
+    {
+        /* more vCPUs than CPUs is overcommit, no shortage: the RT vCPUs
+         * were placed on CPUs of their own (or the scenario is SKIPPED),
+         * the neighbours' float over their budget (harness/plan.h) */
+        RvRunResource *r = t->resources->pdata[t->resources->len - 1];
+
+        r->overcommitted = !r->ok;
+        r->ok = true;
+        t->resources_short = false;
+    }
     resource_add(t, "RT vCPUs", -1, best_rt, rv_cpuset_count(&c->host_cpus->isolated), true,
                  "isolated CPUs", srt);
     resource_add(t, "memory (MiB)", -1, best_mem / (1024 * 1024), mem / (1024 * 1024), mem != 0,
@@ -208,13 +263,14 @@ truth_resources(RvRunCtx *c, RvRunTruth *t)
         int node = atoi(strchr(l->data, '/') + 1);
         guint64 free_pages = 0;
         bool known = pool_free(c->host_cpus, kib, node, &free_pages);
-        g_autofree char *what = kib >= 1024 * 1024
-            ? g_strdup_printf("huge pages %" G_GUINT64_FORMAT " GiB", kib / (1024 * 1024))
-            : g_strdup_printf("huge pages %" G_GUINT64_FORMAT " MiB", kib / 1024);
+        g_autofree char *what = hugepage_what(kib);
 
+        /* no pools shown at all: unknown; a pool of another size only:
+         * this size has none reserved */
         resource_add(t, what, node, GPOINTER_TO_SIZE(g_hash_table_lookup(pages, l->data)),
-                     free_pages, true, "free pages", g_hash_table_lookup(pages_sc, l->data));
-        if (!known) {
+                     free_pages, c->host_cpus->hugepage_pools != NULL, "free pages",
+                     g_hash_table_lookup(pages_sc, l->data));
+        if (!known && c->host_cpus->hugepage_pools) {
             /* no such pool on this host: nothing reserved */
             RvRunResource *r = t->resources->pdata[t->resources->len - 1];
 
@@ -466,7 +522,8 @@ resource_text(const RvRunResource *r)
                                node, r->need, r->scenario, r->unit);
     return g_strdup_printf("%s%s: %" G_GUINT64_FORMAT " needed (%s), %" G_GUINT64_FORMAT
                            " %s: %s", r->what, node, r->need, r->scenario, r->have, r->unit,
-                           r->ok ? "ok" : "SHORT");
+                           r->overcommitted ? "overcommitted (vCPUs share CPUs)"
+                           : r->ok ? "ok" : "SHORT");
 }
 
 void
@@ -555,6 +612,7 @@ rv_cmd_run_truth_json(RvRunCtx *c, const RvRunTruth *t, JsonBuilder *b)
         rv_json_add_string_or_null(b, "unit", r->unit);
         rv_json_add_string_or_null(b, "scenario", r->scenario);
         rv_json_add_bool(b, "ok", r->ok);
+        rv_json_add_bool(b, "overcommitted", r->overcommitted);
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
