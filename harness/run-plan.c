@@ -275,6 +275,87 @@ rv_cmd_run_plan_neighbour_budget(RvRunCtx *c, guint s)
     return NULL;
 }
 
+/* Does any core of this host have two online threads? */
+static bool
+host_has_siblings(const RvRunCtx *c)
+{
+    for (guint i = 0; c->host_cpus->cores && i < c->host_cpus->cores->len; i++)
+        if (rv_cpuset_count(&g_array_index(c->host_cpus->cores, RvCpuSet, i)) > 1)
+            return true;
+    return false;
+}
+
+/* The same guests, in the same order. */
+static bool
+same_guests(const RvMatrixScenario *a, const RvMatrixScenario *b)
+{
+    if (a->guests->len != b->guests->len)
+        return false;
+    for (guint i = 0; i < a->guests->len; i++)
+        if (a->guests->pdata[i] != b->guests->pdata[i])
+            return false;
+    return true;
+}
+
+/* What this host gives scenario @s where it differs from what the
+ * scenario's settings suggest: host_sibling = idle | shared with SMT kept
+ * as it is, on a host with no SMT sibling online, changes nothing (the
+ * flagship's baseline and siblings-idle differ only in name there).
+ * NULL when it runs as written (or is SKIPPED). */
+static char *
+host_gives(RvRunCtx *c, guint s)
+{
+    const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
+
+    if (c->skip->pdata[s] || sc->smt != RV_MATRIX_SMT_KEEP ||
+        sc->host_sibling == RV_MATRIX_SIBLING_PROFILE || host_has_siblings(c))
+        return NULL;
+    return g_strdup_printf("on this host: no core has an SMT sibling online, so host_sibling = "
+                           "%s changes nothing (no sibling to %s)",
+                           sc->host_sibling == RV_MATRIX_SIBLING_IDLE ? "idle" : "shared",
+                           sc->host_sibling == RV_MATRIX_SIBLING_IDLE ? "keep idle" : "share");
+}
+
+/* "NOTE: this host has no SMT: baseline and siblings-idle differ only in
+ * name" for the runnable scenarios that host_gives() levels, grouped by
+ * their other settings; NULL when none are alike. */
+static char *
+host_alike_note(RvRunCtx *c)
+{
+    g_autoptr(GString) o = g_string_new(NULL);
+    g_autofree bool *said = g_new0(bool, c->matrix->scenarios->len);
+
+    for (guint s = 0; s < c->matrix->scenarios->len; s++) {
+        RvMatrixScenario a = *(RvMatrixScenario *) c->matrix->scenarios->pdata[s];
+        g_autofree char *gives = host_gives(c, s);
+        g_autoptr(GString) names = NULL;
+        char abuf[512];
+
+        if (!gives || said[s])
+            continue;
+        a.host_sibling = RV_MATRIX_SIBLING_PROFILE;
+        rv_cmd_run_describe_settings(&a, abuf, sizeof(abuf));
+        names = g_string_new(a.name);
+        for (guint r = s + 1; r < c->matrix->scenarios->len; r++) {
+            RvMatrixScenario b = *(RvMatrixScenario *) c->matrix->scenarios->pdata[r];
+            g_autofree char *gb = host_gives(c, r);
+            char bbuf[512];
+
+            if (!gb || said[r] || !same_guests(&a, &b))
+                continue;
+            b.host_sibling = RV_MATRIX_SIBLING_PROFILE;
+            if (strcmp(abuf, rv_cmd_run_describe_settings(&b, bbuf, sizeof(bbuf))) != 0)
+                continue;
+            said[r] = true;
+            g_string_append_printf(names, " and %s", b.name);
+        }
+        if (strstr(names->str, " and "))
+            g_string_append_printf(o, "%sNOTE: this host has no SMT: %s differ only in name here",
+                                   o->len ? "\n# " : "", names->str);
+    }
+    return o->len ? g_strdup(o->str) : NULL;
+}
+
 /* "the seed N (from --seed): 'rtvirt run --seed N MATRIX' runs this order". */
 static char *
 seed_text(RvRunCtx *c)
@@ -298,6 +379,7 @@ rv_cmd_run_print_plan(RvRunCtx *c)
     g_autofree char *note = rv_harness_plan_baseline_note(c->matrix, c->skip);
     g_autofree char *seed = seed_text(c);
     g_autoptr(RvRunTruth) t = rv_cmd_run_truth_new(c);
+    g_autofree char *alike = host_alike_note(c);
     char buf[512];
 
     printf("# matrix %s: %u scenario(s) x %u load level(s) x %u repetition(s), order %s, seed %"
@@ -319,6 +401,12 @@ rv_cmd_run_print_plan(RvRunCtx *c)
             printf("#   %s\n", sc->description);
         if (c->unplaced->pdata[s] && g_strcmp0(c->unplaced->pdata[s], c->skip->pdata[s]) != 0)
             printf("#   also: %s\n", (char *) c->unplaced->pdata[s]);
+        {
+            g_autofree char *gives = host_gives(c, s);
+
+            if (gives)
+                printf("#   %s\n", gives);
+        }
         rv_cmd_run_truth_print_scenario(c, t, s);
         if (budget)
             printf("#   neighbours' CPU budget: %s\n", budget);
@@ -340,6 +428,8 @@ rv_cmd_run_print_plan(RvRunCtx *c)
                 printf("#   neighbours' CPU budget: %s\n", bt);
         }
     }
+    if (alike)
+        printf("# %s\n", alike);
     if (c->count_note)
         printf("# %s\n", c->count_note);
     if (c->memory_note)
@@ -399,6 +489,12 @@ rv_cmd_run_print_plan_json(RvRunCtx *c)
         /* why its guests cannot be placed here (also where "skipped"
          * gives another reason first), or null */
         rv_json_add_string_or_null(b, "not_placed", c->unplaced->pdata[s]);
+        {
+            /* what this host gives where the settings suggest more */
+            g_autofree char *gives = host_gives(c, s);
+
+            rv_json_add_string_or_null(b, "on_this_host", gives);
+        }
         rv_cmd_run_truth_json_scenario(c, t, s, b);
         {
             g_autofree char *budget = rv_cmd_run_plan_neighbour_budget(c, s);
@@ -429,6 +525,11 @@ rv_cmd_run_print_plan_json(RvRunCtx *c)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    {
+        g_autofree char *alike = host_alike_note(c);
+
+        rv_json_add_string_or_null(b, "host_note", alike);
+    }
     json_builder_set_member_name(b, "baseline_note");
     if (note)
         json_builder_add_string_value(b, note);

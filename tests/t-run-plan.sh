@@ -54,7 +54,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 52 ))"
+echo "1..$(( ${#bad[@]} * 2 + 53 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -156,6 +156,24 @@ print(" ".join("%s=%s/%d/%s/%s" % (s["name"], b["cpus"], b["count"], b["rt_sibli
                for s in d["scenarios"] for b in [s["neighbour_budget"]]))' "$tmp/smt.json" 2>&1)
 check "coresched-vs-nosmt --plan --json: each scenario's neighbour budget ($budgets)" \
     eval '[ $rc -eq 0 ] && [ "$budgets" = "baseline=0,4,8-15/10/True/False siblings-idle=0,4,8,12/4/False/False nosmt=0,4/2/False/True coresched=0,4,8-15/10/True/False coresched-vcpu=0,4,8-15/10/True/False" ]'
+
+# the flagship's CI version on the captured build machine (no SMT): what
+# the plan says of the scenarios that run is true there: no description
+# claims SMT on, each says host_sibling changes nothing, and a NOTE that
+# baseline and siblings-idle differ only in name (text and --json)
+"$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup profiles/matrix/coresched-vs-nosmt-ci.ini \
+    >"$tmp/ci" 2>"$tmp/err"; rc=$?
+"$rtvirt" run --plan --json --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup profiles/matrix/coresched-vs-nosmt-ci.ini \
+    >"$tmp/ci.json" 2>/dev/null
+cij=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["host_note"], ",".join(s["name"] for s in d["scenarios"] if s["on_this_host"]))' "$tmp/ci.json" 2>&1)
+check "flagship-ci --plan without SMT: runnable scenarios' descriptions true there, host_sibling said to change nothing, baseline and siblings-idle alike ($rc: $(sed -n "/: runs$/{n;p}" "$tmp/ci" | tr "\n" "|" | cut -c1-240); $cij)" \
+    eval '[ $rc -eq 0 ] && ! sed -n "/: runs$/{n;p}" "$tmp/ci" | grep -q "SMT on" &&
+          [ "$(grep -c "^#   on this host: no core has an SMT sibling online, so host_sibling = \(idle\|shared\) changes nothing" "$tmp/ci")" = 2 ] &&
+          grep -q "^# NOTE: this host has no SMT: baseline and siblings-idle differ only in name here$" "$tmp/ci" &&
+          [ "$cij" = "NOTE: this host has no SMT: baseline and siblings-idle differ only in name here baseline,siblings-idle" ]'
 
 # host_profile that does not load: --plan refuses it like the run does
 for hp in timer-migration-7:6 missing-include:5; do
