@@ -16,10 +16,13 @@
  */
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "results/compare-priv.h"
+#include "util/ini.h"
 #include "util/json.h"
 
 struct RvCompareSummary {
@@ -355,25 +358,108 @@ rv_result_compare_summary_p(const SumCell *cell)
     return g_strdup_printf("p=%.2g%s", cell->p, cell->significant ? "" : ", within the noise");
 }
 
-/* a scenario's settings as the run recorded them in its description
- * ("... (smt=off coresched=off ...)", harness/cmd-run.c) */
-static gboolean
-has_setting(const Scen *sc, const char *word)
-{
-    const char *d = sc->description, *p;
-    gsize l = strlen(word);
+/* The most of a matrix copy read: a matrix is a few KiB (the flagship's
+ * 5 KiB); the store is untrusted. */
+#define MATRIX_COPY_MAX (1u << 20)
 
-    for (p = d ? strstr(d, word) : NULL; p; p = strstr(p + 1, word))
-        if ((p == d || p[-1] == ' ' || p[-1] == '(') && (!p[l] || p[l] == ' ' || p[l] == ')'))
+/* What the scenarios of store @st set, from the store's copy of its matrix
+ * (profiles/MATRIX.ini, as `rtvirt run` copied it, with the includes
+ * copied beside it): "NAME" -> "smt=VALUE coresched=VALUE" with the
+ * matrix's defaults (harness/matrix.h: smt = keep, coresched = off) for
+ * keys not set.  NULL when the store has no such copy, or it is too large
+ * or does not parse (then the descriptions' settings speak). */
+static GHashTable *
+matrix_settings(const RvStore *st)
+{
+    const char *matrix = rv_result_store_get_matrix(st);
+    g_autofree char *base = matrix ? g_strdup_printf("%s.ini", matrix) : NULL;
+    g_autofree char *copy = base && !strchr(base, '/')
+                            ? g_build_filename(rv_result_store_get_dir(st), "profiles", base, NULL)
+                            : NULL;
+    g_autofree char *text = NULL;
+    g_autoptr(RvIni) ini = NULL;
+    g_autoptr(GPtrArray) sections = NULL;
+    GHashTable *out;
+    GStatBuf sb;
+    gsize len = 0;
+
+    if (!copy || g_stat(copy, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_size > MATRIX_COPY_MAX ||
+        !g_file_get_contents(copy, &text, &len, NULL) || len > MATRIX_COPY_MAX ||
+        rv_ini_load_data(copy, text, &ini, NULL) < 0)
+        return NULL;
+    out = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    sections = rv_ini_sections(ini);
+    for (guint i = 0; i < sections->len; i++) {
+        const char *sec = sections->pdata[i];
+        const char *smt, *cs;
+
+        if (!g_str_has_prefix(sec, "scenario:"))
+            continue;
+        smt = rv_ini_get(ini, sec, "smt");
+        cs = rv_ini_get(ini, sec, "coresched");
+        g_hash_table_insert(out, g_strdup(sec + strlen("scenario:")),
+                            g_strdup_printf("smt=%s coresched=%s", smt ? smt : "keep",
+                                            cs ? cs : "off"));
+    }
+    return out;
+}
+
+/* a GPtrArray's free function for entries that may be NULL */
+static void
+table_unref(gpointer t)
+{
+    if (t)
+        g_hash_table_unref(t);
+}
+
+/* Does @settings ("smt=off coresched=off placement=...") hold @word? */
+static gboolean
+settings_have(const char *settings, const char *word)
+{
+    g_auto(GStrv) words = settings ? g_strsplit(settings, " ", -1) : NULL;
+
+    for (guint i = 0; words && words[i]; i++)
+        if (g_str_equal(words[i], word))
             return TRUE;
     return FALSE;
 }
 
-static gboolean
-is_coresched(const Scen *sc)
+/* What scenario @sc sets: its matrix section in the store's matrix copy
+ * (@by_store: matrix_settings() per store, NULL entries where there is
+ * none); else the settings `rtvirt run` appends to the description it
+ * records, "DESCRIPTION (smt=off coresched=off ...)" (harness/cmd-run.c):
+ * the last parenthesised group, never the free text before it. */
+static const char *
+scen_settings(GPtrArray *by_store, const Scen *sc, char **ret_owned)
 {
-    return has_setting(sc, "coresched=vm") || has_setting(sc, "coresched=vcpu") ||
-           has_setting(sc, "coresched=libvirt");
+    GHashTable *m = sc->store < by_store->len ? by_store->pdata[sc->store] : NULL;
+    const char *v = m ? g_hash_table_lookup(m, sc->base) : NULL;
+    const char *open, *close;
+
+    *ret_owned = NULL;
+    if (v)
+        return v;
+    open = sc->description ? strrchr(sc->description, '(') : NULL;
+    close = open ? strchr(open, ')') : NULL;
+    if (!close || close[1])
+        return NULL;
+    *ret_owned = g_strndup(open + 1, close - open - 1);
+    return *ret_owned;
+}
+
+static gboolean
+has_setting(GPtrArray *by_store, const Scen *sc, const char *word)
+{
+    g_autofree char *owned = NULL;
+
+    return settings_have(scen_settings(by_store, sc, &owned), word);
+}
+
+static gboolean
+is_coresched(GPtrArray *by_store, const Scen *sc)
+{
+    return has_setting(by_store, sc, "coresched=vm") || has_setting(by_store, sc, "coresched=vcpu") ||
+           has_setting(by_store, sc, "coresched=libvirt");
 }
 
 /* a scenario with values in some column */
@@ -429,6 +515,7 @@ GPtrArray *
 rv_result_compare_answers(const RvComparison *c, const RvCompareSummary *sum)
 {
     GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) by_store = NULL;
 
     /* each option against the baseline at its load level */
     for (guint s = 0; s < c->scens->len; s++) {
@@ -438,17 +525,22 @@ rv_result_compare_answers(const RvComparison *c, const RvCompareSummary *sum)
             g_ptr_array_add(out, sentence(c, sum, s, ref));
     }
     /* the question of the kernel thread: core scheduling against SMT off,
-     * at the same load level in the same store */
+     * at the same load level in the same store, found by what the
+     * scenarios set (a renamed or re-described one still answers) */
+    by_store = g_ptr_array_new_with_free_func(table_unref);
+    for (guint i = 0; i < c->stores->len; i++)
+        g_ptr_array_add(by_store, matrix_settings(c->stores->pdata[i]));
     for (guint s = 0; s < c->scens->len; s++) {
         const Scen *a = c->scens->pdata[s];
 
-        if (!is_coresched(a) || !scen_has_values(c, sum, s))
+        if (!is_coresched(by_store, a) || !scen_has_values(c, sum, s))
             continue;
         for (guint r = 0; r < c->scens->len; r++) {
             const Scen *b = c->scens->pdata[r];
 
             if (b->store == a->store && g_strcmp0(b->load, a->load) == 0 &&
-                has_setting(b, "smt=off") && !is_coresched(b) && scen_has_values(c, sum, r))
+                has_setting(by_store, b, "smt=off") && !is_coresched(by_store, b) &&
+                scen_has_values(c, sum, r))
                 g_ptr_array_add(out, sentence(c, sum, s, r));
         }
     }

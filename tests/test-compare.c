@@ -776,6 +776,60 @@ test_throughput(void)
     rv_test_rm_rf(parent);
 }
 
+/* The "coresched vs nosmt" sentence finds its scenarios by what they set
+ * in the store's matrix copy (smt = off; coresched = vm), not by their
+ * names or descriptions: here "cookie" and "halved" with descriptions that
+ * name no setting (a store whose descriptions differ from the run's), and
+ * "decoy" whose description says "smt=off coresched=vm" in its free text
+ * but whose matrix section sets neither. */
+static void
+test_answer_by_settings(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-cmp-set-XXXXXX", NULL);
+    g_autofree char *mx = g_build_filename(tmp, "renamed.ini", NULL);
+    g_autofree char *out = NULL, *err = NULL;
+    g_autoptr(RvStore) st = NULL;
+    g_autoptr(GError) gerr = NULL;
+    static const char *const scen[] = { "plain", "cookie", "halved", "decoy" };
+    static const char *const desc[] = { "as it came", "tagged VMs", "threads halved",
+                                        "looks like smt=off coresched=vm but is not" };
+
+    g_assert_true(g_file_set_contents(mx, "[main]\nname = renamed\n[guest:rt0]\nprofile = rt-demo\n"
+                                          "[scenario:plain]\nsmt = keep\n[scenario:cookie]\nsmt = on\n"
+                                          "coresched = vm\n[scenario:halved]\nsmt = off\n"
+                                          "[scenario:decoy]\nsmt = keep\n", -1, NULL));
+    g_assert_cmpint(rv_result_store_create(tmp, "renamed", NULL, &st, &gerr), ==, 0);
+    g_assert_cmpint(rv_result_store_add_profile(st, "matrix", mx, &gerr), ==, 0);
+    for (guint s = 0; s < G_N_ELEMENTS(scen); s++)
+        rv_result_store_add_scenario(st, scen[s], desc[s]);
+    for (int r = 1; r <= 3; r++)
+        for (guint s = 0; s < G_N_ELEMENTS(scen); s++) {
+            RvStoreRecord *rt = rv_result_store_record_new(scen[s], r, "cyclictest", "guest:rt0");
+            g_autoptr(RvHistogram) h = rv_result_histogram_new(100);
+
+            rv_result_histogram_add(h, 5 + s, 9999);
+            rv_result_histogram_add(h, 20 + 10 * s + r, 1);
+            h->max_us = 20 + 10 * s + r;
+            rv_result_store_record_set_virt(rt, "kvm");
+            rv_result_store_record_add_metric(rt, "max_us", h->max_us, "us");
+            rv_result_store_record_add_histogram(rt, "latency", h);
+            rv_result_store_add_record(st, rt);
+        }
+    g_assert_cmpint(rv_result_store_commit(st, &gerr), ==, 0);
+    {
+        const char *args[] = { rv_result_store_get_dir(st), NULL };
+
+        g_assert_cmpint(run_compare(args, &out, &err), ==, 0);
+    }
+    if (!g_regex_match_simple("^  cookie vs halved: RT p99.99 1 us better \\(", out, G_REGEX_MULTILINE, 0))
+        g_error("no 'cookie vs halved' answer in '%s'", out);
+    /* each option against the baseline, and only the one pair */
+    g_assert_nonnull(strstr(out, "\n  decoy vs plain: "));
+    g_assert_null(strstr(out, "decoy vs halved"));
+    g_assert_null(strstr(out, "vs decoy"));
+    rv_test_rm_rf(tmp);
+}
+
 /* Two RT guests: the answer's RT columns merge their histograms per
  * repetition (rt0: 9999 samples at 5 us and one at 20; rt1: 9999 at 7 and
  * one at 30: merged 20000 samples, the nearest rank of p99.99 is 19998,
@@ -1032,6 +1086,7 @@ main(int argc, char **argv)
     g_test_add_func("/compare/demo", test_demo);
     g_test_add_func("/compare/throughput", test_throughput);
     g_test_add_func("/compare/flagship-ci", test_flagship);
+    g_test_add_func("/compare/answer-by-settings", test_answer_by_settings);
     g_test_add_func("/compare/per-guest", test_per_guest);
     g_test_add_func("/compare/within", test_within);
     g_test_add_func("/compare/by-host", test_by_host);
