@@ -50,6 +50,7 @@
 #include "host/facts/snapshot.h"
 #include "host/facts/state.h"
 #include "results/store.h"
+#include "results/untrusted.h"
 #include "util/error.h"
 #include "util/profile-path.h"
 #include "util/runner.h"
@@ -499,9 +500,11 @@ print_summary(RvRunCtx *c)
         /* virt=tcg first: it makes every latency of the store meaningless */
         g_autoptr(GPtrArray) why = rv_harness_run_reasons_ordered(
             rv_result_store_get_untrusted_reasons(c->store));
+        guint kinds = 0, n = rv_result_untrusted_count(why, &kinds);
 
-        printf("Trusted: no (%u reason%s in run.json)\n", why ? why->len : 0,
-               why && why->len == 1 ? "" : "s");
+        /* counted as `rtvirt compare` counts them (results/untrusted.h) */
+        printf("Trusted: no (%u reason%s of %u kind%s in run.json)\n", n, n == 1 ? "" : "s",
+               kinds, kinds == 1 ? "" : "s");
         for (guint i = 0; why && i < why->len && i < 4; i++)
             printf("  - %.160s%s\n", (char *) why->pdata[i],
                    strlen(why->pdata[i]) > 160 ? "..." : "");

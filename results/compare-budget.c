@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "results/compare-priv.h"
+#include "results/untrusted.h"
 
 const char *
 rv_result_compare_verdict_name(RvVerdictStatus st)
@@ -46,9 +47,11 @@ untrusted_why(const RvStore *st)
     for (guint i = 0; i < why->len; i++)
         if (strstr(why->pdata[i], "virt=tcg"))
             first = "virt=tcg";
-    if (why->len > 1)
+    /* counted as the head and the run's summary count them */
+    if (rv_result_untrusted_count(why, NULL) > 1)
         return g_strdup_printf("the store is not trusted: %s (and %u more reason(s), listed "
-                               "with UNTRUSTED at the top)", first, why->len - 1);
+                               "with UNTRUSTED at the top)", first,
+                               rv_result_untrusted_count(why, NULL) - 1);
     return g_strdup_printf("the store is not trusted: %s", first);
 }
 

@@ -19,6 +19,7 @@
 #include "results/attribution.h"
 #include "results/cosched.h"
 #include "results/compare-priv.h"
+#include "results/untrusted.h"
 #include "util/escape.h"
 
 typedef struct {
@@ -178,14 +179,6 @@ metric_title(const Group *gr, const char *metric)
 
 /* ---- the head ---- */
 
-/* reasons that say the same thing: every reason that names virt=tcg is
- * the one cause "virt=tcg" (the NOTE explains it) */
-static const char *
-reason_cause(const char *reason)
-{
-    return strstr(reason, "virt=tcg") ? "virt=tcg" : reason;
-}
-
 static gboolean
 any_row(const RvComparison *c, gboolean (*pred)(const RvComparison *, guint, guint))
 {
@@ -264,31 +257,6 @@ gstring_free(gpointer s)
     g_string_free(s, TRUE);
 }
 
-/* The kind of an untrusted reason: the same words with another guest's
- * name or another number (a PID, a size) are the same kind. */
-static char *
-reason_kind(const char *reason)
-{
-    const char *cause = reason_cause(reason);
-    GString *o = g_string_new(NULL);
-
-    for (const char *p = cause; *p; ) {
-        if (g_str_has_prefix(p, "guest ") && (p == cause || p[-1] == ' ')) {
-            g_string_append(o, "guest *");
-            p += 6;
-            while (*p && *p != ' ' && *p != ':')
-                p++;
-        } else if (g_ascii_isdigit(*p)) {
-            g_string_append_c(o, '#');
-            while (g_ascii_isdigit(*p))
-                p++;
-        } else {
-            g_string_append_c(o, *p++);
-        }
-    }
-    return g_string_free(o, FALSE);
-}
-
 /* Each kind of untrusted reason once, the first of its kind as written,
  * with how many reasons of the stores it stands for; the stores it
  * concerns where there are several. */
@@ -305,18 +273,19 @@ text_untrusted(GString *o, Text *t)
     for (guint i = 0; i < c->stores->len; i++) {
         GPtrArray *why = rv_result_store_get_untrusted_reasons(c->stores->pdata[i]);
 
+        /* counted as `rtvirt run`'s summary counts them (results/untrusted.h) */
+        total += rv_result_untrusted_count(why, NULL);
         for (guint k = 0; k < why->len; k++) {
-            g_autofree char *kind = reason_kind(why->pdata[k]);
+            g_autofree char *kind = rv_result_untrusted_kind(why->pdata[k]);
             guint j;
 
-            total++;
             for (j = 0; j < kinds->len && !g_str_equal(kinds->pdata[j], kind); j++)
                 ;
             if (j == kinds->len) {
                 guint zero = 0;
 
                 g_ptr_array_add(kinds, g_steal_pointer(&kind));
-                g_ptr_array_add(firsts, (gpointer) reason_cause(why->pdata[k]));
+                g_ptr_array_add(firsts, (gpointer) rv_result_untrusted_cause(why->pdata[k]));
                 g_array_append_val(counts, zero);
                 g_ptr_array_add(which, g_string_new(NULL));
             }

@@ -858,6 +858,16 @@ rv_result_store_remove_untrusted(RvStore *s, const char *reason)
         }
 }
 
+/* Does some untrusted reason of @s name @word? */
+static gboolean
+reasons_name(const RvStore *s, const char *word)
+{
+    for (guint i = 0; i < s->untrusted_reasons->len; i++)
+        if (strstr(s->untrusted_reasons->pdata[i], word))
+            return TRUE;
+    return FALSE;
+}
+
 void
 rv_result_store_set_untrusted(RvStore *s, const char *reason)
 {
@@ -1462,8 +1472,10 @@ rv_result_store_open(const char *dir, RvStore **ret_store, GError **error)
             return BAD(&rd, "records[%u].scenario: '%s' is not in \"scenarios\"", i,
                        rec->scenario);
         /* TCG measures emulation, not an RT guest on KVM: never trusted,
-         * whatever "trusted" says */
-        if (g_strcmp0(rec->virt, "tcg") == 0)
+         * whatever "trusted" says; said once: where the run wrote a reason
+         * that names virt=tcg, it is that (counted as the run counted it,
+         * results/untrusted.h) */
+        if (g_strcmp0(rec->virt, "tcg") == 0 && !reasons_name(s, "virt=tcg"))
             rv_result_store_set_untrusted(s, "virt=tcg");
     }
     if ((arr = get_array(root, "verifications")))

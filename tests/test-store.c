@@ -17,6 +17,7 @@
 #include "results/context.h"
 #include "results/cyclictest.h"
 #include "results/histogram.h"
+#include "results/untrusted.h"
 #include "results/pert.h"
 #include "results/store.h"
 #include "util/error.h"
@@ -131,6 +132,7 @@ test_roundtrip(void)
     g_assert_cmpuint(v->len, ==, 2);
     g_assert_cmpstr(v->pdata[0], ==, "isolcpus missing from /proc/cmdline");
     g_assert_cmpstr(v->pdata[1], ==, "virt=tcg");
+    g_assert_cmpuint(rv_result_untrusted_count(v, NULL), ==, 2);
     g_assert_cmpstr(json_object_get_string_member(json_node_get_object(rv_result_store_get_host(back)), "smt"),
                     ==, "notsupported");
     v = rv_result_store_get_scenarios(back);
@@ -955,11 +957,45 @@ test_context_versions(void)
     g_assert_null(rv_host_context_parse_version("qemu", NULL));
 }
 
+/* The run's summary and compare count one store's untrusted reasons alike:
+ * a run that wrote a reason naming virt=tcg reads back with as many (the
+ * reader adds its own "virt=tcg" only where none says it), and
+ * rv_result_untrusted_count() gives the number and the kinds both print. */
+static void
+test_untrusted_count(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-store-XXXXXX", NULL);
+    g_autoptr(RvStore) st = NULL, back = NULL;
+    g_autoptr(GError) err = NULL;
+    RvStoreRecord *rec;
+    guint kinds = 0, written;
+
+    g_assert_cmpint(rv_result_store_create(tmp, "demo", NULL, &st, &err), ==, 0);
+    rv_result_store_add_scenario(st, "a", NULL);
+    rv_result_store_set_untrusted(st, "guest rt: virt=tcg: QEMU emulates the guest CPU");
+    rv_result_store_set_untrusted(st, "guest rt QEMU process 14242 locked memory (VmLck): found 0 kB");
+    rv_result_store_set_untrusted(st, "guest rt2 QEMU process 14243 locked memory (VmLck): found 0 kB");
+    rec = rv_result_store_record_new("a", 1, "cyclictest", "guest:rt");
+    rv_result_store_record_set_virt(rec, "tcg");
+    rv_result_store_record_add_metric(rec, "max_us", 10, "us");
+    rv_result_store_add_record(st, rec);
+    g_assert_cmpint(rv_result_store_commit(st, &err), ==, 0);
+    written = rv_result_untrusted_count(rv_result_store_get_untrusted_reasons(st), &kinds);
+    g_assert_cmpuint(written, ==, 3);
+    g_assert_cmpuint(kinds, ==, 2);   /* the two locked-memory reasons are one kind */
+    g_assert_cmpint(rv_result_store_open(rv_result_store_get_dir(st), &back, &err), ==, 0);
+    g_assert_cmpuint(rv_result_untrusted_count(rv_result_store_get_untrusted_reasons(back), &kinds),
+                     ==, written);
+    g_assert_cmpuint(kinds, ==, 2);
+    rv_test_rm_rf(tmp);
+}
+
 int
 main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/store/roundtrip", test_roundtrip);
+    g_test_add_func("/store/untrusted-count", test_untrusted_count);
     g_test_add_func("/store/crash-leftover", test_crash_leftover);
     g_test_add_func("/store/bad", test_bad_stores);
     g_test_add_func("/store/json-depth", test_json_depth);
