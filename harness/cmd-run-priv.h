@@ -102,6 +102,8 @@ typedef struct {
 
 /* ---- harness/cmd-run.c ---------------------------------------------------- */
 
+/* Test hook RV_TEST_KILL_AT=PHASE[:N[:SIG]] (harness/cmd-run.c). */
+void rv_cmd_run_test_point(const char *phase);
 /* Step 2: the host lock (--wait-lock); 0 or -errno with @error set. */
 int rv_cmd_run_take_lock(RvLock **ret_lock, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 /* The run journal reverted (scenario settings, domains); 0 or -errno. */
@@ -162,10 +164,18 @@ void rv_cmd_run_boot_note(RvRunCtx *c, const RvPlanRun *run);
 bool rv_cmd_run_boot_rep_done(RvRunCtx *c, const RvPlanRun *run);
 /* A repetition of a boot that did not take its arguments: failed, 1. */
 int rv_cmd_run_boot_failed(RvRunCtx *c, const RvPlanRun *run);
-/* Step 4b: hand over to boot @next; RV_HARNESS_REBOOT_EXIT or -errno. */
+/* Step 4b: hand over to boot @next; RV_HARNESS_REBOOT_EXIT, -ECANCELED (a
+ * stop request before the reboot command, @error not set) or -errno. */
 int rv_cmd_run_handover(RvRunCtx *c, unsigned next, GError **error) G_GNUC_WARN_UNUSED_RESULT;
-/* The boot loader and the resume unit as before the run; 0 or -errno. */
+/* After the last boot: the boot loader and the resume unit as before the
+ * run, resume.json removed; 0 or -errno. */
 int rv_cmd_run_boots_end(RvRunCtx *c, const char *why, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+/* A stop before the end: the same restore, resume.json kept for --resume;
+ * 0 or -errno. */
+int rv_cmd_run_boots_stop(RvRunCtx *c, const char *why, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+/* --resume: must boot c->boot's arguments be installed again and the host
+ * rebooted (it never booted with them since they were installed)? */
+bool rv_cmd_run_boot_needs_reboot(RvRunCtx *c);
 /* --resume: the profile of @role ("matrix", "matrix-include", "guest:NAME",
  * "host") at @path against the store's copy; RV_ERROR_INVALID naming the
  * first line that differs when it changed.  0 or -EINVAL. */

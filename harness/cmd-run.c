@@ -65,32 +65,47 @@ static int arg_wait_lock = 0;
 static char *arg_resume = NULL;    /* --resume STORE (harness/reboot.h) */
 static char *arg_abort = NULL;     /* --abort STORE */
 
-/* Test hook: RV_TEST_KILL_AT=PHASE[:N] raises SIGKILL the N-th time (default
- * 1st) the run reaches PHASE ("locked", "applied", "booted", "measured",
- * "torn-down", "committed"), so tests/t-run-kill.sh can crash the run at
- * each point and check that `rtvirt host revert` restores the host. */
-static void
-test_kill_point(const char *phase)
+/* Test hook: RV_TEST_KILL_AT=PHASE[:N[:SIG]] raises SIGKILL (SIG "INT" or
+ * "TERM": that signal, as Ctrl-C or `kill` would send it) the N-th time
+ * (default 1st) the run reaches PHASE ("locked", "applied", "booted",
+ * "measured", "torn-down", "committed", "installed": a boot's arguments
+ * and the resume unit installed, the reboot command not run yet), so
+ * tests/t-run-kill.sh can crash the run at each point and check that
+ * `rtvirt host revert` restores the host, and tests/t-run-interrupt.sh
+ * can stop it there.  After SIGINT/SIGTERM the hook returns once the
+ * signal watch (harness/signals.h) has seen it, so the run's next check
+ * of a stop request is deterministic; without the watch the signal's
+ * default action ends the process. */
+void
+rv_cmd_run_test_point(const char *phase)
 {
     static GHashTable *counts;
     const char *spec = g_getenv("RV_TEST_KILL_AT");
     g_auto(GStrv) parts = NULL;
     guint n, want;
+    int sig = SIGKILL;
 
     if (!spec || !*spec)
         return;
-    parts = g_strsplit(spec, ":", 2);
+    parts = g_strsplit(spec, ":", 3);
     if (strcmp(parts[0], phase) != 0)
         return;
     want = parts[1] ? (guint) g_ascii_strtoull(parts[1], NULL, 10) : 1;
+    if (parts[1] && parts[2])
+        sig = strcmp(parts[2], "INT") == 0 ? SIGINT : strcmp(parts[2], "TERM") == 0 ? SIGTERM
+                                                                                     : SIGKILL;
     if (!counts)
         counts = g_hash_table_new(g_str_hash, g_str_equal);
     n = GPOINTER_TO_UINT(g_hash_table_lookup(counts, phase)) + 1;
     g_hash_table_insert(counts, (gpointer) phase, GUINT_TO_POINTER(n));
-    if (n == want) {
-        rv_log_info("RV_TEST_KILL_AT=%s: SIGKILL now", spec);
-        raise(SIGKILL);
-    }
+    if (n != want)
+        return;
+    rv_log_info("RV_TEST_KILL_AT=%s: %s now", spec, sig == SIGKILL ? "SIGKILL"
+                                                    : sig == SIGINT ? "SIGINT" : "SIGTERM");
+    kill(getpid(), sig);
+    /* bounded: 10 s for the watch's thread to take it */
+    for (int i = 0; i < 1000 && !rv_harness_signals_received(); i++)
+        g_usleep(10000);
 }
 
 static void
@@ -381,7 +396,7 @@ run_one(RvRunCtx *c, const RvPlanRun *run, GError **error)
         rv_harness_progress_end(c->progress, status, false);
         return 0;
     }
-    test_kill_point("applied");
+    rv_cmd_run_test_point("applied");
 
     if (rv_host_snapshot_take(c->root, &before, &local) < 0) {
         rv_harness_progress_clear(c->progress);
@@ -401,7 +416,7 @@ run_one(RvRunCtx *c, const RvPlanRun *run, GError **error)
     rep.journal = c->journal;
     rep.progress = c->progress;
     rep.cancellable = rv_harness_signals_cancellable();
-    rep.kill_point = test_kill_point;
+    rep.kill_point = rv_cmd_run_test_point;
     r = rv_harness_run_repetition(c->env, &rep, &local);
 
     if (before)
@@ -684,7 +699,7 @@ rv_cmd_run_take_lock(RvLock **ret_lock, GError **error)
     }
     if (r < 0)
         return r;
-    test_kill_point("locked");
+    rv_cmd_run_test_point("locked");
     return 0;
 }
 
@@ -1000,7 +1015,7 @@ run_all(RvRunCtx *c, bool *interrupted, GError **error)
             if (progress_write(c, &perr) < 0)
                 rv_log_warn("%s", perr->message);
         }
-        test_kill_point("committed");
+        rv_cmd_run_test_point("committed");
         if (r == -ECANCELED) {
             *interrupted = true;
             break;
@@ -1023,8 +1038,10 @@ run_finish(RvRunCtx *c, bool interrupted, GError **error)
     rv_harness_run_env_free(g_steal_pointer(&c->env));
     if (rv_cmd_run_revert_scenario(c, error) < 0)
         return -EIO;
-    if (c->plan->n_reboots && rv_cmd_run_boots_end(c, interrupted ? "interrupted" : "the last boot measured",
-                                          error) < 0)
+    if (c->plan->n_reboots && !interrupted && rv_cmd_run_boots_end(c, "the last boot measured",
+                                                                   error) < 0)
+        return -EIO;
+    if (c->plan->n_reboots && interrupted && rv_cmd_run_boots_stop(c, "interrupted", error) < 0)
         return -EIO;
     rv_result_store_set_complete(c->store, !interrupted);
     if (interrupted)
@@ -1075,10 +1092,11 @@ run_fail(RvRunCtx *c, const GError *err)
         rv_harness_run_env_free(g_steal_pointer(&c->env));
         rv_result_store_set_untrusted(c->store, RV_CMD_RUN_FAILED);
         if (c->resume && c->plan && c->plan->n_reboots && c->root) {
-            /* no boot after this one resumes a failed run */
+            /* no boot after this one resumes a failed run by itself;
+             * `run --resume` does, from resume.json */
             g_autoptr(GError) berr = NULL;
 
-            if (rv_cmd_run_boots_end(c, "the run failed", &berr) < 0)
+            if (rv_cmd_run_boots_stop(c, "the run failed", &berr) < 0)
                 rv_log_error("Failed to restore the boot arguments (run 'rtvirt run --abort %s'): %s",
                              rv_result_store_get_dir(c->store), berr->message);
         }
@@ -1090,6 +1108,22 @@ run_fail(RvRunCtx *c, const GError *err)
     }
     rv_harness_signals_uninstall();
     ctx_clear(c);   /* reverts the journal */
+    return ret;
+}
+
+/* A stop requested before the reboot command of a handover
+ * (rv_cmd_run_handover() -ECANCELED): ended as interrupted, which restores
+ * the boot loader and keeps resume.json at the boot to come. */
+static int
+handover_stopped(RvRunCtx *c)
+{
+    g_autoptr(GError) err = NULL;
+    int ret;
+
+    ret = run_finish(c, true, &err);
+    if (ret < 0)
+        return run_fail(c, err);
+    ctx_clear(c);
     return ret;
 }
 
@@ -1139,10 +1173,13 @@ static const RvCmdSpec run_spec = {
         "arguments installed through the boot loader, rtvirt-run-resume.service and\n"
         "a reboot ($RTVIRT_REBOOT_CMD, default 'systemctl reboot'); after the boot\n"
         "'run --resume STORE' checks /proc/cmdline and sysfs, then measures;\n"
-        "'run --abort STORE' restores the boot arguments and removes the unit.\n"
+        "'run --abort STORE' restores the boot arguments and removes the unit;\n"
+        "so does Ctrl-C or SIGTERM, which keeps the run resumable.\n"
         "Every run keeps STORE/resume.json until its matrix completes: 'run --resume\n"
         "STORE' continues one that stopped (Ctrl-C, SIGKILL, a crash, a power cut)\n"
-        "with the same plan and seed, after reverting the host: repetitions that\n"
+        "with the same plan and seed, after reverting the host (and, in a matrix\n"
+        "with bootargs, installing the boot's arguments and rebooting first when\n"
+        "the host does not run them): repetitions that\n"
         "ended are kept, the one in flight is measured again; a matrix or profile\n"
         "changed since is refused, naming the first line that differs.  --resume of\n"
         "a store that completed says so and exits 0.  'rtvirt status' shows a run's\n"
@@ -1192,7 +1229,7 @@ rv_cmd_run(int argc, char **argv)
     g_autoptr(GError) err = NULL;
     g_autoptr(RvLock) lock = NULL;
     RvRunCtx c = { 0 };
-    bool interrupted = false;
+    bool interrupted = false, reboot_first = false;
     int ret;
 
     /* a closed pipe (`rtvirt run M | head`) or libvirtd's closed socket
@@ -1260,7 +1297,13 @@ rv_cmd_run(int argc, char **argv)
         c.cmdline = rv_harness_reboot_cmdline(c.root);
         if (arg_resume)
             c.boot_fail = rv_harness_reboot_verify(c.root, b->bootargs, c.cmdline);
-        if (c.boot_fail)
+        if (arg_resume && rv_cmd_run_boot_needs_reboot(&c)) {
+            rv_log_info("Boot %u of %u: the host has not booted with its arguments since they "
+                        "were installed (%s): installing them again and rebooting", c.boot,
+                        c.plan->boots->len, c.boot_fail);
+            g_clear_pointer(&c.boot_fail, g_free);
+            reboot_first = true;
+        } else if (c.boot_fail)
             rv_log_warn("Boot %u of %u did not take its arguments: %s: its runs fail",
                         c.boot, c.plan->boots->len, c.boot_fail);
     }
@@ -1268,9 +1311,12 @@ rv_cmd_run(int argc, char **argv)
         return run_fail(&c, err);
     /* before every host change: is our lock file still the one at the path? */
     rv_host_journal_set_guard(c.journal, rv_harness_lock_guard, lock);
-    if (c.resume && !arg_resume && ((RvPlanBoot *) c.plan->boots->pdata[0])->bootargs) {
+    if ((c.resume && !arg_resume && ((RvPlanBoot *) c.plan->boots->pdata[0])->bootargs) ||
+        reboot_first) {
         /* no scenario runs under the boot the host has: reboot first */
-        ret = rv_cmd_run_handover(&c, 0, &err);
+        ret = rv_cmd_run_handover(&c, c.boot, &err);
+        if (ret == -ECANCELED)
+            return handover_stopped(&c);
         if (ret < 0)
             return run_fail(&c, err);
         ctx_clear(&c);
@@ -1280,6 +1326,8 @@ rv_cmd_run(int argc, char **argv)
         return run_fail(&c, err);
     if (c.resume && !interrupted && c.boot + 1 < c.plan->boots->len) {
         ret = rv_cmd_run_handover(&c, c.boot + 1, &err);
+        if (ret == -ECANCELED)
+            return handover_stopped(&c);
         if (ret < 0)
             return run_fail(&c, err);
         ctx_clear(&c);

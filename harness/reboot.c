@@ -22,6 +22,7 @@ rv_harness_reboot_state_free(RvRebootState *st)
     g_free(st->matrix_sha256);
     g_free(st->cmdline_before);
     g_free(st->updated);
+    g_free(st->installed_boot_id);
     g_free(st);
 }
 
@@ -77,6 +78,10 @@ rv_harness_reboot_state_write(const char *store_dir, const RvRebootState *st, GE
     if (st->updated) {
         json_builder_set_member_name(b, "updated");
         json_builder_add_string_value(b, st->updated);
+    }
+    if (st->installed_boot_id) {
+        json_builder_set_member_name(b, "installed_boot_id");
+        json_builder_add_string_value(b, st->installed_boot_id);
     }
     json_builder_end_object(b);
     root = json_builder_get_root(b);
@@ -193,6 +198,9 @@ rv_harness_reboot_state_read(const char *store_dir, RvRebootState **ret, GError 
     if (json_object_has_member(o, "updated") &&
         get_str(o, path, "updated", &st->updated, error) < 0)
         return -EINVAL;
+    if (json_object_has_member(o, "installed_boot_id") &&
+        get_str(o, path, "installed_boot_id", &st->installed_boot_id, error) < 0)
+        return -EINVAL;
     *ret = g_steal_pointer(&st);
     return 0;
 }
@@ -226,6 +234,19 @@ rv_harness_reboot_cmdline(RvRoot *root)
     if (rv_host_root_read(root, "/proc/cmdline", &text, NULL) < 0)
         return NULL;
     g_strstrip(text);
+    return g_steal_pointer(&text);
+}
+
+char *
+rv_harness_reboot_boot_id(RvRoot *root)
+{
+    g_autofree char *text = NULL;
+
+    if (rv_host_root_read(root, RV_HARNESS_REBOOT_BOOT_ID, &text, NULL) < 0)
+        return NULL;
+    g_strstrip(text);
+    if (!*text || strlen(text) > 64)
+        return NULL;
     return g_steal_pointer(&text);
 }
 

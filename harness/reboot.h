@@ -27,7 +27,13 @@
  * (the original boot arguments back in the boot loader, the unit gone;
  * the host keeps running the last boot's command line until its next
  * reboot) and resume.json is removed.  `rtvirt run --abort STORE` does
- * that at any point.  Every journal path is inside the run's --root.
+ * that at any point.  A run that stops before its end (Ctrl-C, SIGTERM, a
+ * failure; also before the reboot command of a handover) reverts both
+ * journals as well, so that no reboot resumes it unasked, but keeps
+ * resume.json: `run --resume STORE` continues at the same boot, installing
+ * its arguments and rebooting first when the host does not run them
+ * (installed_boot_id, below).  Every journal path is inside the run's
+ * --root.
  */
 #pragma once
 
@@ -40,15 +46,31 @@
 #define RV_HARNESS_REBOOT_DROPIN "/etc/default/grub.d/rtvirt-run.cfg"
 #define RV_HARNESS_REBOOT_BOOTARGS_JOURNAL "/var/lib/rtvirt/run-bootargs.journal"
 #define RV_HARNESS_REBOOT_UNIT_JOURNAL "/var/lib/rtvirt/run-resume.journal"
+/* A UUID the kernel draws at each boot (Documentation/admin-guide/sysctl/
+ * kernel.rst, "random"): tells a reboot from none. */
+#define RV_HARNESS_REBOOT_BOOT_ID "/proc/sys/kernel/random/boot_id"
 /* `rtvirt run`'s exit status when it hands over to a reboot. */
 #define RV_HARNESS_REBOOT_EXIT 3
 
 /* STORE/resume.json: {schema_version 1, matrix, matrix_sha256, seed (a
  * string: 64 bits), repetitions, duration_us, warmup_us, timeout_us, boot,
  * boots, cmdline_before, ok_runs, failed_runs, and optionally runs_total,
- * runs_done, run_us, updated}.  Every `rtvirt run` keeps one in its store
- * until the matrix completes: `rtvirt run --resume STORE` makes the same
- * plan from it after a reboot, a crash, SIGKILL or Ctrl-C. */
+ * runs_done, run_us, updated, installed_boot_id}.  Every `rtvirt run`
+ * keeps one in its store until the matrix completes (or `run --abort`):
+ * `rtvirt run --resume STORE` makes the same plan from it after a reboot,
+ * a crash, SIGKILL or Ctrl-C.
+ *
+ * installed_boot_id is the kernel's boot_id (RV_HARNESS_REBOOT_BOOT_ID)
+ * under which `boot`'s arguments were installed in the boot loader ("" when
+ * the host has no readable boot_id: counted as rebooted since); absent
+ * while they are not there (the host's own boot 0, or a run that stopped:
+ * Ctrl-C, SIGTERM or a failure restores the boot loader).  A --resume
+ * whose kernel does not show `boot`'s arguments tells by it what happened:
+ * the same boot_id (SIGKILL between the install and the reboot) or none
+ * (restored at a stop): the host never booted with them, so they are
+ * installed again and the host reboots; another boot_id: the host booted
+ * with them in the boot loader and the kernel did not take them, so the
+ * boot's repetitions fail with the reason. */
 typedef struct {
     char *matrix;           /* absolute path of the matrix file */
     char *matrix_sha256;    /* of its content when the run started */
@@ -64,6 +86,7 @@ typedef struct {
     unsigned runs_done;     /* of them, committed */
     guint64 run_us;         /* wall time of one repetition so far (mean), or the estimate */
     char *updated;          /* ISO 8601 UTC of the last write */
+    char *installed_boot_id;    /* see above; NULL: not installed */
 } RvRebootState;
 
 void rv_harness_reboot_state_free(RvRebootState *st);
@@ -110,6 +133,15 @@ char *rv_harness_reboot_file_sha256(const char *path);
  * newline, NULL when unreadable.
  */
 char *rv_harness_reboot_cmdline(RvRoot *root);
+
+/**
+ * rv_harness_reboot_boot_id:
+ * @root: the host
+ * Returns: (transfer full) (nullable): RV_HARNESS_REBOOT_BOOT_ID without
+ * its newline, NULL when unreadable, empty or longer than 64 bytes (a
+ * fixture root without it).
+ */
+char *rv_harness_reboot_boot_id(RvRoot *root);
 
 /**
  * rv_harness_reboot_verify:

@@ -9,10 +9,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <glib/gstdio.h>
 
 #include "harness/cmd-common.h"
 #include "harness/cmd-run-priv.h"
 #include "harness/log.h"
+#include "harness/run.h"
 #include "harness/signals.h"
 #include "host/tune/bootargs.h"
 #include "host/tune/persist.h"
@@ -100,10 +102,34 @@ boot_journals_revert(RvRoot *root, GError **error)
     return r + (int) n;
 }
 
+/* --resume under boot c->boot whose arguments the kernel does not show
+ * (c->boot_fail): did the host boot with them in the boot loader?  Not
+ * when resume.json says they are not installed (restored when the run
+ * stopped) or were installed under the boot_id the host still has (killed
+ * before its reboot): then they go in again and the host reboots
+ * (harness/reboot.h).  A host without a readable boot_id counts as
+ * rebooted: its repetitions fail as before. */
+bool
+rv_cmd_run_boot_needs_reboot(RvRunCtx *c)
+{
+    g_autofree char *now = NULL;
+
+    if (!c->boot_fail)
+        return false;
+    if (!c->resume->installed_boot_id)
+        return true;
+    now = rv_harness_reboot_boot_id(c->root);
+    return now && *c->resume->installed_boot_id && strcmp(now, c->resume->installed_boot_id) == 0;
+}
+
 /* Step 4b: the next boot.  resume.json first (a crash from here on
- * resumes or aborts from it), the previous boot's arguments out of the
- * boot loader and this boot's in, the resume unit, a NOTE in the store,
- * then the reboot command.  Returns RV_HARNESS_REBOOT_EXIT or -errno. */
+ * resumes or aborts from it; "installed_boot_id" only once the boot
+ * loader and the unit hold the boot), the previous boot's arguments out
+ * of the boot loader and this boot's in, the resume unit, a NOTE in the
+ * store, then the reboot command, unless a stop was requested by then.
+ * Returns RV_HARNESS_REBOOT_EXIT, -ECANCELED (a signal before the reboot
+ * command: the caller ends the run as interrupted, which restores the
+ * boot loader) or -errno. */
 int
 rv_cmd_run_handover(RvRunCtx *c, unsigned next, GError **error)
 {
@@ -120,6 +146,7 @@ rv_cmd_run_handover(RvRunCtx *c, unsigned next, GError **error)
     g_autoptr(RvJournal) j = NULL;
     const char *method = NULL;
 
+    rv_harness_signals_install();   /* Ctrl-C until the reboot command stops the run */
     rv_harness_progress_free(g_steal_pointer(&c->progress));
     rv_harness_run_env_free(g_steal_pointer(&c->env));
     if (rv_cmd_run_revert_scenario(c, error) < 0)
@@ -132,6 +159,7 @@ rv_cmd_run_handover(RvRunCtx *c, unsigned next, GError **error)
     c->resume->boot = next;
     c->resume->ok_runs = c->ok_runs;
     c->resume->failed_runs = c->failed_runs;
+    g_clear_pointer(&c->resume->installed_boot_id, g_free);
     if (rv_harness_reboot_state_write(store, c->resume, error) < 0)
         return -EIO;
     header = g_strdup_printf("# Written by 'rtvirt run' for boot %u of %u of %s.\n"
@@ -146,6 +174,11 @@ rv_cmd_run_handover(RvRunCtx *c, unsigned next, GError **error)
         rv_host_persist_resume_install(j, self, store, error) < 0 ||
         rv_host_journal_commit(j, error) < 0)
         return -EIO;
+    c->resume->installed_boot_id = rv_harness_reboot_boot_id(c->root);
+    if (!c->resume->installed_boot_id)
+        c->resume->installed_boot_id = g_strdup("");   /* installed, boot_id unknown */
+    if (rv_harness_reboot_state_write(store, c->resume, error) < 0)
+        return -EIO;
     cmd = rv_runner_argv_to_string((const char * const *) argv);
     note = g_strdup_printf("boot %u of %u (%s) installed (%s) with %s; rebooting with '%s'; "
                            "%s runs 'rtvirt run --resume %s' after the boot", next,
@@ -154,6 +187,12 @@ rv_cmd_run_handover(RvRunCtx *c, unsigned next, GError **error)
     rv_result_store_add_verification(c->store, "*", 0, "reboot", "NOTE", note);
     if (rv_result_store_commit(c->store, error) < 0)
         return -EIO;
+    rv_cmd_run_test_point("installed");
+    /* Ctrl-C or SIGTERM until now: no reboot (the run ends as interrupted
+     * and restores the boot loader); once the reboot command ran, the
+     * host goes down whatever comes after */
+    if (rv_harness_signals_received())
+        return -ECANCELED;
     rv_log_info("Boot %u of %u: %s (%s); rebooting with '%s'", next, c->plan->boots->len, what,
                 method, cmd);
     if (rv_runner_run_check(rebooter, (const char * const *) argv, 120000, NULL, error) < 0) {
@@ -168,8 +207,8 @@ rv_cmd_run_handover(RvRunCtx *c, unsigned next, GError **error)
     return RV_HARNESS_REBOOT_EXIT;
 }
 
-/* After the last boot, or when a run with boots stops: the boot loader and
- * the unit as before the run, resume.json gone, the store says so. */
+/* After the last boot: the boot loader and the unit as before the run,
+ * resume.json gone, the store says so. */
 int
 rv_cmd_run_boots_end(RvRunCtx *c, const char *why, GError **error)
 {
@@ -188,6 +227,51 @@ rv_cmd_run_boots_end(RvRunCtx *c, const char *why, GError **error)
     rv_log_info("%s", note);
     rv_result_store_add_verification(c->store, "*", 0, "reboot", "NOTE", note);
     return 0;
+}
+
+/* A run with boots that stops before its end (Ctrl-C, SIGTERM, a
+ * failure): the boot loader and the unit as before the run, as the end
+ * does (no reboot resumes it behind the user's back), but resume.json
+ * stays, without installed_boot_id: `run --resume STORE` continues at the
+ * same boot, installing its arguments and rebooting first when the host
+ * no longer runs them (rv_cmd_run_boot_needs_reboot()). */
+int
+rv_cmd_run_boots_stop(RvRunCtx *c, const char *why, GError **error)
+{
+    int n = boot_journals_revert(c->root, error);
+    const RvPlanBoot *b = c->plan->boots->pdata[c->resume->boot];
+    g_autofree char *what = rv_harness_plan_boot_text(b);
+    g_autofree char *note = NULL;
+
+    if (n < 0)
+        return n;
+    g_clear_pointer(&c->resume->installed_boot_id, g_free);
+    if (rv_harness_reboot_state_write(rv_result_store_get_dir(c->store), c->resume, error) < 0)
+        return -EIO;
+    note = g_strdup_printf("%s at boot %u of %u (%s): the boot loader's arguments and %s "
+                           "restored as before the run (%d journal entr%s); the host runs "
+                           "/proc/cmdline '%s' until its next reboot; 'rtvirt run --resume %s' "
+                           "continues at this boot (installing its arguments and rebooting "
+                           "first when the host does not run them)", why, c->resume->boot,
+                           c->plan->boots->len, what, RV_HOST_RESUME_UNIT_NAME, n,
+                           n == 1 ? "y" : "ies", c->cmdline ? c->cmdline : "?",
+                           rv_result_store_get_dir(c->store));
+    rv_log_info("%s", note);
+    rv_result_store_add_verification(c->store, "*", 0, "reboot", "NOTE", note);
+    return 0;
+}
+
+/* RV_HARNESS_RUN_CURRENT (`rtvirt status`'s run) removed when it names
+ * @store_dir: an aborted run is not continued. */
+static void
+current_store_forget(RvRoot *root, const char *store_dir)
+{
+    g_autofree char *path = rv_host_root_resolve(root, RV_HARNESS_RUN_CURRENT);
+    g_autofree char *text = NULL, *mine = g_canonicalize_filename(store_dir, NULL);
+
+    if (rv_host_root_read(root, RV_HARNESS_RUN_CURRENT, &text, NULL) >= 0 &&
+        strcmp(g_strstrip(text), mine) == 0)
+        (void) g_unlink(path);
 }
 
 /* `rtvirt run --abort STORE`: the boot loader and the unit as before the
@@ -221,6 +305,7 @@ rv_cmd_run_abort(const char *store_dir)
         return rv_log_gerror(err, NULL);
     if (rv_harness_reboot_state_remove(store_dir) < 0)
         rv_log_warn("Failed to remove %s/%s", store_dir, RV_HARNESS_REBOOT_STATE);
+    current_store_forget(root, store_dir);
     printf("Aborted: %s; the results so far are in %s\n", note, store_dir);
     return RV_EXIT_OK;
 }

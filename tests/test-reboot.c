@@ -2,9 +2,10 @@
 /*
  * tests/test-reboot.c: the pieces of reboot-resume (harness/reboot.h)
  * that need no run: the boot check against a written /proc/cmdline and
- * sysfs tree, resume.json written and read back (and refused when
- * damaged), $RTVIRT_REBOOT_CMD, and the text of rtvirt-run-resume.service
- * (host/tune/persist.h).  tests/t-run-reboot.sh runs the whole flow.
+ * sysfs tree, resume.json written and read back (installed_boot_id too)
+ * and refused when damaged, the root's boot_id, $RTVIRT_REBOOT_CMD, and
+ * the text of rtvirt-run-resume.service (host/tune/persist.h).
+ * tests/t-run-reboot.sh and tests/t-run-interrupt.sh run the whole flow.
  */
 #include <errno.h>
 #include <string.h>
@@ -138,6 +139,30 @@ test_state(Fixture *f, gconstpointer data)
     g_assert_cmpstr(back->cmdline_before, ==, st.cmdline_before);
     g_assert_cmpuint(back->ok_runs, ==, 7);
     g_assert_cmpuint(back->failed_runs, ==, 1);
+    g_assert_null(back->installed_boot_id);   /* not installed: absent */
+
+    /* the boot_id the boot's arguments were installed under, read back */
+    g_clear_pointer(&back, rv_harness_reboot_state_free);
+    st.installed_boot_id = (char *) "3f2c9b9e-5a1d-4c2e-9b0a-6c1d2e3f4a5b";
+    g_assert_cmpint(rv_harness_reboot_state_write(f->dir, &st, &err), ==, 0);
+    g_assert_cmpint(rv_harness_reboot_state_read(f->dir, &back, &err), ==, 0);
+    g_assert_cmpstr(back->installed_boot_id, ==, st.installed_boot_id);
+    st.installed_boot_id = NULL;
+
+    /* the root's boot_id: stripped; absent or longer than a UUID can be: NULL */
+    {
+        g_autofree char *none = rv_harness_reboot_boot_id(f->root);
+        g_autofree char *id = NULL, *huge = NULL;
+
+        g_assert_null(none);
+        put(f, "proc/sys/kernel/random/boot_id", "3f2c9b9e-5a1d-4c2e-9b0a-6c1d2e3f4a5b\n");
+        id = rv_harness_reboot_boot_id(f->root);
+        g_assert_cmpstr(id, ==, "3f2c9b9e-5a1d-4c2e-9b0a-6c1d2e3f4a5b");
+        put(f, "proc/sys/kernel/random/boot_id",
+            "0123456789012345678901234567890123456789012345678901234567890123456789\n");
+        huge = rv_harness_reboot_boot_id(f->root);
+        g_assert_null(huge);
+    }
 
     /* a boot beyond the boots, and a missing member: refused naming them */
     g_clear_pointer(&back, rv_harness_reboot_state_free);
