@@ -62,6 +62,7 @@ typedef struct {
     char *cmdline;              /* /proc/cmdline of this boot */
     char *boot_fail;            /* why this boot did not take its arguments, or NULL */
     RvRebootState *resume;      /* the state this run carries over its reboots */
+    bool locked;                /* the host lock taken: a failure may restore the boot loader */
 } RvRunCtx;
 
 /* The untrusted reasons of a run that stopped: `run --resume` removes them. */

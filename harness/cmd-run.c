@@ -1091,9 +1091,11 @@ run_fail(RvRunCtx *c, const GError *err)
 
         rv_harness_run_env_free(g_steal_pointer(&c->env));
         rv_result_store_set_untrusted(c->store, RV_CMD_RUN_FAILED);
-        if (c->resume && c->plan && c->plan->n_reboots && c->root) {
+        if (c->resume && c->plan && c->plan->n_reboots && c->root && c->locked) {
             /* no boot after this one resumes a failed run by itself;
-             * `run --resume` does, from resume.json */
+             * `run --resume` does, from resume.json.  Without the lock
+             * (another rtvirt holds the host) the boot loader is not
+             * ours to touch: the unit stays, the next boot resumes. */
             g_autoptr(GError) berr = NULL;
 
             if (rv_cmd_run_boots_stop(c, "the run failed", &berr) < 0)
@@ -1265,6 +1267,7 @@ rv_cmd_run(int argc, char **argv)
         return run_fail(&c, err);
     if (!arg_plan_only && rv_cmd_run_take_lock(&lock, &err) < 0)
         return run_fail(&c, err);
+    c.locked = lock != NULL;
     rv_cmd_run_judge_host(&c);
     if (arg_plan_only) {
         ret = RV_EXIT_OK;

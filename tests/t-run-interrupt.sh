@@ -34,7 +34,11 @@
 #  6. SIGINT after the reboot, before boot 1's first repetition (the
 #     resume unit's run stopped early): resumable the same way;
 #  7. a boot that did not take the arguments (a new boot_id, the original
-#     command line): --resume fails its repetitions, no second reboot.
+#     command line): --resume fails its repetitions, no second reboot;
+#  8. a --resume that finds the host lock held by another command fails
+#     (exit 2) without touching the boot loader or the unit (not its to
+#     touch: the next boot would resume); the next --resume ends the run;
+#  9. --abort of a stopped run: resume.json gone, status quiet.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
 top=${RV_TOP:?}
@@ -45,7 +49,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1
 export RTVIRT_LOCK_FILE=$tmp/lock
 
-echo "1..32"
+echo "1..34"
 
 R=$tmp/root
 bid=$R/proc/sys/kernel/random/boot_id
@@ -224,6 +228,16 @@ resume
 check "7: --resume after a reboot that ignored them: its repetitions FAIL, no second reboot: exit 1 ($(why))" \
     eval '[ $rc -eq 1 ] && [ "$(reboots)" = 1 ] && grep -qx "Runs: 4 ok, 2 failed" "$tmp/out"'
 check "7: /etc as before, resume.json gone" eval 'diff -r "$tmp/etc-before" "$R/etc" && [ ! -e "$store/resume.json" ]'
+
+# --- a --resume that finds the host lock held -------------------------------
+mkroot
+first 9
+flock "$RTVIRT_LOCK_FILE" "$rtvirt" run --root "$R" --resume "$store" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "--resume while another command holds the host lock: exit 2, the boot loader and the unit left to the run ($(why))" \
+    eval '[ $rc -eq 2 ] && [ -e "$R/etc/default/grub.d/rtvirt-run.cfg" ] && [ -e "$R/etc/systemd/system/rtvirt-run-resume.service" ] && [ "$(state "$store")" = "boot 1 installed" ]'
+resume
+check "then --resume ends it: exit 0, complete, /etc as before ($(why))" \
+    eval '[ $rc -eq 0 ] && [ "$(complete "$store")" = True ] && [ "$(reboots)" = 1 ] && diff -r "$tmp/etc-before" "$R/etc"'
 
 # --- --abort of an interrupted run ------------------------------------------
 mkroot
