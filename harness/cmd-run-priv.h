@@ -83,7 +83,10 @@ typedef struct {
 
 /* What `run --plan` says before anything runs (harness/run-truth.c). */
 typedef struct {
-    guint64 run_us;             /* one repetition, estimated */
+    bool tcg;                   /* guests under TCG: boots scaled to it */
+    guint64 run_us;             /* one repetition (the longest), estimated */
+    guint64 boot_us;            /* its guests' boot, assumed */
+    unsigned boot_guests;       /* its guests */
     guint64 reboot_us;          /* one reboot, assumed */
     guint64 total_us;           /* every runnable repetition and reboot */
     unsigned n_runs;            /* runnable repetitions */

@@ -19,7 +19,9 @@
 #include "guest/profile.h"
 #include "harness/cmd-run-priv.h"
 #include "harness/progress.h"
+#include "guest/session.h"
 #include "host/check/check.h"
+#include "host/facts/kvm.h"
 #include "host/profile/profile.h"
 #include "host/tune/persist.h"
 #include "util/json.h"
@@ -440,24 +442,65 @@ truth_verdict(RvRunCtx *c, RvRunTruth *t)
     t->verdict = t->n_fail ? "FAIL" : t->n_warn ? "WARN" : "PASS";
 }
 
+/* The accelerator the guests will run under, as the run decides it:
+ * $RTVIRT_VIRT (validated when the inputs loaded), else KVM where the host
+ * offers hardware KVM (host/facts/kvm.h: PVM or none is TCG). */
+static bool
+truth_tcg(RvRunCtx *c)
+{
+    RvGuestVirtRequest req = RV_GUEST_VIRT_REQUEST_AUTO;
+
+    if (rv_guest_virt_request_parse(g_getenv("RTVIRT_VIRT"), &req, NULL) < 0)
+        req = RV_GUEST_VIRT_REQUEST_AUTO;
+    if (req != RV_GUEST_VIRT_REQUEST_AUTO)
+        return req == RV_GUEST_VIRT_REQUEST_TCG;
+    return rv_host_kvm_detect(c->root, NULL) != RV_HOST_KVM_HW;
+}
+
+/* One repetition of scenario @s: its guests' boot (by the accelerator and
+ * their number), warm-up, measurement, teardown. */
+static guint64
+truth_repetition_us(RvRunCtx *c, const RvRunTruth *t, guint s, guint64 *ret_boot_us)
+{
+    const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
+
+    *ret_boot_us = rv_harness_run_boot_estimate_us(t->tcg, sc->guests->len);
+    return *ret_boot_us + c->matrix->warmup_us + c->matrix->duration_us +
+           RV_HARNESS_RUN_TEARDOWN_ESTIMATE_US;
+}
+
 RvRunTruth *
 rv_cmd_run_truth_new(RvRunCtx *c)
 {
     RvRunTruth *t = g_new0(RvRunTruth, 1);
 
-    t->run_us = rv_harness_run_estimate_us(NULL, c->matrix);
+    t->tcg = truth_tcg(c);
     t->reboot_us = RV_RUN_TRUTH_REBOOT_US;
     t->scenario_runs = g_new0(unsigned, c->matrix->scenarios->len);
     t->scenario_us = g_new0(guint64, c->matrix->scenarios->len);
+    /* "repetitions of about ...": the longest runnable scenario's (any
+     * scenario's where none runs) */
+    for (guint s = 0; s < c->matrix->scenarios->len; s++) {
+        const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
+        guint64 boot, one = truth_repetition_us(c, t, s, &boot);
+
+        if ((c->runnable && c->skip->pdata[s]) || one <= t->run_us)
+            continue;
+        t->run_us = one;
+        t->boot_us = boot;
+        t->boot_guests = sc->guests->len;
+    }
     for (guint i = 0; i < c->plan->runs->len; i++) {
         const RvPlanRun *run = c->plan->runs->pdata[i];
+        guint64 boot, one;
 
         if (c->skip->pdata[run->scenario])
             continue;
+        one = truth_repetition_us(c, t, run->scenario, &boot);
         t->scenario_runs[run->scenario]++;
-        t->scenario_us[run->scenario] += t->run_us;
+        t->scenario_us[run->scenario] += one;
         t->n_runs++;
-        t->total_us += t->run_us;
+        t->total_us += one;
     }
     t->total_us += (guint64) c->plan->n_reboots * t->reboot_us;
     t->changes = g_ptr_array_new_with_free_func(g_free);
@@ -491,11 +534,18 @@ rv_cmd_run_truth_print_estimate(RvRunCtx *c, const RvRunTruth *t)
     g_autofree char *total = rv_harness_progress_format_eta(t->total_us);
     g_autofree char *one = rv_harness_progress_format_eta(t->run_us);
 
-    printf("# estimate: %s in all: %u repetition(s) of about %s (%" G_GUINT64_FORMAT " s boot "
-           "assumed, %" G_GUINT64_FORMAT " s warm-up, %" G_GUINT64_FORMAT " s measured, %"
-           G_GUINT64_FORMAT " s teardown)", total, t->n_runs, one,
-           (guint64) (RV_HARNESS_RUN_BOOT_ESTIMATE_US / G_USEC_PER_SEC),
-           c->matrix->warmup_us / G_USEC_PER_SEC, c->matrix->duration_us / G_USEC_PER_SEC,
+    g_autofree char *boot = t->tcg
+        ? g_strdup_printf("%" G_GUINT64_FORMAT " s boot assumed under TCG: %" G_GUINT64_FORMAT
+                          " s per guest, %u guest(s)", t->boot_us / G_USEC_PER_SEC,
+                          (guint64) (RV_HARNESS_RUN_BOOT_TCG_GUEST_US / G_USEC_PER_SEC),
+                          t->boot_guests)
+        : g_strdup_printf("%" G_GUINT64_FORMAT " s boot assumed under KVM",
+                          t->boot_us / G_USEC_PER_SEC);
+
+    printf("# estimate: %s in all: %u repetition(s) of about %s (%s; %" G_GUINT64_FORMAT
+           " s warm-up, %" G_GUINT64_FORMAT " s measured, %" G_GUINT64_FORMAT " s teardown)",
+           total, t->n_runs, one, boot, c->matrix->warmup_us / G_USEC_PER_SEC,
+           c->matrix->duration_us / G_USEC_PER_SEC,
            (guint64) (RV_HARNESS_RUN_TEARDOWN_ESTIMATE_US / G_USEC_PER_SEC));
     if (c->plan->n_reboots)
         printf(" + %u reboot(s) of %" G_GUINT64_FORMAT " s assumed", c->plan->n_reboots,
@@ -565,7 +615,9 @@ rv_cmd_run_truth_json(RvRunCtx *c, const RvRunTruth *t, JsonBuilder *b)
     rv_json_add_int(b, "total_s", (gint64) (t->total_us / G_USEC_PER_SEC));
     rv_json_add_int(b, "repetitions", t->n_runs);
     rv_json_add_int(b, "repetition_s", (gint64) (t->run_us / G_USEC_PER_SEC));
-    rv_json_add_int(b, "boot_s", RV_HARNESS_RUN_BOOT_ESTIMATE_US / G_USEC_PER_SEC);
+    rv_json_add_int(b, "boot_s", (gint64) (t->boot_us / G_USEC_PER_SEC));
+    /* the accelerator the boot time is scaled to (harness/run.h) */
+    rv_json_add_string_or_null(b, "virt", t->tcg ? "tcg" : "kvm");
     rv_json_add_int(b, "reboots", c->plan->n_reboots);
     rv_json_add_int(b, "reboot_s", (gint64) (t->reboot_us / G_USEC_PER_SEC));
     json_builder_end_object(b);

@@ -256,6 +256,14 @@ rv_harness_run_env_virt(const RvRunEnv *env)
 }
 
 guint64
+rv_harness_run_boot_estimate_us(bool tcg, unsigned n_guests)
+{
+    if (!n_guests)
+        return 0;
+    return tcg ? n_guests * RV_HARNESS_RUN_BOOT_TCG_GUEST_US : RV_HARNESS_RUN_BOOT_ESTIMATE_US;
+}
+
+guint64
 rv_harness_run_estimate_us(const RvRunEnv *env, const RvMatrix *m)
 {
     guint64 boot_us = env ? env->boot_estimate_us : RV_HARNESS_RUN_BOOT_ESTIMATE_US;

@@ -79,7 +79,32 @@ void rv_harness_run_env_starts(const RvRunEnv *env, guint *ret_failed, guint *re
  * repetition's boot time; before any (or with a NULL @env, `--plan`)
  * RV_HARNESS_RUN_BOOT_ESTIMATE_US. */
 guint64 rv_harness_run_estimate_us(const RvRunEnv *env, const RvMatrix *matrix);
+/* The boot of a repetition's guests under KVM, assumed (no host measures
+ * it for us before the first boot): they boot side by side, each on CPUs
+ * of its own. */
 #define RV_HARNESS_RUN_BOOT_ESTIMATE_US (20 * G_USEC_PER_SEC)
+/* One guest's boot under TCG (QEMU emulates every instruction): the
+ * embedded guest (profiles/guests/rt-demo.ini, kernel + initramfs) booted
+ * in 8.7 s and 8.1 s (run.json provision boot_ms 8696 and 8130) in `rtvirt
+ * run --repetitions 1 profiles/matrix/ci.ini` on the 2-CPU build machine
+ * (PVM, so TCG), 2026-12-04, under flock /tmp/rtvirt-live.lock beside a
+ * TCG lab VM.  A lower bound where guests boot together: the three guests
+ * of coresched-vs-nosmt-ci took 50-143 s there (boot_ms of
+ * tests/data/compare/flagship-ci), more than 3 x 9 s. */
+#define RV_HARNESS_RUN_BOOT_TCG_GUEST_US (9 * G_USEC_PER_SEC)
+
+/**
+ * rv_harness_run_boot_estimate_us:
+ * @tcg: the guests run under TCG (else KVM)
+ * @n_guests: the guests of one repetition
+ *
+ * Returns: the boot time `run --plan` assumes for one repetition, in us:
+ * none without a guest; RV_HARNESS_RUN_BOOT_ESTIMATE_US under KVM; under
+ * TCG RV_HARNESS_RUN_BOOT_TCG_GUEST_US per guest, one after another (each
+ * emulated guest keeps a CPU busy while it boots, and the guests' boot
+ * vCPUs share the housekeeping CPUs).  An estimate, not a promise.
+ */
+guint64 rv_harness_run_boot_estimate_us(bool tcg, unsigned n_guests);
 #define RV_HARNESS_RUN_TEARDOWN_ESTIMATE_US (2 * G_USEC_PER_SEC)
 
 /* The run journal's real path (RV_HARNESS_RUN_JOURNAL inside @root). */

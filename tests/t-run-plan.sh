@@ -54,7 +54,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 53 ))"
+echo "1..$(( ${#bad[@]} * 2 + 54 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -174,6 +174,27 @@ check "flagship-ci --plan without SMT: runnable scenarios' descriptions true the
           [ "$(grep -c "^#   on this host: no core has an SMT sibling online, so host_sibling = \(idle\|shared\) changes nothing" "$tmp/ci")" = 2 ] &&
           grep -q "^# NOTE: this host has no SMT: baseline and siblings-idle differ only in name here$" "$tmp/ci" &&
           [ "$cij" = "NOTE: this host has no SMT: baseline and siblings-idle differ only in name here baseline,siblings-idle" ]'
+
+# the estimate's boot time follows the accelerator the run will use:
+# KVM on a capture taken as a hardware-KVM host, TCG where the host has
+# only PVM (a copy with /sys/module/kvm_pvm) or $RTVIRT_VIRT=tcg says so;
+# under TCG per guest (3 guests here).  Structure only: no time is judged.
+pvm=$tmp/pvm; mkdir -p "$pvm"; cp -r tests/data/hosts/debian12-2cpu-nosmt-rtgroup/. "$pvm"
+mkdir -p "$pvm/sys/module/kvm_pvm" "$pvm/sys/module/kvm"
+virts=""
+for how in "kvm:tests/data/hosts/debian12-2cpu-nosmt-rtgroup:" "tcg:$pvm:" "tcg:tests/data/hosts/debian12-2cpu-nosmt-rtgroup:tcg"; do
+    IFS=: read -r want root env <<<"$how"
+    RTVIRT_VIRT=$env "$rtvirt" run --plan --json --root "$root" profiles/matrix/coresched-vs-nosmt-ci.ini >"$tmp/v.json" 2>/dev/null
+    RTVIRT_VIRT=$env "$rtvirt" run --plan --root "$root" profiles/matrix/coresched-vs-nosmt-ci.ini 2>/dev/null | grep "^# estimate" >"$tmp/v.txt"
+    got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["estimate"]["virt"])' "$tmp/v.json" 2>&1)
+    case $want in
+    kvm) grep -q " s boot assumed under KVM; " "$tmp/v.txt" || got="$got (text: $(cat "$tmp/v.txt"))";;
+    tcg) grep -q " s boot assumed under TCG: [0-9]* s per guest, 3 guest(s); " "$tmp/v.txt" || got="$got (text: $(cat "$tmp/v.txt"))";;
+    esac
+    virts="$virts $got"
+done
+check "--plan estimate: the boot scaled to the accelerator: KVM, TCG under PVM, TCG from \$RTVIRT_VIRT (${virts# })" \
+    [ "${virts# }" = "kvm tcg tcg" ]
 
 # host_profile that does not load: --plan refuses it like the run does
 for hp in timer-migration-7:6 missing-include:5; do
