@@ -44,6 +44,8 @@ typedef struct {
     GPtrArray *placements;      /* per scenario: GPtrArray of RvGuestPlacement*
                                  * (index = position in scenario->guests;
                                  * empty where @unplaced says why) */
+    GPtrArray *memory_short;    /* char* per scenario: "short of memory: ..."
+                                 * or NULL (harness/plan.h) */
     GPtrArray *unplaced;        /* char* per scenario: why this host cannot
                                  * place its guests, or NULL (harness/plan.h) */
     bool rt_group_trap;         /* host/facts/state.h rt_group_trap == YES */

@@ -138,6 +138,8 @@ ctx_clear(RvRunCtx *c)
         g_ptr_array_unref(c->placements);
     if (c->unplaced)
         g_ptr_array_unref(c->unplaced);
+    if (c->memory_short)
+        g_ptr_array_unref(c->memory_short);
     rv_harness_plan_free(c->plan);
     rv_harness_matrix_free(c->matrix);
     rv_host_root_free(c->root);
@@ -1193,8 +1195,8 @@ static const RvCmdSpec run_spec = {
         "of a matrix with bootargs (the run goes on after it: --resume), 77 no\n"
         "scenario can run on this host.  --plan: 0, 2 bad input, 77 no scenario\n"
         "can run on this host.  A scenario the host cannot run (SMT, core\n"
-        "scheduling, CPUs to place its guests, free huge pages) is SKIPPED with\n"
-        "the reason by --plan and the run alike.",
+        "scheduling, CPUs to place its guests, memory, free huge pages) is\n"
+        "SKIPPED with the reason by --plan and the run alike.",
     .common = RV_COMMON_JSON | RV_COMMON_ROOT | RV_COMMON_DURATION,
     .json_help = "With --plan: print the plan as JSON (schema_version) instead of text",
     .root_help = "Host root for /sys, /proc and /etc (default /; with --plan, or a matrix without guests)",

@@ -579,18 +579,44 @@ round_down(guint64 v, guint64 unit)
     return unit ? v / unit * unit : v;
 }
 
+/* A scenario whose guests do not fit: SKIPPED with @why where the caller
+ * takes reasons (@short_of), else the error "FILE:LINE: [scenario:NAME]:
+ * WHY" (exit 77). */
+static int
+memory_short(const RvMatrixScenario *sc, GPtrArray *short_of, guint s, char *why, GError **error)
+{
+    if (short_of) {
+        g_free(short_of->pdata[s]);
+        short_of->pdata[s] = why;
+        return 0;
+    }
+    rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC, "%s:%u: [scenario:%s]: %s", sc->file,
+                 sc->line, sc->name, why);
+    g_free(why);
+    return -ENOSPC;
+}
+
 int
 rv_harness_plan_size_memory(const RvMatrix *m, GPtrArray *profiles, guint64 mem_total,
-                            char **ret_note, GError **error)
+                            char **ret_note, GPtrArray **ret_short, GError **error)
 {
     guint64 budget = mem_total / 2;
     g_autofree guint64 *size = NULL;
     g_autoptr(GString) note = g_string_new(NULL);
+    g_autoptr(GPtrArray) short_of = NULL;
 
     if (ret_note)
         *ret_note = NULL;
-    if (!mem_total)
+    if (ret_short) {
+        short_of = g_ptr_array_new_with_free_func(g_free);
+        g_ptr_array_set_size(short_of, m->scenarios->len);
+        *ret_short = NULL;
+    }
+    if (!mem_total) {
+        if (ret_short)
+            *ret_short = g_steal_pointer(&short_of);
         return 0;
+    }
     size = g_new0(guint64, m->guests->len);
     for (guint i = 0; i < m->guests->len; i++)
         size[i] = ((RvGuestProfile *) profiles->pdata[i])->memory_bytes;
@@ -613,25 +639,28 @@ rv_harness_plan_size_memory(const RvMatrix *m, GPtrArray *profiles, guint64 mem_
                 fixed += p->memory_bytes;
             }
         }
-        if (fixed > budget)
-            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                "%s:%u: [scenario:%s]: its guests need %" G_GUINT64_FORMAT
-                                " MiB%s, more than half of this host's %" G_GUINT64_FORMAT
-                                " MiB", sc->file, sc->line, sc->name, fixed >> 20,
-                                n_count ? " without the count guests" : "", mem_total >> 20);
+        if (fixed > budget) {
+            if (memory_short(sc, short_of, s, g_strdup_printf(
+                    "short of memory: its guests need %" G_GUINT64_FORMAT " MiB%s, more than "
+                    "half of this host's %" G_GUINT64_FORMAT " MiB", fixed >> 20,
+                    n_count ? " without the count guests" : "", mem_total >> 20), error) < 0)
+                return -ENOSPC;
+            continue;
+        }
         if (!n_count || fixed + wanted <= budget)
             continue;
         each = fixed < budget ? (budget - fixed) / n_count : 0;
-        if (each < RV_HARNESS_PLAN_MIN_GUEST_MEMORY)
-            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                "%s:%u: [guest:%s] count = %u: the %u count guests of scenario "
-                                "'%s' need %" G_GUINT64_FORMAT " MiB each at least, beside %"
-                                G_GUINT64_FORMAT " MiB of the other guests, and a scenario may "
-                                "take half of this host's %" G_GUINT64_FORMAT " MiB",
-                                firstc->file, firstc->line, firstc->group, firstc->count,
-                                n_count, sc->name,
-                                (guint64) RV_HARNESS_PLAN_MIN_GUEST_MEMORY >> 20, fixed >> 20,
-                                mem_total >> 20);
+        if (each < RV_HARNESS_PLAN_MIN_GUEST_MEMORY) {
+            if (memory_short(sc, short_of, s, g_strdup_printf(
+                    "short of memory: [guest:%s] count = %u (%s:%u): the %u count guests need %"
+                    G_GUINT64_FORMAT " MiB each at least, beside %" G_GUINT64_FORMAT " MiB of "
+                    "the other guests, and a scenario may take half of this host's %"
+                    G_GUINT64_FORMAT " MiB", firstc->group, firstc->count, firstc->file,
+                    firstc->line, n_count, (guint64) RV_HARNESS_PLAN_MIN_GUEST_MEMORY >> 20,
+                    fixed >> 20, mem_total >> 20), error) < 0)
+                return -ENOSPC;
+            continue;
+        }
         for (guint i = 0; i < sc->guests->len; i++) {
             const RvMatrixGuest *g = sc->guests->pdata[i];
             guint gi = matrix_guest_index(m, g);
@@ -659,6 +688,8 @@ rv_harness_plan_size_memory(const RvMatrix *m, GPtrArray *profiles, guint64 mem_
         *ret_note = g_strdup_printf("NOTE guest memory: %s: a scenario's guests may take half "
                                     "of this host's %" G_GUINT64_FORMAT " MiB", note->str,
                                     mem_total >> 20);
+    if (ret_short)
+        *ret_short = g_steal_pointer(&short_of);
     return 0;
 }
 

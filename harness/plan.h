@@ -222,9 +222,16 @@ int rv_harness_plan_size_guests(const RvMatrix *matrix, GPtrArray *profiles,
  *             (nothing changes)
  * @ret_note: (out) (optional) (nullable): "NOTE ..." naming the sections
  *            whose guests got less memory and why, or NULL
- * @error: (optional): RV_ERROR_UNSUPPORTED "FILE:LINE: [guest:NAME] count
- *         = N: ..." when even RV_HARNESS_PLAN_MIN_GUEST_MEMORY each does not
- *         fit
+ * @ret_short: (out) (optional) (element-type utf8): per scenario (same
+ *            index) "short of memory: its guests need N MiB, more than
+ *            half of this host's M MiB" (or of a count section: "short of
+ *            memory: [guest:NAME] count = N (FILE:LINE): ...") where they
+ *            do not fit, else NULL: `run` and `run --plan` SKIP such a
+ *            scenario with the reason; written only on success
+ * @error: (optional): without @ret_short, RV_ERROR_UNSUPPORTED
+ *         "FILE:LINE: [scenario:NAME]: short of memory: ..." for the first
+ *         scenario that does not fit (even RV_HARNESS_PLAN_MIN_GUEST_MEMORY
+ *         for each count guest)
  *
  * The guests of one scenario run together; they may take half of the
  * host's memory (the rest is the host's and QEMU's).  Where the profiles'
@@ -235,7 +242,8 @@ int rv_harness_plan_size_guests(const RvMatrix *matrix, GPtrArray *profiles,
  * Returns: 0 or -ENOSPC.
  */
 int rv_harness_plan_size_memory(const RvMatrix *matrix, GPtrArray *profiles, guint64 mem_total,
-                                char **ret_note, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+                                char **ret_note, GPtrArray **ret_short,
+                                GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
  * rv_harness_plan_format_guests:

@@ -90,8 +90,8 @@ rv_cmd_run_validate(RvRunCtx *c, GError **error)
     r = rv_harness_plan_size_guests(m, c->profiles, c->host_cpus, error);
     if (r < 0)
         return r;
-    r = rv_harness_plan_size_memory(m, c->profiles, rv_cmd_run_host_mem_total(c->root), &c->memory_note,
-                                    error);
+    r = rv_harness_plan_size_memory(m, c->profiles, rv_cmd_run_host_mem_total(c->root),
+                                    &c->memory_note, &c->memory_short, error);
     if (r < 0)
         return r;
 
@@ -194,6 +194,8 @@ scenario_skip_reason(RvRunCtx *c, const RvMatrixScenario *sc)
                         ((RvMatrixGuest *) sc->guests->pdata[g])->name);
         }
     }
+    if (c->memory_short && c->memory_short->pdata[scenario_index(c->matrix, sc)])
+        return g_strdup(c->memory_short->pdata[scenario_index(c->matrix, sc)]);
     if (c->unplaced && c->unplaced->pdata[scenario_index(c->matrix, sc)])
         return g_strdup(c->unplaced->pdata[scenario_index(c->matrix, sc)]);
     {

@@ -257,8 +257,9 @@ truth_resources(RvRunCtx *c, RvRunTruth *t)
     }
     resource_add(t, "RT vCPUs", -1, best_rt, rv_cpuset_count(&c->host_cpus->isolated), true,
                  "isolated CPUs", srt);
-    resource_add(t, "memory (MiB)", -1, best_mem / (1024 * 1024), mem / (1024 * 1024), mem != 0,
-                 "MiB", smem);
+    /* a scenario's guests may take half of it (rv_harness_plan_size_memory()) */
+    resource_add(t, "memory (MiB)", -1, best_mem / (1024 * 1024), mem / 2 / (1024 * 1024),
+                 mem != 0, "MiB (half of MemTotal)", smem);
     keys = g_list_sort(g_hash_table_get_keys(pages), (GCompareFunc) strcmp);
     for (GList *l = keys; l; l = l->next) {
         guint64 kib = g_ascii_strtoull(l->data, NULL, 10);
