@@ -8,9 +8,14 @@
 # Boot 2: the lab plays grub: /etc/default/grub holds the lab's command
 #   line and the lab's update-grub writes what a boot would use to
 #   /lab/state/grub.cmdline.  `rtvirt run reboot.ini` measures as-booted,
-#   installs rtvirt.lab_scenario=b as its grub.d drop-in (update-grub), its
-#   resume unit, and reboots through RTVIRT_REBOOT_CMD = lab-reboot.sh
-#   --grub (kexec with grub.cmdline).
+#   installs rtvirt.lab_scenario=b as its grub.d drop-in (update-grub) and
+#   its resume unit, and is stopped there by SIGINT (RV_TEST_KILL_AT=
+#   installed:1:INT, before the reboot command): the boot loader as before,
+#   resumable; `run --resume` installs them again and is killed there
+#   (SIGKILL: the drop-in stays, resume.json names this boot's boot_id);
+#   the next `run --resume`, under the same boot_id, keeps as-booted,
+#   installs them again and reboots through RTVIRT_REBOOT_CMD =
+#   lab-reboot.sh --grub (kexec with grub.cmdline).
 # Boot 3: /init runs the enabled rtvirt-run-resume.service (ExecStart=
 #   rtvirt run --resume STORE), which measures scenario rebooted and puts
 #   the boot arguments back; then the checks below.
@@ -28,12 +33,30 @@ if ! grep -q 'rtvirt\.lab_boot=3' /proc/cmdline; then
 	update-grub 2>&1 | diag
 	cp $S/grub.cmdline $S/grub.cmdline.orig
 	etc_tree >$S/etc.before-run
-	echo $n >$S/n
-	echo "# rtvirt run reboot.ini: as-booted now, then a reboot with rtvirt.lab_scenario=b"
-	RTVIRT_REBOOT_CMD="sh /lab/lab-reboot.sh --grub" rtvirt run --out $R /lab/reboot.ini >$S/run1.out 2>&1
+	export RTVIRT_REBOOT_CMD="sh /lab/lab-reboot.sh --grub"
+	echo "# rtvirt run reboot.ini: as-booted now, then stopped by SIGINT after installing rtvirt.lab_scenario=b"
+	RV_TEST_KILL_AT=installed:1:INT rtvirt run --out $R /lab/reboot.ini >$S/run0.out 2>&1
+	rc=$?
+	diag <$S/run0.out
+	store=$(ls -d $R/*-lab-reboot 2>/dev/null | head -n 1)
+	[ $rc -eq 2 ] && [ -n "$store" ] && [ -e "$store/resume.json" ] && cmp -s $S/grub.cmdline $S/grub.cmdline.orig &&
+		[ ! -e /etc/default/grub.d/rtvirt-run.cfg ] && [ ! -e /etc/systemd/system/rtvirt-run-resume.service ]
+	check "SIGINT after the install, before the reboot: exit 2 ($rc), no reboot, the boot loader as before, resume.json kept" $?
+	rtvirt status 2>&1 | grep "^run:" | diag
+	rtvirt status 2>&1 | grep -q "^run: $store (.*): stopped, 1 of 2 repetitions done (0 failed): 'rtvirt run --resume $store' continues it"
+	check "rtvirt status: the run stopped, 1 of 2 done, the command that continues it" $?
+	RV_TEST_KILL_AT=installed:1:KILL rtvirt run --resume $store >$S/run1.out 2>&1
 	rc=$?
 	diag <$S/run1.out
-	notok "rtvirt run reboot.ini rebooted the lab VM (it returned, exit $rc)"
+	[ $rc -eq 137 ] && [ -e /etc/default/grub.d/rtvirt-run.cfg ] &&
+		grep -q "\"installed_boot_id\" *: *\"$(cat /proc/sys/kernel/random/boot_id)\"" $store/resume.json
+	check "--resume installs rtvirt.lab_scenario=b again; SIGKILL there ($rc) leaves it, resume.json names this boot's boot_id" $?
+	echo $n >$S/n
+	echo "# rtvirt run --resume: the same boot_id, so install again and reboot"
+	rtvirt run --resume $store >$S/run2.out 2>&1
+	rc=$?
+	diag <$S/run2.out
+	notok "rtvirt run --resume rebooted the lab VM (it returned, exit $rc)"
 	echo "1..$n"
 	exit 1
 fi
