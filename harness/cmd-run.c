@@ -979,6 +979,7 @@ run_all(RvRunCtx *c, bool *interrupted, GError **error)
         if (arg_resume && rv_cmd_run_boot_rep_done(c, run)) {
             rv_log_info("Run %s, repetition %u: measured before the run stopped: kept",
                         run->cell_name, run->round + 1);
+            rv_harness_progress_kept(c->progress);
             continue;
         }
         if (arg_resume && rv_result_store_forget_repetition(c->store, run->cell_name,

@@ -213,6 +213,14 @@ rv_harness_progress_end(RvProgress *p, const char *status, bool timed)
 }
 
 void
+rv_harness_progress_kept(RvProgress *p)
+{
+    g_mutex_lock(&p->lock);
+    p->done = MIN(p->done + 1, p->total);
+    g_mutex_unlock(&p->lock);
+}
+
+void
 rv_harness_progress_clear(RvProgress *p)
 {
     if (!p)

@@ -45,6 +45,11 @@ void rv_harness_progress_phase(RvProgress *p, const char *phase, guint64 phase_u
  * @timed: whether it took wall time that should feed the ETA. */
 void rv_harness_progress_end(RvProgress *p, const char *status, bool timed);
 
+/* A run measured before a stopped run was resumed (`run --resume`) and kept:
+ * it counts as done, takes no time, and the next run is numbered after it
+ * ("Run 3/8" after two kept, not "Run 1/8" again). */
+void rv_harness_progress_kept(RvProgress *p);
+
 /* Clears the live line so that a log line can be printed on its own; the
  * next tick draws it again.  No-op for plain log lines. */
 void rv_harness_progress_clear(RvProgress *p);

@@ -15,7 +15,8 @@
 #     timer_migration as before, no run journal entry, resume.json kept
 #     (no installed_boot_id), the store incomplete; `rtvirt status` says
 #     stopped with 1 of 6 done and the --resume command; --resume keeps
-#     the first repetition, runs boot 0's rest and reboots (exit 3), the
+#     the first repetition (counted as done: the next is "Run 2/4"),
+#     runs boot 0's rest and reboots (exit 3), the
 #     next --resume ends it complete: 6 repetitions, each measured once;
 #  2. SIGINT in boot 1's second repetition (after the reboot): /etc
 #     restored (drop-in and unit gone), resume.json at boot 1; the host
@@ -49,7 +50,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$top" || exit 1
 export RTVIRT_LOCK_FILE=$tmp/lock
 
-echo "1..34"
+echo "1..35"
 
 R=$tmp/root
 bid=$R/proc/sys/kernel/random/boot_id
@@ -132,6 +133,8 @@ check "1: status: stopped, 1 of 6 done, the --resume command ($(grep '^run:' "$t
 resume
 check "1: --resume keeps the first repetition, runs boot 0's rest, reboots: exit 3 ($(why))" \
     eval '[ $rc -eq 3 ] && [ "$(reboots)" = 1 ] && grep -q "repetition 1: measured before the run stopped: kept" "$tmp/err"'
+check "1: the kept repetition counts as done: the next is Run 2/4, none is numbered 1/4 again ($(grep -o 'Run [0-9]*/[0-9]*' "$tmp/err" | sort -u | tr '\n' ' '))" \
+    eval 'grep -q "Run 2/4: " "$tmp/err" && ! grep -q "Run 1/4" "$tmp/err"'
 resume
 after=$(recs "$store")
 check "1: the next --resume ends it: exit 0, complete, 6 repetitions each once, the first as measured ($(why))" \
