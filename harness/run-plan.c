@@ -115,6 +115,29 @@ rv_cmd_run_validate(RvRunCtx *c, GError **error)
                                  error);
 }
 
+/* Why this kernel cannot give scenario @sc (coresched = vm|vcpu) its core
+ * cookies, or NULL when it can. */
+static char *
+coresched_missing(RvRunCtx *c, const RvMatrixScenario *sc)
+{
+    g_autoptr(GError) cs = NULL;
+
+    /* a fixture root has no prctl: its captured record speaks for it */
+    if (!rv_host_root_is_live(c->root)) {
+        if (c->coresched_state == RV_CORESCHED_UNKNOWN)
+            return g_strdup_printf("coresched = %s: the fixture root has no core "
+                                   "scheduling record (rtvirt/coresched)",
+                                   rv_harness_matrix_coresched_name(sc->coresched));
+        if (c->coresched_errno)
+            return g_strdup_printf("coresched = %s: Core scheduling unavailable: %s",
+                                   rv_harness_matrix_coresched_name(sc->coresched),
+                                   rv_host_coresched_reason(c->coresched_errno));
+    } else if (rv_host_coresched_check(c->root, &cs) < 0)
+        return g_strdup_printf("coresched = %s: %s",
+                               rv_harness_matrix_coresched_name(sc->coresched), cs->message);
+    return NULL;
+}
+
 /* Why this host cannot run scenario @sc, or NULL when it can. */
 static char *
 scenario_skip_reason(RvRunCtx *c, const RvMatrixScenario *sc)
@@ -130,8 +153,17 @@ scenario_skip_reason(RvRunCtx *c, const RvMatrixScenario *sc)
         if (!smt_read)
             return g_strdup_printf("SMT state unreadable: %s", err->message);
         why = rv_host_smt_unavailable_reason(&smt, enable);
-        if (why)
-            return g_strdup_printf("smt = %s: %s", enable ? "on" : "off", why);
+        if (why) {
+            /* a host may lack both SMT and core scheduling: say both, or a
+             * user who finds an SMT host learns of the kernel only there */
+            g_autofree char *cs = sc->coresched == RV_MATRIX_CORESCHED_VM ||
+                                          sc->coresched == RV_MATRIX_CORESCHED_VCPU
+                                      ? coresched_missing(c, sc)
+                                      : NULL;
+
+            return g_strdup_printf("smt = %s: %s%s%s", enable ? "on" : "off", why,
+                                   cs ? "; also " : "", cs ? cs : "");
+        }
         if (!enable && smt.control &&
             (strcmp(smt.control, "off") == 0 || strcmp(smt.control, "forceoff") == 0))
             return g_strdup_printf("smt = off: SMT is already off on this host "
@@ -146,21 +178,10 @@ scenario_skip_reason(RvRunCtx *c, const RvMatrixScenario *sc)
                                    mg->name, mg->workload_missing);
     }
     if (sc->coresched == RV_MATRIX_CORESCHED_VM || sc->coresched == RV_MATRIX_CORESCHED_VCPU) {
-        g_autoptr(GError) cs = NULL;
+        char *why = coresched_missing(c, sc);
 
-        /* a fixture root has no prctl: its captured record speaks for it */
-        if (!rv_host_root_is_live(c->root)) {
-            if (c->coresched_state == RV_CORESCHED_UNKNOWN)
-                return g_strdup_printf("coresched = %s: the fixture root has no core "
-                                       "scheduling record (rtvirt/coresched)",
-                                       rv_harness_matrix_coresched_name(sc->coresched));
-            if (c->coresched_errno)
-                return g_strdup_printf("coresched = %s: Core scheduling unavailable: %s",
-                                       rv_harness_matrix_coresched_name(sc->coresched),
-                                       rv_host_coresched_reason(c->coresched_errno));
-        } else if (rv_host_coresched_check(c->root, &cs) < 0)
-            return g_strdup_printf("coresched = %s: %s",
-                                   rv_harness_matrix_coresched_name(sc->coresched), cs->message);
+        if (why)
+            return why;
         /* Cookies only matter with an SMT sibling online; a scenario that
          * turns SMT on makes siblings appear, one that keeps it needs them. */
         if (smt_read && sc->smt == RV_MATRIX_SMT_KEEP && smt.active == 0)

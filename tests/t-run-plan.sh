@@ -54,7 +54,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 54 ))"
+echo "1..$(( ${#bad[@]} * 2 + 55 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -114,6 +114,10 @@ check "flagship --plan on a host without SMT or isolated CPUs: 5 scenarios SKIPP
     eval '[ $rc -eq 77 ] && [ "$(grep -c "^# scenario .*: SKIPPED: smt = " "$tmp/out")" = 5 ] &&
           [ "$(grep -c "^#   also: guest .rt1. cannot be placed on this host: rt-guest.ini: 3 RT vCPUs need 3 isolated CPUs, host has 0" "$tmp/out")" = 5 ] &&
           [ "$(grep -c "^[0-9]* [0-9]* " "$tmp/out")" = 100 ]'
+# a scenario that lacks two things says both: coresched and coresched-vcpu
+# need SMT and core scheduling, and that kernel has no CONFIG_SCHED_CORE
+check "flagship --plan: the coresched scenarios also name the missing core scheduling ($(grep '^# scenario coresched' "$tmp/out" | cut -c1-300 | tr '\n' '|'))" \
+    eval '[ "$(grep -c "^# scenario coresched.*: SKIPPED: smt = on: the CPU has no SMT (smt/control = notsupported); also coresched = v[a-z]*: Core scheduling unavailable: kernel without CONFIG_SCHED_CORE" "$tmp/out")" = 2 ]'
 
 "$rtvirt" run "$tmp/m/none.ini" >/dev/null 2>"$tmp/err"; rc=$?
 check "missing matrix file: exit 2 ($(cat "$tmp/err"))" [ $rc -eq 2 ]
