@@ -332,10 +332,20 @@ text_head(GString *o, Text *t)
     text_untrusted(o, t);
     for (guint i = 0; i < c->context_notes->len; i++)
         wrapped(o, t, "NOTE: ", c->context_notes->pdata[i], 6);
-    if (bs->load)
-        g_string_append_printf(o, "baseline: %s at each load level (%s: %s)\n", bs->base,
-                               bs->load, bs->label);
-    else
+    if (bs->load) {
+        /* every level's baseline cell, not the first alone */
+        g_autoptr(GString) levels = g_string_new(NULL);
+
+        for (guint i = 0; i < c->scens->len; i++) {
+            const Scen *s = c->scens->pdata[i];
+
+            if (s->load && s->store == bs->store && g_strcmp0(s->base, bs->base) == 0)
+                g_string_append_printf(levels, "%s%s: %s", levels->len ? ", " : "", s->load,
+                                       s->label);
+        }
+        g_string_append_printf(o, "baseline: %s at each load level (%s)\n", bs->base,
+                               levels->str);
+    } else
         g_string_append_printf(o, "baseline: %s\n", bs->label);
     if (c->baseline_note)
         wrapped(o, t, "NOTE: ", c->baseline_note, 6);

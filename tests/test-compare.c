@@ -931,6 +931,8 @@ test_flagship(void)
     /* the run wrote four reasons that name virt=tcg (rt, sb, gm, the store) */
     g_assert_nonnull(strstr(out, "  UNTRUSTED x4: virt=tcg\n"));
     g_assert_nonnull(strstr(out, "SKIPPED: smt = on: the CPU has no SMT"));
+    /* every load level's baseline, not t1's alone */
+    g_assert_nonnull(strstr(out, "\nbaseline: baseline at each load level (t1: baseline@t1, t2: baseline@t2)\n"));
     if (!g_regex_match_simple("^  t1 +[0-9.]+ \\[ *[0-9.]+%/ *[0-9.]+%\\] +base +100\\.0% +[0-9.]+ \\[ *[0-9.]+%/ *[0-9.]+%\\] +[-+][0-9.]+% (better|worse|same) +[~*?]* +100\\.0%$",
                               levels, G_REGEX_MULTILINE, 0))
         g_error("no t1 level row in '%s'", levels);
