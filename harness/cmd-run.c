@@ -992,10 +992,14 @@ run_all(RvRunCtx *c, bool *interrupted, GError **error)
         r = c->boot_fail ? rv_cmd_run_boot_failed(c, run) : run_one(c, run, error);
         if (r > 0)
             r = 0;
-        else if (r == 0)
-            rv_result_store_set_scenario_status(
-                c->store, ((RvMatrixScenario *) c->matrix->scenarios->pdata[run->scenario])->name,
-                "ran", NULL);
+        else if (r == 0) {
+            const char *name = ((RvMatrixScenario *) c->matrix->scenarios->pdata[run->scenario])->name;
+
+            rv_result_store_set_scenario_status(c->store, name, "ran", NULL);
+            /* a SCENARIO@LOAD cell is a scenario of the store too: not left "planned" */
+            if (g_strcmp0(run->cell_name, name) != 0)
+                rv_result_store_set_scenario_status(c->store, run->cell_name, "ran", NULL);
+        }
         /* a store that cannot be written stops the matrix: it could not
          * keep what the next repetitions measure */
         if (rv_result_store_commit(c->store, &cerr) < 0) {

@@ -6,7 +6,8 @@
 # 13), 2 scenarios x 2 repetitions each, no guest.  Checks the records (one per CPU for pert, with
 # count/max/stolen and the perturbation histogram; cyclictest with
 # max_us and its raw output), the /proc counter snapshots, and `rtvirt
-# compare` on the store.  Needs root (SCHED_FIFO, the run journal) and
+# compare` on the store; then the pipe at two load levels, whose cells
+# must say "ran" in the store.  Needs root (SCHED_FIFO, the run journal) and
 # rt-tests; skips otherwise.
 set -u
 rtvirt=${RV_BUILD:?}/rtvirt
@@ -18,7 +19,7 @@ if [ "$(nproc)" -lt 2 ]; then skip_all "needs CPU 1"; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "1..14"
+echo "1..15"
 for w in pert cyclictest pipe; do
     "$rtvirt" run --wait-lock 1800 --out "$tmp/$w" "$top/tests/data/run/host-$w.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
     check "$w: rtvirt run exits 0 ($(tail -n 2 "$tmp/err" | tr '\n' ' ' | cut -c1-200))" [ $rc -eq 0 ]
@@ -63,6 +64,12 @@ PY
     check "$w: rtvirt compare shows both scenarios" \
         eval '[ $rc -eq 0 ] && grep -q "no-timer-migration" "$tmp/cmp" && grep -qE "^  default +2 " "$tmp/cmp"'
 done
+# two load levels: each cell (default@small, default@large) is a scenario
+# of the store that says "ran" once measured, not "planned"
+"$rtvirt" run --wait-lock 1800 --out "$tmp/loads" "$top/tests/data/run/host-pipe-loads.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
+cells=$(python3 -c "import json,sys; print(' '.join('%s=%s' % (s['name'], s['status']) for s in json.load(open(sys.argv[1]+'/run.json'))['scenarios']))" "$(sed -n 's/^Results: //p' "$tmp/out")" 2>&1)
+check "two load levels: every cell that was measured says ran ($rc: $cells)" \
+    eval '[ $rc -eq 0 ] && [ "$cells" = "default=ran default@small=ran default@large=ran" ]'
 # the value the run found when it held the host lock (another rtvirt run,
 # e.g. another `make check`, may have held it when this test started)
 before=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]+'/run.json'))['host']['timer_migration'])" "$store")
