@@ -270,7 +270,9 @@ char *rv_result_compare_summary_p(const SumCell *cell);
  * load level, then every core-scheduling scenario (its description says
  * coresched=vm|vcpu|libvirt) against each smt=off scenario of its store
  * and load level: "coresched vs nosmt: RT p99.99 4 us better (p=0.01),
- * gm gflops 22 % better (p<0.001)".
+ * gm gflops 22 % better (p<0.001)"; last every SKIPPED scenario, which
+ * has no answer: "nosmt: not measured (SKIPPED; the reason below)"
+ * (the output says the reason once, with the scenarios).
  *
  * Returns: (transfer full) (element-type utf8): the sentences.
  */

@@ -544,6 +544,16 @@ rv_result_compare_answers(const RvComparison *c, const RvCompareSummary *sum)
                 g_ptr_array_add(out, sentence(c, sum, s, r));
         }
     }
+    /* an option the host could not run has no answer: say so here, not
+     * only in the details below (the flagship without SMT: nosmt and
+     * coresched); the reason stays there, said once */
+    for (guint s = 0; s < c->scens->len; s++) {
+        const Scen *sc = c->scens->pdata[s];
+
+        if (g_strcmp0(sc->status, "skipped") == 0)
+            g_ptr_array_add(out, g_strdup_printf("%s: not measured (SKIPPED; the reason below)",
+                                                 sc->label));
+    }
     return out;
 }
 

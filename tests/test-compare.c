@@ -925,6 +925,13 @@ test_flagship(void)
     if (!g_regex_match_simple("^  siblings-idle@t1 vs baseline@t1: RT p99.99 [0-9]+ us (better|worse) \\(p=",
                               out, G_REGEX_MULTILINE, 0))
         g_error("no answer sentence in '%s'", out);
+    {
+        /* the SKIPPED options in the answer, before their reasons */
+        const char *said = strstr(out, "\n  nosmt: not measured (SKIPPED; the reason below)\n");
+
+        g_assert_nonnull(said);
+        g_assert_true(said < skipped && said < untrusted);
+    }
     g_assert_nonnull(strstr(out, "sb events_per_s"));
     g_assert_nonnull(strstr(out, "gm gflops"));
     g_assert_nonnull(strstr(out, "\n  siblings-idle         SMT on, no core scheduling, the RT vCPUs' siblings idle\n"));
@@ -942,7 +949,13 @@ test_flagship(void)
     sum = json_object_get_object_member(json_node_get_object(json_parser_get_root(p)), "summary");
     rows = json_object_get_array_member(sum, "rows");
     g_assert_cmpuint(json_array_get_length(rows), ==, 4);
-    g_assert_cmpuint(json_array_get_length(json_object_get_array_member(sum, "answers")), ==, 2);
+    /* two options measured against the baseline, then the two this host
+     * could not run: no answer, said in the answer */
+    g_assert_cmpuint(json_array_get_length(json_object_get_array_member(sum, "answers")), ==, 4);
+    g_assert_cmpstr(json_array_get_string_element(json_object_get_array_member(sum, "answers"), 2), ==,
+                    "nosmt: not measured (SKIPPED; the reason below)");
+    g_assert_cmpstr(json_array_get_string_element(json_object_get_array_member(sum, "answers"), 3), ==,
+                    "coresched: not measured (SKIPPED; the reason below)");
     {
         JsonObject *r = json_array_get_object_element(rows, 3);
         JsonObject *cells = json_object_get_object_member(r, "cells");
