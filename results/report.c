@@ -755,6 +755,28 @@ page_levels(GString *o, const Report *rp)
     }
 }
 
+/* The distinct baselines of the answer's rows, in order ("baseline@t1,
+ * baseline@t2" at two load levels), or NULL when the summary has none. */
+static char *
+page_baselines(JsonObject *root)
+{
+    JsonNode *sn = json_object_get_member(root, "summary");
+    JsonArray *rows = sn && JSON_NODE_HOLDS_OBJECT(sn) ? arr_member(json_node_get_object(sn), "rows")
+                                                      : NULL;
+    g_autoptr(GPtrArray) seen = g_ptr_array_new();
+
+    for (guint i = 0; rows && i < json_array_get_length(rows); i++) {
+        const char *b = str_member(json_array_get_object_element(rows, i), "baseline");
+
+        if (b && !g_ptr_array_find_with_equal_func(seen, b, g_str_equal, NULL))
+            g_ptr_array_add(seen, (char *) b);
+    }
+    if (!seen->len)
+        return NULL;
+    g_ptr_array_add(seen, NULL);
+    return g_strjoinv(", ", (char **) seen->pdata);
+}
+
 static void
 page_head(GString *o, const Report *rp, const RvReportOptions *opts)
 {
@@ -792,9 +814,15 @@ page_head(GString *o, const Report *rp, const RvReportOptions *opts)
             rv_result_store_get_trusted(st) ? "trusted" : "UNTRUSTED");
     }
     g_string_append(o, "</ul>\n");
-    add(o, "<p>Baseline: <strong>%s</strong>; test: %s.%s%s</p>\n",
-        str_member(root, "baseline") ?: "?", str_member(root, "test_name") ?: "?",
-        str_member(root, "baseline_note") ? " " : "", str_member(root, "baseline_note") ?: "");
+    {
+        /* each load level's baseline cell, not the first alone */
+        g_autofree char *bases = page_baselines(root);
+
+        add(o, "<p>Baseline: <strong>%s</strong>; test: %s.%s%s</p>\n",
+            bases ? bases : str_member(root, "baseline") ?: "?",
+            str_member(root, "test_name") ?: "?", str_member(root, "baseline_note") ? " " : "",
+            str_member(root, "baseline_note") ?: "");
+    }
     g_string_append(o, "<h2 id=\"what\">What ran</h2>\n");
     for (guint i = 0; i < rp->stores->len; i++)
         page_store(o, rp, i);

@@ -247,6 +247,8 @@ test_flagship(void)
                                   "[events/s]</th><th>gm gflops [GFLOPS]</th><th>host cpu%</th>"));
     g_assert_nonnull(strstr(page, " data-v=\"34861\">34861 -29077 better ~</td>"));
     g_assert_nonnull(strstr(page, "<li>siblings-idle@t1 vs baseline@t1: RT p99.99 "));
+    /* each load level's baseline, not t1's alone */
+    g_assert_nonnull(strstr(page, "<p>Baseline: <strong>baseline@t1, baseline@t2</strong>;"));
     g_assert_nonnull(strstr(page, "<th>change %</th><th>p</th><th></th><th>sig</th>"));
     g_assert_nonnull(strstr(page, "SMT on, no core scheduling, the RT vCPUs&apos; siblings idle"));
     g_assert_true(log_has(runner, "tradeoff"));
