@@ -134,11 +134,15 @@ rv_harness_reboot_state_read(const char *store_dir, RvRebootState **ret, GError 
     guint64 v = 0, ver = 0;
     char *end = NULL;
 
+    if (!g_file_test(store_dir, G_FILE_TEST_IS_DIR))
+        return rv_error_set(error, RV_ERROR_INVALID, ENOENT,
+                            "%s: no such results store (not a directory)", store_dir);
     if (!g_file_get_contents(path, &text, &len, &local)) {
+        /* any stopped run keeps resume.json, not only one between boots */
         if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
             return rv_error_set(error, RV_ERROR_INVALID, ENOENT,
-                                "%s: no %s: no reboot of `rtvirt run` is in progress for this "
-                                "store", store_dir, RV_HARNESS_REBOOT_STATE);
+                                "%s: no %s: no stopped or rebooting `rtvirt run` to resume in "
+                                "this store", store_dir, RV_HARNESS_REBOOT_STATE);
         return rv_error_set(error, RV_ERROR_FAILED, EIO, "Failed to read '%s': %s", path,
                             local->message);
     }

@@ -108,8 +108,10 @@ int rv_harness_reboot_state_write(const char *store_dir, const RvRebootState *st
  * rv_harness_reboot_state_read:
  * @ret: (out): written only on success
  * @error: (optional): RV_ERROR_INVALID "STORE/resume.json: ..." naming the
- *         member for bad content, "STORE: no resume.json: no reboot of
- *         `rtvirt run` is in progress for this store" when absent
+ *         member for bad content, "STORE: no resume.json: no stopped or
+ *         rebooting `rtvirt run` to resume in this store" when absent,
+ *         "STORE: no such results store (not a directory)" when STORE is
+ *         not a directory
  *
  * Returns: 0 or -errno (-ENOENT when absent).
  */

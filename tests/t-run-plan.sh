@@ -652,4 +652,4 @@ mkdir -p "$tmp/nostore"
 RTVIRT_LOCK_FILE=$tmp/lock-resume "$rtvirt" run --resume "$tmp/nostore" >"$tmp/out" 2>"$tmp/err"; rc=$?
 "$rtvirt" run --resume "$tmp/nostore" tests/data/run/boot-host.ini >"$tmp/out" 2>"$tmp/err2"; rc2=$?
 check "--resume of a store without resume.json, and with a MATRIX: exit 2, no lock taken (rc $rc/$rc2 $(cut -c1-160 "$tmp/err"))" \
-    eval '[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -q "no resume.json: no reboot of .rtvirt run. is in progress" "$tmp/err" && grep -q "take no MATRIX" "$tmp/err2" && [ ! -e "$tmp/lock-resume" ]'
+    eval '[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -q "no resume.json: no stopped or rebooting .rtvirt run. to resume" "$tmp/err" && grep -q "take no MATRIX" "$tmp/err2" && [ ! -e "$tmp/lock-resume" ]'

@@ -166,7 +166,7 @@ check "the store notes the abort, stays incomplete with boot 0's 4 records" \
 "$rtvirt" run --root "$R" --resume "$store" >/dev/null 2>"$tmp/err"; rc=$?
 "$rtvirt" run --root "$R" --abort "$store" >/dev/null 2>"$tmp/err2"; rc2=$?
 check "--resume and --abort after the abort: exit 2, no resume.json named (rc $rc/$rc2 $(cut -c1-160 "$tmp/err"))" \
-    eval '[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -q "no resume.json: no reboot of .rtvirt run. is in progress" "$tmp/err" "$tmp/err2"'
+    eval '[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -q "no resume.json: no stopped or rebooting .rtvirt run. to resume" "$tmp/err" "$tmp/err2"'
 
 # --- 6: the matrix changed between the boots
 mkroot; rm -f "$tmp/reboots"

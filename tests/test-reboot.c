@@ -185,9 +185,18 @@ test_state(Fixture *f, gconstpointer data)
     g_assert_cmpint(rv_harness_reboot_state_remove(f->dir), ==, 0);
     g_assert_cmpint(rv_harness_reboot_state_remove(f->dir), ==, 0);
     g_assert_cmpint(rv_harness_reboot_state_read(f->dir, &back, &err), ==, -ENOENT);
-    g_assert_nonnull(strstr(err->message, "no resume.json: no reboot of `rtvirt run` is in "
-                            "progress for this store"));
+    g_assert_nonnull(strstr(err->message, "no resume.json: no stopped or rebooting `rtvirt run` "
+                            "to resume in this store"));
     g_assert_null(back);
+    g_clear_error(&err);
+    /* a mistyped STORE is said to be no store, not a store without a run */
+    {
+        g_autofree char *none = g_build_filename(f->dir, "no-such-store", NULL);
+
+        g_assert_cmpint(rv_harness_reboot_state_read(none, &back, &err), ==, -ENOENT);
+        g_assert_nonnull(strstr(err->message, "no-such-store: no such results store (not a directory)"));
+        g_assert_null(back);
+    }
 }
 
 static void
