@@ -176,6 +176,9 @@ check "a bad integer: rtvirt's words, not GLib's ($(head -c 120 "$tmp/err"))" \
 ( cd "$tmp" && "$rtvirt" host check no-such-profile --root "$fixture" ) >/dev/null 2>"$tmp/err"; rc=$?
 check "an unknown profile name: exit 2, the directories searched named" \
     eval '[ $rc -eq 2 ] && grep -q "No host profile named .no-such-profile.* /etc/rtvirt/host" "$tmp/err"'
+( cd "$tmp" && "$rtvirt" run no-such-matrix.ini --plan ) >/dev/null 2>"$tmp/err"; rc=$?
+check "an unknown profile name with .ini: exit 2, no 'NAME.ini.ini' searched for ($(head -c 200 "$tmp/err"))" \
+    eval '[ $rc -eq 2 ] && grep -q "No matrix profile named .no-such-matrix.ini.: not a file, and no no-such-matrix.ini in " "$tmp/err"'
 mkdir -p "$tmp/xdg/rtvirt/host"
 cp "$top"/profiles/host/*.ini "$tmp/xdg/rtvirt/host/"   # two-cpu includes the others
 cp "$top/profiles/host/two-cpu.ini" "$tmp/xdg/rtvirt/host/mine.ini"

@@ -104,9 +104,11 @@ rv_profile_find(RvProfileKind kind, const char *name, char **ret_path, GError **
         }
         g_ptr_array_add(names, NULL);
         hint = rv_suggest_hint(name, (const char * const *) names->pdata);
+        /* "demo" is looked up as demo.ini and demo, "demo.ini" as itself */
         return rv_error_set(error, RV_ERROR_INVALID, ENOENT,
-                            "No %s profile named '%s'%s: not a file, and no %s.ini in %s "
-                            "(see 'rtvirt profiles')", kind_names[kind], name, hint, name, tried->str);
+                            "No %s profile named '%s'%s: not a file, and no %s%s in %s "
+                            "(see 'rtvirt profiles')", kind_names[kind], name, hint, name,
+                            g_str_has_suffix(name, ".ini") ? "" : ".ini", tried->str);
     }
 }
 
