@@ -26,9 +26,9 @@ static const RvCmdSpec report_spec = {
         "curves, the spread of each repetition's max, throughput mean +- SEM, the\n"
         "trade-off), what ran and whether it is trusted, and the raw outputs.\n"
         "The numbers are those of 'rtvirt compare --json'.  Needs gnuplot.",
-    .exit_status = "0 written (every budget PASS), 1 written, but a budget FAILed or could "
-                   "not be judged, 2 error (no such store, a store given twice, a bad budget or "
-                   "option, gnuplot missing or failing, DIR not writable).",
+    .exit_status = "0 written (every budget PASS), 1 written, but a budget FAILed or\n"
+                   "could not be judged, 2 error (no such store, a store given twice, a bad\n"
+                   "budget or option, gnuplot missing or failing, DIR not writable).",
 };
 
 int
