@@ -177,6 +177,21 @@ scenario_skip_reason(RvRunCtx *c, const RvMatrixScenario *sc)
             return g_strdup_printf("guest %s: workload '%s' is not in this rtvirt yet",
                                    mg->name, mg->workload_missing);
     }
+    /* the [host] workload's CPUs, every one online: rtvirt pert refuses
+     * an offline CPU (every repetition FAILED), the pipe would measure
+     * others than those named */
+    if (c->matrix->host_workload && !c->matrix->host_cpus_isolated &&
+        !rv_cpuset_is_subset(&c->matrix->host_cpus, &c->host_cpus->online)) {
+        RvCpuSet missing;
+        g_autofree char *want = rv_cpulist_format(&c->matrix->host_cpus);
+        g_autofree char *online = rv_cpulist_format(&c->host_cpus->online);
+        g_autofree char *miss = NULL;
+
+        rv_cpuset_andnot(&missing, &c->matrix->host_cpus, &c->host_cpus->online);
+        miss = rv_cpulist_format(&missing);
+        return g_strdup_printf("[host] cpus = %s: not online on this host: %s (online CPUs: "
+                               "%s)", want, miss, online);
+    }
     if (sc->coresched == RV_MATRIX_CORESCHED_VM || sc->coresched == RV_MATRIX_CORESCHED_VCPU) {
         char *why = coresched_missing(c, sc);
 

@@ -54,7 +54,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 55 ))"
+echo "1..$(( ${#bad[@]} * 2 + 56 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -118,6 +118,13 @@ check "flagship --plan on a host without SMT or isolated CPUs: 5 scenarios SKIPP
 # need SMT and core scheduling, and that kernel has no CONFIG_SCHED_CORE
 check "flagship --plan: the coresched scenarios also name the missing core scheduling ($(grep '^# scenario coresched' "$tmp/out" | cut -c1-300 | tr '\n' '|'))" \
     eval '[ "$(grep -c "^# scenario coresched.*: SKIPPED: smt = on: the CPU has no SMT (smt/control = notsupported); also coresched = v[a-z]*: Core scheduling unavailable: kernel without CONFIG_SCHED_CORE" "$tmp/out")" = 2 ]'
+
+# a [host] workload on CPUs this host does not have: SKIPPED by the plan
+# (the run would FAIL every repetition: rtvirt pert refuses an offline CPU)
+sed 's/^cpus = .*/cpus = 1,5-6/' tests/data/run/host-pert.ini >"$tmp/host-cpus.ini"
+"$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup "$tmp/host-cpus.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "[host] cpus = 1,5-6 on a 2-CPU host: every scenario SKIPPED naming the CPUs, exit 77 ($rc: $(grep -m1 '^# scenario' "$tmp/out" | cut -c1-200))" \
+    eval '[ $rc -eq 77 ] && [ "$(grep -c "^# scenario .*: SKIPPED: \[host\] cpus = 1,5-6: not online on this host: 5-6 (online CPUs: 0-1)$" "$tmp/out")" = 2 ]'
 
 "$rtvirt" run "$tmp/m/none.ini" >/dev/null 2>"$tmp/err"; rc=$?
 check "missing matrix file: exit 2 ($(cat "$tmp/err"))" [ $rc -eq 2 ]
