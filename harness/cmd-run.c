@@ -1200,8 +1200,8 @@ static const RvCmdSpec run_spec = {
         "of a matrix with bootargs (the run goes on after it: --resume), 77 no\n"
         "scenario can run on this host.  --plan: 0, 2 bad input, 77 no scenario\n"
         "can run on this host.  A scenario the host cannot run (SMT, core\n"
-        "scheduling, CPUs to place its guests, memory, free huge pages) is\n"
-        "SKIPPED with the reason by --plan and the run alike.",
+        "scheduling, CPUs to place its guests or the [host] workload, memory,\n"
+        "free huge pages) is SKIPPED with the reason by --plan and the run alike.",
     .common = RV_COMMON_JSON | RV_COMMON_ROOT | RV_COMMON_DURATION,
     .json_help = "With --plan: print the plan as JSON (schema_version) instead of text",
     .root_help = "Host root for /sys, /proc and /etc (default /; with --plan, or a matrix without guests)",
