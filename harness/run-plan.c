@@ -407,6 +407,40 @@ seed_text(RvRunCtx *c)
                            c->plan->seed, c->matrix_arg ? c->matrix_arg : c->matrix->name);
 }
 
+/* The [host] workload and the CPUs it measures, the same in every scenario,
+ * or NULL without one: *ret_cpus its cpulist ("" with cpus = isolated on
+ * a host without isolated CPUs). */
+static const char *
+host_workload(RvRunCtx *c, char **ret_cpus)
+{
+    const RvMatrix *m = c->matrix;
+
+    *ret_cpus = NULL;
+    if (!m->host_workload)
+        return NULL;
+    *ret_cpus = rv_cpulist_format(m->host_cpus_isolated ? &c->host_cpus->isolated
+                                                        : &m->host_cpus);
+    return rv_harness_matrix_workload_name(m->host_workload);
+}
+
+/* --plan --json's "host_workload": {workload, cpus} or null. */
+static void
+host_workload_json(RvRunCtx *c, JsonBuilder *b)
+{
+    g_autofree char *cpus = NULL;
+    const char *wl = host_workload(c, &cpus);
+
+    json_builder_set_member_name(b, "host_workload");
+    if (!wl) {
+        json_builder_add_null_value(b);
+        return;
+    }
+    json_builder_begin_object(b);
+    rv_json_add_string_or_null(b, "workload", wl);
+    rv_json_add_string_or_null(b, "cpus", cpus);
+    json_builder_end_object(b);
+}
+
 /* Step 2c, --plan: the plan, the placements and the skip reasons, what
  * the run takes, changes and needs (harness/run-truth.c), the run table
  * under its header. */
@@ -426,6 +460,15 @@ rv_cmd_run_print_plan(RvRunCtx *c)
            rv_harness_matrix_order_name(c->plan->order), c->plan->seed);
     printf("# %s\n", seed);
     rv_cmd_run_truth_print_estimate(c, t);
+    {
+        g_autofree char *cpus = NULL;
+        const char *wl = host_workload(c, &cpus);
+
+        if (wl)
+            printf("# host workload: %s on CPUs %s%s in every scenario\n", wl,
+                   *cpus ? cpus : "(none)",
+                   c->matrix->host_cpus_isolated ? " (cpus = isolated)" : "");
+    }
     for (guint s = 0; s < c->matrix->scenarios->len; s++) {
         const RvMatrixScenario *sc = c->matrix->scenarios->pdata[s];
         GPtrArray *pls = c->placements->pdata[s];
@@ -505,6 +548,7 @@ rv_cmd_run_print_plan_json(RvRunCtx *c)
     rv_json_add_string_or_null(b, "seed_source", c->seed_source);
     rv_json_add_string_or_null(b, "seed_note", seed_line);
     rv_cmd_run_truth_json(c, t, b);
+    host_workload_json(c, b);
     json_builder_set_member_name(b, "repetitions");
     json_builder_add_int_value(b, c->matrix->repetitions);
     json_builder_set_member_name(b, "scenarios");

@@ -54,7 +54,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 56 ))"
+echo "1..$(( ${#bad[@]} * 2 + 57 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -125,6 +125,13 @@ sed 's/^cpus = .*/cpus = 1,5-6/' tests/data/run/host-pert.ini >"$tmp/host-cpus.i
 "$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup "$tmp/host-cpus.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "[host] cpus = 1,5-6 on a 2-CPU host: every scenario SKIPPED naming the CPUs, exit 77 ($rc: $(grep -m1 '^# scenario' "$tmp/out" | cut -c1-200))" \
     eval '[ $rc -eq 77 ] && [ "$(grep -c "^# scenario .*: SKIPPED: \[host\] cpus = 1,5-6: not online on this host: 5-6 (online CPUs: 0-1)$" "$tmp/out")" = 2 ]'
+# the plan names the [host] workload and its CPUs (text and --json)
+"$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup tests/data/run/host-pert.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
+hw=$("$rtvirt" run --plan --json --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup tests/data/run/host-pert.ini 2>/dev/null |
+     python3 -c 'import json,sys; h = json.load(sys.stdin)["host_workload"]; print(h["workload"] + "/" + h["cpus"])' 2>&1)
+check "--plan names the [host] workload and its CPUs ($rc: $(grep '^# host workload' "$tmp/out"); $hw)" \
+    eval '[ $rc -eq 0 ] && grep -qx "# host workload: pert on CPUs 1 in every scenario" "$tmp/out" &&
+          [ "$hw" = pert/1 ]'
 
 "$rtvirt" run "$tmp/m/none.ini" >/dev/null 2>"$tmp/err"; rc=$?
 check "missing matrix file: exit 2 ($(cat "$tmp/err"))" [ $rc -eq 2 ]
