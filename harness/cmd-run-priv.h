@@ -46,6 +46,8 @@ typedef struct {
                                  * empty where @unplaced says why) */
     GPtrArray *memory_short;    /* char* per scenario: "short of memory: ..."
                                  * or NULL (harness/plan.h) */
+    GPtrArray *vcpus_short;     /* char* per scenario: a guest's vcpus = too
+                                 * large for this host, or NULL (harness/plan.h) */
     GPtrArray *unplaced;        /* char* per scenario: why this host cannot
                                  * place its guests, or NULL (harness/plan.h) */
     bool rt_group_trap;         /* host/facts/state.h rt_group_trap == YES */

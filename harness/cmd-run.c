@@ -140,6 +140,8 @@ ctx_clear(RvRunCtx *c)
         g_ptr_array_unref(c->unplaced);
     if (c->memory_short)
         g_ptr_array_unref(c->memory_short);
+    if (c->vcpus_short)
+        g_ptr_array_unref(c->vcpus_short);
     rv_harness_plan_free(c->plan);
     rv_harness_matrix_free(c->matrix);
     rv_host_root_free(c->root);

@@ -745,13 +745,43 @@ rv_harness_plan_node(const RvGuestHostCpus *host, RvCpuSet *ret_node)
     return g_strdup("this host");
 }
 
+/* Guest @g sized too large or too small for this host: every scenario
+ * that runs it gets @why (the first reason stays), or the error. */
+static int
+vcpus_short(const RvMatrix *m, const RvMatrixGuest *g, GPtrArray *short_of, char *why,
+            GError **error)
+{
+    if (!short_of) {
+        rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC, "%s", why);
+        g_free(why);
+        return -ENOSPC;
+    }
+    for (guint s = 0; s < m->scenarios->len; s++) {
+        const RvMatrixScenario *sc = m->scenarios->pdata[s];
+
+        for (guint i = 0; i < sc->guests->len; i++)
+            if (sc->guests->pdata[i] == g && !short_of->pdata[s]) {
+                short_of->pdata[s] = g_strdup(why);
+                break;
+            }
+    }
+    g_free(why);
+    return 0;
+}
+
 int
 rv_harness_plan_size_guests(const RvMatrix *m, GPtrArray *profiles, const RvGuestHostCpus *host,
-                            GError **error)
+                            GPtrArray **ret_short, GError **error)
 {
     RvCpuSet node;
     g_autofree char *what = rv_harness_plan_node(host, &node);
+    g_autoptr(GPtrArray) short_of = NULL;
 
+    if (ret_short) {
+        short_of = g_ptr_array_new_with_free_func(g_free);
+        g_ptr_array_set_size(short_of, m->scenarios->len);
+        *ret_short = NULL;
+    }
     for (guint i = 0; i < m->guests->len; i++) {
         const RvMatrixGuest *g = m->guests->pdata[i];
         RvGuestProfile *p = profiles->pdata[i];
@@ -768,15 +798,20 @@ rv_harness_plan_size_guests(const RvMatrix *m, GPtrArray *profiles, const RvGues
                                 p->path ? p->path : p->name, p->rt_vcpus_spec);
         if (g->vcpus_node_div)
             v = n / g->vcpus_node_div;
-        if (v < 1 || v > n)
-            return rv_error_set(error, RV_ERROR_UNSUPPORTED, ENOSPC,
-                                "%s:%u: [guest:%s] vcpus = %s%u: %s has %u "
-                                "online CPU%s, too few", g->file, g->line, g->group,
-                                g->vcpus_node_div ? "node/" : "",
-                                g->vcpus_node_div ? g->vcpus_node_div : g->vcpus, what, n,
-                                n == 1 ? "" : "s");
+        if (v < 1 || v > n) {
+            if (vcpus_short(m, g, short_of, g_strdup_printf(
+                    "%s:%u: [guest:%s] vcpus = %s%u: %s has %u online CPU%s, too few",
+                    g->file, g->line, g->group, g->vcpus_node_div ? "node/" : "",
+                    g->vcpus_node_div ? g->vcpus_node_div : g->vcpus, what, n,
+                    n == 1 ? "" : "s"), error) < 0)
+                return -ENOSPC;
+            /* its scenarios are SKIPPED; the plan still shows them */
+            v = CLAMP(v, 1u, MAX(n, 1u));
+        }
         p->vcpus = v;
         p->threads_per_core = 1;
     }
+    if (ret_short)
+        *ret_short = g_steal_pointer(&short_of);
     return 0;
 }

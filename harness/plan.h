@@ -199,14 +199,22 @@ char *rv_harness_plan_node(const RvGuestHostCpus *host, RvCpuSet *ret_node);
  *            and memory = (harness/matrix.h)
  * @host: the host CPUs (with SMT as it is: its first locality group is
  *        "node")
- * @error: (optional): RV_ERROR_UNSUPPORTED "FILE:LINE: [guest:NAME] vcpus
- *         = ...: ..." when the host's node is too small; RV_ERROR_INVALID
- *         for vcpus = on a guest with RT vCPUs
+ * @ret_short: (out) (optional) (element-type utf8): per scenario (same
+ *            index) "FILE:LINE: [guest:NAME] vcpus = node/3: package 0 of
+ *            this host has 2 online CPUs, too few" where a guest it runs
+ *            does not fit the host's node, else NULL: `run` and `run
+ *            --plan` SKIP such a scenario with the reason (that guest is
+ *            given 1 to the node's CPUs to show the plan); written only on
+ *            success
+ * @error: (optional): without @ret_short, RV_ERROR_UNSUPPORTED that
+ *         message when the host's node is too small; RV_ERROR_INVALID for
+ *         vcpus = on a guest with RT vCPUs
  *
  * Returns: 0 or -errno.
  */
 int rv_harness_plan_size_guests(const RvMatrix *matrix, GPtrArray *profiles,
-                                const RvGuestHostCpus *host, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+                                const RvGuestHostCpus *host, GPtrArray **ret_short,
+                                GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /* The least memory a count guest is given on a small host: the embedded
  * image's kernel and initramfs boot in it. */

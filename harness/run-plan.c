@@ -87,7 +87,7 @@ rv_cmd_run_validate(RvRunCtx *c, GError **error)
 
     /* vcpus = / memory = of the guest sections, count guests' memory,
      * from this host's topology and memory (harness/plan.h) */
-    r = rv_harness_plan_size_guests(m, c->profiles, c->host_cpus, error);
+    r = rv_harness_plan_size_guests(m, c->profiles, c->host_cpus, &c->vcpus_short, error);
     if (r < 0)
         return r;
     r = rv_harness_plan_size_memory(m, c->profiles, rv_cmd_run_host_mem_total(c->root),
@@ -230,6 +230,8 @@ scenario_skip_reason(RvRunCtx *c, const RvMatrixScenario *sc)
                         ((RvMatrixGuest *) sc->guests->pdata[g])->name);
         }
     }
+    if (c->vcpus_short && c->vcpus_short->pdata[scenario_index(c->matrix, sc)])
+        return g_strdup(c->vcpus_short->pdata[scenario_index(c->matrix, sc)]);
     if (c->memory_short && c->memory_short->pdata[scenario_index(c->matrix, sc)])
         return g_strdup(c->memory_short->pdata[scenario_index(c->matrix, sc)]);
     if (c->unplaced && c->unplaced->pdata[scenario_index(c->matrix, sc)])
@@ -480,6 +482,9 @@ rv_cmd_run_print_plan(RvRunCtx *c)
                c->skip->pdata[s] ? (char *) c->skip->pdata[s] : "");
         if (sc->description)
             printf("#   %s\n", sc->description);
+        if (c->vcpus_short && c->vcpus_short->pdata[s] &&
+            g_strcmp0(c->vcpus_short->pdata[s], c->skip->pdata[s]) != 0)
+            printf("#   also: %s\n", (char *) c->vcpus_short->pdata[s]);
         if (c->unplaced->pdata[s] && g_strcmp0(c->unplaced->pdata[s], c->skip->pdata[s]) != 0)
             printf("#   also: %s\n", (char *) c->unplaced->pdata[s]);
         {
@@ -570,7 +575,9 @@ rv_cmd_run_print_plan_json(RvRunCtx *c)
         rv_json_add_string_or_null(b, "description", sc->description);
         /* why its guests cannot be placed here (also where "skipped"
          * gives another reason first), or null */
-        rv_json_add_string_or_null(b, "not_placed", c->unplaced->pdata[s]);
+        rv_json_add_string_or_null(b, "not_placed",
+                                   c->unplaced->pdata[s] ? c->unplaced->pdata[s]
+                                   : c->vcpus_short ? c->vcpus_short->pdata[s] : NULL);
         {
             /* what this host gives where the settings suggest more */
             g_autofree char *gives = host_gives(c, s);
