@@ -265,6 +265,18 @@ const char *rv_result_compare_summary_mark(const SumCell *cell);
 char *rv_result_compare_summary_p(const SumCell *cell);
 
 /**
+ * rv_result_compare_note_no_smt:
+ * Adds to c->context_notes, per store whose host had no SMT sibling online
+ * (run.json host.smt_active false) and that ran scenarios with
+ * host_sibling = shared and = idle: "store N's host has no SMT sibling
+ * online: host_sibling = shared (baseline) and idle (siblings-idle) gave
+ * their guests the same CPUs, so these scenarios differ only in name
+ * there: a difference between them is noise" (what `run --plan` says
+ * before such a run).  Needs the scenarios' descriptions.
+ */
+void rv_result_compare_note_no_smt(RvComparison *c);
+
+/**
  * rv_result_compare_answers:
  * One sentence per option: every scenario against the baseline at its
  * load level, then every core-scheduling scenario (its description says

@@ -511,6 +511,50 @@ sentence(const RvComparison *c, const RvCompareSummary *sum, guint s, guint ref)
     return g_string_free(o, FALSE);
 }
 
+/* A boolean member of @o, or -1 when absent, null or not a boolean. */
+static int
+bool_member(JsonObject *o, const char *name)
+{
+    JsonNode *n = o ? json_object_get_member(o, name) : NULL;
+
+    if (!n || !JSON_NODE_HOLDS_VALUE(n) || json_node_get_value_type(n) != G_TYPE_BOOLEAN)
+        return -1;
+    return json_node_get_boolean(n);
+}
+
+void
+rv_result_compare_note_no_smt(RvComparison *c)
+{
+    for (guint st = 0; st < c->stores->len; st++) {
+        JsonNode *hn = rv_result_store_get_host(c->stores->pdata[st]);
+        g_autoptr(GString) shared = g_string_new(NULL);
+        g_autoptr(GString) idle = g_string_new(NULL);
+
+        if (!hn || !JSON_NODE_HOLDS_OBJECT(hn) ||
+            bool_member(json_node_get_object(hn), "smt_active") != 0)
+            continue;
+        for (guint s = 0; s < c->scens->len; s++) {
+            const Scen *sc = c->scens->pdata[s];
+            GString *to = NULL;
+
+            if (sc->store != st || sc->load || g_strcmp0(sc->status, "ran") != 0 ||
+                !sc->description)
+                continue;
+            if (strstr(sc->description, "host_sibling=shared"))
+                to = shared;
+            else if (strstr(sc->description, "host_sibling=idle"))
+                to = idle;
+            if (to)
+                g_string_append_printf(to, "%s%s", to->len ? ", " : "", sc->name);
+        }
+        if (shared->len && idle->len)
+            g_ptr_array_add(c->context_notes, g_strdup_printf(
+                "store %u's host has no SMT sibling online: host_sibling = shared (%s) and idle "
+                "(%s) gave their guests the same CPUs, so these scenarios differ only in name "
+                "there: a difference between them is noise", st + 1, shared->str, idle->str));
+    }
+}
+
 GPtrArray *
 rv_result_compare_answers(const RvComparison *c, const RvCompareSummary *sum)
 {

@@ -561,6 +561,7 @@ rv_result_compare_build_by(GPtrArray *stores, const char *baseline, RvStatsTest 
     label_hosts(c, stores);
     note_contexts(c, stores);
     describe_scenarios(c, stores);
+    rv_result_compare_note_no_smt(c);
     /* the cells of a matrix with load levels come in the run's (random)
      * order: in the matrix's scenario order, each by load level */
     g_ptr_array_sort(c->scens, cmp_by_cell);

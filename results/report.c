@@ -823,6 +823,13 @@ page_head(GString *o, const Report *rp, const RvReportOptions *opts)
             str_member(root, "test_name") ?: "?", str_member(root, "baseline_note") ? " " : "",
             str_member(root, "baseline_note") ?: "");
     }
+    {
+        /* compare's NOTEs on the stores' setups, as its text prints them */
+        JsonArray *notes = arr_member(root, "context_notes");
+
+        for (guint i = 0; notes && i < json_array_get_length(notes); i++)
+            add(o, "<p class=\"note\">NOTE: %s</p>\n", json_array_get_string_element(notes, i));
+    }
     g_string_append(o, "<h2 id=\"what\">What ran</h2>\n");
     for (guint i = 0; i < rp->stores->len; i++)
         page_store(o, rp, i);

@@ -938,6 +938,9 @@ test_flagship(void)
     /* the run wrote four reasons that name virt=tcg (rt, sb, gm, the store) */
     g_assert_nonnull(strstr(out, "  UNTRUSTED x4: virt=tcg\n"));
     g_assert_nonnull(strstr(out, "SKIPPED: smt = on: the CPU has no SMT"));
+    /* the host had no SMT: baseline and siblings-idle differ only in name */
+    g_assert_nonnull(strstr(out, "\nNOTE: store 1's host has no SMT sibling online: host_sibling = shared "
+                                 "(baseline) and idle (siblings-idle) gave"));
     /* every load level's baseline, not t1's alone */
     g_assert_nonnull(strstr(out, "\nbaseline: baseline at each load level (t1: baseline@t1, t2: baseline@t2)\n"));
     if (!g_regex_match_simple("^  t1 +[0-9.]+ \\[ *[0-9.]+%/ *[0-9.]+%\\] +base +100\\.0% +[0-9.]+ \\[ *[0-9.]+%/ *[0-9.]+%\\] +[-+][0-9.]+% (better|worse|same) +[~*?]* +100\\.0%$",

@@ -247,6 +247,9 @@ test_flagship(void)
                                   "[events/s]</th><th>gm gflops [GFLOPS]</th><th>host cpu%</th>"));
     g_assert_nonnull(strstr(page, " data-v=\"34861\">34861 -29077 better ~</td>"));
     g_assert_nonnull(strstr(page, "<li>siblings-idle@t1 vs baseline@t1: RT p99.99 "));
+    /* compare's NOTE that without SMT baseline and siblings-idle are alike */
+    g_assert_nonnull(strstr(page, "<p class=\"note\">NOTE: store 1&apos;s host has no SMT sibling "
+                                  "online: host_sibling = shared (baseline) and idle (siblings-idle)"));
     /* each load level's baseline, not t1's alone */
     g_assert_nonnull(strstr(page, "<p>Baseline: <strong>baseline@t1, baseline@t2</strong>;"));
     g_assert_nonnull(strstr(page, "<th>change %</th><th>p</th><th></th><th>sig</th>"));
