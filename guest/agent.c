@@ -16,12 +16,10 @@
 #include "util/json.h"
 #include "util/wait.h"
 
-/* Seconds libvirt waits for one agent reply. */
-#define AGENT_CMD_TIMEOUT_S 10
-
 struct RvGuestAgent {
     RvGuestAgentTransport fn;
     gpointer user_data;
+    int cmd_timeout_s;          /* seconds libvirt waits for one reply */
 };
 
 static char *
@@ -50,7 +48,14 @@ rv_guest_agent_new_with_transport(RvGuestAgentTransport fn, gpointer user_data)
 
     a->fn = fn;
     a->user_data = user_data;
+    a->cmd_timeout_s = RV_GUEST_AGENT_CMD_TIMEOUT_S;
     return a;
+}
+
+void
+rv_guest_agent_set_command_timeout(RvGuestAgent *agent, int timeout_s)
+{
+    agent->cmd_timeout_s = timeout_s > 0 ? timeout_s : RV_GUEST_AGENT_CMD_TIMEOUT_S;
 }
 
 void
@@ -328,7 +333,7 @@ rv_guest_agent_exec(RvGuestAgent *agent, const char * const *argv, guint timeout
     json_builder_end_object(b);
     cmd = build_cmd("guest-exec", json_builder_get_root(b));
 
-    reply = agent->fn(agent->user_data, cmd, AGENT_CMD_TIMEOUT_S, error);
+    reply = agent->fn(agent->user_data, cmd, agent->cmd_timeout_s, error);
     if (!reply)
         return -EIO;
     rn = reply_return(parser, "guest-exec", reply, error);
@@ -362,7 +367,7 @@ rv_guest_agent_exec(RvGuestAgent *agent, const char * const *argv, guint timeout
             g_cancellable_set_error_if_cancelled(cancellable, error);
             return -ECANCELED;
         }
-        st = agent->fn(agent->user_data, status_cmd, AGENT_CMD_TIMEOUT_S, error);
+        st = agent->fn(agent->user_data, status_cmd, agent->cmd_timeout_s, error);
         if (!st)
             return -EIO;
         r = rv_guest_agent_parse_status(st, max_output, &exited, ret, error);

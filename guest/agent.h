@@ -52,6 +52,18 @@ RvGuestAgent *rv_guest_agent_new_with_transport(RvGuestAgentTransport fn, gpoint
 void rv_guest_agent_free(RvGuestAgent *agent);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvGuestAgent, rv_guest_agent_free)
 
+/* Seconds libvirt waits for one reply of guest-exec and guest-exec-status
+ * (virDomainQemuAgentCommand's timeout; past it libvirt reports "Guest
+ * agent is not responding: Guest agent not available for now"): 10 s
+ * under KVM; RV_GUEST_AGENT_CMD_TIMEOUT_TCG_S under TCG, where a guest
+ * nested under TCG in a TCG host (the lab host, `make lab-host-check`)
+ * beside a busy neighbour took longer than 10 s to answer. */
+#define RV_GUEST_AGENT_CMD_TIMEOUT_S 10
+#define RV_GUEST_AGENT_CMD_TIMEOUT_TCG_S 120
+
+/* Sets that reply timeout, s (<= 0: the default). */
+void rv_guest_agent_set_command_timeout(RvGuestAgent *agent, int timeout_s);
+
 /**
  * rv_guest_agent_wait:
  * @timeout_ms: how long to keep trying guest-ping

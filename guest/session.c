@@ -611,6 +611,8 @@ boot_once(RvGuestSession *s, const RvGuestSessionOptions *opts,
     s->xml = g_steal_pointer(&xml);
 
     s->agent = rv_guest_agent_new(s->dom);
+    if (virt == RV_GUEST_VIRT_QEMU)
+        rv_guest_agent_set_command_timeout(s->agent, RV_GUEST_AGENT_CMD_TIMEOUT_TCG_S);
     r = rv_guest_agent_wait(s->agent, wait_ms, s->cancellable, error);
     if (r < 0) {
         r = watch_error(s, r, error);

@@ -172,6 +172,7 @@ typedef struct {
     const char **replies;  /* NULL entry: fail with an error; cycles on the last */
     guint n, next;
     gint64 at[8];          /* g_get_monotonic_time() of the first 8 commands */
+    int timeout_s[8];      /* the reply timeout each of them was sent with */
 } Script;
 
 static char *
@@ -181,8 +182,10 @@ scripted(gpointer user_data, const char *cmd, int timeout_s, GError **error)
     const char *r = s->replies[MIN(s->next, s->n - 1)];
 
     g_assert_cmpint(timeout_s, >, 0);
-    if (s->next < G_N_ELEMENTS(s->at))
+    if (s->next < G_N_ELEMENTS(s->at)) {
         s->at[s->next] = g_get_monotonic_time();
+        s->timeout_s[s->next] = timeout_s;
+    }
     g_ptr_array_add(s->sent, g_strdup(cmd));
     s->next++;
     if (!r) {
@@ -223,6 +226,36 @@ test_exec_script(void)
     g_assert_true(json_object_get_boolean_member(args, "capture-output"));
     g_assert_nonnull(strstr(s.sent->pdata[1], "\"pid\":7"));
     g_ptr_array_unref(s.sent);
+}
+
+/* The reply timeout of guest-exec and guest-exec-status: 10 s, what the
+ * session sets under TCG (120 s), and back to 10 s for <= 0. */
+static void
+test_exec_command_timeout(void)
+{
+    const char *replies[] = {
+        "{\"return\":{\"pid\":7}}",
+        "{\"return\":{\"exited\":true,\"exitcode\":0}}",
+    };
+    const char *argv[] = { "true", NULL };
+    const int set[] = { 0, RV_GUEST_AGENT_CMD_TIMEOUT_TCG_S, -1 };
+    const int want[] = { 10, 120, 10 };
+
+    for (guint i = 0; i < G_N_ELEMENTS(set); i++) {
+        Script s = { g_ptr_array_new_with_free_func(g_free), replies, 2, 0 };
+        g_autoptr(RvGuestAgent) agent = rv_guest_agent_new_with_transport(scripted, &s);
+        g_auto(RvGuestExecResult) res = { 0 };
+        g_autoptr(GError) err = NULL;
+
+        if (i)
+            rv_guest_agent_set_command_timeout(agent, set[i]);
+        g_assert_cmpint(rv_guest_agent_exec(agent, argv, 60000, 0, 1024, NULL, &res, &err), ==, 0);
+        g_assert_no_error(err);
+        g_assert_cmpuint(s.sent->len, ==, 2);
+        g_assert_cmpint(s.timeout_s[0], ==, want[i]);
+        g_assert_cmpint(s.timeout_s[1], ==, want[i]);
+        g_ptr_array_unref(s.sent);
+    }
 }
 
 /* A guest command that never ends: RV_ERROR_TIMEOUT, result marked. */
@@ -372,6 +405,7 @@ main(int argc, char **argv)
     }
     g_test_add_func("/agent/exec/script", test_exec_script);
     g_test_add_func("/agent/exec/timeout", test_exec_timeout);
+    g_test_add_func("/agent/exec/command-timeout", test_exec_command_timeout);
     g_test_add_func("/agent/exec/bad-pid", test_exec_bad_pid);
     g_test_add_func("/agent/exec/expected-end", test_exec_expected_end);
     g_test_add_func("/agent/exec/cancel-asleep", test_exec_cancel_asleep);
