@@ -548,6 +548,18 @@ page_same_host_notes(GString *o, const Report *rp)
 }
 
 /* one cell of the answer: "value change word mark", as the text has it */
+/* " bad" or " good" for a change the test finds outside the noise (its
+ * mark has a '*'), "" for one within the noise, too few repetitions or
+ * none: a colour says "this changed", which noise did not. */
+static const char *
+change_class(const char *direction, const char *mark)
+{
+    if (!mark || !strchr(mark, '*'))
+        return "";
+    return g_strcmp0(direction, "worse") == 0 ? " bad"
+         : g_strcmp0(direction, "better") == 0 ? " good" : "";
+}
+
 static void
 answer_cell(GString *o, JsonObject *col, JsonObject *cell)
 {
@@ -571,8 +583,8 @@ answer_cell(GString *o, JsonObject *col, JsonObject *cell)
         : pct ? g_strdup_printf(" %+.1f%%", ch)
         : lat ? g_strdup_printf(" %+.0f", ch) : g_strdup_printf(" %+.1f", ch);
     /* val holds no store text: numbers and the escaped "<=" only */
-    g_string_append_printf(o, "<td class=\"n%s\" data-v=\"%s\">%s", g_strcmp0(dir, "worse") == 0
-                           ? " bad" : g_strcmp0(dir, "better") == 0 ? " good" : "", exact, val);
+    g_string_append_printf(o, "<td class=\"n%s\" data-v=\"%s\">%s", change_class(dir, mark), exact,
+                           val);
     add(o, "%s%s%s%s%s</td>", chg, dir ? " " : "", dir ?: "", mark && *mark ? " " : "",
         mark ?: "");
 }
@@ -627,7 +639,8 @@ page_answer(GString *o, const Report *rp)
                     "same load level (lower latency and cpu% are better, higher throughput is "
                     "better; latency in us, cpu% in points, throughput in %); * p&lt;0.05, "
                     "** p&lt;0.01, *** p&lt;0.001: significant; ~ within the noise; ? too few "
-                    "repetitions for the test.</p>\n<ul class=\"answers\">\n");
+                    "repetitions for the test; coloured only where significant.</p>\n"
+                    "<ul class=\"answers\">\n");
     for (guint i = 0; answers && i < json_array_get_length(answers); i++)
         add(o, "<li>%s</li>\n", json_array_get_string_element(answers, i));
     g_string_append(o, "</ul>\n");
@@ -675,9 +688,8 @@ page_level_table(GString *o, const RGroup *g, const char *metric,
             txt = g_strdup_printf(fabs(v) >= 10 ? "%.1f [%.1f%% / %.1f%%]" : "%.3g [%.1f%% / %.1f%%]",
                                   v, isfinite(rv_report_num(row, "std_pct")) ? rv_report_num(row, "std_pct") : 0,
                                   isfinite(rv_report_num(row, "sem_pct")) ? rv_report_num(row, "sem_pct") : 0);
-            add(o, "<td class=\"n%s\" data-v=\"%s\">%s", g_strcmp0(str_member(row, "direction"), "worse") == 0
-                ? " bad" : g_strcmp0(str_member(row, "direction"), "better") == 0 ? " good" : "",
-                exact, txt);
+            add(o, "<td class=\"n%s\" data-v=\"%s\">%s",
+                change_class(str_member(row, "direction"), str_member(row, "mark")), exact, txt);
             if (isfinite(ch))
                 add(o, " %+.1f%% %s %s", ch, str_member(row, "direction") ?: "",
                     str_member(row, "mark") ?: "");
@@ -912,6 +924,7 @@ page_metric_table(GString *o, const RGroup *g)
 
         for (guint i = 0; rows && i < json_array_get_length(rows); i++) {
             JsonObject *row = json_array_get_object_element(rows, i);
+            const char *cls;
 
             if (rv_report_num(row, "n") == 0 && rv_report_num(row, "failed") == 0)
                 continue;     /* SKIPPED: listed with its reason above */
@@ -921,8 +934,8 @@ page_metric_table(GString *o, const RGroup *g)
                 str_member(row, "scenario") ?: "?", str_member(row, "virt") ?: "-");
             for (guint k = 0; k < G_N_ELEMENTS(cols); k++)
                 add_num(o, rv_report_num(row, cols[k]), NULL);
-            add(o, "<td class=\"%s\">%s</td><td>%s</td></tr>\n",
-                g_strcmp0(str_member(row, "direction"), "worse") == 0 ? "bad" : "",
+            cls = change_class(str_member(row, "direction"), str_member(row, "mark"));
+            add(o, "<td class=\"%s\">%s</td><td>%s</td></tr>\n", *cls ? cls + 1 : "",
                 str_member(row, "direction") ?: "", str_member(row, "mark") ?: "");
         }
     }

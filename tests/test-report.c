@@ -73,6 +73,8 @@ test_tcg_two_stores(void)
     g_assert_nonnull(strstr(page, "UNTRUSTED"));
     g_assert_nonnull(strstr(page, "virt=tcg"));
     g_assert_nonnull(strstr(page, "host not as profile requires: isolcpus missing"));
+    /* a significant change is coloured: 25 us better, p<0.001 */
+    g_assert_nonnull(strstr(page, "<td class=\"n good\" data-v=\"35\">35 -25 better ***</td>"));
     /* scenarios of both stores side by side, labelled by store */
     g_assert_nonnull(strstr(page, "20261130-141500-demo/baseline"));
     g_assert_nonnull(strstr(page, "20261130-150000-kvmhost/baseline"));
@@ -246,6 +248,10 @@ test_flagship(void)
     g_assert_nonnull(strstr(page, "<th>RT p99.99 [us]</th><th>RT max [us]</th><th>sb events_per_s "
                                   "[events/s]</th><th>gm gflops [GFLOPS]</th><th>host cpu%</th>"));
     g_assert_nonnull(strstr(page, " data-v=\"34861\">34861 -29077 better ~</td>"));
+    /* within the noise: not coloured as if it changed (every mark is ~ here) */
+    g_assert_nonnull(strstr(page, "<td class=\"n\" data-v=\"34861\">"));
+    g_assert_null(strstr(page, "class=\"n good\""));
+    g_assert_null(strstr(page, "class=\"n bad\""));
     g_assert_nonnull(strstr(page, "<li>siblings-idle@t1 vs baseline@t1: RT p99.99 "));
     /* compare's NOTE that without SMT baseline and siblings-idle are alike */
     g_assert_nonnull(strstr(page, "<p class=\"note\">NOTE: store 1&apos;s host has no SMT sibling "
