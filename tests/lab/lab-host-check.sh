@@ -12,8 +12,9 @@
 # the cached image).  TAP comes back on the second serial port.
 #
 # Environment: RV_LAB_CACHE (default /var/cache/rtvirt/lab),
-# RV_LAB_HOST_TIMEOUT (seconds for the whole VM, default 2400),
-# RV_LAB_HOST_MEM (MiB, default 3072), RV_LAB_QEMU.
+# RV_LAB_HOST_TIMEOUT (seconds for the whole VM, default 5400: the
+# flagship stage runs nested guests),
+# RV_LAB_HOST_MEM (MiB, default 4096), RV_LAB_QEMU.
 # Exit status: 0 all passed, 1 a test failed, 2 the lab host could not run.
 set -eu
 
@@ -23,6 +24,7 @@ top=${RV_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 here=$top/tests/lab
 out=$build/lab-host
 qemu=${RV_LAB_QEMU:-qemu-system-x86_64}
+RV_LAB_EXTRA="qemu-guest-agent gnuplot-nox"
 
 die() { printf 'lab-host-check: error: %s\n' "$*" >&2; exit 2; }
 log() { printf 'lab-host-check: %s\n' "$*" >&2; }
@@ -39,22 +41,44 @@ mkdir -p "$out"
 qemu-img create -q -f qcow2 -F raw -b "$image" "$out/disk.qcow2" || die "qemu-img create failed"
 # the test disk: what lab-host-boot unpacks into /lab
 mkdir "$out/lab"
-cp "$deb" "$here/lab-host-tests.sh" "$here/tap.sh" "$here/persist.ini" "$out/lab/"
+cp "$deb" "$here/lab-host-tests.sh" "$here/tap.sh" "$here/persist.ini" "$here/lab-flagship.py" "$out/lab/"
+# what rtvirt recommends and the flagship stage needs beyond the .deb's
+# Depends, as a user would `apt install` it: qemu-guest-agent (the embedded
+# guests' agent) and gnuplot-nox (`rtvirt report`); resolved against the
+# image's dpkg status (apt-get -s), fetched once with apt-get download into
+# the cache, installed by the lab host's first stage (dpkg -i)
+cache=${RV_LAB_CACHE:-/var/cache/rtvirt/lab}
+status=$(dirname "$image")/dpkg-status
+[ -s "$status" ] || die "no $status (mkhostimage.sh keeps the image's dpkg status)"
+debs=$cache/debs-$( { echo "$RV_LAB_EXTRA"; cat "$status"; } | sha256sum | cut -c1-16)
+if [ ! -d "$debs" ]; then
+	rm -rf "$debs.tmp" && mkdir -p "$debs.tmp"
+	# shellcheck disable=SC2086
+	list=$(apt-get -s -o Dir::State::status="$status" -o APT::Install-Recommends=false \
+		install $RV_LAB_EXTRA 2>&1 | sed -n 's/^Inst \([^ ]*\) .*/\1/p')
+	[ -n "$list" ] || die "apt-get -s install $RV_LAB_EXTRA against $status resolved nothing"
+	# shellcheck disable=SC2086
+	(cd "$debs.tmp" && apt-get download -q -o APT::Sandbox::User=root $list >/dev/null) ||
+		die "apt-get download failed: $list"
+	mv "$debs.tmp" "$debs"
+fi
+mkdir "$out/lab/debs"
+cp "$debs"/*.deb "$out/lab/debs/"
 tar -cf "$out/lab.tar" -C "$out/lab" . || die "test disk assembly failed"
 truncate -s %1M "$out/lab.tar"
 
 log "booting the lab host (QEMU TCG, 2 cores x 2 threads, SeaBIOS + GRUB)"
 rc=0
-timeout "${RV_LAB_HOST_TIMEOUT:-2400}" "$qemu" \
+timeout "${RV_LAB_HOST_TIMEOUT:-5400}" "$qemu" \
 	-M pc -accel tcg,thread=single -cpu Skylake-Client-v4 \
-	-smp 4,sockets=1,cores=2,threads=2 -m "${RV_LAB_HOST_MEM:-3072}" \
+	-smp 4,sockets=1,cores=2,threads=2 -m "${RV_LAB_HOST_MEM:-4096}" \
 	-nodefaults -display none \
 	-drive file="$out/disk.qcow2",format=qcow2,if=virtio \
 	-drive file="$out/lab.tar",format=raw,if=virtio,readonly=on \
 	-serial "file:$out/console.log" -serial "file:$out/results.raw" \
 	2>"$out/qemu.err" || rc=$?
 if [ $rc -eq 124 ]; then
-	log "the lab host ran past ${RV_LAB_HOST_TIMEOUT:-2400} s; console: $out/console.log"
+	log "the lab host ran past ${RV_LAB_HOST_TIMEOUT:-5400} s; console: $out/console.log"
 elif [ $rc -ne 0 ]; then
 	log "QEMU exited with status $rc: $(head -c 500 "$out/qemu.err")"
 fi

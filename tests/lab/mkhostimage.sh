@@ -111,6 +111,17 @@ tar -C "$tree" -xpf "$root_tar" || die "unpacking $root_tar failed"
 release=$(cat "$(dirname "$kernel")/build/include/config/kernel.release" 2>/dev/null || echo 6.1-rtvirt-lab)
 cp "$kernel" "$tree/boot/vmlinuz-$release"
 [ -r "$(dirname "$kernel")/config" ] && cp "$(dirname "$kernel")/config" "$tree/boot/config-$release"
+# and its /lib/modules/RELEASE as depmod leaves it for a kernel without
+# loadable modules (CONFIG_MODULES=n): an empty modules.dep and the build's
+# modules.builtin, so that rtvirt's embedded guest (guest/image.c: the
+# newest /boot/vmlinuz-* with modules.dep) boots this small kernel, whose
+# virtio_pci and virtio_console are built in, not Debian's packaged one:
+# nested under TCG the packaged kernel boots for many minutes
+builtin=$(dirname "$kernel")/build/modules.builtin
+[ -s "$builtin" ] || die "no $builtin (build-kernel.sh keeps the build tree)"
+mkdir -p "$tree/usr/lib/modules/$release"
+cp "$builtin" "$tree/usr/lib/modules/$release/modules.builtin"
+: >"$tree/usr/lib/modules/$release/modules.dep"
 printf '/dev/vda1 / ext4 defaults,errors=remount-ro 0 1\n' >"$tree/etc/fstab"
 echo labhost >"$tree/etc/hostname"
 printf '127.0.0.1 localhost\n127.0.1.1 labhost\n' >"$tree/etc/hosts"
@@ -170,6 +181,7 @@ truncate -s "${size_mb}M" "$img"
 echo 'start=2048, type=83, bootable' | sfdisk -q "$img" >/dev/null || die "sfdisk failed"
 mkfs.ext4 -q -F -L labroot -E offset=1048576 -d "$tree" "$img" "$((size_mb - 1))M" ||
 	die "mkfs.ext4 -d failed"
+cp "$tree/var/lib/dpkg/status" "$tmp/dpkg-status"
 rm -rf --one-file-system "$tree"
 # force_tcg: the appliance must not try KVM (as guest/guestfs.c)
 LIBGUESTFS_BACKEND=direct LIBGUESTFS_BACKEND_SETTINGS=${LIBGUESTFS_BACKEND_SETTINGS:-force_tcg} guestfish --rw --format=raw -a "$img" >"$tmp/guestfish.log" 2>&1 <<'EOF' ||
@@ -180,6 +192,9 @@ EOF
 	{ tail -n 20 "$tmp/guestfish.log" >&2; die "grub-install in the guestfish appliance failed"; }
 mkdir -p "$out"
 echo "$release" >"$out/release"
+# what the image has installed: lab-host-check.sh resolves against it the
+# packages the tests add (apt-get -s with Dir::State::status)
+cp "$tmp/dpkg-status" "$out/dpkg-status"
 mv "$img" "$out/disk.raw"
 log "built $out/disk.raw"
 echo "$out/disk.raw"
