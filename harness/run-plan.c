@@ -527,8 +527,17 @@ rv_cmd_run_print_plan(RvRunCtx *c)
                "resumed after each boot by rtvirt-run-resume.service\n", c->plan->boots->len,
                c->plan->n_reboots);
     rv_cmd_run_truth_print_tail(c, t);
-    printf("# run table: INDEX (the order they run) ROUND (repetition - 1) CELL "
-           "(SCENARIO[@LOAD])\n%s", text);
+    {
+        bool any_skipped = false;
+
+        for (guint s = 0; s < c->skip->len; s++)
+            any_skipped = any_skipped || c->skip->pdata[s];
+        /* the whole table, as the store's raw/plan.txt keeps it: say that
+         * the SKIPPED scenarios' rows are not run */
+        printf("# run table: INDEX (the order they run%s) ROUND (repetition - 1) CELL "
+               "(SCENARIO[@LOAD])\n%s",
+               any_skipped ? "; a SKIPPED scenario's rows are listed, not run" : "", text);
+    }
 }
 
 /* Step 2c, --plan --json: the same facts as one document. */
