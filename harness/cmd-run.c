@@ -530,7 +530,12 @@ print_summary(RvRunCtx *c)
     } else {
         printf("Trusted: yes\n");
     }
-    printf("Compare: rtvirt compare %s\n", dir);
+    if (rv_result_store_get_records(c->store)->len)
+        printf("Compare: rtvirt compare %s\n", dir);
+    else
+        /* compare would only say "No records ...: nothing to compare" */
+        printf("Compare: nothing to compare: no repetition was measured%s\n",
+               c->runnable ? "" : " (every scenario SKIPPED)");
     fflush(stdout);
 }
 

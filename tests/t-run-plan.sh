@@ -245,8 +245,9 @@ smt_control=$(cat /sys/devices/system/cpu/smt/control 2>/dev/null || echo notsup
 if [ "$smt_control" = notsupported ] && [ "$(id -u)" = 0 ]; then
     "$rtvirt" run --out "$tmp/skipres" tests/data/run/all-skipped.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
     note=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([v["detail"] for v in d["verifications"] if v["what"] == "run order"][0])' "$tmp"/skipres/*/run.json 2>&1)
-    check "all scenarios skipped: exit 77 ($rc), run order NOTE counts runnable runs ($note)" \
-        eval '[ $rc -eq 77 ] && case "$note" in *", 0 runs (4 planned, 4 skipped): raw/plan.txt") true;; *) false;; esac'
+    check "all scenarios skipped: exit 77 ($rc), run order NOTE counts runnable runs ($note), no compare suggested ($(grep '^Compare:' "$tmp/out"))" \
+        eval '[ $rc -eq 77 ] && case "$note" in *", 0 runs (4 planned, 4 skipped): raw/plan.txt") true;; *) false;; esac &&
+              grep -qx "Compare: nothing to compare: no repetition was measured (every scenario SKIPPED)" "$tmp/out"'
 else
     ok "# SKIP live host has SMT ($smt_control) or no root: all-skipped.ini would run guests"
 fi
