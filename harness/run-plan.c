@@ -466,9 +466,12 @@ rv_cmd_run_print_plan(RvRunCtx *c)
         g_autofree char *cpus = NULL;
         const char *wl = host_workload(c, &cpus);
 
-        if (wl)
-            printf("# host workload: %s on CPUs %s%s in every scenario\n", wl,
-                   *cpus ? cpus : "(none)",
+        if (wl && !*cpus)
+            /* what each repetition then records (harness/run.c) */
+            printf("# host workload: %s: not run: no isolated CPU on this host (set [host] "
+                   "cpus = LIST)\n", wl);
+        else if (wl)
+            printf("# host workload: %s on CPUs %s%s in every scenario\n", wl, cpus,
                    c->matrix->host_cpus_isolated ? " (cpus = isolated)" : "");
     }
     for (guint s = 0; s < c->matrix->scenarios->len; s++) {

@@ -54,7 +54,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 57 ))"
+echo "1..$(( ${#bad[@]} * 2 + 58 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -132,6 +132,10 @@ hw=$("$rtvirt" run --plan --json --root tests/data/hosts/debian12-2cpu-nosmt-rtg
 check "--plan names the [host] workload and its CPUs ($rc: $(grep '^# host workload' "$tmp/out"); $hw)" \
     eval '[ $rc -eq 0 ] && grep -qx "# host workload: pert on CPUs 1 in every scenario" "$tmp/out" &&
           [ "$hw" = pert/1 ]'
+sed 's/^cpus = .*/cpus = isolated/' tests/data/run/host-pert.ini >"$tmp/host-iso.ini"
+"$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup "$tmp/host-iso.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "--plan: [host] cpus = isolated on a host without isolated CPUs says the workload does not run ($rc: $(grep '^# host workload' "$tmp/out"))" \
+    eval 'grep -qx "# host workload: pert: not run: no isolated CPU on this host (set \[host\] cpus = LIST)" "$tmp/out"'
 
 "$rtvirt" run "$tmp/m/none.ini" >/dev/null 2>"$tmp/err"; rc=$?
 check "missing matrix file: exit 2 ($(cat "$tmp/err"))" [ $rc -eq 2 ]
