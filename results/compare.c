@@ -554,10 +554,19 @@ rv_result_compare_build_by(GPtrArray *stores, const char *baseline, RvStatsTest 
     c->groups = g_ptr_array_new_with_free_func((GDestroyNotify) group_free);
     c->test = test;
 
-    if (collect_scenarios(c, stores) == 0)
+    if (collect_scenarios(c, stores) == 0) {
+        /* a store whose scenarios were all SKIPPED: say the first reason */
+        const Scen *sk = NULL;
+
+        for (guint s = 0; s < c->scens->len && !sk; s++)
+            if (g_strcmp0(((Scen *) c->scens->pdata[s])->status, "skipped") == 0)
+                sk = c->scens->pdata[s];
         return rv_error_set(error, RV_ERROR_INVALID, ENODATA,
-                            "No records in %u results store(s): nothing to compare",
-                            stores->len);
+                            "No records in %u results store(s): nothing to compare%s%s%s%s%s",
+                            stores->len, sk ? " (scenarios SKIPPED, e.g. " : "",
+                            sk ? sk->name : "", sk ? ": " : "",
+                            sk ? (sk->reason ? sk->reason : "no reason recorded") : "", sk ? ")" : "");
+    }
     label_hosts(c, stores);
     note_contexts(c, stores);
     describe_scenarios(c, stores);

@@ -409,6 +409,31 @@ test_control_bytes(void)
     rv_test_rm_rf(tmp);
 }
 
+/* a store whose every scenario was SKIPPED has no record: the error says
+ * why, not only that there is nothing */
+static void
+test_all_skipped(void)
+{
+    g_autofree char *tmp = g_dir_make_tmp("rv-cmp-XXXXXX", NULL);
+    g_autoptr(RvStore) st = NULL, back = NULL;
+    g_autoptr(RvComparison) cmp = NULL;
+    g_autoptr(GPtrArray) stores = g_ptr_array_new();
+    g_autoptr(GError) err = NULL;
+
+    g_assert_cmpint(rv_result_store_create(tmp, "m", NULL, &st, &err), ==, 0);
+    rv_result_store_add_scenario(st, "nosmt", NULL);
+    rv_result_store_set_scenario_status(st, "nosmt", "skipped",
+                                        "smt = off: the CPU has no SMT (smt/control = notsupported)");
+    g_assert_cmpint(rv_result_store_commit(st, &err), ==, 0);
+    g_assert_cmpint(rv_result_store_open(rv_result_store_get_dir(st), &back, &err), ==, 0);
+    g_ptr_array_add(stores, back);
+    g_assert_cmpint(rv_result_compare_build(stores, NULL, RV_STATS_WELCH, &cmp, &err), ==, -ENODATA);
+    g_assert_cmpstr(err->message, ==, "No records in 1 results store(s): nothing to compare "
+                    "(scenarios SKIPPED, e.g. nosmt: smt = off: the CPU has no SMT "
+                    "(smt/control = notsupported))");
+    rv_test_rm_rf(tmp);
+}
+
 /* ---- the layout: fits, said once, headers over their data ---- */
 
 /* the cells of a header line: words, where a unit in brackets belongs to
@@ -1095,6 +1120,7 @@ main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/compare/control-bytes", test_control_bytes);
+    g_test_add_func("/compare/all-skipped", test_all_skipped);
     g_test_add_func("/compare/welch-values", test_welch_values);
     g_test_add_func("/compare/mann-whitney", test_mann_whitney);
     g_test_add_func("/compare/tcg", test_tcg);
