@@ -163,6 +163,18 @@ plot_histogram(Report *rp, RGroup *g, RvRunner *runner, GPtrArray *plots, GError
 
         if (!l->hist)
             continue;
+        if (l->hist->overflows)
+            g_string_append_printf(cap, " %s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                                   " samples beyond the histogram's %u us%s.",
+                                   scen_label(rp, l), l->hist->overflows,
+                                   rv_result_histogram_total(l->hist), l->hist->n_buckets,
+                                   l->hist->max_us >= 0 ? "" : " (max unknown)");
+        /* every sample beyond the histogram (guests nested under TCG: all
+         * of them 100 ms and more): no point to draw, and gnuplot fails
+         * when no block has one ("Skipping data file with no valid
+         * points", exit 1) */
+        if (rv_result_histogram_n_bins(l->hist) == 0)
+            continue;
         lab = rv_report_plot_scen_label(rp, scen_label(rp, l));
         if (blocks++)
             g_string_append(d, "\n\n");
@@ -183,12 +195,6 @@ plot_histogram(Report *rp, RGroup *g, RvRunner *runner, GPtrArray *plots, GError
         }
         if (last < 0)
             g_string_append(d, "0 ?\n");
-        if (l->hist->overflows)
-            g_string_append_printf(cap, " %s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                                   " samples beyond the histogram's %u us%s.",
-                                   scen_label(rp, l), l->hist->overflows,
-                                   rv_result_histogram_total(l->hist), l->hist->n_buckets,
-                                   l->hist->max_us >= 0 ? "" : " (max unknown)");
     }
     if (!blocks)
         return 0;
