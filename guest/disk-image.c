@@ -519,9 +519,12 @@ step_mmdebstrap(Build *b, GError **error)
         (r = write_text(mods, "virtio_pci\nvirtio_blk\next4\n", 0644, error)) < 0)
         return r;
     g_ptr_array_add(b->packages, NULL);
-    include = g_strjoinv(",", (char **) b->packages->pdata);
-    g_ptr_array_remove_index(b->packages, b->packages->len - 1);
-    include = g_strdup_printf("--include=%s", (char *) g_steal_pointer(&include));
+    {
+        g_autofree char *names = g_strjoinv(",", (char **) b->packages->pdata);
+
+        g_ptr_array_remove_index(b->packages, b->packages->len - 1);
+        include = g_strdup_printf("--include=%s", names);
+    }
     hook = g_strdup_printf("--setup-hook=sync-in %s /", hookdir);
 
     g_ptr_array_add(argv, prog);

@@ -278,8 +278,13 @@ test_build_cache(void)
     g_assert_cmpstr(kernel, ==, "kernel\n");
     /* nothing but the image: no temporary directory, no raw file */
     g_assert_cmpuint(count_entries(images, ".tmp-"), ==, 0);
-    g_assert_false(g_file_test(g_build_filename(img->dir, "root.raw", NULL), G_FILE_TEST_EXISTS));
-    g_assert_false(g_file_test(g_build_filename(img->dir, "root", NULL), G_FILE_TEST_EXISTS));
+    {
+        g_autofree char *raw = g_build_filename(img->dir, "root.raw", NULL);
+        g_autofree char *root = g_build_filename(img->dir, "root", NULL);
+
+        g_assert_false(g_file_test(raw, G_FILE_TEST_EXISTS));
+        g_assert_false(g_file_test(root, G_FILE_TEST_EXISTS));
+    }
 
     /* what went into the ext4 file system */
     fstab = image_cat(f.dir, img->base, "/etc/fstab");
@@ -421,6 +426,15 @@ test_overlay(void)
     fix_clear(&f);
 }
 
+/* Whether @name is on PATH. */
+static gboolean
+have_program(const char *name)
+{
+    g_autofree char *path = g_find_program_in_path(name);
+
+    return path != NULL;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -428,8 +442,7 @@ main(int argc, char **argv)
     g_test_add_func("/disk-image/hash", test_hash);
     g_test_add_func("/disk-image/package-set", test_package_set);
     g_test_add_func("/disk-image/fs-size", test_fs_size);
-    if (g_find_program_in_path("mkfs.ext4") && g_find_program_in_path("qemu-img") &&
-        g_find_program_in_path("debugfs")) {
+    if (have_program("mkfs.ext4") && have_program("qemu-img") && have_program("debugfs")) {
         g_test_add_func("/disk-image/build-cache", test_build_cache);
         g_test_add_func("/disk-image/build-failure", test_build_failure);
         g_test_add_func("/disk-image/overlay", test_overlay);
