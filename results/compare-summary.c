@@ -570,7 +570,8 @@ rv_result_compare_answers(const RvComparison *c, const RvCompareSummary *sum)
     }
     /* the question of the kernel thread: core scheduling against SMT off,
      * at the same load level in the same store, found by what the
-     * scenarios set (a renamed or re-described one still answers) */
+     * scenarios set (a renamed or re-described one still answers); said
+     * once where SMT off is itself the baseline (the loop above said it) */
     by_store = g_ptr_array_new_with_free_func(table_unref);
     for (guint i = 0; i < c->stores->len; i++)
         g_ptr_array_add(by_store, matrix_settings(c->stores->pdata[i]));
@@ -582,7 +583,8 @@ rv_result_compare_answers(const RvComparison *c, const RvCompareSummary *sum)
         for (guint r = 0; r < c->scens->len; r++) {
             const Scen *b = c->scens->pdata[r];
 
-            if (b->store == a->store && g_strcmp0(b->load, a->load) == 0 &&
+            if (r != rv_result_compare_baseline_of(c, s) && b->store == a->store &&
+                g_strcmp0(b->load, a->load) == 0 &&
                 has_setting(by_store, b, "smt=off") && !is_coresched(by_store, b) &&
                 scen_has_values(c, sum, r))
                 g_ptr_array_add(out, sentence(c, sum, s, r));

@@ -857,6 +857,20 @@ test_answer_by_settings(void)
     g_assert_nonnull(strstr(out, "\n  decoy vs plain: "));
     g_assert_null(strstr(out, "decoy vs halved"));
     g_assert_null(strstr(out, "vs decoy"));
+    /* with SMT off as the baseline, the pair is said once, not again as
+     * the kernel thread's question */
+    {
+        const char *args[] = { "--baseline", "halved", rv_result_store_get_dir(st), NULL };
+        g_autofree char *out2 = NULL, *err2 = NULL;
+        const char *p;
+        int n = 0;
+
+        g_assert_cmpint(run_compare(args, &out2, &err2), ==, 0);
+        for (p = out2; (p = strstr(p, "\n  cookie vs halved: ")); p++)
+            n++;
+        if (n != 1)
+            g_error("'cookie vs halved' said %d times with --baseline halved: '%s'", n, out2);
+    }
     rv_test_rm_rf(tmp);
 }
 
