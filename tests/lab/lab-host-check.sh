@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# lab-host-check.sh BUILD_DIR: `make lab-host-check`.  Boots the lab host --
+# lab-host-check.sh [--short] BUILD_DIR: `make lab-host-check` (and with
+# --short `make lab-host-check-short`, what CI runs).  Boots the lab host --
 # Debian 12 with systemd, cgroup v2, libvirtd and GRUB on the lab kernel
 # (mkhostimage.sh, cached) -- under QEMU TCG with an SMT topology
 # (-smp 4,sockets=1,cores=2,threads=2), from its disk through SeaBIOS and
@@ -11,14 +12,24 @@
 # (`systemctl reboot`: QEMU keeps running on the same disk, an overlay on
 # the cached image).  TAP comes back on the second serial port.
 #
+# --short: two boots instead of four.  The first as in the full check
+# (package, GRUB, setup, host show/check, boot arguments installed), the
+# second runs the lab flagship's coresched and nosmt scenarios only (the
+# two options the flagship compares; baseline and siblings-idle left out)
+# with the same read-backs, then powers off: no apply --persist, revert or
+# --remove stages.  The mode travels on the test disk (/lab/mode).
+#
 # Environment: RV_LAB_CACHE (default /var/cache/rtvirt/lab),
-# RV_LAB_HOST_TIMEOUT (seconds for the whole VM, default 5400: the
-# flagship stage runs nested guests),
+# RV_LAB_HOST_TIMEOUT (seconds for the whole VM, default 5400, 2700 with
+# --short: the flagship stage runs nested guests),
 # RV_LAB_HOST_MEM (MiB, default 4096), RV_LAB_QEMU.
 # Exit status: 0 all passed, 1 a test failed, 2 the lab host could not run.
 set -eu
 
-build=${1:?usage: lab-host-check.sh BUILD_DIR}
+mode=full
+[ "${1:-}" = --short ] && { mode=short; shift; }
+build=${1:?usage: lab-host-check.sh [--short] BUILD_DIR}
+timeout_s=${RV_LAB_HOST_TIMEOUT:-$([ $mode = short ] && echo 2700 || echo 5400)}
 build=$(cd "$build" && pwd)
 top=${RV_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 here=$top/tests/lab
@@ -31,7 +42,7 @@ log() { printf 'lab-host-check: %s\n' "$*" >&2; }
 
 deb=$(ls "$build"/deb/rtvirt_*_amd64.deb 2>/dev/null | head -n 1)
 [ -n "$deb" ] || die "no $build/deb/rtvirt_*_amd64.deb (make deb)"
-kernel=$("$here/build-kernel.sh" --host) || die "no lab host kernel (see above)"
+kernel=$("$here/build-kernel.sh") || die "no lab host kernel (see above)"
 log "kernel $kernel"
 image=$("$here/mkhostimage.sh" "$kernel" "$deb") || die "no lab host image (see above)"
 log "image $image"
@@ -42,6 +53,7 @@ qemu-img create -q -f qcow2 -F raw -b "$image" "$out/disk.qcow2" || die "qemu-im
 # the test disk: what lab-host-boot unpacks into /lab
 mkdir "$out/lab"
 cp "$deb" "$here/lab-host-tests.sh" "$here/tap.sh" "$here/persist.ini" "$here/lab-flagship.py" "$out/lab/"
+echo $mode >"$out/lab/mode"
 # what rtvirt recommends and the flagship stage needs beyond the .deb's
 # Depends, as a user would `apt install` it: qemu-guest-agent (the embedded
 # guests' agent) and gnuplot-nox (`rtvirt report`); resolved against the
@@ -67,9 +79,9 @@ cp "$debs"/*.deb "$out/lab/debs/"
 tar -cf "$out/lab.tar" -C "$out/lab" . || die "test disk assembly failed"
 truncate -s %1M "$out/lab.tar"
 
-log "booting the lab host (QEMU TCG, 2 cores x 2 threads, SeaBIOS + GRUB)"
+log "booting the lab host (QEMU TCG, 2 cores x 2 threads, SeaBIOS + GRUB; $mode check)"
 rc=0
-timeout "${RV_LAB_HOST_TIMEOUT:-5400}" "$qemu" \
+timeout "$timeout_s" "$qemu" \
 	-M pc -accel tcg,thread=single -cpu Skylake-Client-v4 \
 	-smp 4,sockets=1,cores=2,threads=2 -m "${RV_LAB_HOST_MEM:-4096}" \
 	-nodefaults -display none \
@@ -78,7 +90,7 @@ timeout "${RV_LAB_HOST_TIMEOUT:-5400}" "$qemu" \
 	-serial "file:$out/console.log" -serial "file:$out/results.raw" \
 	2>"$out/qemu.err" || rc=$?
 if [ $rc -eq 124 ]; then
-	log "the lab host ran past ${RV_LAB_HOST_TIMEOUT:-5400} s; console: $out/console.log"
+	log "the lab host ran past $timeout_s s; console: $out/console.log"
 elif [ $rc -ne 0 ]; then
 	log "QEMU exited with status $rc: $(head -c 500 "$out/qemu.err")"
 fi
