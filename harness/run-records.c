@@ -18,6 +18,11 @@
 #include "util/escape.h"
 #include "util/file.h"
 
+/* The most bytes of a tool's stderr quoted in a record's reason: untrusted
+ * text as one line (util/escape.h rv_escape_line()), the reason stays one
+ * line of run.json and of the run's log. */
+#define TOOL_STDERR_MAX 200
+
 /* Each reason once in run.json, not once per repetition. */
 void
 rv_harness_run_set_untrusted_once(RvRunEnv *env, RvStore *store, const char *why)
@@ -177,10 +182,10 @@ record_workload(RvRunEnv *env, RvRunRepetition *rep, RvRunGuest *g)
         (void) rv_harness_run_write_raw(rep, rec, name, g->res.out, g->res.out_len);
         g_strdelimit(name, "@", '-');
         if (g->res.exit_status != 0) {
-            g_autofree char *err1 = g_strndup(g->res.err ? g->res.err : "", 200);
+            g_autofree char *err1 = rv_escape_line(g->res.err, TOOL_STDERR_MAX);
 
             why = g_strdup_printf("%s exited with status %d in the guest: %s", ops->name,
-                                  g->res.exit_status, g_strstrip(err1));
+                                  g->res.exit_status, err1);
         } else if (g->res.truncated) {
             why = g_strdup_printf("%s output exceeded %" G_GSIZE_FORMAT " bytes: cut, not parsed",
                                   ops->name, ops->max_output);
@@ -251,14 +256,13 @@ record_pert(RvRunRepetition *rep, RvRunPertJob *j)
     gsize len = 0;
     gssize n = -1;
     g_autoptr(GError) err = NULL;
-    /* the probe's stderr, quoted in a one-line reason: no raw control bytes */
-    g_autofree char *perr = rv_escape_value(j->res.err);
+    g_autofree char *perr = rv_escape_line(j->res.err, TOOL_STDERR_MAX);
 
     rv_result_store_record_set_times(rec, j->t_start, j->t_end);
     if (j->error) {
         why = g_strdup_printf("rtvirt pert on CPU %d: %s", j->cpu, j->error->message);
     } else if (j->res.exit_status != 0) {
-        why = g_strdup_printf("rtvirt pert on CPU %d exited with status %d: %.200s", j->cpu,
+        why = g_strdup_printf("rtvirt pert on CPU %d exited with status %d: %s", j->cpu,
                               j->res.exit_status, perr);
     } else if ((n = rv_file_read(j->json_path, RV_FILE_READ_MAX, &text, &err)) < 0) {
         why = g_strdup_printf("rtvirt pert on CPU %d wrote no JSON: %s", j->cpu, err->message);
@@ -302,8 +306,9 @@ record_host(RvRunRepetition *rep, RvRunHostJob *h, const char *precondition_fail
     } else if (h->error) {
         why = g_strdup_printf("host %s: %s", wl, h->error->message);
     } else if (h->res.exit_status != 0) {
-        why = g_strdup_printf("host %s exited with status %d: %.200s", wl, h->res.exit_status,
-                              h->res.err ? h->res.err : "");
+        g_autofree char *herr = rv_escape_line(h->res.err, TOOL_STDERR_MAX);
+
+        why = g_strdup_printf("host %s exited with status %d: %s", wl, h->res.exit_status, herr);
     } else {
         g_autofree char *name = g_strdup_printf("%s-r%02u-host-%s.txt", rep->cell,
                                                 rep->repetition, wl);

@@ -19,7 +19,7 @@ if [ "$(nproc)" -lt 2 ]; then skip_all "needs CPU 1"; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "1..15"
+echo "1..16"
 for w in pert cyclictest pipe; do
     "$rtvirt" run --wait-lock 1800 --out "$tmp/$w" "$top/tests/data/run/host-$w.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
     check "$w: rtvirt run exits 0 ($(tail -n 2 "$tmp/err" | tr '\n' ' ' | cut -c1-200))" [ $rc -eq 0 ]
@@ -70,6 +70,33 @@ done
 cells=$(python3 -c "import json,sys; print(' '.join('%s=%s' % (s['name'], s['status']) for s in json.load(open(sys.argv[1]+'/run.json'))['scenarios']))" "$(sed -n 's/^Results: //p' "$tmp/out")" 2>&1)
 check "two load levels: every cell that was measured says ran ($rc: $cells)" \
     eval '[ $rc -eq 0 ] && [ "$cells" = "default=ran default@small=ran default@large=ran" ]'
+# a host tool that fails: its stderr (several lines, a terminal escape, a
+# trailing newline, 600 more bytes) is quoted in the record's reason as one
+# line: trimmed, escaped, bounded.  A stand-in cyclictest, first in PATH:
+# the real one cannot be made to write such bytes.
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/cyclictest" <<'SH'
+#!/bin/sh
+printf 'cyclictest: sched_setscheduler: Operation not permitted\r\n\033]0;pwned\007 again\n' >&2
+head -c 600 /dev/zero | tr '\0' x >&2
+printf '\n\n' >&2
+exit 1
+SH
+chmod +x "$tmp/bin/cyclictest"
+PATH="$tmp/bin:$PATH" "$rtvirt" run --wait-lock 1800 --out "$tmp/fails" "$top/tests/data/run/host-tool-fails.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
+python3 - "$(sed -n 's/^Results: //p' "$tmp/out")" >"$tmp/py" 2>&1 <<'PY'
+import json, sys
+recs = json.load(open(sys.argv[1] + "/run.json"))["records"]
+r = [x["reason"] for x in recs if x["workload"] == "cyclictest"]
+want = ("host cyclictest exited with status 1: cyclictest: sched_setscheduler: "
+        "Operation not permitted; \\033]0;pwned\\007 again; xxx")
+good = (len(r) == 1 and r[0].startswith(want) and r[0].endswith("x...")
+        and len(r[0]) < 300 and all(0x20 <= ord(c) < 0x7f for c in r[0]))
+print("ok" if good else "FAIL", ascii(r))
+PY
+read -r word rest <"$tmp/py"
+check "a failed host tool's stderr is one escaped, bounded line in the reason ($rc: $rest)" \
+    eval '[ $rc -eq 1 ] && [ "$word" = ok ]'
 # the value the run found when it held the host lock (another rtvirt run,
 # e.g. another `make check`, may have held it when this test started)
 before=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]+'/run.json'))['host']['timer_migration'])" "$store")

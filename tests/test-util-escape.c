@@ -73,6 +73,44 @@ test_text(void)
     }
 }
 
+/* A tool's stderr quoted in a reason: one line, trimmed, printable
+ * ASCII, bounded, cut between escapes. */
+static void
+test_line(void)
+{
+    static const struct {
+        const char *in, *out;
+        gsize max;
+    } cases[] = {
+        { "cyclictest: Permission denied\n", "cyclictest: Permission denied", 64 },
+        { "  \r\n\t ", "", 64 },
+        { "Unable to change scheduling policy!\r\nrun as root\n\n",
+          "Unable to change scheduling policy!; run as root", 64 },
+        { "a\x1b]0;pwned\x07 b\tc\\", "a\\033]0;pwned\\007 b\\tc\\\\", 64 },
+        { "5 \xc2\xb5s", "5 \\302\\265s", 64 },
+        { "0123456789abcdef", "0123456789abcdef", 16 },          /* exactly @max: whole */
+        { "0123456789abcdefg", "0123456789abc...", 16 },
+        { "0123456789a\x1b" "bcdef", "0123456789a...", 16 },   /* not inside "\033" */
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *e = rv_escape_line(cases[i].in, cases[i].max);
+
+        g_assert_cmpstr(e, ==, cases[i].out);
+        g_assert_cmpuint(strlen(e), <=, cases[i].max);
+        assert_no_control(e, FALSE);
+    }
+    {
+        g_autofree char *e = rv_escape_line(NULL, 16);
+        g_autofree char *big = g_strnfill(100000, '\x1b');
+        g_autofree char *b = rv_escape_line(big, 200);
+
+        g_assert_cmpstr(e, ==, "");
+        g_assert_cmpuint(strlen(b), <=, 200);
+        g_assert_true(g_str_has_suffix(b, "\\033..."));
+    }
+}
+
 static void
 test_problem(void)
 {
@@ -91,6 +129,7 @@ main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/util/escape/value", test_value);
     g_test_add_func("/util/escape/text", test_text);
+    g_test_add_func("/util/escape/line", test_line);
     g_test_add_func("/util/escape/problem", test_problem);
     return g_test_run();
 }

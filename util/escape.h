@@ -42,6 +42,22 @@ char *rv_escape_value(const char *s);
 char *rv_escape_text(char *s);
 
 /**
+ * rv_escape_line:
+ * @s: (nullable): what a tool wrote (its stderr), any bytes
+ * @max: the most bytes of the result, >= 8
+ *
+ * One line to quote in a reason or a log line: @s without the white space
+ * around it, each run of line breaks ("\n", "\r\n", "\r") inside it as
+ * "; ", every other byte by the value rule above (rv_escape_value()), so
+ * the result is printable ASCII only.  When that is longer than @max
+ * bytes it is cut where an escape starts, not inside one, and ends with
+ * "..." (at most @max bytes in all).
+ *
+ * Returns: (transfer full): the line, "" for NULL or white space only.
+ */
+char *rv_escape_line(const char *s, gsize max);
+
+/**
  * rv_problem_new:
  * @where: the file the value came from ("/sys/kernel/mm/ksm/run", a
  *         fixture path, "qemu-ga reply")
