@@ -10,6 +10,7 @@
 #include "host/profile/profile.h"
 #include "results/budget.h"
 #include "util/error.h"
+#include "util/file.h"
 #include "util/ini.h"
 
 static const char * const order_names[] = { "interleaved", "random", NULL };
@@ -128,16 +129,15 @@ find_load(const RvMatrix *m, const char *name)
     return NULL;
 }
 
-/* A path in a profile is relative to the file that names it. */
+/* A path in a profile is relative to the file that names it; shown as a
+ * user reads it ("profiles/host/x.ini", not "profiles/matrix/../host/x.ini"
+ * in the plan, the store and its reasons), links not followed. */
 static char *
 resolve_path(const char *from_file, const char *value)
 {
-    g_autofree char *dir = NULL;
+    g_autofree char *dir = g_path_get_dirname(from_file);
 
-    if (g_path_is_absolute(value))
-        return g_strdup(value);
-    dir = g_path_get_dirname(from_file);
-    return g_build_filename(dir, value, NULL);
+    return rv_path_join_shown(dir, value);
 }
 
 /* Names become domain names, directory names and table columns: keep them

@@ -146,6 +146,73 @@ test_text(void)
     g_assert_cmpstr(err->message, ==, "p.ini: not UTF-8 text (byte 3)");
 }
 
+/* A profile's path as a user reads it: "." and "NAME/.." dropped by the
+ * text, links not followed (compared with Python's os.path.normpath()). */
+static void
+test_join_lexical(void)
+{
+    static const struct {
+        const char *dir, *path, *out;
+    } cases[] = {
+        { "profiles/matrix", "../host/realtime-virtual-host.ini",
+          "profiles/host/realtime-virtual-host.ini" },
+        { "/usr/share/rtvirt/profiles/matrix", "../guests/rt-demo.ini",
+          "/usr/share/rtvirt/profiles/guests/rt-demo.ini" },
+        { "profiles/matrix", "/etc/rtvirt/host/x.ini", "/etc/rtvirt/host/x.ini" },
+        { ".", "../x/./y//z.ini", "../x/y/z.ini" },
+        { "a", "../../b", "../b" },
+        { "/", "../../etc", "/etc" },
+        { "a/./b/", "./c", "a/b/c" },
+        { "a", "..", "." },
+        { NULL, "p/../../q", "../q" },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *p = rv_path_join_lexical(cases[i].dir, cases[i].path);
+
+        g_assert_cmpstr(p, ==, cases[i].out);
+    }
+}
+
+/* The lexical path where it names the file the plain join names; the plain
+ * join where a directory link on the way leads elsewhere:
+ * DIR/profiles/matrix/../host/h.ini and DIR/lnk/../host/h.ini with lnk ->
+ * profiles/matrix (the kernel opens DIR/profiles/host/h.ini for both). */
+static void
+test_join_shown(void)
+{
+    g_autofree char *dir = tmpdir_new();
+    g_autofree char *matrix = g_build_filename(dir, "profiles", "matrix", NULL);
+    g_autofree char *host = g_build_filename(dir, "profiles", "host", NULL);
+    g_autofree char *h = g_build_filename(host, "h.ini", NULL);
+    g_autofree char *lnk = g_build_filename(dir, "lnk", NULL);
+    g_autofree char *want_lnk = g_build_filename(dir, "lnk", "..", "host", "h.ini", NULL);
+    g_autofree char *a = NULL, *b = NULL, *c = NULL;
+
+    g_assert_cmpint(g_mkdir_with_parents(matrix, 0755), ==, 0);
+    g_assert_cmpint(g_mkdir_with_parents(host, 0755), ==, 0);
+    write_or_die(h, "[main]\n", -1);
+    g_assert_cmpint(symlink("profiles/matrix", lnk), ==, 0);
+
+    a = rv_path_join_shown(matrix, "../host/h.ini");
+    b = rv_path_join_shown(lnk, "../host/h.ini");
+    c = rv_path_join_shown(matrix, "../host/missing.ini");
+    g_assert_cmpstr(a, ==, h);
+    g_assert_cmpstr(b, ==, want_lnk);                /* not DIR/host/h.ini */
+    g_assert_true(g_str_has_suffix(c, "/profiles/host/missing.ini"));
+
+    g_unlink(h);
+    g_unlink(lnk);
+    g_rmdir(host);
+    g_rmdir(matrix);
+    {
+        g_autofree char *profiles = g_path_get_dirname(host);
+
+        g_rmdir(profiles);
+    }
+    g_rmdir(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -156,5 +223,7 @@ main(int argc, char **argv)
     g_test_add_func("/util/file/fd", test_fd);
     g_test_add_func("/util/file/fifo", test_fifo);
     g_test_add_func("/util/file/text", test_text);
+    g_test_add_func("/util/file/join-lexical", test_join_lexical);
+    g_test_add_func("/util/file/join-shown", test_join_shown);
     return g_test_run();
 }

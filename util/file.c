@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -89,4 +90,48 @@ rv_file_check_text(const char *name, const char *data, gsize len, GError **error
                             "%s: not UTF-8 text (byte %" G_GSIZE_FORMAT ")", name, off);
     }
     return 0;
+}
+
+char *
+rv_path_join_lexical(const char *dir, const char *path)
+{
+    g_autofree char *joined = g_path_is_absolute(path) || !dir ? g_strdup(path)
+                                                               : g_build_filename(dir, path, NULL);
+    g_auto(GStrv) parts = g_strsplit(joined, "/", -1);
+    g_autoptr(GPtrArray) keep = g_ptr_array_new();
+    gboolean absolute = joined[0] == '/';
+    GString *out = g_string_new(absolute ? "/" : "");
+
+    for (char **p = parts; *p; p++) {
+        const char *last = keep->len ? keep->pdata[keep->len - 1] : NULL;
+
+        if (!**p || strcmp(*p, ".") == 0)
+            continue;
+        if (strcmp(*p, "..") == 0 && last && strcmp(last, "..") != 0)
+            g_ptr_array_set_size(keep, keep->len - 1);
+        else if (strcmp(*p, "..") != 0 || !absolute)
+            g_ptr_array_add(keep, *p);
+    }
+    for (guint i = 0; i < keep->len; i++) {
+        if (i)
+            g_string_append_c(out, '/');
+        g_string_append(out, keep->pdata[i]);
+    }
+    if (!out->len)
+        g_string_append_c(out, '.');
+    return g_string_free(out, FALSE);
+}
+
+char *
+rv_path_join_shown(const char *dir, const char *path)
+{
+    g_autofree char *plain = g_path_is_absolute(path) || !dir ? g_strdup(path)
+                                                              : g_build_filename(dir, path, NULL);
+    g_autofree char *lex = rv_path_join_lexical(dir, path);
+    struct stat a, b;
+    gboolean has_plain = stat(plain, &a) == 0, has_lex = stat(lex, &b) == 0;
+
+    if (has_plain == has_lex && (!has_plain || (a.st_dev == b.st_dev && a.st_ino == b.st_ino)))
+        return g_steal_pointer(&lex);
+    return g_steal_pointer(&plain);
 }

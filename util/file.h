@@ -72,3 +72,38 @@ gssize rv_file_read(const char *path, gsize max, char **ret_contents,
  */
 int rv_file_check_text(const char *name, const char *data, gsize len,
                        GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * rv_path_join_lexical:
+ * @dir: (nullable): the directory a relative @path is relative to ("." or
+ *       NULL: the current one)
+ * @path: a path; an absolute one ignores @dir
+ *
+ * @dir and @path joined, then "." components, empty ones and each "NAME/.."
+ * pair dropped by their text alone, as POSIX realpath() would without
+ * following links, and as Python's os.path.normpath() does: the path is
+ * shown the way a user reads it ("profiles/matrix/../host/x.ini" is
+ * "profiles/host/x.ini").  No symbolic link is resolved and nothing is
+ * read: where NAME is a link that leads elsewhere, the result names
+ * another file than the kernel would open, so use it for what a profile
+ * names relative to its own file (the project's layout, not a user's
+ * links through it).  Leading ".." of a relative path stay; "/.." is "/".
+ *
+ * Returns: (transfer full): the path, "." for an empty result.
+ */
+char *rv_path_join_lexical(const char *dir, const char *path);
+
+/**
+ * rv_path_join_shown:
+ * @dir: (nullable): as rv_path_join_lexical()
+ * @path: as rv_path_join_lexical()
+ *
+ * The path to open and to show for @path named in a file in @dir:
+ * rv_path_join_lexical()'s when it names the same file as the plain join
+ * (same device and inode, or neither exists), else the plain join, so a
+ * directory link on the way (DIR/link/../x) still leads where the kernel
+ * takes it.  Reads nothing but stat(2) of the two.
+ *
+ * Returns: (transfer full): the path.
+ */
+char *rv_path_join_shown(const char *dir, const char *path);

@@ -71,8 +71,7 @@ static char *
 resolve_include(const char *from_file, const char *name)
 {
     g_autofree char *dir = g_path_get_dirname(from_file);
-    g_autofree char *base = g_path_is_absolute(name) ? g_strdup(name)
-                                                     : g_build_filename(dir, name, NULL);
+    g_autofree char *base = rv_path_join_shown(dir, name);
 
     if (g_file_test(base, G_FILE_TEST_IS_REGULAR))
         return g_steal_pointer(&base);
