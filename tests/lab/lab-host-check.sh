@@ -22,7 +22,10 @@
 # Environment: RV_LAB_CACHE (default /var/cache/rtvirt/lab),
 # RV_LAB_HOST_TIMEOUT (seconds for the whole VM, default 5400, 2700 with
 # --short: the flagship stage runs nested guests),
-# RV_LAB_HOST_MEM (MiB, default 4096), RV_LAB_QEMU.
+# RV_LAB_HOST_MEM (MiB, default 4096), RV_LAB_QEMU,
+# RV_LAB_HOST_FLAGSHIP (default 1; 0 skips stage 2's flagship matrix, about
+# 23 minutes, through /lab/no-flagship on the test disk: for development,
+# the full check runs it).
 # Exit status: 0 all passed, 1 a test failed, 2 the lab host could not run.
 set -eu
 
@@ -52,8 +55,10 @@ mkdir -p "$out"
 qemu-img create -q -f qcow2 -F raw -b "$image" "$out/disk.qcow2" || die "qemu-img create failed"
 # the test disk: what lab-host-boot unpacks into /lab
 mkdir "$out/lab"
-cp "$deb" "$here/lab-host-tests.sh" "$here/tap.sh" "$here/persist.ini" "$here/lab-flagship.py" "$out/lab/"
+cp "$deb" "$here/lab-host-tests.sh" "$here/tap.sh" "$here/persist.ini" "$here/lab-flagship.py" \
+	"$here/lab-host-reboot.sh" "$here/lab-host-reboot.ini" "$out/lab/"
 echo $mode >"$out/lab/mode"
+[ "${RV_LAB_HOST_FLAGSHIP:-1}" = 0 ] && : >"$out/lab/no-flagship"
 # what rtvirt recommends and the flagship stage needs beyond the .deb's
 # Depends, as a user would `apt install` it: qemu-guest-agent (the embedded
 # guests' agent) and gnuplot-nox (`rtvirt report`); resolved against the

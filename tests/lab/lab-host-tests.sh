@@ -17,7 +17,14 @@
 #      apply --persist persist.ini
 #   3  the knobs hold after the reboot (systemd-sysctl, the unit); host
 #      revert; host bootargs --remove
-#   4  the arguments are gone; /etc is as stage 1 found it; plan; poweroff
+#   4  the arguments are gone; /etc is as stage 1 found it; rtvirt run
+#      lab-host-reboot.ini measures as booted and reboots by itself
+#      (lab-host-reboot.sh: stages 4-6)
+#   5  rtvirt-run-resume.service measured the bootargs scenario and put
+#      the boot loader back
+#   6  the original /proc/cmdline, /etc as before the run; plan; poweroff
+# /lab/no-flagship (RV_LAB_HOST_FLAGSHIP=0 in lab-host-check.sh) skips the
+# flagship of stage 2.
 # POSIX sh (dash).
 S=/lab/state
 mkdir -p $S
@@ -206,7 +213,7 @@ case $stage in
 	[ -n "$iso" ] && [ "$iso" = "$want" ] && [ "$nohz" = "$want" ]
 	check "and in effect: isolated '$iso', nohz_full '$nohz' (want '$want')" $?
 
-	flagship
+	if [ -e /lab/no-flagship ]; then skip "the flagship matrix (RV_LAB_HOST_FLAGSHIP=0)"; else flagship; fi
 
 	cat $T >$S/timer_migration.before
 	cat /proc/sys/vm/stat_interval >$S/stat_interval.before
@@ -252,8 +259,19 @@ case $stage in
 	diff $S/etc.before /tmp/etc.after | diag
 	cmp -s $S/etc.before /tmp/etc.after
 	check "/etc is as before the first change (paths, modes, contents)" $?
+	. /lab/lab-host-reboot.sh
+	reboot_run	# rtvirt run reboots into stage 5 by itself
+	;;
+5)
+	. /lab/lab-host-reboot.sh
+	reboot_resumed
+	reboot_to 6
+	;;
+6)
+	. /lab/lab-host-reboot.sh
+	reboot_restored
 	echo "1..$n"
-	echo 5 >$S/stage
+	echo 7 >$S/stage
 	sync
 	systemctl poweroff
 	;;
