@@ -39,6 +39,7 @@ guest_free(gpointer p)
     g_free(g->name);
     g_free(g->profile);
     g_free(g->file);
+    g_free(g->vcpus_at);
     g_free(g->group);
     g_free(g->skip_reason);
     g_free(g->workload_name);
@@ -471,6 +472,7 @@ guest_copy(const RvMatrixGuest *g, unsigned index)
     c->group = g_strdup(g->group);
     c->profile = g_strdup(g->profile);
     c->file = g_strdup(g->file);
+    c->vcpus_at = g_strdup(g->vcpus_at);
     c->skip_reason = g_strdup(g->skip_reason);
     c->workload_name = g_strdup(g->workload_name);
     return c;
@@ -484,6 +486,7 @@ parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     const RvIniEntry *e;
     g_autofree RvMatrixGuest *g = g_new0(RvMatrixGuest, 1);
     g_autofree char *profile = NULL, *skip_reason = NULL, *workload_name = NULL;
+    g_autofree char *vcpus_at = NULL;
     int role = RV_MATRIX_ROLE_RT;
     int r;
 
@@ -530,6 +533,9 @@ parse_guest(RvIni *ini, RvMatrix *m, const char *section, GError **error)
     }
     if (parse_guest_size(ini, section, g, error) < 0)
         return -EINVAL;
+    if ((e = rv_ini_lookup(ini, section, "vcpus")))
+        vcpus_at = g_strdup_printf("%s:%u", e->file, e->line);
+    g->vcpus_at = vcpus_at;
     g->skip_reason = skip_reason;
     g->workload_name = workload_name;
     /* count = node...: one placeholder named NAME, count 0, until the

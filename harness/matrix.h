@@ -206,6 +206,7 @@ typedef struct {
     char *group;            /* the section's NAME; = name unless count > 1 */
     unsigned vcpus;         /* vcpus = N, 0 = the profile's */
     unsigned vcpus_node_div;/* vcpus = node/K: K, 0 = not so */
+    char *vcpus_at;         /* "FILE:LINE" of vcpus =, NULL without it */
     guint64 memory_bytes;   /* memory = SIZE, 0 = the profile's */
     const char *workload_missing; /* a workload announced but not built in
                                    * yet ("tpcc"): its scenarios are SKIPPED */

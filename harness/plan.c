@@ -799,11 +799,18 @@ rv_harness_plan_size_guests(const RvMatrix *m, GPtrArray *profiles, const RvGues
         if (g->vcpus_node_div)
             v = n / g->vcpus_node_div;
         if (v < 1 || v > n) {
-            if (vcpus_short(m, g, short_of, g_strdup_printf(
-                    "%s:%u: [guest:%s] vcpus = %s%u: %s has %u online CPU%s, too few",
-                    g->file, g->line, g->group, g->vcpus_node_div ? "node/" : "",
-                    g->vcpus_node_div ? g->vcpus_node_div : g->vcpus, what, n,
-                    n == 1 ? "" : "s"), error) < 0)
+            /* in the field's terms: the vCPUs asked against the CPUs there */
+            char *why = g->vcpus_node_div
+                ? g_strdup_printf("%s: [guest:%s] vcpus = node/%u: %s has %u online CPU%s, "
+                                  "%u / %u is no vCPU (the guest needs at least 1)", g->vcpus_at,
+                                  g->group, g->vcpus_node_div, what, n, n == 1 ? "" : "s", n,
+                                  g->vcpus_node_div)
+                : g_strdup_printf("%s: [guest:%s] vcpus = %u: the guest asks %u vCPUs, %s has "
+                                  "%u online CPU%s (a guest the matrix sizes gets at most one "
+                                  "vCPU per CPU)", g->vcpus_at, g->group, g->vcpus, g->vcpus,
+                                  what, n, n == 1 ? "" : "s");
+
+            if (vcpus_short(m, g, short_of, why, error) < 0)
                 return -ENOSPC;
             /* its scenarios are SKIPPED; the plan still shows them */
             v = CLAMP(v, 1u, MAX(n, 1u));

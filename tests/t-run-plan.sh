@@ -54,7 +54,7 @@ export RTVIRT_LOCK_FILE=$tmp/lock
 
 # a glob, not `ls`: a fixture name may hold spaces and shell syntax
 bad=(tests/data/matrix/bad/*.ini)
-echo "1..$(( ${#bad[@]} * 2 + 59 ))"
+echo "1..$(( ${#bad[@]} * 2 + 60 ))"
 
 for f in "${bad[@]}"; do
     "$rtvirt" run --out "$tmp/results" "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -553,10 +553,17 @@ done
 # SKIPPED with that reason (here after the SMT one), the whole plan shown
 "$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup profiles/matrix/linpack-3vm.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
 nps=$("$rtvirt" run --plan --json --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup profiles/matrix/linpack-3vm.ini 2>/dev/null |
-      python3 -c 'import json,sys; print(sum(1 for s in json.load(sys.stdin)["scenarios"] if s["skipped"] and "too few" in (s["not_placed"] or "")))' 2>&1)
+      python3 -c 'import json,sys; print(sum(1 for s in json.load(sys.stdin)["scenarios"] if s["skipped"] and "2 / 3 is no vCPU" in (s["not_placed"] or "")))' 2>&1)
 check "linpack-3vm on the 2-CPU build machine: every scenario SKIPPED naming the guest too large, the plan shown ($rc $(grep -m1 '^#   also' "$tmp/out" | cut -c1-200); --json not_placed $nps)" \
-    eval '[ $rc -eq 77 ] && [ "$(grep -c "^#   also: profiles/matrix/linpack-3vm.ini:[0-9]*: \[guest:linpack\] vcpus = node/3: package 0 of this host has 2 online CPUs, too few$" "$tmp/out")" = 3 ] &&
+    eval '[ $rc -eq 77 ] && [ "$(grep -c "^#   also: profiles/matrix/linpack-3vm.ini:[0-9]*: \[guest:linpack\] vcpus = node/3: package 0 of this host has 2 online CPUs, 2 / 3 is no vCPU (the guest needs at least 1)$" "$tmp/out")" = 3 ] &&
           [ "$nps" = 3 ] && grep -q "^0 0 " "$tmp/out"'
+# a guest the matrix sizes to a fixed vcpus = 8 on that 2-CPU machine: its
+# scenario SKIPPED (exit 77, as every capability the host lacks) with the
+# vCPUs asked against the CPUs there, the matrix file and the value named
+printf '[guest:b]\nprofile = %s/profiles/guests/busy-guest.ini\nvcpus = 8\n[scenario:a]\nsmt = keep\n' "$PWD" >"$tmp/m/fixed-vcpus.ini"
+"$rtvirt" run --plan --root tests/data/hosts/debian12-2cpu-nosmt-rtgroup "$tmp/m/fixed-vcpus.ini" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "[guest:b] vcpus = 8 on 2 CPUs: SKIPPED saying the guest asks 8 vCPUs of 2 CPUs, exit 77 ($rc: $(grep -m1 '^# scenario a' "$tmp/out" | cut -c1-240))" \
+    eval '[ $rc -eq 77 ] && grep -q "^# scenario a (.*): SKIPPED: $tmp/m/fixed-vcpus.ini:3: \[guest:b\] vcpus = 8: the guest asks 8 vCPUs, package 0 of this host has 2 online CPUs (a guest the matrix sizes gets at most one vCPU per CPU)$" "$tmp/out"'
 "$rtvirt" run --plan --root "$smt" profiles/matrix/tpcc-semi-idle.ini >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "tpcc-semi-idle on 64 GiB: every scenario SKIPPED, the 32 GiB server and the RT guest need more than half, the plan shown ($rc $(grep -m1 "^# scenario" "$tmp/out" | cut -c1-200))" \
     eval '[ $rc -eq 77 ] && [ "$(grep -c "^# scenario .*: SKIPPED: short of memory: its guests need 36864 MiB without the count guests, more than half of this host.s 65536 MiB$" "$tmp/out")" = 4 ] &&
