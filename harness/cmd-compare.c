@@ -71,7 +71,8 @@ rv_cmd_compare(int argc, char **argv)
     static gboolean arg_csv, arg_wide, arg_per_guest;
     const GOptionEntry entries[] = {
         { "baseline", 'b', 0, G_OPTION_ARG_STRING, &arg_baseline,
-          "Scenario the others are compared with (default: the first)", "NAME" },
+          "Scenario the others are compared with (default: the first that ran; "
+          "SCENARIO or SCENARIO@LOAD: that scenario at each load level)", "NAME" },
         { "csv", 0, 0, G_OPTION_ARG_NONE, &arg_csv, "Print CSV (RFC 4180)", NULL },
         { "budget", 0, 0, G_OPTION_ARG_STRING_ARRAY, &arg_budget,
           "Judge a budget, e.g. 'max_us <= 40', 'guest=rt0: p99.99_us <= 20', "

@@ -43,7 +43,8 @@ rv_cmd_report(int argc, char **argv)
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &arg_out,
           "Directory for index.html and the plots (created; required)", "DIR" },
         { "baseline", 'b', 0, G_OPTION_ARG_STRING, &arg_baseline,
-          "Scenario the others are compared with (default: the first)", "NAME" },
+          "Scenario the others are compared with (default: the first that ran; "
+          "SCENARIO or SCENARIO@LOAD: that scenario at each load level)", "NAME" },
         { "test", 0, 0, G_OPTION_ARG_STRING, &arg_test,
           "Significance test: welch (default) or mann-whitney", "TEST" },
         { "title", 0, 0, G_OPTION_ARG_STRING, &arg_title, "The page's title", "TEXT" },

@@ -456,16 +456,42 @@ fill_cells(RvComparison *c, GPtrArray *stores)
     }
 }
 
-/* --baseline NAME: a label, or a scenario name of exactly one store */
+/* The names --baseline is offered in its error: the labels of the
+ * scenarios that hold data (a successful repetition), so with load levels
+ * the SCENARIO@LOAD cells, not the bare scenario beside them (which holds
+ * none, and stands for its cells at every level). */
+static char *
+baseline_offers(const RvComparison *c)
+{
+    g_autoptr(GString) names = g_string_new(NULL);
+    gboolean loads = FALSE;
+
+    for (guint i = 0; i < c->scens->len; i++) {
+        const Scen *s = c->scens->pdata[i];
+
+        if (!scen_ran(c, i))
+            continue;
+        g_string_append_printf(names, "%s%s", names->len ? ", " : "", s->label);
+        loads = loads || s->load;
+    }
+    if (!names->len)
+        g_string_append(names, "none holds data");
+    if (loads)
+        g_string_append(names, " (a scenario's name alone means it at every load level)");
+    return g_string_free(g_steal_pointer(&names), FALSE);
+}
+
+/* --baseline NAME: a label, or a scenario name of exactly one store; with
+ * load levels SCENARIO and SCENARIO@LOAD both mean SCENARIO at each level
+ * (rv_result_compare_baseline_of()) */
 static int
 find_baseline(const RvComparison *c, const char *baseline, GError **error)
 {
-    g_autoptr(GString) names = g_string_new(NULL);
     int matches = 0, base = -1;
 
     for (guint i = 0; i < c->scens->len; i++) {
         const Scen *s = c->scens->pdata[i];
-        g_string_append_printf(names, "%s%s", i ? ", " : "", s->label);
+
         if (g_str_equal(s->label, baseline)) {
             base = i;
             matches = 1;
@@ -477,15 +503,12 @@ find_baseline(const RvComparison *c, const char *baseline, GError **error)
         }
     }
     if (matches != 1) {
-        for (guint i = 0; i < c->scens->len; i++) {
-            const Scen *s = c->scens->pdata[i];
-            if (!strstr(names->str, s->label))
-                g_string_append_printf(names, ", %s", s->label);
-        }
+        g_autofree char *offers = baseline_offers(c);
+
         return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
-                            "Baseline '%s' is %s; scenarios: %s", baseline,
+                            "Baseline '%s' is %s; scenarios with data: %s", baseline,
                             matches ? "ambiguous (in several stores)" : "not a scenario",
-                            names->str);
+                            offers);
     }
     /* NAME of a matrix with load levels: its first cell that ran */
     for (guint i = 0; !scen_ran(c, base) && i < c->scens->len; i++) {

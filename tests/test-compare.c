@@ -373,7 +373,7 @@ test_cli_errors(void)
     g_assert_cmpint(run_compare(ambiguous, &o1, &e1), ==, 2);
     g_assert_nonnull(strstr(e1, "Baseline 'baseline' is ambiguous"));
     g_assert_cmpint(run_compare(unknown, &o2, &e2), ==, 2);
-    g_assert_nonnull(strstr(e2, "Baseline 'nope' is not a scenario; scenarios: baseline, pinned, noisy"));
+    g_assert_nonnull(strstr(e2, "Baseline 'nope' is not a scenario; scenarios with data: baseline, pinned, noisy\n"));
     g_assert_cmpint(run_compare(missing, &o3, &e3), ==, 2);
     g_assert_nonnull(strstr(e3, "does-not-exist/run.json"));
     g_assert_cmpint(run_compare(none, &o4, &e4), ==, 2);
@@ -920,6 +920,33 @@ test_per_guest(void)
     rv_test_rm_rf(tmp);
 }
 
+/* --baseline NAME on a store with load levels (flagship-ci/): an unknown
+ * name is offered the cells that hold data, not the bare scenarios beside
+ * them nor the SKIPPED ones; the bare name is accepted and means the
+ * scenario at every level, as SCENARIO@LOAD does (doc/rtvirt.1). */
+static void
+test_baseline_levels(void)
+{
+    static const char *const nope[] = { "--baseline", "nope",
+                                        "flagship-ci/20261204-183604-coresched-vs-nosmt-ci", NULL };
+    static const char *const bare[] = { "--baseline", "siblings-idle",
+                                        "flagship-ci/20261204-183604-coresched-vs-nosmt-ci", NULL };
+    static const char *const cell[] = { "--baseline", "siblings-idle@t2",
+                                        "flagship-ci/20261204-183604-coresched-vs-nosmt-ci", NULL };
+    g_autofree char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL, *o3 = NULL, *e3 = NULL;
+
+    g_assert_cmpint(run_compare(nope, &o1, &e1), ==, 2);
+    g_assert_cmpstr(o1, ==, "");
+    g_assert_nonnull(strstr(e1, "Baseline 'nope' is not a scenario; scenarios with data: "
+                                "baseline@t1, baseline@t2, siblings-idle@t1, siblings-idle@t2 "
+                                "(a scenario's name alone means it at every load level)\n"));
+    g_assert_cmpint(run_compare(bare, &o2, &e2), ==, 0);
+    g_assert_cmpint(run_compare(cell, &o3, &e3), ==, 0);
+    g_assert_nonnull(strstr(o2, "\nbaseline: siblings-idle at each load level "
+                                "(t1: siblings-idle@t1, t2: siblings-idle@t2)\n"));
+    g_assert_cmpstr(o2, ==, o3);
+}
+
 /* The flagship's CI version run for real under TCG on the 2-CPU build
  * machine (flagship-ci/, README.source.txt): baseline and siblings-idle at
  * two load levels beside sysbench and gemm neighbours, nosmt and
@@ -1150,6 +1177,7 @@ main(int argc, char **argv)
     g_test_add_func("/compare/demo", test_demo);
     g_test_add_func("/compare/throughput", test_throughput);
     g_test_add_func("/compare/flagship-ci", test_flagship);
+    g_test_add_func("/compare/baseline-levels", test_baseline_levels);
     g_test_add_func("/compare/answer-by-settings", test_answer_by_settings);
     g_test_add_func("/compare/per-guest", test_per_guest);
     g_test_add_func("/compare/within", test_within);
