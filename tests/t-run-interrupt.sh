@@ -83,7 +83,7 @@ user_reboot() {   # the user reboots with the boot loader as it is now: own argu
     echo 0b5e2c1e-0000-4000-8000-ffffffffffff >"$bid"
     printf '%s\n' "$orig" >"$R/proc/cmdline"
 }
-reboots() { wc -l <"$tmp/reboots" 2>/dev/null || echo 0; }
+reboots() { wc -l 2>/dev/null <"$tmp/reboots" || echo 0; }   # 2> first: bash opens the missing file after it
 
 recs() {   # store -> "SCENARIO:REP:STARTED" of every ok pert record, sorted
     python3 - "$1" <<'PY'
