@@ -20,6 +20,7 @@
 #                        (debian/, from the dist tarball), lintian-checked
 #   make lab-host-check  the lab host: Debian 12 with systemd and libvirtd on
 #                        the SMT core-scheduling kernel, booted from disk
+#   make lab-host-check-short  the same in two boots, coresched and nosmt only (CI)
 #   make O=DIR           out-of-tree build directory (default: build)
 #   make V=1             show the full compiler command lines
 
@@ -88,7 +89,7 @@ SH_TESTS := $(sort $(wildcard tests/t-*.sh))
 
 .SECONDARY:
 
-.PHONY: all deps install uninstall FORCE check check-real check-unit demo demo-real fuzz clean lab-check lab-check-real lint dist ansible-collection deb lab-host-check lab-host-check-real
+.PHONY: all deps install uninstall FORCE check check-real check-unit demo demo-real fuzz clean lab-check lab-check-real lint dist ansible-collection deb lab-host-check lab-host-check-real lab-host-check-short lab-host-check-short-real
 
 all: $(O)/rtvirt $(O)/rtvirt-pert
 
@@ -207,13 +208,21 @@ lab-check-real: all
 	RV_TOP=$(CURDIR) ./tests/lab/lab-check.sh $(abspath $(O))
 
 # The lab host (tests/lab/README.md): the package from `make deb`, the lab
-# kernel with host-kernel.config, a Debian 12 disk image (both cached in
+# kernel (the lab VM's), a Debian 12 disk image (both cached in
 # /var/cache/rtvirt/lab), booted through GRUB with systemd, across reboots.
 lab-host-check: deps
 	@$(MAKE) --no-print-directory lab-host-check-real
 
 lab-host-check-real: deb
 	RV_TOP=$(CURDIR) ./tests/lab/lab-host-check.sh $(abspath $(O))
+
+# The same lab host in two boots, the flagship's coresched and nosmt
+# scenarios only: what .ci/run runs (tests/lab/README.md).
+lab-host-check-short: deps
+	@$(MAKE) --no-print-directory lab-host-check-short-real
+
+lab-host-check-short-real: deb
+	RV_TOP=$(CURDIR) ./tests/lab/lab-host-check.sh --short $(abspath $(O))
 
 # Layers point down only; no function outside tests over 150 lines; the
 # Ansible collection is ansible-lint clean (production profile).

@@ -14,12 +14,15 @@
 #       /proc/PID/sched does not print it), -errno where that fails:
 #       -ESRCH (-3) a thread that went away, -ENODEV (-19) with SMT off
 #       (kernel/sched/core_sched.c refuses without sched_smt_present).
-#   lab-flagship.py check STORE SAMPLES ISOLATED SIBLINGS
+#   lab-flagship.py check STORE SAMPLES ISOLATED SIBLINGS [SCENARIOS]
 #       Prints one line per fact, "ok TEXT" or "FAIL TEXT", from the
 #       store's run.json and the samples; ISOLATED is the host's isolated
 #       cpulist, SIBLINGS "CPU:SIBLING,..." as /sys showed them before the
-#       run.  The number of lines does not depend on the data.  Only the
-#       samples inside each scenario's measured window count.
+#       run, SCENARIOS the comma-separated scenarios the matrix holds
+#       (default all four; the short check, lab-host-check.sh --short,
+#       runs "coresched,nosmt").  The number of lines depends on SCENARIOS
+#       only, not on the data.  Only the samples inside each scenario's
+#       measured window count.
 # Untrusted input (the store, the samples): read bounded, every key looked
 # up with a default, so a malformed file makes FAIL lines, not a crash.
 import ctypes
@@ -113,7 +116,11 @@ def say(ok, text):
     print(("ok " if ok else "FAIL ") + text.replace("\n", " "))
 
 
-def check(store, samples_path, isolated, siblings):
+def check(store, samples_path, isolated, siblings, scenarios=",".join(SCENARIOS)):
+    scens = tuple(x for x in scenarios.split(",") if x in SCENARIOS)
+    if "coresched" not in scens or "nosmt" not in scens:
+        sys.stderr.write("lab-flagship.py: SCENARIOS must hold coresched and nosmt: '%s'\n" % scenarios)
+        sys.exit(2)
     try:
         with open(os.path.join(store, "run.json")) as f:
             d = json.loads(f.read(64 << 20))
@@ -138,11 +145,11 @@ def check(store, samples_path, isolated, siblings):
 
     # ---- every scenario ran
     st = {s.get("name"): s for s in d.get("scenarios") or [] if isinstance(s, dict)}
-    say(all(st.get(s, {}).get("status") == "ran" for s in SCENARIOS) and d.get("complete") is True,
+    say(all(st.get(s, {}).get("status") == "ran" for s in scens) and d.get("complete") is True,
         "every scenario RAN, none SKIPPED, the store complete (%s; complete %s)" %
         (", ".join("%s %s%s" % (s, st.get(s, {}).get("status"),
                                  " (%s)" % st[s].get("reason") if st.get(s, {}).get("reason") else "")
-                   for s in SCENARIOS), d.get("complete")))
+                   for s in scens), d.get("complete")))
     recs = [r for r in d.get("records") or [] if isinstance(r, dict)]
 
     def rec(scen, workload, any_status=False):
@@ -156,12 +163,12 @@ def check(store, samples_path, isolated, siblings):
         v = ((r or {}).get("metrics") or {}).get(name) or {}
         return v.get("value") if isinstance(v, dict) else None
 
-    cyc = {s: metric(rec(s, "cyclictest"), "cycles") for s in SCENARIOS}
-    gf = {s: metric(rec(s, "gemm"), "gflops") for s in SCENARIOS}
-    mx = {s: metric(rec(s, "cyclictest"), "max_us") for s in SCENARIOS}
-    say(all(isinstance(cyc[s], (int, float)) and cyc[s] > 0 for s in SCENARIOS),
+    cyc = {s: metric(rec(s, "cyclictest"), "cycles") for s in scens}
+    gf = {s: metric(rec(s, "gemm"), "gflops") for s in scens}
+    mx = {s: metric(rec(s, "cyclictest"), "max_us") for s in scens}
+    say(all(isinstance(cyc[s], (int, float)) and cyc[s] > 0 for s in scens),
         "cyclictest measured in the RT guest in every scenario (cycles %s; max us %s)" % (cyc, mx))
-    say(all(isinstance(gf[s], (int, float)) and gf[s] > 0 for s in SCENARIOS),
+    say(all(isinstance(gf[s], (int, float)) and gf[s] > 0 for s in scens),
         "the gemm neighbour's work measured in every scenario (GFLOPS %s)" % gf)
 
     # ---- pinning as rtvirt verified it (the store's verifications)
@@ -183,18 +190,20 @@ def check(store, samples_path, isolated, siblings):
         c = pin.get((s, "rt", 1), set())
         return next(iter(c)) if len(c) == 1 else None
 
-    say(all(rt_cpu(s) is not None and rt_cpu(s) in iso for s in SCENARIOS),
+    say(all(rt_cpu(s) is not None and rt_cpu(s) in iso for s in scens),
         "the RT vCPU (rt vCPU1) pinned to one isolated CPU in every scenario (%s; isolated %s)" %
-        ({s: sorted(pin.get((s, "rt", 1), ())) for s in SCENARIOS}, isolated))
-    sh = {s: rt_cpu(s) is not None and pin.get((s, "gm", 0)) == {sib.get(rt_cpu(s))}
-          for s in ("baseline", "coresched")}
-    on_sib = {s: [g for (sc, g, v), c in pin.items() if sc == s and sib.get(rt_cpu(s)) in c]
-              for s in ("siblings-idle",)}
-    say(all(sh.values()) and rt_cpu("siblings-idle") is not None and not on_sib["siblings-idle"],
-        "the store: the neighbour's vCPU on the RT vCPU's SMT sibling in baseline and coresched, "
-        "no vCPU there in siblings-idle (gm vCPU0 %s; RT CPU %s; siblings %s)" %
-        ({s: sorted(pin.get((s, "gm", 0), ())) for s in ("baseline", "coresched", "siblings-idle")},
-         {s: rt_cpu(s) for s in SCENARIOS}, siblings))
+        ({s: sorted(pin.get((s, "rt", 1), ())) for s in scens}, isolated))
+    shared = [s for s in ("baseline", "coresched") if s in scens]
+    sh = {s: rt_cpu(s) is not None and pin.get((s, "gm", 0)) == {sib.get(rt_cpu(s))} for s in shared}
+    idle = "siblings-idle" in scens
+    on_sib = [g for (sc, g, v), c in pin.items()
+              if idle and sc == "siblings-idle" and sib.get(rt_cpu(sc)) in c]
+    say(all(sh.values()) and (not idle or (rt_cpu("siblings-idle") is not None and not on_sib)),
+        "the store: the neighbour's vCPU on the RT vCPU's SMT sibling in %s%s (gm vCPU0 %s; "
+        "RT CPU %s; siblings %s)" %
+        (" and ".join(shared), ", no vCPU there in siblings-idle" if idle else "",
+         {s: sorted(pin.get((s, "gm", 0), ())) for s in scens if s != "nosmt"},
+         {s: rt_cpu(s) for s in scens}, siblings))
 
     # ---- the samples: each VM process mapped to its scenario by its vCPU
     # tids; only the samples inside the scenario's measured window (the
@@ -202,7 +211,7 @@ def check(store, samples_path, isolated, siblings):
     # the record failed) count: before
     # it libvirt is still pinning the threads and rtvirt tagging them
     win = {}
-    for s in SCENARIOS:
+    for s in scens:
         r = rec(s, "cyclictest", True) or {}
         try:
             a = datetime.datetime.strptime(str(r.get("started")), "%Y-%m-%dT%H:%M:%SZ")
@@ -219,9 +228,9 @@ def check(store, samples_path, isolated, siblings):
             for t in vm.get("threads") or []:
                 if t.get("tid") in tid_scen:
                     vm_scen[vm.get("pid")] = tid_scen[t["tid"]]
-    seen = {s: 0 for s in SCENARIOS}
+    seen = {s: 0 for s in scens}
     kpin_bad, smt_bad, ck_bad, cg_bad = [], [], [], []
-    ck = {s: {} for s in SCENARIOS}    # scenario -> vm name -> set of cookies
+    ck = {s: {} for s in scens}    # scenario -> vm name -> set of cookies
     nthreads = 0
     for smp in samples:
         ts = smp.get("t") if isinstance(smp.get("t"), (int, float)) else -1
@@ -253,11 +262,11 @@ def check(store, samples_path, isolated, siblings):
                 if want is not None and cpus(t.get("cpus")) != want:
                     kpin_bad.append("%s %s vCPU%s %s != %s" % (s, name, m.group(1), t.get("cpus"),
                                                               sorted(want)))
-    say(all(seen[s] > 0 for s in SCENARIOS) and not kpin_bad,
+    say(all(seen[s] > 0 for s in scens) and not kpin_bad,
         "read back from the kernel in each measured window (Cpus_allowed_list of each 'CPU N/TCG' "
         "thread): the pinning the store verified (samples per scenario %s; differences: %s)" %
         (seen, kpin_bad[:3] or "none"))
-    say(seen["nosmt"] > 0 and all(seen[s] > 0 for s in SCENARIOS) and not smt_bad,
+    say(seen["nosmt"] > 0 and all(seen[s] > 0 for s in scens) and not smt_bad,
         "smt/control off and CPUs 0,2 online while the nosmt guests ran, on and 0-3 in the "
         "others (mismatches: %s)" % (smt_bad[:3] or "none"))
     cs = ck["coresched"]
@@ -266,16 +275,16 @@ def check(store, samples_path, isolated, siblings):
         and len(set().union(*cs.values())) == 2,
         "during coresched every thread of each VM carries one core cookie, one per VM "
         "(prctl PR_SCHED_CORE_GET: %s)" % {n: [hex(c) for c in v] for n, v in per_vm.items()})
-    others = {s: {n: sorted(v) for n, v in ck[s].items()} for s in ("baseline", "siblings-idle", "nosmt")}
+    others = {s: {n: sorted(v) for n, v in ck[s].items()} for s in scens if s != "coresched"}
     # (-ESRCH: a thread that ended between the listing and the prctl;
     # with SMT off the kernel answers -ENODEV: no core scheduling at all)
     daemon = {c for smp in samples for c in (smp.get("daemon") or [])} - {-ESRCH}
     none = {s: [0, -ENODEV] if s == "nosmt" else [0] for s in others}
     say(all(ck[s] and all(set(v) <= set(none[s]) for v in others[s].values()) for s in others)
         and daemon and daemon <= {0, -ENODEV},
-        "no cookie in the other scenarios (siblings-idle and nosmt ran after coresched; with SMT "
+        "no cookie in the other scenarios (%s ran after coresched; with SMT "
         "off the kernel answers ENODEV, %d) nor on libvirtd's threads (%s; libvirtd %s)" %
-        (-ENODEV, others, sorted(daemon)))
+        (" and ".join(scens[scens.index("coresched") + 1:]) or "none", -ENODEV, others, sorted(daemon)))
     cv = [v for v in d.get("verifications") or [] if isinstance(v, dict)
           and v.get("what") == "core cookies" and str(v.get("scenario", "")).startswith("coresched")]
     say(len(cv) >= 1 and all(v.get("status") == "PASS" for v in cv),
@@ -287,7 +296,7 @@ def check(store, samples_path, isolated, siblings):
 
     # ---- the co-scheduling stats: the foreign share with and without cookies
     fp = {}
-    for s in SCENARIOS:
+    for s in scens:
         # the host-counters record keeps them also where it failed (a
         # window stretched under nested TCG, the RT guest's cyclictest)
         r = rec(s, "host-counters", True)
@@ -298,16 +307,21 @@ def check(store, samples_path, isolated, siblings):
         if s not in fp:
             fp[s] = co.get("skipped") or "none"
     b, c = fp.get("baseline"), fp.get("coresched")
-    say(isinstance(b, (int, float)) and isinstance(c, (int, float)) and c < b,
-        "co-scheduling stats: the RT VM's foreign share falls with coresched (foreign %% by "
-        "scenario: %s)" % fp)
+    if "baseline" in scens:
+        say(isinstance(b, (int, float)) and isinstance(c, (int, float)) and c < b,
+            "co-scheduling stats: the RT VM's foreign share falls with coresched (foreign %% by "
+            "scenario: %s)" % fp)
+    else:   # nothing to fall from: with SMT off there is no sibling to share
+        say(isinstance(c, (int, float)) and 0 <= c <= 100,
+            "co-scheduling stats: the RT VM's foreign share measured in coresched (no baseline in "
+            "this matrix to compare; foreign %% by scenario: %s)" % fp)
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "sample":
         sample(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) == 6 and sys.argv[1] == "check":
+    elif len(sys.argv) in (6, 7) and sys.argv[1] == "check":
         check(*sys.argv[2:])
     else:
-        sys.stderr.write("usage: lab-flagship.py sample OUT PREFIX | check STORE SAMPLES ISOLATED SIBLINGS\n")
+        sys.stderr.write("usage: lab-flagship.py sample OUT PREFIX | check STORE SAMPLES ISOLATED SIBLINGS [SCENARIOS]\n")
         sys.exit(2)
