@@ -101,7 +101,7 @@ flagship() {
 	cat $S/run.out | diag
 	store=$(sed -n 's/^Results: //p' $S/run.out | tail -n 1)
 	[ $rc -eq 0 ] && [ -f "$store/run.json" ]
-	check "rtvirt run coresched-vs-nosmt-lab.ini ran to its end in $((t1 - t0)) s (exit $rc; store '$store')" $?
+	check "rtvirt run $(basename $M) ran to its end in $((t1 - t0)) s (exit $rc; store '$store')" $?
 	python3 $F check "$store" $S/samples.json "$iso" "$sibs" $scens >$S/flagship.facts 2>&1
 	while read -r word rest; do
 		[ "$word" = ok ]

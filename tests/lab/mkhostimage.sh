@@ -7,7 +7,7 @@
 # The lab host is a Debian 12 machine as users have one: systemd, cgroup v2,
 # libvirtd started by systemd, QEMU, rt-tests, GRUB (grub-pc) booting from
 # an MBR disk through SeaBIOS.  Its kernel is the lab kernel KERNEL
-# (build-kernel.sh --host: SCHED_CORE, NO_HZ_FULL, systemd and libvirt
+# (build-kernel.sh: SCHED_CORE, NO_HZ_FULL, systemd and libvirt
 # options), installed as /boot/vmlinuz-RELEASE so that update-grub finds
 # it; linux-image-amd64 is there too, for the guests rtvirt builds from the
 # host's packaged kernel (guest/image.c).  rtvirt itself is NOT in the
