@@ -7,17 +7,19 @@
 # (mkhostimage.sh, cached) -- under QEMU TCG with an SMT topology
 # (-smp 4,sockets=1,cores=2,threads=2), from its disk through SeaBIOS and
 # GRUB.  rtvirt's .deb (BUILD_DIR/deb, `make deb`) and the tests travel on
-# a second disk (a tar); at first boot the lab host installs the .deb and
-# runs lab-host-tests.sh from rtvirt-lab.service, across real reboots
-# (`systemctl reboot`: QEMU keeps running on the same disk, an overlay on
-# the cached image).  TAP comes back on the second serial port.
+# a second disk (a tar); rtvirt-lab.service runs lab-host-tests.sh at
+# every boot, one stage a boot (the first installs the .deb), across real
+# reboots (`systemctl reboot`: QEMU keeps running on the same disk, an
+# overlay on the cached image).  TAP comes back on the second serial port.
 #
-# --short: two boots instead of four.  The first as in the full check
+# --short: two boots instead of six.  The first as in the full check
 # (package, GRUB, setup, host show/check, boot arguments installed), the
 # second runs the lab flagship's coresched and nosmt scenarios only (the
 # two options the flagship compares; baseline and siblings-idle left out)
-# with the same read-backs, then powers off: no apply --persist, revert or
-# --remove stages.  The mode travels on the test disk (/lab/mode).
+# with the same read-backs, then powers off: no apply --persist, revert,
+# --remove or rebooting `rtvirt run` (the end of stage 2 and stages 3-6 of
+# lab-host-tests.sh).
+# The mode travels on the test disk (/lab/mode).
 #
 # Environment: RV_LAB_CACHE (default /var/cache/rtvirt/lab),
 # RV_LAB_HOST_TIMEOUT (seconds for the whole VM, default 5400, 2700 with
@@ -26,7 +28,8 @@
 # RV_LAB_HOST_FLAGSHIP (default 1; 0 skips stage 2's flagship matrix, about
 # 23 minutes, through /lab/no-flagship on the test disk: for development,
 # the full check runs it).
-# Exit status: 0 all passed, 1 a test failed, 2 the lab host could not run.
+# Exit status: 0 all passed, 1 a test failed (or fewer ran than planned),
+# 2 the lab host could not run or its TAP stopped before the plan.
 set -eu
 
 mode=full
@@ -45,7 +48,7 @@ log() { printf 'lab-host-check: %s\n' "$*" >&2; }
 
 deb=$(ls "$build"/deb/rtvirt_*_amd64.deb 2>/dev/null | head -n 1)
 [ -n "$deb" ] || die "no $build/deb/rtvirt_*_amd64.deb (make deb)"
-kernel=$("$here/build-kernel.sh") || die "no lab host kernel (see above)"
+kernel=$("$here/build-kernel.sh") || die "no lab kernel (see above)"
 log "kernel $kernel"
 image=$("$here/mkhostimage.sh" "$kernel" "$deb") || die "no lab host image (see above)"
 log "image $image"
