@@ -18,8 +18,10 @@
 #   make ansible-collection  the rtvirt.fleet collection tarball (ansible/)
 #   make deb             Debian package $(O)/deb/rtvirt_VERSION_amd64.deb
 #                        (debian/, from the dist tarball), lintian-checked
+#   make lab-check       the lab VM: the SMT core-scheduling kernel (built once,
+#                        cached) and busybox under QEMU (tests/lab/README.md)
 #   make lab-host-check  the lab host: Debian 12 with systemd and libvirtd on
-#                        the SMT core-scheduling kernel, booted from disk
+#                        that kernel, booted from disk, six boots
 #   make lab-host-check-short  the same in two boots, coresched and nosmt only (CI)
 #   make O=DIR           out-of-tree build directory (default: build)
 #   make V=1             show the full compiler command lines
@@ -172,7 +174,7 @@ fuzz: $(FUZZ_BINS)
 deps:
 	./build-aux/deps.sh
 
-# check, demo and lab-check install missing packages first (README's two
+# check, demo and the lab checks install missing packages first (README's two
 # commands are the whole set-up on a fresh machine), then build in a second
 # make so that pkg-config sees the packages just installed.
 check: deps
