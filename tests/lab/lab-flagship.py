@@ -22,7 +22,8 @@
 #       (default all four; the short check, lab-host-check.sh --short,
 #       runs "coresched,nosmt").  The number of lines depends on SCENARIOS
 #       only, not on the data.  Only the samples inside each scenario's
-#       measured window count.
+#       window count: its cyclictest record's start less the 2-s warm-up
+#       to its end plus 3 s (the teardown).
 # Untrusted input (the store, the samples): read bounded, every key looked
 # up with a default, so a malformed file makes FAIL lines, not a crash.
 import ctypes

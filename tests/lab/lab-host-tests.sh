@@ -6,8 +6,9 @@
 # by rtvirt-lab.service at every boot (lab-host-boot), TAP on /dev/ttyS1.
 # Everything goes through the rtvirt installed from its .deb (/usr/bin).
 # One stage per boot, the stage and the test count kept in /lab/state on
-# the root disk; each stage ends with a real `systemctl reboot` (the last
-# with poweroff):
+# the root disk; each stage ends with a real `systemctl reboot` (stage 4's
+# by rtvirt run itself, the last with poweroff): six boots, two in the
+# short check:
 #   1  the host as booted: GRUB, systemd, cgroup v2; install the .deb; the
 #      real update-grub; rtvirt setup with systemd; host show/check;
 #      qemu-guest-agent, gnuplot-nox; /etc snapshot; host bootargs
