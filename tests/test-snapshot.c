@@ -161,6 +161,40 @@ test_bad_input(void)
     }
 }
 
+/* schedstat's nanosecond sums are u64: one that wrapped below zero (the
+ * lab host's CPU under nested TCG read 18446744073709400993 = 2^64 -
+ * 150623 before a run and 57441941471 after) counts modulo 2^64, as the
+ * kernel adds; a value below 2^63 that drops is still two boots. */
+static void
+test_schedstat_wrap64(void)
+{
+    static const char *irq_b = "  CPU0\nLOC: 1 x\n", *irq_a = "  CPU0\nLOC: 2 x\n";
+    g_autoptr(RvHostSnapshot) b = NULL, a = NULL, c = NULL;
+    g_autoptr(JsonNode) diff = NULL;
+    g_autoptr(GError) err = NULL;
+    JsonObject *sched, *row;
+
+    g_assert_cmpint(rv_host_snapshot_parse(irq_b, NULL, "version 15\ntimestamp 1\n"
+                                           "cpu0 0 0 10 5 5 5 18446744073709400993 100 7\n",
+                                           &b, NULL), ==, 0);
+    g_assert_cmpint(rv_host_snapshot_parse(irq_a, NULL, "version 15\ntimestamp 2\n"
+                                           "cpu0 0 0 20 5 5 5 57441941471 300 9\n",
+                                           &a, NULL), ==, 0);
+    if (rv_host_snapshot_diff(b, a, &diff, &err) < 0)
+        g_error("%s", err->message);
+    sched = json_object_get_object_member(json_node_get_object(diff), "schedstat");
+    g_assert_nonnull(sched);
+    row = json_object_get_object_member(sched, "rq_cpu_time_ns");
+    g_assert_nonnull(row);
+    g_assert_cmpint(json_object_get_int_member(row, "total"), ==, 57441941471 + 150623);
+    /* 57441941471 -> 1000: not a wrap */
+    g_assert_cmpint(rv_host_snapshot_parse(irq_a, NULL, "version 15\ntimestamp 3\n"
+                                           "cpu0 0 0 30 5 5 5 1000 400 9\n", &c, NULL), ==, 0);
+    g_clear_pointer(&diff, json_node_unref);
+    g_assert_cmpint(rv_host_snapshot_diff(a, c, &diff, &err), ==, -EINVAL);
+    g_assert_nonnull(strstr(err->message, "'rq_cpu_time_ns' went backwards"));
+}
+
 /* Through a root: the live host's files, read twice. */
 static void
 test_live(void)
@@ -191,6 +225,7 @@ main(int argc, char **argv)
     g_test_add_func("/snapshot/known-values", test_known_values);
     g_test_add_func("/snapshot/schedstat-unavailable", test_schedstat_unavailable);
     g_test_add_func("/snapshot/bad-input", test_bad_input);
+    g_test_add_func("/snapshot/schedstat-wrap64", test_schedstat_wrap64);
     g_test_add_func("/snapshot/live", test_live);
     return g_test_run();
 }

@@ -301,6 +301,17 @@ delta(const char *what, const char *name, guint64 b, guint64 a, guint64 *ret, GE
         *ret = a + ((guint64) 1 << 32) - b;
         return 0;
     }
+    /* a 64-bit sum that had wrapped below zero and came back: schedstat's
+     * rq_cpu_time and run_delay are u64 sums of u64 clock differences
+     * (kernel/sched/stats.h, sched_info_depart: rq_clock(rq) -
+     * last_arrival), printed with %llu; where the clock stepped back the
+     * sum reads 2^64 - N (seen in the lab host under nested TCG:
+     * 18446744073709400993, then 57441941471).  The kernel's own modular
+     * arithmetic gives the difference. */
+    if (b > G_MAXINT64 && a - b <= G_MAXINT64) {
+        *ret = a - b;
+        return 0;
+    }
     return rv_error_set(error, RV_ERROR_INVALID, EINVAL,
                         "%s '%s' went backwards (%" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
                         "): snapshots of different boots?", what, name, b, a);

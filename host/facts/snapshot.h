@@ -68,7 +68,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RvHostSnapshot, rv_host_snapshot_free)
  * @error: (optional): RV_ERROR_INVALID when a counter went backwards by
  *   more than a 32-bit wrap explains (the kernel keeps per-CPU IRQ and
  *   schedstat event counts in unsigned int; a drop of a value above 2^32
- *   means the snapshots are not of the same boot)
+ *   means the snapshots are not of the same boot), unless the value before
+ *   was a 64-bit sum wrapped below zero (above 2^63: schedstat's
+ *   nanosecond sums where the clock stepped back), counted modulo 2^64
  *
  * Returns: 0 or -errno.
  */
