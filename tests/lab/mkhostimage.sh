@@ -9,11 +9,12 @@
 # an MBR disk through SeaBIOS.  Its kernel is the lab kernel KERNEL
 # (build-kernel.sh: SCHED_CORE, NO_HZ_FULL, systemd and libvirt
 # options), installed as /boot/vmlinuz-RELEASE so that update-grub finds
-# it; linux-image-amd64 is there too, for the guests rtvirt builds from the
-# host's packaged kernel (guest/image.c).  rtvirt itself is NOT in the
-# image: the image holds every package rtvirt's .deb depends on (read from
-# DEB's Depends field) and the lab installs the .deb at first boot
-# (lab-host-boot), so a new build of rtvirt costs no new image.
+# it; linux-image-amd64 is there too, as on any Debian host (the nested
+# guests boot the lab kernel instead: its modules.dep below).  rtvirt
+# itself is NOT in the image: the image holds every package rtvirt's .deb
+# depends on (read from DEB's Depends field) and stage 1 of
+# lab-host-tests.sh installs the .deb from the test disk that lab-host-boot
+# unpacks, so a new build of rtvirt costs no new image.
 #
 # Two cached layers under ${RV_LAB_CACHE:-/var/cache/rtvirt/lab}:
 #   root-<hash>.tar   mmdebstrap's root file system (same invocation as
@@ -140,8 +141,8 @@ GRUB_DISABLE_OS_PROBER=true
 GRUB_CMDLINE_LINUX_DEFAULT="console=ttyS0 loglevel=4 panic=-1"
 EOF
 # the first boot's grub.cfg, written here because update-grub inside the
-# appliance would name the appliance's disk; lab-host-boot runs the real
-# update-grub at first boot
+# appliance would name the appliance's disk; stage 1 of lab-host-tests.sh
+# runs the real update-grub
 mkdir -p "$tree/boot/grub"
 cat >"$tree/boot/grub/grub.cfg" <<EOF
 set default=0
