@@ -95,8 +95,28 @@ rv_guest_libvirt_uri(const char *uri)
     return uri;
 }
 
+void
+rv_guest_libvirt_keepalive(virConnectPtr conn, unsigned int count)
+{
+    if (virConnectSetKeepAlive(conn, RV_GUEST_LIBVIRT_KEEPALIVE_S, count) < 0)
+        virResetLastError();
+}
+
 int
 rv_guest_libvirt_connect(const char *uri, virConnectPtr *ret, GError **error)
+{
+    int r = rv_guest_libvirt_connect_later_keepalive(uri, ret, error);
+
+    /* A daemon that hangs (rather than dies, which closes the socket at
+     * once) is noticed after RV_GUEST_LIBVIRT_KEEPALIVE_S *
+     * (RV_GUEST_LIBVIRT_KEEPALIVE_COUNT + 1) s. */
+    if (r == 0)
+        rv_guest_libvirt_keepalive(*ret, RV_GUEST_LIBVIRT_KEEPALIVE_COUNT);
+    return r;
+}
+
+int
+rv_guest_libvirt_connect_later_keepalive(const char *uri, virConnectPtr *ret, GError **error)
 {
     virConnectPtr conn;
 
@@ -108,13 +128,6 @@ rv_guest_libvirt_connect(const char *uri, virConnectPtr *ret, GError **error)
         return rv_guest_libvirt_error(error, ECONNREFUSED,
                                       "Failed to connect to '%s' (is libvirtd running? try 'rtvirt setup')",
                                       uri);
-    /* A daemon that hangs (rather than dies, which closes the socket at
-     * once) is noticed after RV_GUEST_LIBVIRT_KEEPALIVE_S *
-     * (RV_GUEST_LIBVIRT_KEEPALIVE_COUNT + 1) s; a driver without keepalive
-     * (test:///) refuses it, which costs nothing but the detection. */
-    if (virConnectSetKeepAlive(conn, RV_GUEST_LIBVIRT_KEEPALIVE_S,
-                               RV_GUEST_LIBVIRT_KEEPALIVE_COUNT) < 0)
-        virResetLastError();
     *ret = conn;
     return 0;
 }

@@ -29,9 +29,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(virDomain, virDomainFree)
 
 /* Keepalive of every connection (virConnectSetKeepAlive(), libvirt.org/
  * html/libvirt-libvirt-host.html): a probe every 5 s, the connection
- * closed after 5 unanswered ones. */
+ * closed after 5 unanswered ones (30 s, libvirtd.conf's own default).
+ * A guest session whose guests run under TCG allows 23 (120 s, as the
+ * guest agent's reply timeout under TCG, guest/agent.h): in the lab host
+ * (`make lab-host-check`, guests nested under TCG) the nosmt scenario,
+ * one housekeeping CPU for libvirtd, both QEMU main loops and the
+ * neighbour's vCPU, lost its connection with "libvirtd stopped answering
+ * keepalives". */
 #define RV_GUEST_LIBVIRT_KEEPALIVE_S 5
 #define RV_GUEST_LIBVIRT_KEEPALIVE_COUNT 5u
+#define RV_GUEST_LIBVIRT_KEEPALIVE_COUNT_TCG 23u
 
 /**
  * rv_guest_libvirt_events_start:
@@ -82,6 +89,18 @@ int rv_guest_libvirt_error(GError **error, int errnum, const char *fmt, ...) G_G
  */
 int rv_guest_libvirt_connect(const char *uri, virConnectPtr *ret, GError **error)
     G_GNUC_WARN_UNUSED_RESULT;
+
+/* rv_guest_libvirt_connect() with no keepalive yet: the caller starts it
+ * with rv_guest_libvirt_keepalive() once it knows the accelerator
+ * (libvirt starts keepalive once per connection; a second call changes
+ * nothing). */
+int rv_guest_libvirt_connect_later_keepalive(const char *uri, virConnectPtr *ret,
+                                             GError **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* Starts @conn's keepalive: a probe every RV_GUEST_LIBVIRT_KEEPALIVE_S s,
+ * closed after @count unanswered ones; a driver without keepalive
+ * (test:///) refuses it, which costs nothing but the detection. */
+void rv_guest_libvirt_keepalive(virConnectPtr conn, unsigned int count);
 
 /**
  * rv_guest_libvirt_has_virt_type:

@@ -901,13 +901,16 @@ rv_guest_session_start(const RvGuestSessionOptions *opts, RvGuestSession **ret, 
     r = session_prepare(s, opts, root, cache_dir, &own_placement, error);
     if (r < 0)
         return r;
-    r = rv_guest_libvirt_connect(s->uri, &s->conn, error);
+    r = rv_guest_libvirt_connect_later_keepalive(s->uri, &s->conn, error);
     if (r < 0)
         return r;
     watch_connection(s);
 
     c.cache_dir = cache_dir;
     choose_virt(s, opts, root, &c);
+    /* a daemon serving guests under TCG answers slowly (guest/libvirt.h) */
+    rv_guest_libvirt_keepalive(s->conn, c.try_kvm ? RV_GUEST_LIBVIRT_KEEPALIVE_COUNT
+                                                  : RV_GUEST_LIBVIRT_KEEPALIVE_COUNT_TCG);
     r = 0;
     if (c.try_kvm)
         r = boot_kvm(s, opts, opts->placement ? opts->placement : own_placement, &c,
